@@ -1,0 +1,243 @@
+//! A player's concealed tiles as packed counts.
+//!
+//! Two packed views are kept in step on every change, because the engine asks two kinds of
+//! question: "how many of kind X" (claims, legality; a shift and a mask on the `u128` of 3-bit
+//! counts) and "is this a win / what is the shanten" (table lookups keyed by each suit's
+//! base-5 number, see [`crate::algo`]). Keeping both costs two integer adds per tile moved,
+//! far less than deriving either one from the other in the hot path.
+
+use core::fmt;
+
+use crate::tile::{Suit, Tile, TileSet};
+
+/// `5^k`, the place value of rank `k + 1` in a suit key.
+pub const POW5: [u32; 9] = {
+    let mut p = [1u32; 9];
+    let mut i = 1;
+    while i < 9 {
+        p[i] = p[i - 1] * 5;
+        i += 1;
+    }
+    p
+};
+
+/// Number of distinct keys of a numbered suit (`5^9`), and of the honors (`5^7`).
+pub const SUIT_KEYS: usize = 1_953_125;
+pub const HONOR_KEYS: usize = 78_125;
+
+/// Concealed tiles: at most 4 of each of the 34 kinds.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Hand {
+    /// 3 bits per kind: kind `i` at bits `3i..3i+3`.
+    counts: u128,
+    /// Base-5 key per group (m, p, s, honors): digit `r` is the count of rank `r + 1`.
+    keys: [u32; 4],
+    len: u8,
+}
+
+/// Why a tile could not be added to or taken from a [`Hand`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HandError {
+    #[error("a fifth {0} (there are only four of each tile)")]
+    FifthCopy(Tile),
+    #[error("no {0} in the hand")]
+    Missing(Tile),
+}
+
+impl Hand {
+    pub const EMPTY: Hand = Hand {
+        counts: 0,
+        keys: [0; 4],
+        len: 0,
+    };
+
+    /// A hand from per-kind counts. Errors on a count above 4.
+    pub fn from_counts(counts: &[u8; 34]) -> Result<Hand, HandError> {
+        let mut hand = Hand::EMPTY;
+        for t in Tile::ALL {
+            for _ in 0..counts[t.index()] {
+                hand.try_add(t)?;
+            }
+        }
+        Ok(hand)
+    }
+
+    /// How many of `tile` the hand holds.
+    #[inline]
+    pub const fn count(&self, tile: Tile) -> u8 {
+        ((self.counts >> (3 * tile.index())) & 7) as u8
+    }
+
+    /// Total number of tiles.
+    #[inline]
+    pub const fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The base-5 key of each group, `[m, p, s, honors]`.
+    #[inline]
+    pub const fn keys(&self) -> [u32; 4] {
+        self.keys
+    }
+
+    /// The base-5 key of one group.
+    #[inline]
+    pub const fn key(&self, suit: Suit) -> u32 {
+        self.keys[suit as usize]
+    }
+
+    /// The packed 3-bit counts.
+    pub const fn packed(&self) -> u128 {
+        self.counts
+    }
+
+    /// Adds a tile. Panics in debug builds on a fifth copy; use [`Hand::try_add`] for
+    /// untrusted input.
+    #[inline]
+    pub fn add(&mut self, tile: Tile) {
+        debug_assert!(self.count(tile) < 4, "fifth {tile}");
+        self.counts += 1 << (3 * tile.index());
+        let suit = tile.suit();
+        self.keys[suit as usize] += POW5[(tile.rank() - 1) as usize];
+        self.len += 1;
+    }
+
+    /// Removes a tile. Panics in debug builds if absent; use [`Hand::try_remove`] for
+    /// untrusted input.
+    #[inline]
+    pub fn remove(&mut self, tile: Tile) {
+        debug_assert!(self.count(tile) > 0, "no {tile} to remove");
+        self.counts -= 1 << (3 * tile.index());
+        let suit = tile.suit();
+        self.keys[suit as usize] -= POW5[(tile.rank() - 1) as usize];
+        self.len -= 1;
+    }
+
+    /// Adds `n` copies at once.
+    #[inline]
+    pub fn add_n(&mut self, tile: Tile, n: u8) {
+        for _ in 0..n {
+            self.add(tile);
+        }
+    }
+
+    /// Removes `n` copies at once.
+    #[inline]
+    pub fn remove_n(&mut self, tile: Tile, n: u8) {
+        for _ in 0..n {
+            self.remove(tile);
+        }
+    }
+
+    pub fn try_add(&mut self, tile: Tile) -> Result<(), HandError> {
+        if self.count(tile) >= 4 {
+            return Err(HandError::FifthCopy(tile));
+        }
+        self.add(tile);
+        Ok(())
+    }
+
+    pub fn try_remove(&mut self, tile: Tile) -> Result<(), HandError> {
+        if self.count(tile) == 0 {
+            return Err(HandError::Missing(tile));
+        }
+        self.remove(tile);
+        Ok(())
+    }
+
+    /// Per-kind counts.
+    pub fn counts(&self) -> [u8; 34] {
+        let mut out = [0u8; 34];
+        for t in Tile::ALL {
+            out[t.index()] = self.count(t);
+        }
+        out
+    }
+
+    /// The kinds present at least once.
+    pub fn kinds(&self) -> TileSet {
+        let mut set = TileSet::EMPTY;
+        let mut rest = self.counts;
+        while rest != 0 {
+            let i = rest.trailing_zeros() / 3;
+            set.insert(Tile::new(i as u8));
+            rest &= !(7u128 << (3 * i));
+        }
+        set
+    }
+
+    /// Every tile, in kind order, with repeats.
+    pub fn tiles(&self) -> impl Iterator<Item = Tile> + '_ {
+        self.kinds()
+            .into_iter()
+            .flat_map(move |t| core::iter::repeat_n(t, self.count(t) as usize))
+    }
+
+    /// Recomputes the keys and length from the counts and compares: the check that the
+    /// incremental updates stayed in step.
+    pub fn is_consistent(&self) -> bool {
+        let mut keys = [0u32; 4];
+        let mut len = 0u8;
+        for t in Tile::ALL {
+            let c = self.count(t);
+            if c > 4 {
+                return false;
+            }
+            keys[t.suit() as usize] += c as u32 * POW5[(t.rank() - 1) as usize];
+            len += c;
+        }
+        keys == self.keys && len == self.len
+    }
+}
+
+impl fmt::Display for Hand {
+    /// Compact notation: `123m55p789s EEE C`-style, suits grouped (`1123m456pEEE`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::notation::write_tiles(f, self.tiles())
+    }
+}
+
+impl fmt::Debug for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Hand({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_follow_counts() {
+        let mut h = Hand::EMPTY;
+        h.add(Tile::new(0));
+        h.add(Tile::new(0));
+        h.add(Tile::new(8));
+        h.add(Tile::RED);
+        assert_eq!(h.key(Suit::Man), 2 + POW5[8]);
+        assert_eq!(h.key(Suit::Honor), POW5[6]);
+        assert_eq!(h.len(), 4);
+        assert!(h.is_consistent());
+        h.remove(Tile::new(0));
+        assert_eq!(h.count(Tile::new(0)), 1);
+        assert!(h.is_consistent());
+        assert_eq!(h.try_remove(Tile::new(5)), Err(HandError::Missing(Tile::new(5))));
+        h.add_n(Tile::RED, 3);
+        assert_eq!(h.try_add(Tile::RED), Err(HandError::FifthCopy(Tile::RED)));
+    }
+
+    #[test]
+    fn counts_round_trip() {
+        let mut counts = [0u8; 34];
+        for (i, c) in counts.iter_mut().enumerate() {
+            *c = (i % 5) as u8;
+        }
+        let h = Hand::from_counts(&counts).unwrap();
+        assert_eq!(h.counts(), counts);
+        assert_eq!(h.tiles().count(), h.len());
+    }
+}
