@@ -1,0 +1,105 @@
+//! What one seat may see: its own hand, every meld (concealed kongs face down), the river,
+//! flowers, hand sizes and the wall count. Never another seat's concealed tiles.
+
+use crate::deal::{Deal, Discard};
+use crate::hand::Hand;
+use crate::meld::{Meld, MeldKind};
+use crate::tile::{FlowerSet, Seat, Tile};
+
+/// A meld as another seat sees it: a concealed kong's kind is hidden.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VisibleMeld {
+    pub kind: MeldKind,
+    /// `None` for someone else's concealed kong.
+    pub tile: Option<Tile>,
+    pub from: Seat,
+}
+
+/// A seat's view of a deal.
+#[derive(Copy, Clone)]
+pub struct View<'a> {
+    deal: &'a Deal,
+    seat: Seat,
+}
+
+impl<'a> View<'a> {
+    pub fn new(deal: &'a Deal, seat: Seat) -> View<'a> {
+        View { deal, seat }
+    }
+
+    /// The viewing seat.
+    pub const fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    pub fn hand(&self) -> &'a Hand {
+        self.deal.hand(self.seat)
+    }
+
+    /// How many concealed tiles a seat holds (visible to all).
+    pub fn hand_len(&self, seat: Seat) -> usize {
+        self.deal.hand(seat).len()
+    }
+
+    /// A seat's melds as the viewer sees them.
+    pub fn melds(&self, seat: Seat) -> impl Iterator<Item = VisibleMeld> + 'a {
+        let own = seat == self.seat;
+        self.deal.melds(seat).iter().map(move |m: &Meld| VisibleMeld {
+            kind: m.kind(),
+            tile: (own || m.kind() != MeldKind::ConcealedKong).then_some(m.tile()),
+            from: m.from(),
+        })
+    }
+
+    /// The viewer's own melds, concealed kongs included.
+    pub fn own_melds(&self) -> &'a [Meld] {
+        self.deal.melds(self.seat)
+    }
+
+    pub fn flowers(&self, seat: Seat) -> FlowerSet {
+        self.deal.flowers(seat)
+    }
+
+    /// Every discard in order, claimed ones marked.
+    pub fn discards(&self) -> &'a [Discard] {
+        self.deal.discards()
+    }
+
+    pub fn tiles_left(&self) -> u8 {
+        self.deal.tiles_left()
+    }
+
+    pub fn drawable(&self) -> u8 {
+        self.deal.drawable()
+    }
+
+    /// The tile on offer to the viewer (a discard or a kong's tile), when it must answer.
+    pub fn tile_on_offer(&self) -> Option<Tile> {
+        (self.deal.to_act() == Some(self.seat))
+            .then(|| self.deal.tile_on_offer())
+            .flatten()
+    }
+
+    /// The tile the viewer just drew, on its own turn.
+    pub fn drawn_tile(&self) -> Option<Tile> {
+        (self.deal.to_act() == Some(self.seat))
+            .then(|| self.deal.drawn_tile())
+            .flatten()
+    }
+
+    /// Whether a seat declared ready (public: the declaration is made aloud).
+    pub fn declared_ready(&self, seat: Seat) -> bool {
+        self.deal.ready_declaration(seat).is_some()
+    }
+
+    pub fn context(&self) -> &'a crate::deal::DealContext {
+        self.deal.context()
+    }
+}
+
+impl Deal {
+    /// The seat's view.
+    pub fn view(&self, seat: Seat) -> View<'_> {
+        View::new(self, seat)
+    }
+}
