@@ -1,0 +1,354 @@
+//! Per-group lookup tables, built once on first use.
+//!
+//! Each numbered suit (and, separately, the honors) is keyed by its base-5 number (digit `r` =
+//! count of rank `r + 1`, see [`Hand::keys`](crate::Hand::keys)). The three numbered suits
+//! share one table because a suit's algebra does not depend on which suit it is.
+//!
+//! * [`WinTable`]: 2 bits per key saying whether the group alone splits into sets, into sets
+//!   plus one pair, or neither (488 KiB for the suits, 19 KiB for the honors).
+//! * [`DistanceTable`]: per key, how many tiles must be added to the group so that it contains
+//!   `m` sets and `p` pairs (`m <= 5`, `p <= 1`), stored as a byte index into a palette of
+//!   the distinct arrays, since far fewer arrays than keys exist.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
+use crate::hand::{HONOR_KEYS, POW5, SUIT_KEYS};
+
+/// Win-table code: the group splits into sets only (the empty group included).
+pub(crate) const CODE_SETS: u32 = 0;
+/// Win-table code: the group splits into sets plus exactly one pair.
+pub(crate) const CODE_PAIR: u32 = 1;
+/// Win-table code: neither.
+pub(crate) const CODE_NONE: u32 = 2;
+
+/// Which of the three [`CODE_SETS`]/[`CODE_PAIR`]/[`CODE_NONE`] each key has, 2 bits a key.
+pub(crate) struct WinTable {
+    suit: Box<[u64]>,
+    honor: Box<[u64]>,
+}
+
+impl WinTable {
+    pub(crate) fn bytes(&self) -> usize {
+        8 * (self.suit.len() + self.honor.len())
+    }
+
+    #[inline(always)]
+    pub(crate) fn suit(&self, key: u32) -> u32 {
+        read2(&self.suit, key)
+    }
+
+    #[inline(always)]
+    pub(crate) fn honor(&self, key: u32) -> u32 {
+        read2(&self.honor, key)
+    }
+}
+
+#[inline(always)]
+fn read2(bits: &[u64], key: u32) -> u32 {
+    // A key beyond the table cannot come from a consistent hand; reading CODE_NONE for it
+    // (instead of panicking) keeps the win check total.
+    match bits.get((key >> 5) as usize) {
+        Some(w) => ((w >> (2 * (key & 31))) & 3) as u32,
+        None => CODE_NONE,
+    }
+}
+
+fn write2(bits: &mut [u64], key: usize, code: u32) {
+    bits[key >> 5] |= (code as u64) << (2 * (key & 31));
+}
+
+/// The lowest rank present in a nonzero key and its count.
+#[inline]
+fn lowest(key: usize) -> (usize, usize) {
+    let mut k = key;
+    let mut i = 0;
+    while k % 5 == 0 {
+        k /= 5;
+        i += 1;
+    }
+    (i, k % 5)
+}
+
+/// The key after removing a chow starting at rank `i`, if the group has one there.
+#[inline]
+fn without_chow(key: usize, i: usize, kinds: usize, chows: bool) -> Option<usize> {
+    let p = |r: usize| POW5[r] as usize;
+    if chows && i + 2 < kinds && (key / p(i + 1)) % 5 > 0 && (key / p(i + 2)) % 5 > 0 {
+        Some(key - p(i) - p(i + 1) - p(i + 2))
+    } else {
+        None
+    }
+}
+
+fn build_win(kinds: usize, chows: bool) -> Box<[u64]> {
+    let n = POW5[kinds - 1] as usize * 5;
+    let mut bits = vec![0u64; n.div_ceil(32)];
+    // Keys are visited in increasing order, and every key looked up below is smaller.
+    for key in 1..n {
+        let (i, c) = lowest(key);
+        let get = |bits: &[u64], k: usize| read2(bits, k as u32);
+        let p = POW5[i] as usize;
+        let chow = without_chow(key, i, kinds, chows);
+        // The lowest tile present is in a pung, a chow starting at it, or the pair.
+        let sets = (c >= 3 && get(&bits, key - 3 * p) == CODE_SETS)
+            || chow.is_some_and(|k| get(&bits, k) == CODE_SETS);
+        let pair = (c >= 2 && get(&bits, key - 2 * p) == CODE_SETS)
+            || (c >= 3 && get(&bits, key - 3 * p) == CODE_PAIR)
+            || chow.is_some_and(|k| get(&bits, k) == CODE_PAIR);
+        let code = if sets {
+            CODE_SETS
+        } else if pair {
+            CODE_PAIR
+        } else {
+            CODE_NONE
+        };
+        write2(&mut bits, key, code);
+    }
+    bits.into_boxed_slice()
+}
+
+/// The win table, built on first use (a few milliseconds).
+pub(crate) fn win_table() -> &'static WinTable {
+    static TABLE: OnceLock<WinTable> = OnceLock::new();
+    TABLE.get_or_init(|| WinTable {
+        suit: build_win(9, true),
+        honor: build_win(7, false),
+    })
+}
+
+/// Lanes of a distance array: `m` sets and no pair at lane `m`, `m` sets and a pair at
+/// `8 + m`. Unused lanes hold [`FAR`].
+pub(crate) type Dist = [u8; 16];
+
+/// Filler for unused lanes; small enough that sums of a few never overflow a `u8`.
+pub(crate) const FAR: u8 = 0x40;
+
+/// Per-key distance arrays, deduplicated into a palette. Only 187 distinct arrays occur for
+/// the suits and 83 for the honors (`palette_sizes` is asserted in the tests), so a byte
+/// indexes them and the suit index is 1.9 MB.
+///
+/// Because the palettes are that small, the convolution of two groups is tabulated too: for
+/// every (man, pin) palette pair and every (sou, honor) pair, an index into a palette of the
+/// distinct convolved arrays. A shanten query then costs four index loads, two pair loads
+/// and one final `(sets, pair)` reduction instead of two full convolutions.
+pub(crate) struct DistanceTable {
+    suit_index: Box<[u8]>,
+    honor_index: Box<[u8]>,
+    /// `suit_pairs[a * suits + b]`: the convolution of suit palette entries `a` and `b`.
+    suit_pairs: Box<[u16]>,
+    /// `suit_honor_pairs[a * honors + h]`: suit entry `a` convolved with honor entry `h`.
+    suit_honor_pairs: Box<[u16]>,
+    honors: usize,
+    suits: usize,
+    convolved: Box<[Dist]>,
+}
+
+impl DistanceTable {
+    /// The convolution of the man and pin groups, and of the sou and honor groups.
+    #[inline(always)]
+    pub(crate) fn halves(&self, keys: [u32; 4]) -> (&Dist, &Dist) {
+        let get = |index: &[u8], key: u32| index.get(key as usize).copied().unwrap_or(0) as usize;
+        let m = get(&self.suit_index, keys[0]);
+        let p = get(&self.suit_index, keys[1]);
+        let s = get(&self.suit_index, keys[2]);
+        let h = get(&self.honor_index, keys[3]);
+        let mp = self.suit_pairs[m * self.suits + p];
+        let sh = self.suit_honor_pairs[s * self.honors + h];
+        (&self.convolved[mp as usize], &self.convolved[sh as usize])
+    }
+
+    /// Bytes held by the indices, pair tables and palettes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.suit_index.len()
+            + self.honor_index.len()
+            + 2 * (self.suit_pairs.len() + self.suit_honor_pairs.len())
+            + 16 * self.convolved.len()
+    }
+
+    /// Distinct distance arrays of the suits and of the honors, and of convolved pairs.
+    #[cfg(test)]
+    pub(crate) fn palette_sizes(&self) -> (usize, usize, usize) {
+        (self.suits, self.honors, self.convolved.len())
+    }
+}
+
+/// Min-plus convolution of two groups' distance arrays, for every `m <= 5` and `p <= 1`.
+pub(crate) fn convolve(a: &Dist, b: &Dist) -> Dist {
+    let mut r = [FAR; 16];
+    for m in 0..6 {
+        let mut none = FAR;
+        let mut pair = FAR;
+        for i in 0..=m {
+            none = none.min(a[i] + b[m - i]);
+            pair = pair.min(a[i] + b[8 + m - i]).min(a[8 + i] + b[m - i]);
+        }
+        r[m] = none;
+        r[8 + m] = pair;
+    }
+    r
+}
+
+type DistMap = HashMap<Dist, u16, BuildHasherDefault<DistHasher>>;
+
+fn intern(palette: &mut Vec<Dist>, seen: &mut DistMap, d: Dist) -> u16 {
+    let next = palette.len();
+    *seen.entry(d).or_insert_with(|| {
+        assert!(next <= u16::MAX as usize, "palette outgrew a u16 index");
+        palette.push(d);
+        next as u16
+    })
+}
+
+/// Builds one group's distance table.
+///
+/// First, in increasing key order, the most sets a key contains without and with a pair
+/// (`most[key]`), by the same lowest-tile argument as the win table plus the option of leaving
+/// one copy of the lowest tile unused. Then, in decreasing key order, the distance: zero if
+/// the key already contains `m` sets and `p` pairs, else one more than the best key reached by
+/// adding one tile of a kind held fewer than four times. Adding a tile only raises the key, so
+/// every neighbour is done before the key itself; and a target never holds a fifth copy
+/// because no key does.
+fn build_distance(kinds: usize, chows: bool) -> (Box<[u8]>, Box<[Dist]>) {
+    let n = POW5[kinds - 1] as usize * 5;
+    // most[key] = [sets without a pair, sets with a pair (-1: no pair at all)], capped at 5.
+    let mut most = vec![[0i8; 2]; n];
+    most[0] = [0, -1];
+    for key in 1..n {
+        let (i, c) = lowest(key);
+        let p = POW5[i] as usize;
+        let [mut m0, mut m1] = most[key - p];
+        if c >= 2 {
+            m1 = m1.max(most[key - 2 * p][0]);
+        }
+        let mut take = |k: usize| {
+            let [a, b] = most[k];
+            m0 = m0.max(a + 1);
+            if b >= 0 {
+                m1 = m1.max(b + 1);
+            }
+        };
+        if c >= 3 {
+            take(key - 3 * p);
+        }
+        if let Some(k) = without_chow(key, i, kinds, chows) {
+            take(k);
+        }
+        most[key] = [m0.min(5), m1.min(5)];
+    }
+
+    // Built with u16 indices so that an unexpectedly large palette is caught, not wrapped.
+    let mut index = vec![0u16; n];
+    let mut palette: Vec<Dist> = Vec::new();
+    let mut seen = DistMap::default();
+    for key in (0..n).rev() {
+        let mut best = [u8::MAX; 16];
+        let mut k = key;
+        for r in 0..kinds {
+            if k % 5 < 4 {
+                let nb = &palette[index[key + POW5[r] as usize] as usize];
+                for (b, x) in best.iter_mut().zip(nb) {
+                    *b = (*b).min(*x);
+                }
+            }
+            k /= 5;
+        }
+        let mut d = [FAR; 16];
+        for (p, &most_sets) in most[key].iter().enumerate() {
+            for m in 0..6 {
+                let lane = 8 * p + m;
+                d[lane] = if m as i8 <= most_sets {
+                    0
+                } else {
+                    best[lane].saturating_add(1)
+                };
+            }
+        }
+        index[key] = intern(&mut palette, &mut seen, d);
+    }
+    assert!(
+        palette.len() <= 256,
+        "distance palette outgrew a byte index"
+    );
+    let index: Box<[u8]> = index.iter().map(|&i| i as u8).collect();
+    (index, palette.into_boxed_slice())
+}
+
+/// A cheap multiplicative hash for the palette map: SipHash's DoS resistance buys nothing for
+/// keys we generate ourselves, and the map is hit once per key.
+#[derive(Default)]
+struct DistHasher(u64);
+
+impl Hasher for DistHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0 ^ u64::from_le_bytes(word)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            self.0 ^= self.0 >> 29;
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write(&n.to_le_bytes());
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The distance table, built on first use.
+pub(crate) fn distance_table() -> &'static DistanceTable {
+    static TABLE: OnceLock<DistanceTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let (suit_index, suit_palette) = build_distance(9, true);
+        let (honor_index, honor_palette) = build_distance(7, false);
+        debug_assert_eq!(suit_index.len(), SUIT_KEYS);
+        debug_assert_eq!(honor_index.len(), HONOR_KEYS);
+        let mut convolved = Vec::new();
+        let mut seen = DistMap::default();
+        let mut pairs = |right: &[Dist]| -> Box<[u16]> {
+            let mut out = Vec::with_capacity(suit_palette.len() * right.len());
+            for a in suit_palette.iter() {
+                for b in right {
+                    out.push(intern(&mut convolved, &mut seen, convolve(a, b)));
+                }
+            }
+            out.into_boxed_slice()
+        };
+        let suit_pairs = pairs(&suit_palette);
+        let suit_honor_pairs = pairs(&honor_palette);
+        DistanceTable {
+            suit_index,
+            honor_index,
+            suit_pairs,
+            suit_honor_pairs,
+            honors: honor_palette.len(),
+            suits: suit_palette.len(),
+            convolved: convolved.into_boxed_slice(),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_report() {
+        let t0 = std::time::Instant::now();
+        let _ = win_table();
+        let t1 = std::time::Instant::now();
+        let d = distance_table();
+        let t2 = std::time::Instant::now();
+        eprintln!(
+            "win {:?} dist {:?} palettes {:?} bytes {}",
+            t1 - t0,
+            t2 - t1,
+            d.palette_sizes(),
+            d.bytes()
+        );
+    }
+}
