@@ -1,1 +1,58 @@
-fn main() {}
+//! Deal throughput: complete deals played by uniformly random legal actions (claims, kongs,
+//! flowers and all), on one thread; and the perft fixture counts, asserted as they are timed.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use taisim_sim::{bounded, perft, rng_from_seed, ActionList, Deal, DealContext, Rules};
+
+fn random_deal(seed: u64, actions: &mut ActionList) -> u16 {
+    let mut rng = rng_from_seed(seed ^ 0x5eed);
+    let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+    while !deal.is_over() {
+        deal.legal_actions(actions);
+        let a = actions[bounded(&mut rng, actions.len() as u32) as usize];
+        deal.play_unchecked(a);
+    }
+    deal.steps()
+}
+
+fn deals(c: &mut Criterion) {
+    let mut group = c.benchmark_group("deal");
+    const BATCH: u64 = 1_000;
+    group.throughput(Throughput::Elements(BATCH));
+    let mut actions = ActionList::new();
+    let mut next = 0u64;
+    group.bench_function("random_agents_1000_deals", |b| {
+        b.iter(|| {
+            let mut steps = 0u64;
+            for _ in 0..BATCH {
+                steps += random_deal(next, &mut actions) as u64;
+                next += 1;
+            }
+            steps
+        })
+    });
+    group.bench_function("deal_setup_1000", |b| {
+        b.iter(|| {
+            let mut left = 0u64;
+            for _ in 0..BATCH {
+                let deal = Deal::new(Rules::TAIWAN16, next, DealContext::FIRST).unwrap();
+                left += deal.tiles_left() as u64;
+                next += 1;
+            }
+            left
+        })
+    });
+    group.finish();
+
+    let deal = Deal::new(Rules::TAIWAN16, 4, DealContext::FIRST).unwrap();
+    c.bench_function("perft_seed4_depth5", |b| {
+        b.iter(|| {
+            let n = perft(&deal, 5);
+            assert_eq!(n, 186_381, "perft fixture (sim/tests/data/perft.txt)");
+            n
+        })
+    });
+}
+
+criterion_group!(benches, deals);
+criterion_main!(benches);

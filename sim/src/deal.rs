@@ -9,12 +9,12 @@
 use arrayvec::ArrayVec;
 
 use crate::action::{Action, ActionList, IllegalAction};
-use crate::algo::{is_win_with, shanten_with};
+use crate::algo::{is_win_with, shanten_with, waits};
 use crate::hand::Hand;
 use crate::meld::{Meld, MeldKind, MeldList};
 use crate::rules::{Rules, RulesError};
 use crate::seat::{BySeat, SeatSet};
-use crate::tile::{Drawn, Flower, FlowerSet, Seat, Tile, Wind};
+use crate::tile::{Drawn, Flower, FlowerSet, Seat, Tile, TileSet, Wind};
 use crate::wall::Wall;
 
 /// Who deals, in which round, after how many consecutive deals.
@@ -272,6 +272,10 @@ pub struct Deal {
     ready: BySeat<Option<u8>>,
     /// 過水: passed a win since its own last discard.
     missed: SeatSet,
+    /// The tiles that complete each waiting (`3k + 1`) hand. A seat's concealed tiles change
+    /// only on its own turn, which always ends in a discard, so this is recomputed there (and
+    /// once after the deal) instead of win-checking three hands on every discard.
+    waits: BySeat<TileSet>,
     /// Next seat of the initial flower replacement (0–3 from the dealer; 4 when done).
     initial_cursor: u8,
     phase: Phase,
@@ -307,6 +311,7 @@ impl Deal {
             discard_counts: BySeat::default(),
             ready: BySeat::default(),
             missed: SeatSet::EMPTY,
+            waits: BySeat::default(),
             initial_cursor: 0,
             phase: Phase::Over,
             result: None,
@@ -365,11 +370,22 @@ impl Deal {
             self.initial_cursor += 1;
         }
         let dealer = self.context.dealer;
+        for k in 1..4 {
+            self.update_waits(dealer.add(k));
+        }
         self.phase = Phase::Turn {
             seat: dealer,
             source: DrawSource::Deal,
             drawn: None,
         };
+    }
+
+    fn update_waits(&mut self, seat: Seat) {
+        self.waits[seat] = waits(
+            &self.hands[seat],
+            self.sets_needed(seat),
+            self.rules.special,
+        );
     }
 
     fn replace_initial(&mut self, seat: Seat) {
@@ -439,13 +455,16 @@ impl Deal {
     }
 
     fn finish_draw(&mut self) {
-        self.finish(DealResult {
-            outcome: Outcome::ExhaustiveDraw,
-            winners: SeatSet::EMPTY,
-            payer: None,
-            win_tile: None,
-            context: WinContext::default(),
-        }, None);
+        self.finish(
+            DealResult {
+                outcome: Outcome::ExhaustiveDraw,
+                winners: SeatSet::EMPTY,
+                payer: None,
+                win_tile: None,
+                context: WinContext::default(),
+            },
+            None,
+        );
     }
 
     /// Ends the deal. `holder` is the seat left holding `3k + 2` tiles (a self-drawn winner,
@@ -592,13 +611,14 @@ impl Deal {
         self.melds.0.iter().any(|m| !m.is_empty())
     }
 
+    /// Whether the waiting seat's hand wins with `tile`.
     fn can_win_with(&self, seat: Seat, tile: Tile) -> bool {
-        let mut hand = self.hands[seat];
-        if hand.count(tile) >= 4 {
-            return false;
-        }
-        hand.add(tile);
-        is_win_with(&hand, self.sets_needed(seat), self.rules.special)
+        self.waits[seat].contains(tile)
+    }
+
+    /// The tiles that complete a waiting seat's hand (empty for the seat holding `3k + 2`).
+    pub fn waits(&self, seat: Seat) -> TileSet {
+        self.waits[seat]
     }
 
     /// Whether the seat may win on another seat's tile now (過水 aside, always).
@@ -652,10 +672,25 @@ impl Deal {
         }
     }
 
-    fn turn_actions(&self, seat: Seat, source: DrawSource, drawn: Option<Tile>, out: &mut ActionList) {
+    fn turn_actions(
+        &self,
+        seat: Seat,
+        source: DrawSource,
+        drawn: Option<Tile>,
+        out: &mut ActionList,
+    ) {
         let hand = &self.hands[seat];
         let claimed = matches!(source, DrawSource::Claim);
-        if !claimed && is_win_with(hand, self.sets_needed(seat), self.rules.special) {
+        let wins = match (source, drawn) {
+            // The hand before this draw is the one whose waits were cached at its discard.
+            (DrawSource::Live | DrawSource::Flower, Some(t)) => self.waits[seat].contains(t),
+            // The dealt hand, or a hand changed by a kong: check it whole.
+            (DrawSource::Deal | DrawSource::Kong { .. }, _) => {
+                is_win_with(hand, self.sets_needed(seat), self.rules.special)
+            }
+            _ => false,
+        };
+        if wins {
             out.push(Action::SelfDrawWin);
         }
         if self.rules.flower_wins && self.flowers[seat] == FlowerSet::ALL {
@@ -692,7 +727,9 @@ impl Deal {
         for t in hand.kinds() {
             out.push(Action::Discard(t));
         }
-        if may_declare {
+        // A discard can leave the hand ready only if the hand before it is at most one tile
+        // from complete: one shanten call usually rules every candidate out.
+        if may_declare && shanten_with(hand, self.sets_needed(seat), self.rules.special) <= 0 {
             let sets = self.sets_needed(seat);
             for t in hand.kinds() {
                 let mut after = *hand;
@@ -729,10 +766,18 @@ impl Deal {
     /// illegal action here breaks the deal's invariants (caught by `debug_assert!` in debug
     /// builds) but is not undefined behaviour.
     pub fn play_unchecked(&mut self, action: Action) {
-        debug_assert!(self.is_legal(action), "illegal {action} in {:?}", self.phase);
+        debug_assert!(
+            self.is_legal(action),
+            "illegal {action} in {:?}",
+            self.phase
+        );
         self.steps += 1;
         match self.phase {
-            Phase::Turn { seat, source, drawn } => self.play_turn(seat, source, drawn, action),
+            Phase::Turn {
+                seat,
+                source,
+                drawn,
+            } => self.play_turn(seat, source, drawn, action),
             Phase::Claims { .. } => self.answer_claim(action),
             Phase::RobKong { .. } => self.answer_rob_kong(action),
             Phase::RobFlower {
@@ -744,16 +789,19 @@ impl Deal {
                 if action == Action::Win {
                     self.flowers[revealer] = self.flowers[revealer].without(flower);
                     self.flowers[robber] = self.flowers[robber].with(flower);
-                    self.finish(DealResult {
-                        outcome: Outcome::FlowerWin,
-                        winners: SeatSet::single(robber),
-                        payer: Some(revealer),
-                        win_tile: None,
-                        context: WinContext {
-                            flower_win: true,
-                            ..WinContext::default()
+                    self.finish(
+                        DealResult {
+                            outcome: Outcome::FlowerWin,
+                            winners: SeatSet::single(robber),
+                            payer: Some(revealer),
+                            win_tile: None,
+                            context: WinContext {
+                                flower_win: true,
+                                ..WinContext::default()
+                            },
                         },
-                    }, (self.initial_cursor < 4).then_some(self.context.dealer));
+                        (self.initial_cursor < 4).then_some(self.context.dealer),
+                    );
                 } else {
                     match resume {
                         Resume::Initial => {
@@ -787,25 +835,31 @@ impl Deal {
                     ..WinContext::default()
                 };
                 let win_tile = drawn.or_else(|| self.hands[seat].tiles().last());
-                self.finish(DealResult {
-                    outcome: Outcome::SelfDraw,
+                self.finish(
+                    DealResult {
+                        outcome: Outcome::SelfDraw,
+                        winners: SeatSet::single(seat),
+                        payer: None,
+                        win_tile,
+                        context,
+                    },
+                    Some(seat),
+                );
+            }
+            Action::FlowerWin => self.finish(
+                DealResult {
+                    outcome: Outcome::FlowerWin,
                     winners: SeatSet::single(seat),
                     payer: None,
-                    win_tile,
-                    context,
-                }, Some(seat));
-            }
-            Action::FlowerWin => self.finish(DealResult {
-                outcome: Outcome::FlowerWin,
-                winners: SeatSet::single(seat),
-                payer: None,
-                win_tile: None,
-                context: WinContext {
-                    self_draw: true,
-                    flower_win: true,
-                    ..WinContext::default()
+                    win_tile: None,
+                    context: WinContext {
+                        self_draw: true,
+                        flower_win: true,
+                        ..WinContext::default()
+                    },
                 },
-            }, Some(seat)),
+                Some(seat),
+            ),
             Action::ConcealedKong(t) => self.declare_kong(seat, t, true),
             Action::AddedKong(t) => self.declare_kong(seat, t, false),
             Action::Discard(t) | Action::DiscardReady(t) => {
@@ -817,6 +871,7 @@ impl Deal {
                 self.discards.push(Discard::new(t, seat, ready));
                 self.discard_counts[seat] += 1;
                 self.missed.remove(seat);
+                self.update_waits(seat);
                 self.offer_discard(seat, t);
             }
             _ => unreachable!("{action} on a turn"),
@@ -898,13 +953,16 @@ impl Deal {
             self.complete_kong(seat, tile, concealed);
         } else {
             let context = self.discard_win_context(winners, true);
-            self.finish(DealResult {
-                outcome: Outcome::Discard,
-                winners,
-                payer: Some(seat),
-                win_tile: Some(tile),
-                context,
-            }, Some(seat));
+            self.finish(
+                DealResult {
+                    outcome: Outcome::Discard,
+                    winners,
+                    payer: Some(seat),
+                    win_tile: Some(tile),
+                    context,
+                },
+                Some(seat),
+            );
         }
     }
 
@@ -1038,13 +1096,16 @@ impl Deal {
         }
         if !winners.is_empty() {
             let context = self.discard_win_context(winners, false);
-            self.finish(DealResult {
-                outcome: Outcome::Discard,
-                winners,
-                payer: Some(discarder),
-                win_tile: Some(tile),
-                context,
-            }, None);
+            self.finish(
+                DealResult {
+                    outcome: Outcome::Discard,
+                    winners,
+                    payer: Some(discarder),
+                    win_tile: Some(tile),
+                    context,
+                },
+                None,
+            );
             return;
         }
         let claimed = match (meld, chow) {
@@ -1122,7 +1183,10 @@ impl Deal {
                     seen[t.index()] += 1;
                 }
             }
-            for f in self.flowers[seat].iter().chain(self.hidden_flowers[seat].iter()) {
+            for f in self.flowers[seat]
+                .iter()
+                .chain(self.hidden_flowers[seat].iter())
+            {
                 seen[34 + f.index()] += 1;
             }
         }
@@ -1163,8 +1227,19 @@ impl Deal {
                     self.phase
                 ));
             }
+            if self.holder() != Some(seat) && self.initial_cursor >= 4 {
+                let fresh = waits(hand, self.sets_needed(seat), self.rules.special);
+                if fresh != self.waits[seat] {
+                    return Err(format!(
+                        "{seat}'s cached waits {:?} differ from recomputed {fresh:?}",
+                        self.waits[seat]
+                    ));
+                }
+            }
             if self.hidden_flowers[seat] != FlowerSet::EMPTY && self.initial_cursor >= 4 {
-                return Err(format!("{seat} still hides flowers after the replacement round"));
+                return Err(format!(
+                    "{seat} still hides flowers after the replacement round"
+                ));
             }
             let declared = self
                 .discards

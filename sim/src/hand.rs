@@ -32,6 +32,9 @@ pub struct Hand {
     counts: u128,
     /// Base-5 key per group (m, p, s, honors): digit `r` is the count of rank `r + 1`.
     keys: [u32; 4],
+    /// The kinds held at least once: iterating a `u64` beats masking 3-bit fields of a `u128`
+    /// on every legal-action pass.
+    present: u64,
     len: u8,
 }
 
@@ -48,6 +51,7 @@ impl Hand {
     pub const EMPTY: Hand = Hand {
         counts: 0,
         keys: [0; 4],
+        present: 0,
         len: 0,
     };
 
@@ -103,6 +107,7 @@ impl Hand {
         self.counts += 1 << (3 * tile.index());
         let suit = tile.suit();
         self.keys[suit as usize] += POW5[(tile.rank() - 1) as usize];
+        self.present |= 1 << tile.index();
         self.len += 1;
     }
 
@@ -114,6 +119,9 @@ impl Hand {
         self.counts -= 1 << (3 * tile.index());
         let suit = tile.suit();
         self.keys[suit as usize] -= POW5[(tile.rank() - 1) as usize];
+        if self.count(tile) == 0 {
+            self.present &= !(1 << tile.index());
+        }
         self.len -= 1;
     }
 
@@ -159,15 +167,9 @@ impl Hand {
     }
 
     /// The kinds present at least once.
-    pub fn kinds(&self) -> TileSet {
-        let mut set = TileSet::EMPTY;
-        let mut rest = self.counts;
-        while rest != 0 {
-            let i = rest.trailing_zeros() / 3;
-            set.insert(Tile::new(i as u8));
-            rest &= !(7u128 << (3 * i));
-        }
-        set
+    #[inline]
+    pub const fn kinds(&self) -> TileSet {
+        TileSet(self.present)
     }
 
     /// Every tile, in kind order, with repeats.
@@ -181,6 +183,7 @@ impl Hand {
     /// incremental updates stayed in step.
     pub fn is_consistent(&self) -> bool {
         let mut keys = [0u32; 4];
+        let mut present = 0u64;
         let mut len = 0u8;
         for t in Tile::ALL {
             let c = self.count(t);
@@ -188,9 +191,12 @@ impl Hand {
                 return false;
             }
             keys[t.suit() as usize] += c as u32 * POW5[(t.rank() - 1) as usize];
+            if c > 0 {
+                present |= 1 << t.index();
+            }
             len += c;
         }
-        keys == self.keys && len == self.len
+        keys == self.keys && len == self.len && present == self.present
     }
 }
 
@@ -225,7 +231,10 @@ mod tests {
         h.remove(Tile::new(0));
         assert_eq!(h.count(Tile::new(0)), 1);
         assert!(h.is_consistent());
-        assert_eq!(h.try_remove(Tile::new(5)), Err(HandError::Missing(Tile::new(5))));
+        assert_eq!(
+            h.try_remove(Tile::new(5)),
+            Err(HandError::Missing(Tile::new(5)))
+        );
         h.add_n(Tile::RED, 3);
         assert_eq!(h.try_add(Tile::RED), Err(HandError::FifthCopy(Tile::RED)));
     }

@@ -21,6 +21,7 @@ mod deal;
 mod hand;
 mod meld;
 mod notation;
+mod perft;
 mod rules;
 mod seat;
 mod tile;
@@ -37,6 +38,7 @@ pub use notation::{
     parse_flowers, parse_hand, parse_tile, parse_tiles, parse_wall_tiles, tiles_to_string,
     write_tiles, ParseError,
 };
+pub use perft::perft;
 pub use rules::{DealerContinuation, Rules, RulesError};
 pub use seat::{seat_wind, BySeat, SeatSet};
 pub use tile::{
@@ -44,4 +46,4 @@ pub use tile::{
     Wind,
 };
 pub use view::{View, VisibleMeld};
-pub use wall::{bounded, rng_from_seed, splitmix64, Wall};
+pub use wall::{bounded, deal_seed, rng_from_seed, splitmix64, Wall, WallError};

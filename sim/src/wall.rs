@@ -7,7 +7,18 @@ use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 
 use crate::rules::Rules;
-use crate::tile::{Flower, Seat, Tile, WallTile};
+use crate::tile::{Flower, Seat, Tile, WallTile, Wind};
+
+/// Why a wall could not be arranged.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WallError {
+    #[error("{0} is used more often than the wall holds it")]
+    TooMany(WallTile),
+    #[error("seat {seat} is dealt {len} tiles, expected {want}")]
+    HandSize { seat: Seat, len: usize, want: usize },
+    #[error("more tiles arranged than the wall holds")]
+    TooLong,
+}
 
 /// SplitMix64: turns consecutive seeds into unrelated generator states.
 pub const fn splitmix64(mut z: u64) -> u64 {
@@ -15,6 +26,12 @@ pub const fn splitmix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// The seed of deal `index` of a run: a function of `(run_seed, index)` alone, so a run's
+/// deals are the same whatever the thread count or chunking.
+pub const fn deal_seed(run_seed: u64, index: u64) -> u64 {
+    splitmix64(run_seed ^ splitmix64(index.wrapping_add(0x243f_6a88_85a3_08d3)))
 }
 
 /// The generator for a seed: PCG-64 MCG with a state spread over all 128 bits.
@@ -106,6 +123,88 @@ impl Wall {
             back: tiles.len() as u8,
             dice,
         }
+    }
+
+    /// A wall arranged for a scenario: `hands` are the tiles each seat is dealt (by seat E S W
+    /// N; the dealer gets one more than the others, flowers included), `live` the live draws
+    /// after the deal in order, `back` the replacement draws in order. The rest of the tiles
+    /// fill the middle in kind order. Errors name a tile used too often or a wrong hand size.
+    pub fn arranged(
+        rules: &Rules,
+        dealer: Seat,
+        hands: [&[WallTile]; 4],
+        live: &[WallTile],
+        back: &[WallTile],
+    ) -> Result<Wall, WallError> {
+        let size = rules.wall_size() as usize;
+        let hand_size = rules.hand_size() as usize;
+        for seat in Wind::ALL {
+            let want = hand_size + (seat == dealer) as usize;
+            if hands[seat as usize].len() != want {
+                return Err(WallError::HandSize {
+                    seat,
+                    len: hands[seat as usize].len(),
+                    want,
+                });
+            }
+        }
+        if hand_size * 4 + 1 + live.len() + back.len() > size {
+            return Err(WallError::TooLong);
+        }
+        let mut left = [0u8; 42];
+        left[..34].fill(4);
+        if rules.flowers {
+            left[34..].fill(1);
+        }
+        let mut take = |t: WallTile| -> Result<WallTile, WallError> {
+            if left[t.index()] == 0 {
+                return Err(WallError::TooMany(t));
+            }
+            left[t.index()] -= 1;
+            Ok(t)
+        };
+        // The dealing order of `Deal`: rounds of `hand_size / 4` tiles per seat from the
+        // dealer, then the remainder per seat, then the dealer's extra tile.
+        let per_round = hand_size / 4;
+        let mut cursor = [0usize; 4];
+        let mut order: arrayvec::ArrayVec<WallTile, 144> = arrayvec::ArrayVec::new();
+        for _ in 0..4 {
+            for k in 0..4 {
+                let s = dealer.add(k) as usize;
+                for _ in 0..per_round {
+                    order.push(take(hands[s][cursor[s]])?);
+                    cursor[s] += 1;
+                }
+            }
+        }
+        for k in 0..4 {
+            let s = dealer.add(k) as usize;
+            for _ in 0..hand_size % 4 {
+                order.push(take(hands[s][cursor[s]])?);
+                cursor[s] += 1;
+            }
+        }
+        order.push(take(hands[dealer as usize][hand_size])?);
+        for &t in live {
+            order.push(take(t)?);
+        }
+        let mut tail: arrayvec::ArrayVec<WallTile, 144> = arrayvec::ArrayVec::new();
+        for &t in back {
+            tail.push(take(t)?);
+        }
+        for (i, n) in left.iter().enumerate() {
+            for _ in 0..*n {
+                let t = if i < 34 {
+                    WallTile::tile(Tile::new(i as u8))
+                } else {
+                    WallTile::flower(Flower::new(i as u8 - 34))
+                };
+                order.push(t);
+            }
+        }
+        order.extend(tail.into_iter().rev());
+        debug_assert_eq!(order.len(), size);
+        Ok(Wall::from_draw_order(&order, [1, 1, 1]))
     }
 
     /// Tiles not yet drawn (the reserve included).

@@ -49,7 +49,8 @@ fn conservation_and_recompute_after_every_step() {
         .map(|i| {
             let rules = variants[(i % 2) as usize];
             let mut deal = Deal::new(rules, i, context_for(i)).unwrap();
-            deal.validate().unwrap_or_else(|e| panic!("deal {i} at start: {e}"));
+            deal.validate()
+                .unwrap_or_else(|e| panic!("deal {i} at start: {e}"));
             let mut rng = rng_from_seed(i ^ 0xa5a5);
             let mut n = 0;
             play_random(&mut deal, &mut rng, |d| {
@@ -61,7 +62,10 @@ fn conservation_and_recompute_after_every_step() {
             n
         })
         .sum();
-    assert!(steps > DEALS * 20, "suspiciously short deals: {steps} steps");
+    assert!(
+        steps > DEALS * 20,
+        "suspiciously short deals: {steps} steps"
+    );
 }
 
 fn run(seed: u64) -> (Vec<Action>, taisim_sim::DealResult) {
@@ -94,7 +98,11 @@ fn illegal_actions_leave_the_deal_unchanged() {
     let mut checked = 0;
     while !deal.is_over() {
         deal.legal_actions(&mut actions);
-        for bad in [Action::Pung, Action::SelfDrawWin, Action::Chow(taisim_sim::Tile::new(0))] {
+        for bad in [
+            Action::Pung,
+            Action::SelfDrawWin,
+            Action::Chow(taisim_sim::Tile::new(0)),
+        ] {
             if !actions.contains(&bad) {
                 let before = format!("{deal:?}");
                 assert!(deal.play(bad).is_err());

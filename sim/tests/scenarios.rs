@@ -1,0 +1,547 @@
+//! One scenario per rule of the deal flow, on walls arranged by hand. Each cites the text it
+//! follows (`shared/rules/`).
+
+use taisim_sim::{
+    parse_tile, parse_wall_tiles, Action, ActionList, Deal, DealContext, DrawSource, Flower,
+    MeldKind, Outcome, Rules, Seat, Wall, Wind,
+};
+
+const E: Seat = Wind::East;
+const S: Seat = Wind::South;
+const W: Seat = Wind::West;
+const N: Seat = Wind::North;
+
+fn t(s: &str) -> taisim_sim::Tile {
+    parse_tile(s).unwrap()
+}
+
+fn rigged(rules: Rules, hands: [&str; 4], live: &str, back: &str) -> Deal {
+    let parse = |s: &str| {
+        if s.is_empty() {
+            vec![]
+        } else {
+            parse_wall_tiles(s).unwrap()
+        }
+    };
+    let hands: Vec<_> = hands.iter().map(|h| parse(h)).collect();
+    let wall = Wall::arranged(
+        &rules,
+        E,
+        [&hands[0], &hands[1], &hands[2], &hands[3]],
+        &parse(live),
+        &parse(back),
+    )
+    .unwrap();
+    let deal = Deal::with_wall(rules, 0, DealContext::FIRST, wall);
+    deal.validate().unwrap();
+    deal
+}
+
+fn legal(deal: &Deal) -> Vec<Action> {
+    let mut list = ActionList::new();
+    deal.legal_actions(&mut list);
+    list.to_vec()
+}
+
+fn play(deal: &mut Deal, seat: Seat, action: Action) {
+    assert_eq!(
+        deal.to_act(),
+        Some(seat),
+        "expected {seat} to act, legal {:?}",
+        legal(deal)
+    );
+    deal.play(action)
+        .unwrap_or_else(|e| panic!("{seat} {action}: {e}; legal {:?}", legal(deal)));
+    deal.validate().unwrap();
+}
+
+/// E discards 3m. S (on E's left... E's next seat) can chow 12m+3m, W can pung 33m, N wins on
+/// 3m (its 45m waits on 3m/6m) but sits across, so it may not chow.
+const CLAIM_HANDS: [&str; 4] = [
+    "3m7m9m1s9s2p5p8pSWNCFP6s7s8s",
+    "12m99p33p66p77s99sWWNN",
+    "33m44p11p22s55s8m6mCCFF",
+    "123456789p123s45mEE",
+];
+
+#[test]
+fn chow_only_from_the_left() {
+    // taiwan16-common.txt / issue: chow from the next player only.
+    let mut deal = rigged(Rules::TAIWAN16, CLAIM_HANDS, "", "");
+    play(&mut deal, E, Action::Discard(t("3m")));
+    assert_eq!(legal(&deal), vec![Action::Chow(t("1m")), Action::Pass]);
+    play(&mut deal, S, Action::Chow(t("1m")));
+    assert_eq!(legal(&deal), vec![Action::Pung, Action::Pass]);
+    play(&mut deal, W, Action::Pass);
+    // N holds 45m, a chow shape for 3m, but is not E's next seat: it may only win.
+    assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+    play(&mut deal, N, Action::Pass);
+    assert_eq!(deal.to_act(), Some(S));
+    assert_eq!(deal.melds(S)[0].kind(), MeldKind::Chow);
+    assert_eq!(deal.melds(S)[0].to_string(), "chow:123m");
+    assert_eq!(deal.melds(S)[0].from(), E);
+    assert!(deal.discards()[0].is_claimed());
+    // After a claim the seat must discard: no self-draw win, no kong.
+    assert!(legal(&deal).iter().all(|a| matches!(a, Action::Discard(_))));
+}
+
+#[test]
+fn claim_priority_win_over_pung_over_chow() {
+    // Win beats pung beats chow, whatever order the answers came in.
+    let mut deal = rigged(Rules::TAIWAN16, CLAIM_HANDS, "", "");
+    play(&mut deal, E, Action::Discard(t("3m")));
+    play(&mut deal, S, Action::Chow(t("1m")));
+    play(&mut deal, W, Action::Pung);
+    play(&mut deal, N, Action::Win);
+    let r = deal.result().unwrap();
+    assert_eq!(r.outcome, Outcome::Discard);
+    assert!(r.winners.contains(N) && r.winners.len() == 1);
+    assert_eq!((r.payer, r.win_tile), (Some(E), Some(t("3m"))));
+    assert!(deal.melds(S).is_empty() && deal.melds(W).is_empty());
+    assert!(
+        r.context.human,
+        "N won before its first draw with no claim: 人胡"
+    );
+
+    let mut deal = rigged(Rules::TAIWAN16, CLAIM_HANDS, "", "");
+    play(&mut deal, E, Action::Discard(t("3m")));
+    play(&mut deal, S, Action::Chow(t("1m")));
+    play(&mut deal, W, Action::Pung);
+    play(&mut deal, N, Action::Pass);
+    assert_eq!(deal.to_act(), Some(W));
+    assert_eq!(deal.melds(W)[0].to_string(), "pung:333m");
+    assert!(deal.melds(S).is_empty());
+    assert_eq!(deal.hand(S).len(), 16);
+}
+
+#[test]
+fn missed_win_blocks_discard_wins_until_own_discard() {
+    // README (taiwan16): "A player who passes a winning discard may not win until after
+    // their own next discard (過水)".
+    let mut deal = rigged(Rules::TAIWAN16, CLAIM_HANDS, "C", "");
+    play(&mut deal, E, Action::Discard(t("3m")));
+    play(&mut deal, S, Action::Pass);
+    play(&mut deal, W, Action::Pung);
+    play(&mut deal, N, Action::Pass);
+    assert!(deal.is_missed(N));
+    // W discards 6m: N waits on it (3m/6m) but passed a win; it may still chow 45m+6m.
+    play(&mut deal, W, Action::Discard(t("6m")));
+    assert_eq!(legal(&deal), vec![Action::Chow(t("4m")), Action::Pass]);
+    play(&mut deal, N, Action::Pass);
+    assert_eq!(deal.drawn_tile(), Some(t("C")));
+    play(&mut deal, N, Action::Discard(t("C")));
+    assert!(!deal.is_missed(N), "the flag clears with N's own discard");
+
+    // Without the rule, the same discard offers the win.
+    let rules = Rules {
+        missed_win: false,
+        ..Rules::TAIWAN16
+    };
+    let mut deal = rigged(rules, CLAIM_HANDS, "", "");
+    play(&mut deal, E, Action::Discard(t("3m")));
+    play(&mut deal, S, Action::Pass);
+    play(&mut deal, W, Action::Pung);
+    play(&mut deal, N, Action::Pass);
+    play(&mut deal, W, Action::Discard(t("6m")));
+    assert_eq!(
+        legal(&deal),
+        vec![Action::Win, Action::Chow(t("4m")), Action::Pass]
+    );
+}
+
+#[test]
+fn several_winners_when_the_rules_allow() {
+    // taiwan16-2015-table.txt: "一砲可多響". S (12m) and N (45m) both wait on 3m; W could pung
+    // it but a win outranks it, so W is never asked.
+    let hands = [
+        "3m7m9m1s9s2p5p8pSWNCFP6s7s8s",
+        "12m999p333p666p777sWW",
+        "33m44p11p22s55s8m6mCCFF",
+        "123456789p123s45mEE",
+    ];
+    for multiple in [false, true] {
+        let rules = Rules {
+            multiple_winners: multiple,
+            ..Rules::TAIWAN16
+        };
+        let mut deal = rigged(rules, hands, "", "");
+        play(&mut deal, E, Action::Discard(t("3m")));
+        assert_eq!(
+            legal(&deal),
+            vec![Action::Win, Action::Chow(t("1m")), Action::Pass]
+        );
+        play(&mut deal, S, Action::Win);
+        if multiple {
+            assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+            play(&mut deal, N, Action::Win);
+        }
+        let r = deal.result().expect("the deal is over");
+        assert_eq!(r.payer, Some(E));
+        assert!(r.winners.contains(S));
+        // One winner: the first in turn order after the discarder; nobody else is asked.
+        assert_eq!(r.winners.contains(N), multiple);
+    }
+}
+
+#[test]
+fn robbing_an_added_kong() {
+    // taiwan16-common.txt 搶槓: "別人加槓的牌,正是自己能胡的牌,則可搶槓胡".
+    // E discards 7m; W pungs it (N, who waits on 7m with 89m, lets it go). Each seat then
+    // discards the honor it draws; W draws the last 7m and adds it to its pung; N, whose own
+    // discard has cleared its 過水, robs it.
+    let hands = [
+        "7m1m1s9s2p5p8pSWNEE6s7s8s3p3s",
+        "12m99p33p66p77s99sWWNN",
+        "77m44p11p22s55s8m6mCCFF",
+        "123456p789p1s2s3s89mPP",
+    ];
+    for rob in [true, false] {
+        let mut deal = rigged(Rules::TAIWAN16, hands, "C F P 7m", "5s");
+        play(&mut deal, E, Action::Discard(t("7m")));
+        play(&mut deal, W, Action::Pung);
+        assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+        play(&mut deal, N, Action::Pass);
+        play(&mut deal, W, Action::Discard(t("8m")));
+        assert_eq!(deal.drawn_tile(), Some(t("C")));
+        play(&mut deal, N, Action::Discard(t("C")));
+        play(&mut deal, W, Action::Pass); // W holds CC
+        play(&mut deal, E, Action::Discard(t("F")));
+        play(&mut deal, W, Action::Pass); // W holds FF
+        play(&mut deal, S, Action::Discard(t("P")));
+        play(&mut deal, N, Action::Pass); // N holds PP
+        assert_eq!(deal.drawn_tile(), Some(t("7m")));
+        assert!(legal(&deal).contains(&Action::AddedKong(t("7m"))));
+        play(&mut deal, W, Action::AddedKong(t("7m")));
+        assert_eq!(deal.tile_on_offer(), Some(t("7m")));
+        assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+        if rob {
+            play(&mut deal, N, Action::Win);
+            let r = deal.result().unwrap();
+            assert_eq!(r.outcome, Outcome::Discard);
+            assert!(r.context.robbing_kong && r.winners.contains(N));
+            assert_eq!((r.payer, r.win_tile), (Some(W), Some(t("7m"))));
+            assert_eq!(
+                deal.melds(W)[0].kind(),
+                MeldKind::Pung,
+                "a robbed kong is not made"
+            );
+            assert_eq!(deal.winning_hand(N).unwrap().len(), 17);
+        } else {
+            play(&mut deal, N, Action::Pass);
+            assert_eq!(deal.melds(W)[0].kind(), MeldKind::AddedKong);
+            assert_eq!(
+                deal.drawn_tile(),
+                Some(t("5s")),
+                "the replacement comes from the back"
+            );
+            assert!(deal.is_missed(N));
+        }
+    }
+}
+
+#[test]
+fn concealed_kong_robbed_only_when_the_rules_say() {
+    // E holds four 5p; S waits on 5p (46p).
+    let hands = [
+        "5555p1m9m1s9sSWNCFP6s7s8s",
+        "46p123m456m789m123sEE",
+        "33m44s11p22s55s8m6mCCFF",
+        "7p8p9p1s2s3s7m8m9mNNPPP2m2m",
+    ];
+    let rules = Rules {
+        rob_concealed_kong: true,
+        ..Rules::TAIWAN16
+    };
+    let mut deal = rigged(rules, hands, "", "3p");
+    play(&mut deal, E, Action::ConcealedKong(t("5p")));
+    assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+    play(&mut deal, S, Action::Win);
+    assert!(deal.result().unwrap().context.robbing_kong);
+
+    let mut deal = rigged(Rules::TAIWAN16, hands, "", "3p");
+    play(&mut deal, E, Action::ConcealedKong(t("5p")));
+    assert_eq!(
+        deal.to_act(),
+        Some(E),
+        "no robbing: E draws its replacement"
+    );
+    assert_eq!(deal.drawn_tile(), Some(t("3p")));
+    assert_eq!(deal.melds(E)[0].kind(), MeldKind::ConcealedKong);
+    // Others see a face-down kong.
+    assert_eq!(deal.view(S).melds(E).next().unwrap().tile, None);
+    assert_eq!(deal.view(E).melds(E).next().unwrap().tile, Some(t("5p")));
+}
+
+#[test]
+fn flower_chain_at_the_start() {
+    // taiwan16-common.txt: the dealer shows its flowers first and replaces them from the
+    // back; a flower drawn as a replacement is replaced again; then the others in turn.
+    let hands = [
+        "f1 123m456m789m123p45p6pE",
+        "f3 f4 1s2s3s4s5s6s7s8s9s1p2p3pE9m",
+        "11m22m33m44m55m66m77m88m",
+        "ESWNCFP ESWNCFP 9p9p",
+    ];
+    let mut deal = rigged(Rules::TAIWAN16, hands, "", "f2 9s f5 f6 8p 7p 6p");
+    assert_eq!(deal.flowers(E).to_string(), "f1f2");
+    assert_eq!(deal.flowers(S).to_string(), "f3f4f5f6");
+    assert_eq!(deal.hand(E).len(), 17);
+    assert_eq!(deal.hand(S).len(), 16);
+    assert_eq!(deal.hand(E).count(t("9s")), 1);
+    assert_eq!(deal.hand(S).count(t("8p")) + deal.hand(S).count(t("7p")), 2);
+    assert_eq!(deal.hand(S).count(t("6p")), 0, "6p is still in the wall");
+    assert_eq!(deal.tiles_left(), 144 - 65 - 6);
+    assert_eq!(deal.to_act(), Some(E));
+    play(&mut deal, E, Action::Discard(t("E")));
+}
+
+#[test]
+fn seven_flowers_rob_the_eighth() {
+    // taiwan16-common.txt 七搶一: "持7張花牌可以搶別家1張花牌湊滿花牌而胡牌".
+    let hands = [
+        "123m456m789m123p45pEEE",
+        "f1f2f3f4f5f6f7 1s2s3s4s5s6s7s8s9s",
+        "11p22p33p44p66p77p88p99p",
+        "SSWWNNCCFFPP1m2m3m4m",
+    ];
+    for rob in [true, false] {
+        let mut deal = rigged(Rules::TAIWAN16, hands, "C f8", "SWN5s6s7s8s 5m");
+        assert_eq!(deal.flowers(S).len(), 7);
+        play(&mut deal, E, Action::Discard(t("E")));
+        assert_eq!(deal.drawn_tile(), Some(t("C")));
+        play(&mut deal, S, Action::Discard(t("C")));
+        play(&mut deal, N, Action::Pass); // N holds CC
+                                          // W draws f8 and shows it: S may take it.
+        assert_eq!(deal.flower_on_offer(), Some(Flower::Bamboo));
+        assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+        if rob {
+            play(&mut deal, S, Action::Win);
+            let r = deal.result().unwrap();
+            assert_eq!(r.outcome, Outcome::FlowerWin);
+            assert_eq!(
+                r.payer,
+                Some(W),
+                "the seat that drew the eighth flower pays"
+            );
+            assert_eq!(deal.flowers(S).len(), 8);
+            assert_eq!(deal.flowers(W).len(), 0);
+        } else {
+            play(&mut deal, S, Action::Pass);
+            assert_eq!(deal.to_act(), Some(W));
+            assert_eq!(deal.drawn_tile(), Some(t("5m")));
+        }
+    }
+}
+
+#[test]
+fn eight_flowers_win() {
+    // taiwan16-common.txt 八仙過海: all eight flowers win, declared after replacement.
+    let hands = [
+        "f1f2f3f4f5f6f7f8 123m456m789p",
+        "1s2s3s4s5s6s7s8s9s1p2p3pE9mSS",
+        "11p22p33p44p66p77p88p99p",
+        "WWNNCCFFPP1m2m3m4m5m6m",
+    ];
+    let mut deal = rigged(Rules::TAIWAN16, hands, "", "EEWN9s8s7s6s");
+    assert!(legal(&deal).contains(&Action::FlowerWin));
+    play(&mut deal, E, Action::FlowerWin);
+    let r = deal.result().unwrap();
+    assert_eq!((r.outcome, r.payer), (Outcome::FlowerWin, None));
+}
+
+#[test]
+fn exhaustive_draw_leaves_the_reserve() {
+    // taiwan16-common.txt: the deal ends when eight stacks (16 tiles) are left; a
+    // play-to-the-end table (reserve 0) draws every tile.
+    for (reserve, left) in [(16, 16), (0, 0)] {
+        let rules = Rules {
+            reserve,
+            ..Rules::TAIWAN16
+        };
+        for seed in 0..50 {
+            let mut deal = Deal::new(rules, seed, DealContext::FIRST).unwrap();
+            let mut list = ActionList::new();
+            while !deal.is_over() {
+                deal.legal_actions(&mut list);
+                // Never win, never claim, never kong: discard what was drawn.
+                let a = if list.contains(&Action::Pass) {
+                    Action::Pass
+                } else {
+                    deal.drawn_tile()
+                        .map(Action::Discard)
+                        .filter(|a| list.contains(a))
+                        .unwrap_or_else(|| {
+                            *list
+                                .iter()
+                                .find(|a| matches!(a, Action::Discard(_)))
+                                .unwrap()
+                        })
+                };
+                deal.play(a).unwrap();
+            }
+            let r = deal.result().unwrap();
+            assert_eq!(r.outcome, Outcome::ExhaustiveDraw);
+            assert_eq!(deal.tiles_left(), left, "seed {seed}");
+            deal.validate().unwrap();
+        }
+    }
+}
+
+#[test]
+fn last_discard_can_only_be_won() {
+    // taiwan16-2015-table.txt: "無牌可摸時, 不得吃、碰、槓". Pass everything; whenever the last
+    // discard could have been punged, check that it was not offered.
+    let mut blocked = 0;
+    for seed in 0..400 {
+        let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+        let mut list = ActionList::new();
+        while !deal.is_over() {
+            deal.legal_actions(&mut list);
+            let a = if list.contains(&Action::Pass) {
+                Action::Pass
+            } else {
+                *list
+                    .iter()
+                    .rev()
+                    .find(|a| matches!(a, Action::Discard(_)))
+                    .unwrap()
+            };
+            let seat = deal.to_act().unwrap();
+            deal.play(a).unwrap();
+            if let (Action::Discard(tile), 0) = (a, deal.drawable()) {
+                let could_pung = Wind::ALL
+                    .into_iter()
+                    .any(|s| s != seat && deal.hand(s).count(tile) >= 2);
+                if could_pung {
+                    blocked += 1;
+                    deal.legal_actions(&mut list);
+                    assert!(list.iter().all(|a| matches!(a, Action::Win | Action::Pass)));
+                }
+            }
+        }
+    }
+    assert!(blocked > 0);
+}
+
+#[test]
+fn declared_ready_locks_the_hand() {
+    // README (taiwan16): "A declared ready hand may not change: it discards every drawn tile
+    // that does not win." E (dealer) is ready after discarding N: 天聽.
+    let hands = [
+        "123m456m789m123p45pEEN",
+        "1s2s3s4s5s6s7s8s9s1p2p3p9mSSS",
+        "11p22p33p44p66p77p88p99p",
+        "WWNNCCFFPP1m2m3m4m5m6m",
+    ];
+    let mut deal = rigged(Rules::TAIWAN16, hands, "8s 7s", "");
+    let actions = legal(&deal);
+    assert!(actions.contains(&Action::DiscardReady(t("N"))));
+    assert!(
+        !actions.contains(&Action::DiscardReady(t("1m"))),
+        "not ready after 1m"
+    );
+    play(&mut deal, E, Action::DiscardReady(t("N")));
+    assert_eq!(deal.ready_declaration(E), Some(0));
+    assert!(deal.discards()[0].is_ready_declaration());
+    assert!(deal.view(S).declared_ready(E));
+    while deal.to_act() != Some(E) {
+        let seat = deal.to_act().unwrap();
+        let a = if legal(&deal).contains(&Action::Pass) {
+            Action::Pass
+        } else {
+            Action::Discard(deal.drawn_tile().unwrap())
+        };
+        play(&mut deal, seat, a);
+    }
+    // E's turn: only the drawn tile may go (or a win).
+    let drawn = deal.drawn_tile().unwrap();
+    let actions = legal(&deal);
+    assert!(actions.contains(&Action::Discard(drawn)));
+    assert!(actions
+        .iter()
+        .all(|a| *a == Action::Discard(drawn) || *a == Action::SelfDrawWin));
+}
+
+#[test]
+fn dealer_streak_and_round_progression() {
+    // README (taiwan16): dealer wins or exhaustive draw keep the deal (streak + 1); else the
+    // next seat deals; after North's deal the round wind moves on; four rounds make a game.
+    use taisim_sim::{DealResult, SeatSet, WinContext};
+    let win = |seat| DealResult {
+        outcome: Outcome::Discard,
+        winners: SeatSet::single(seat),
+        payer: None,
+        win_tile: None,
+        context: WinContext::default(),
+    };
+    let draw = DealResult {
+        outcome: Outcome::ExhaustiveDraw,
+        winners: SeatSet::EMPTY,
+        payer: None,
+        win_tile: None,
+        context: WinContext::default(),
+    };
+    let rules = Rules::TAIWAN16;
+    let c = DealContext::FIRST;
+    let c1 = c.next(&win(E), &rules).unwrap();
+    assert_eq!((c1.dealer, c1.streak), (E, 1));
+    let c2 = c1.next(&draw, &rules).unwrap();
+    assert_eq!((c2.dealer, c2.streak), (E, 2));
+    let c3 = c2.next(&win(S), &rules).unwrap();
+    assert_eq!((c3.dealer, c3.streak, c3.round_wind), (S, 0, E));
+    let passing = Rules {
+        dealer_continuation: taisim_sim::DealerContinuation {
+            on_dealer_win: true,
+            on_draw: false,
+        },
+        ..Rules::TAIWAN16
+    };
+    assert_eq!(c2.next(&draw, &passing).unwrap().dealer, S);
+
+    // A whole game: each non-dealer win passes the deal; sixteen passes end the game.
+    let mut ctx = DealContext::FIRST;
+    let mut rounds = vec![ctx.round_wind];
+    let mut deals = 1;
+    while let Some(next) = ctx.next(&win(ctx.dealer.next()), &rules) {
+        if next.round_wind != ctx.round_wind {
+            assert_eq!(next.dealer, E);
+            rounds.push(next.round_wind);
+        }
+        ctx = next;
+        deals += 1;
+    }
+    assert_eq!(deals, 16);
+    assert_eq!(rounds, vec![E, S, W, N]);
+
+    // And with real deals: the game ends, and only draws or dealer wins repeat a dealer.
+    let mut ctx = DealContext::FIRST;
+    let mut seed = 0;
+    let mut played = 0;
+    loop {
+        let mut deal = Deal::new(rules, seed, ctx).unwrap();
+        let mut list = ActionList::new();
+        while !deal.is_over() {
+            deal.legal_actions(&mut list);
+            deal.play(list[0]).unwrap();
+        }
+        played += 1;
+        seed += 1;
+        match ctx.next(deal.result().unwrap(), &rules) {
+            Some(next) => ctx = next,
+            None => break,
+        }
+        assert!(played < 10_000);
+    }
+    assert!(played >= 16);
+}
+
+#[test]
+fn first_turn_source_and_views_hide_hidden_information() {
+    let deal = Deal::new(Rules::TAIWAN16, 11, DealContext::FIRST).unwrap();
+    assert_eq!(deal.to_act(), Some(E));
+    let _ = DrawSource::Deal;
+    let view = deal.view(S);
+    assert_eq!(view.hand(), deal.hand(S));
+    assert_eq!(view.hand_len(E), 17);
+    assert_eq!(view.drawn_tile(), None, "not S's turn");
+}
