@@ -2,7 +2,7 @@
 //! flowers and all), on one thread; and the perft fixture counts, asserted as they are timed.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use taisim_sim::{bounded, perft, rng_from_seed, ActionList, Deal, DealContext, Rules};
+use taisim_sim::{bounded, perft, rng_from_seed, Action, ActionList, Deal, DealContext, Rules};
 
 fn random_deal(seed: u64, actions: &mut ActionList) -> u16 {
     let mut rng = rng_from_seed(seed ^ 0x5eed);
@@ -10,6 +10,25 @@ fn random_deal(seed: u64, actions: &mut ActionList) -> u16 {
     while !deal.is_over() {
         deal.legal_actions(actions);
         let a = actions[bounded(&mut rng, actions.len() as u32) as usize];
+        deal.play_unchecked(a);
+    }
+    deal.steps()
+}
+
+/// The engine's floor: every claim passed, every drawn tile discarded (no melds, no wins).
+fn passive_deal(seed: u64, actions: &mut ActionList) -> u16 {
+    let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+    while !deal.is_over() {
+        deal.legal_actions(actions);
+        let a = match deal.drawn_tile() {
+            Some(t) if actions.contains(&Action::Discard(t)) => Action::Discard(t),
+            _ if actions.contains(&Action::Pass) => Action::Pass,
+            _ => *actions
+                .iter()
+                .rev()
+                .find(|a| matches!(a, Action::Discard(_)))
+                .unwrap(),
+        };
         deal.play_unchecked(a);
     }
     deal.steps()
@@ -31,6 +50,16 @@ fn deals(c: &mut Criterion) {
             steps
         })
     });
+    group.bench_function("passive_1000_deals", |b| {
+        b.iter(|| {
+            let mut steps = 0u64;
+            for _ in 0..BATCH {
+                steps += passive_deal(next, &mut actions) as u64;
+                next += 1;
+            }
+            steps
+        })
+    });
     group.bench_function("deal_setup_1000", |b| {
         b.iter(|| {
             let mut left = 0u64;
@@ -44,11 +73,22 @@ fn deals(c: &mut Criterion) {
     });
     group.finish();
 
-    let deal = Deal::new(Rules::TAIWAN16, 4, DealContext::FIRST).unwrap();
-    c.bench_function("perft_seed4_depth5", |b| {
+    // The deepest fixture of the perft test, asserted while it is timed.
+    let fixture = include_str!("../sim/tests/data/perft.txt")
+        .lines()
+        .rfind(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .expect("a perft fixture line");
+    let [seed, depth, nodes]: [u64; 3] = fixture
+        .split(';')
+        .map(|f| f.trim().parse().expect("a number"))
+        .collect::<Vec<_>>()
+        .try_into()
+        .expect("seed; depth; nodes");
+    let deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+    c.bench_function(&format!("perft_seed{seed}_depth{depth}"), |b| {
         b.iter(|| {
-            let n = perft(&deal, 5);
-            assert_eq!(n, 186_381, "perft fixture (sim/tests/data/perft.txt)");
+            let n = perft(&deal, depth as u32);
+            assert_eq!(n, nodes, "perft fixture (sim/tests/data/perft.txt)");
             n
         })
     });

@@ -104,6 +104,8 @@ fn simulate(args: &SimulateArgs) -> Result<(), String> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    // The lookup tables are built once per process; build them before the clock starts.
+    taisim_sim::algo::warm_up();
     let start = Instant::now();
     // Fixed-size chunks of deal indices: the totals do not depend on the thread count.
     const CHUNK: u64 = 4096;

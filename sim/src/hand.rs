@@ -1,10 +1,11 @@
 //! A player's concealed tiles as packed counts.
 //!
-//! Two packed views are kept in step on every change, because the engine asks two kinds of
-//! question: "how many of kind X" (claims, legality; a shift and a mask on the `u128` of 3-bit
-//! counts) and "is this a win / what is the shanten" (table lookups keyed by each suit's
-//! base-5 number, see [`crate::algo`]). Keeping both costs two integer adds per tile moved,
-//! far less than deriving either one from the other in the hot path.
+//! Two views are kept in step on every change, because the engine asks two kinds of question:
+//! "how many of kind X" (claims, legality: one byte load) and "is this a win / what is the
+//! shanten" (table lookups keyed by each suit's base-5 number, see [`crate::algo`]). Keeping
+//! both costs two adds per tile moved, far less than deriving either from the other in the
+//! hot path. Measured (BENCHMARKS.md): byte counts beat 3-bit counts packed in a `u128`,
+//! whose variable 128-bit shifts dominated legal-action generation.
 
 use core::fmt;
 
@@ -21,20 +22,43 @@ pub const POW5: [u32; 9] = {
     p
 };
 
+/// Per kind: the group it belongs to and its place value in that group's key, so moving a
+/// tile costs two table loads instead of a division by nine.
+const GROUP: [u8; 34] = {
+    let mut g = [0u8; 34];
+    let mut i = 0;
+    while i < 34 {
+        g[i] = (i / 9) as u8;
+        i += 1;
+    }
+    g
+};
+const PLACE: [u32; 34] = {
+    let mut p = [0u32; 34];
+    let mut i = 0;
+    while i < 34 {
+        p[i] = POW5[i % 9];
+        i += 1;
+    }
+    p
+};
+
 /// Number of distinct keys of a numbered suit (`5^9`), and of the honors (`5^7`).
 pub const SUIT_KEYS: usize = 1_953_125;
 pub const HONOR_KEYS: usize = 78_125;
 
 /// Concealed tiles: at most 4 of each of the 34 kinds.
-#[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Hand {
-    /// 3 bits per kind: kind `i` at bits `3i..3i+3`.
-    counts: u128,
+    /// Copies held of each kind.
+    counts: [u8; 34],
     /// Base-5 key per group (m, p, s, honors): digit `r` is the count of rank `r + 1`.
     keys: [u32; 4],
     /// The kinds held at least once: iterating a `u64` beats masking 3-bit fields of a `u128`
     /// on every legal-action pass.
     present: u64,
+    /// The kinds held four times (concealed-kong candidates), kept for the same reason.
+    fours: u64,
     len: u8,
 }
 
@@ -49,9 +73,10 @@ pub enum HandError {
 
 impl Hand {
     pub const EMPTY: Hand = Hand {
-        counts: 0,
+        counts: [0; 34],
         keys: [0; 4],
         present: 0,
+        fours: 0,
         len: 0,
     };
 
@@ -69,7 +94,7 @@ impl Hand {
     /// How many of `tile` the hand holds.
     #[inline]
     pub const fn count(&self, tile: Tile) -> u8 {
-        ((self.counts >> (3 * tile.index())) & 7) as u8
+        self.counts[tile.index()]
     }
 
     /// Total number of tiles.
@@ -94,20 +119,16 @@ impl Hand {
         self.keys[suit as usize]
     }
 
-    /// The packed 3-bit counts.
-    pub const fn packed(&self) -> u128 {
-        self.counts
-    }
-
     /// Adds a tile. Panics in debug builds on a fifth copy; use [`Hand::try_add`] for
     /// untrusted input.
     #[inline]
     pub fn add(&mut self, tile: Tile) {
         debug_assert!(self.count(tile) < 4, "fifth {tile}");
-        self.counts += 1 << (3 * tile.index());
-        let suit = tile.suit();
-        self.keys[suit as usize] += POW5[(tile.rank() - 1) as usize];
+        let i = tile.index();
+        self.counts[i] += 1;
+        self.keys[GROUP[i] as usize] += PLACE[i];
         self.present |= 1 << tile.index();
+        self.fours |= ((self.counts[tile.index()] == 4) as u64) << tile.index();
         self.len += 1;
     }
 
@@ -116,12 +137,13 @@ impl Hand {
     #[inline]
     pub fn remove(&mut self, tile: Tile) {
         debug_assert!(self.count(tile) > 0, "no {tile} to remove");
-        self.counts -= 1 << (3 * tile.index());
-        let suit = tile.suit();
-        self.keys[suit as usize] -= POW5[(tile.rank() - 1) as usize];
+        let i = tile.index();
+        self.counts[i] -= 1;
+        self.keys[GROUP[i] as usize] -= PLACE[i];
         if self.count(tile) == 0 {
             self.present &= !(1 << tile.index());
         }
+        self.fours &= !(1 << tile.index());
         self.len -= 1;
     }
 
@@ -158,18 +180,30 @@ impl Hand {
     }
 
     /// Per-kind counts.
-    pub fn counts(&self) -> [u8; 34] {
-        let mut out = [0u8; 34];
-        for t in Tile::ALL {
-            out[t.index()] = self.count(t);
-        }
-        out
+    #[inline]
+    pub const fn counts(&self) -> [u8; 34] {
+        self.counts
+    }
+
+    /// The counts as 3-bit fields of a `u128` (kind `i` at bits `3i..3i+3`), for bit-parallel
+    /// shape tests (the special hands).
+    pub fn packed(&self) -> u128 {
+        self.counts
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (i, &c)| acc | (c as u128) << (3 * i))
     }
 
     /// The kinds present at least once.
     #[inline]
     pub const fn kinds(&self) -> TileSet {
         TileSet(self.present)
+    }
+
+    /// The kinds held four times.
+    #[inline]
+    pub const fn fours(&self) -> TileSet {
+        TileSet(self.fours)
     }
 
     /// Every tile, in kind order, with repeats.
@@ -184,6 +218,7 @@ impl Hand {
     pub fn is_consistent(&self) -> bool {
         let mut keys = [0u32; 4];
         let mut present = 0u64;
+        let mut fours = 0u64;
         let mut len = 0u8;
         for t in Tile::ALL {
             let c = self.count(t);
@@ -194,9 +229,18 @@ impl Hand {
             if c > 0 {
                 present |= 1 << t.index();
             }
+            if c == 4 {
+                fours |= 1 << t.index();
+            }
             len += c;
         }
-        keys == self.keys && len == self.len && present == self.present
+        keys == self.keys && len == self.len && present == self.present && fours == self.fours
+    }
+}
+
+impl Default for Hand {
+    fn default() -> Hand {
+        Hand::EMPTY
     }
 }
 

@@ -32,7 +32,10 @@ impl MeldKind {
     ];
 
     pub const fn is_kong(self) -> bool {
-        matches!(self, MeldKind::Kong | MeldKind::ConcealedKong | MeldKind::AddedKong)
+        matches!(
+            self,
+            MeldKind::Kong | MeldKind::ConcealedKong | MeldKind::AddedKong
+        )
     }
 
     /// True for every kind except the concealed kong: the ones that break 門清.
@@ -120,7 +123,8 @@ impl Meld {
         match self.kind() {
             MeldKind::Chow => {
                 let lo = self.tile().to_u8();
-                (tile.to_u8() >= lo && tile.to_u8() < lo + 3 && tile.suit() == self.tile().suit()) as u8
+                (tile.to_u8() >= lo && tile.to_u8() < lo + 3 && tile.suit() == self.tile().suit())
+                    as u8
             }
             kind if self.tile() == tile => kind.len(),
             _ => 0,

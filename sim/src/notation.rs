@@ -37,7 +37,10 @@ pub enum ParseError {
 }
 
 /// Parses a string of tiles and flowers, in order, calling `sink` for each.
-fn parse_with(s: &str, mut sink: impl FnMut(WallTile, usize) -> Result<(), ParseError>) -> Result<(), ParseError> {
+fn parse_with(
+    s: &str,
+    mut sink: impl FnMut(WallTile, usize) -> Result<(), ParseError>,
+) -> Result<(), ParseError> {
     // Digits waiting for their suit letter: (digit, column).
     let mut pending: arrayvec::ArrayVec<(char, usize), 64> = arrayvec::ArrayVec::new();
     let mut chars = s.chars().enumerate().peekable();
@@ -109,7 +112,9 @@ fn parse_with(s: &str, mut sink: impl FnMut(WallTile, usize) -> Result<(), Parse
         }
     }
     if !pending.is_empty() {
-        return Err(ParseError::MissingSuit { column: last_column });
+        return Err(ParseError::MissingSuit {
+            column: last_column,
+        });
     }
     Ok(())
 }
@@ -215,7 +220,10 @@ mod tests {
     #[test]
     fn parses_every_form() {
         let tiles = parse_tiles("123m 456p789s ESWN CFP 1z7z").unwrap();
-        assert_eq!(tiles_to_string(tiles.iter().copied()), "123m456p789sESWNCFPEC");
+        assert_eq!(
+            tiles_to_string(tiles.iter().copied()),
+            "123m456p789sESWNCFPEC"
+        );
         assert_eq!(parse_tile("5z").unwrap(), Tile::WHITE);
         assert_eq!(parse_tile("6z").unwrap(), Tile::GREEN);
         assert_eq!(parse_tile("7z").unwrap(), Tile::RED);
@@ -230,7 +238,10 @@ mod tests {
             parse_tiles("123m4x5p"),
             Err(ParseError::UnexpectedChar { ch: 'x', column: 6 })
         );
-        assert_eq!(parse_tiles("123"), Err(ParseError::MissingSuit { column: 3 }));
+        assert_eq!(
+            parse_tiles("123"),
+            Err(ParseError::MissingSuit { column: 3 })
+        );
         assert_eq!(
             parse_tiles("8z"),
             Err(ParseError::BadRank {
@@ -248,14 +259,23 @@ mod tests {
             })
         );
         assert_eq!(parse_tiles("f9"), Err(ParseError::BadFlower { column: 1 }));
-        assert_eq!(parse_tiles("m"), Err(ParseError::UnexpectedChar { ch: 'm', column: 1 }));
-        assert_eq!(parse_tiles("12E"), Err(ParseError::MissingSuit { column: 2 }));
+        assert_eq!(
+            parse_tiles("m"),
+            Err(ParseError::UnexpectedChar { ch: 'm', column: 1 })
+        );
+        assert_eq!(
+            parse_tiles("12E"),
+            Err(ParseError::MissingSuit { column: 2 })
+        );
         assert_eq!(parse_tiles(""), Err(ParseError::Empty));
         assert_eq!(
             parse_hand("11111m"),
             Err(ParseError::Hand(HandError::FifthCopy(Tile::new(0))))
         );
-        assert_eq!(parse_flowers("f1f1"), Err(ParseError::DuplicateFlower(Flower::Spring)));
+        assert_eq!(
+            parse_flowers("f1f1"),
+            Err(ParseError::DuplicateFlower(Flower::Spring))
+        );
         assert!(parse_tiles("1m f2").is_err());
         assert!(parse_tile("12m").is_err());
         let msg = parse_tiles("12q").unwrap_err().to_string();

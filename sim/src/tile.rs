@@ -583,9 +583,14 @@ mod tests {
 
     #[test]
     fn tileset_iter_is_exact() {
-        let set: TileSet = [Tile::new(3), Tile::new(0), Tile::RED].into_iter().collect();
+        let set: TileSet = [Tile::new(3), Tile::new(0), Tile::RED]
+            .into_iter()
+            .collect();
         let it = set.iter();
         assert_eq!(it.len(), 3);
-        assert_eq!(it.collect::<Vec<_>>(), vec![Tile::new(0), Tile::new(3), Tile::RED]);
+        assert_eq!(
+            it.collect::<Vec<_>>(),
+            vec![Tile::new(0), Tile::new(3), Tile::RED]
+        );
     }
 }

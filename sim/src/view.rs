@@ -44,11 +44,14 @@ impl<'a> View<'a> {
     /// A seat's melds as the viewer sees them.
     pub fn melds(&self, seat: Seat) -> impl Iterator<Item = VisibleMeld> + 'a {
         let own = seat == self.seat;
-        self.deal.melds(seat).iter().map(move |m: &Meld| VisibleMeld {
-            kind: m.kind(),
-            tile: (own || m.kind() != MeldKind::ConcealedKong).then_some(m.tile()),
-            from: m.from(),
-        })
+        self.deal
+            .melds(seat)
+            .iter()
+            .map(move |m: &Meld| VisibleMeld {
+                kind: m.kind(),
+                tile: (own || m.kind() != MeldKind::ConcealedKong).then_some(m.tile()),
+                from: m.from(),
+            })
     }
 
     /// The viewer's own melds, concealed kongs included.

@@ -407,8 +407,10 @@ fn last_discard_can_only_be_won() {
                     .unwrap()
             };
             let seat = deal.to_act().unwrap();
+            // The last discard is one made with nothing left to draw.
+            let last = deal.drawable() == 0;
             deal.play(a).unwrap();
-            if let (Action::Discard(tile), 0) = (a, deal.drawable()) {
+            if let (Action::Discard(tile), true) = (a, last) {
                 let could_pung = Wind::ALL
                     .into_iter()
                     .any(|s| s != seat && deal.hand(s).count(tile) >= 2);
@@ -544,4 +546,31 @@ fn first_turn_source_and_views_hide_hidden_information() {
     assert_eq!(view.hand(), deal.hand(S));
     assert_eq!(view.hand_len(E), 17);
     assert_eq!(view.drawn_tile(), None, "not S's turn");
+}
+
+#[test]
+fn seven_flowers_rob_during_the_initial_replacement() {
+    // The dealer shows seven flowers first; S then shows the eighth from its dealt hand.
+    let hands = [
+        "f1f2f3f4f5f6f7 123m456m789mE",
+        "f8 1s2s3s4s5s6s7s8s9s1p2p3pSSS",
+        "11p22p44p55p66p77p88p99p",
+        "WWNNCCFFPP1m2m3m4m5m6m",
+    ];
+    for rob in [true, false] {
+        let mut deal = rigged(Rules::TAIWAN16, hands, "", "4p5p6p7p8p9p3s 9m");
+        assert_eq!(deal.to_act(), Some(E));
+        assert_eq!(deal.flower_on_offer(), Some(Flower::Bamboo));
+        if rob {
+            play(&mut deal, E, Action::Win);
+            let r = deal.result().unwrap();
+            assert_eq!((r.outcome, r.payer), (Outcome::FlowerWin, Some(S)));
+            assert_eq!(deal.hand(S).len(), 15, "S never drew its replacement");
+        } else {
+            play(&mut deal, E, Action::Pass);
+            assert_eq!(deal.hand(S).count(t("9m")), 1, "S's replacement");
+            assert_eq!(deal.to_act(), Some(E));
+            assert!(deal.drawn_tile().is_none(), "the dealer's first turn");
+        }
+    }
 }
