@@ -1,13 +1,11 @@
 //! `taisim`: the command-line front end of the taisim engine.
 
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use rayon::prelude::*;
-use taisim_sim::{
-    bounded, deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Outcome, Rules, Wind,
-};
+
+mod score;
+mod simulate;
 
 #[derive(Parser)]
 #[command(
@@ -23,186 +21,25 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play seeded deals in parallel and summarise the outcomes.
-    Simulate(SimulateArgs),
+    Simulate(simulate::SimulateArgs),
     /// Play one seeded deal with random agents and print it step by step.
-    Deal(DealArgs),
-}
-
-#[derive(clap::Args)]
-struct SimulateArgs {
-    /// Number of deals.
-    #[arg(long, default_value_t = 1_000_000)]
-    deals: u64,
-    /// Run seed: deal i is seeded from (seed, i) alone.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-}
-
-#[derive(clap::Args)]
-struct DealArgs {
-    /// Deal seed.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-}
-
-/// Per-run totals, merged across workers.
-#[derive(Default, Clone, Copy)]
-struct Totals {
-    deals: u64,
-    steps: u64,
-    outcomes: [u64; 4],
-    wins_by_seat: [u64; 4],
-    tiles_left: u64,
-}
-
-impl Totals {
-    fn merge(mut self, other: Totals) -> Totals {
-        self.deals += other.deals;
-        self.steps += other.steps;
-        self.tiles_left += other.tiles_left;
-        for i in 0..4 {
-            self.outcomes[i] += other.outcomes[i];
-            self.wins_by_seat[i] += other.wins_by_seat[i];
-        }
-        self
-    }
-}
-
-const OUTCOMES: [Outcome; 4] = [
-    Outcome::SelfDraw,
-    Outcome::Discard,
-    Outcome::FlowerWin,
-    Outcome::ExhaustiveDraw,
-];
-
-/// Plays one deal with uniformly random legal actions.
-fn play_random(
-    seed: u64,
-    actions: &mut ActionList,
-    mut on_step: impl FnMut(&Deal, Action),
-) -> Deal {
-    let mut rng = rng_from_seed(seed ^ 0xa9e7_5eed);
-    let mut deal =
-        Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).expect("the built-in rules are valid");
-    while !deal.is_over() {
-        deal.legal_actions(actions);
-        let a = actions[bounded(&mut rng, actions.len() as u32) as usize];
-        on_step(&deal, a);
-        deal.play_unchecked(a);
-    }
-    deal
-}
-
-fn simulate(args: &SimulateArgs) -> Result<(), String> {
-    if args.deals == 0 {
-        return Err("--deals must be at least 1".into());
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| format!("cannot start worker threads: {e}"))?;
-    // The lookup tables are built once per process; build them before the clock starts.
-    taisim_sim::algo::warm_up();
-    let start = Instant::now();
-    // Fixed-size chunks of deal indices: the totals do not depend on the thread count.
-    const CHUNK: u64 = 4096;
-    let chunks = args.deals.div_ceil(CHUNK);
-    let totals = pool.install(|| {
-        (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut t = Totals::default();
-                let mut actions = ActionList::new();
-                for i in c * CHUNK..((c + 1) * CHUNK).min(args.deals) {
-                    let deal = play_random(deal_seed(args.seed, i), &mut actions, |_, _| {});
-                    let r = deal.result().expect("the deal is over");
-                    t.deals += 1;
-                    t.steps += deal.steps() as u64;
-                    t.tiles_left += deal.tiles_left() as u64;
-                    t.outcomes[OUTCOMES.iter().position(|o| *o == r.outcome).unwrap()] += 1;
-                    for s in r.winners.iter() {
-                        t.wins_by_seat[s as usize] += 1;
-                    }
-                }
-                t
-            })
-            .reduce(Totals::default, Totals::merge)
-    });
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "{} deals (seed {}, random agents, taiwan16 flow) in {:.2} s: {:.0} deals/s on {} threads",
-        totals.deals,
-        args.seed,
-        secs,
-        totals.deals as f64 / secs,
-        pool.current_num_threads()
-    );
-    println!(
-        "mean decisions per deal: {:.1}",
-        totals.steps as f64 / totals.deals as f64
-    );
-    for (o, n) in OUTCOMES.iter().zip(totals.outcomes) {
-        println!(
-            "  {:<16} {:>10}  {:>6.2}%",
-            o.name(),
-            n,
-            100.0 * n as f64 / totals.deals as f64
-        );
-    }
-    for s in Wind::ALL {
-        println!("  wins by {s}: {}", totals.wins_by_seat[s as usize]);
-    }
-    println!("note: scoring, agents and Parquet output arrive with their issues; this run checks the engine flow.");
-    Ok(())
-}
-
-fn show_deal(args: &DealArgs) {
-    let mut actions = ActionList::new();
-    let start = Deal::new(Rules::TAIWAN16, args.seed, DealContext::FIRST)
-        .expect("the built-in rules are valid");
-    println!(
-        "seed {}  dice {:?}  dealer E",
-        args.seed,
-        start.wall().dice()
-    );
-    for s in Wind::ALL {
-        println!("  {s}: {}  flowers {}", start.hand(s), start.flowers(s));
-    }
-    let deal = play_random(args.seed, &mut actions, |deal, a| {
-        let seat = deal.to_act().expect("a seat acts");
-        let offer = deal
-            .tile_on_offer()
-            .map(|t| format!(" on {t}"))
-            .unwrap_or_default();
-        println!(
-            "{:>3}. {seat} {a}{offer}   [{} | wall {}]",
-            deal.steps() + 1,
-            deal.hand(seat),
-            deal.tiles_left()
-        );
-    });
-    let r = deal.result().expect("the deal is over");
-    let winners: Vec<String> = r.winners.iter().map(|s| s.to_string()).collect();
-    println!(
-        "result: {}  winners [{}]  payer {}  tile {}",
-        r.outcome.name(),
-        winners.join(","),
-        r.payer.map(|s| s.to_string()).unwrap_or("-".into()),
-        r.win_tile.map(|t| t.to_string()).unwrap_or("-".into())
-    );
+    Deal(simulate::DealArgs),
+    /// Score a winning hand: a table for people, or JSON in and out with --json.
+    Score(Box<score::ScoreArgs>),
+    /// List the shipped rule variants.
+    Variants,
+    /// Inspect a rule variant.
+    Variant(score::VariantArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
-        Command::Simulate(args) => simulate(args),
-        Command::Deal(args) => {
-            show_deal(args);
-            Ok(())
-        }
+        Command::Simulate(args) => simulate::simulate(args),
+        Command::Deal(args) => simulate::show_deal(args),
+        Command::Score(args) => score::run(args),
+        Command::Variants => score::list_variants(),
+        Command::Variant(args) => score::variant(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -23,6 +23,7 @@ mod meld;
 mod notation;
 mod perft;
 mod rules;
+pub mod score;
 mod seat;
 mod tile;
 mod view;

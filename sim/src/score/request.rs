@@ -1,0 +1,267 @@
+//! Score requests as data: the JSON object of `taisim score --json` and of the Python
+//! `taisim.score(dict)`, parsed, checked, scored and answered in one place.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{score, settle, Ready, Score, Variant, WinInput};
+use crate::{
+    parse_flowers, parse_hand, parse_tile, parse_tiles, FlowerSet, Hand, Meld, MeldKind, MeldList,
+    Seat, WinContext, Wind,
+};
+
+/// Scores a JSON request and returns the JSON response (`total_tai`, `dealer_tai`,
+/// `patterns`, and `settlement` when `base` and `per_tai` are given). An impossible request
+/// is an error naming the problem.
+pub fn score_json(text: &str) -> Result<String, String> {
+    let job = ScoreJob::from_json(text)?;
+    let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
+    Ok(job.to_json(&s).to_string())
+}
+
+/// One score request: the fields of `taisim score --json`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreRequest {
+    #[serde(default = "default_variant")]
+    pub variant: String,
+    #[serde(default = "east")]
+    pub round_wind: String,
+    pub seat: String,
+    #[serde(default = "east")]
+    pub dealer: String,
+    #[serde(default)]
+    pub dealer_streak: u8,
+    pub hand: String,
+    #[serde(default)]
+    pub melds: Vec<(String, String)>,
+    #[serde(default)]
+    pub flowers: Vec<String>,
+    pub win_tile: Option<String>,
+    pub win: String,
+    pub discarder: Option<String>,
+    #[serde(default)]
+    pub context: Vec<String>,
+    pub discards: Option<u8>,
+    pub base: Option<i64>,
+    pub per_tai: Option<i64>,
+}
+
+fn default_variant() -> String {
+    Variant::DEFAULT.to_string()
+}
+
+fn east() -> String {
+    "E".to_string()
+}
+
+/// Everything needed to score and print, parsed and checked.
+pub struct ScoreJob {
+    pub variant: Variant,
+    pub input: WinInput,
+    /// `(base, per_tai)` when the request asks for a settlement.
+    pub settle: Option<(i64, i64)>,
+}
+
+fn seat(field: &str, s: &str) -> Result<Seat, String> {
+    let mut chars = s.chars();
+    match (chars.next().and_then(Wind::from_char), chars.next()) {
+        (Some(w), None) => Ok(w),
+        _ => Err(format!("{field}: {s:?} is not a seat (E, S, W or N)")),
+    }
+}
+
+fn meld(kind: &str, tiles: &str, owner: Seat) -> Result<Meld, String> {
+    let k = MeldKind::from_name(kind).ok_or_else(|| {
+        format!("meld kind {kind:?} is not one of chow, pung, kong, concealed_kong, added_kong")
+    })?;
+    let mut t = parse_tiles(tiles).map_err(|e| format!("meld {tiles:?}: {e}"))?;
+    t.sort();
+    let bad = || format!("meld {kind}:{tiles} is not a {kind}");
+    if t.len() != k.len() as usize {
+        return Err(bad());
+    }
+    let ok = match k {
+        MeldKind::Chow => {
+            !t[0].is_honor()
+                && t[0].suit() == t[2].suit()
+                && t[1].to_u8() == t[0].to_u8() + 1
+                && t[2].to_u8() == t[0].to_u8() + 2
+        }
+        _ => t.iter().all(|&x| x == t[0]),
+    };
+    if !ok {
+        return Err(bad());
+    }
+    // Who the claimed tile came from does not change the score; the player on the left
+    // (chows must come from there) stands in.
+    let from = if k == MeldKind::ConcealedKong {
+        owner
+    } else {
+        owner.add(3)
+    };
+    Ok(Meld::new(k, t[0], from, 0))
+}
+
+impl ScoreJob {
+    /// Parses and checks a request.
+    pub fn from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
+        job_from_request(req)
+    }
+
+    /// Parses a JSON request (unknown fields are errors).
+    pub fn from_json(text: &str) -> Result<ScoreJob, String> {
+        let req: ScoreRequest =
+            serde_json::from_str(text).map_err(|e| format!("bad JSON input: {e}"))?;
+        job_from_request(req)
+    }
+
+    /// Each seat's payment, when the request asked for a settlement.
+    pub fn settlement(&self, s: &Score) -> Option<[(Wind, i64); 4]> {
+        settlement(self, s)
+    }
+
+    /// The response object of `taisim score --json`.
+    pub fn to_json(&self, s: &Score) -> Value {
+        to_json(self, s)
+    }
+}
+
+fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
+    let variant = Variant::by_name_or_path(&req.variant).map_err(|e| e.to_string())?;
+    let winner = seat("seat", &req.seat)?;
+    let dealer = seat("dealer", &req.dealer)?;
+    let round_wind = seat("round_wind", &req.round_wind)?;
+    let self_draw = match req.win.as_str() {
+        "self_draw" => true,
+        "discard" => false,
+        other => {
+            return Err(format!(
+                "win: {other:?} is neither \"self_draw\" nor \"discard\""
+            ))
+        }
+    };
+    let discarder = req
+        .discarder
+        .as_deref()
+        .map(|d| seat("discarder", d))
+        .transpose()?;
+    let mut context = WinContext {
+        self_draw,
+        ..WinContext::default()
+    };
+    let mut ready = Ready::None;
+    let (mut last_copy, mut late_fresh) = (false, false);
+    for c in &req.context {
+        match c.as_str() {
+            "robbing_kong" => context.robbing_kong = true,
+            "kong_replacement" => context.kong_replacement = true,
+            "flower_replacement" => context.flower_replacement = true,
+            "last_tile" => context.last_tile = true,
+            "heavenly" => context.heavenly = true,
+            "earthly" => context.earthly = true,
+            "human" => context.human = true,
+            "flower_win" => context.flower_win = true,
+            "ready_on_deal" => ready = Ready::OnDeal,
+            "declared_ready" => ready = Ready::Declared,
+            "last_copy" => last_copy = true,
+            "late_fresh_discard" => late_fresh = true,
+            other => return Err(format!("context: unknown circumstance {other:?}")),
+        }
+    }
+    // A self-drawn kong replacement with a discarder named: the kong was claimed from that
+    // discard (the 2015 table makes the discarder pay).
+    if self_draw && context.kong_replacement {
+        context.exposed_kong_from = discarder;
+    }
+    let hand = if req.hand.trim().is_empty() && context.flower_win {
+        Hand::EMPTY
+    } else {
+        parse_hand(&req.hand).map_err(|e| format!("hand: {e}"))?
+    };
+    let mut melds = MeldList::new();
+    for (kind, tiles) in &req.melds {
+        let m = meld(kind, tiles, winner)?;
+        melds
+            .try_push(m)
+            .map_err(|_| "more than 5 melds".to_string())?;
+    }
+    let mut flowers = FlowerSet::EMPTY;
+    for f in &req.flowers {
+        let set = parse_flowers(f).map_err(|e| format!("flowers: {e}"))?;
+        if set.len() != 1 {
+            return Err(format!("flowers: {f:?} is not one flower (f1 to f8)"));
+        }
+        if flowers.is_superset(set) {
+            return Err(format!("flowers: {f} is given twice"));
+        }
+        flowers = FlowerSet(flowers.0 | set.0);
+    }
+    let win_tile = match &req.win_tile {
+        Some(t) => Some(parse_tile(t).map_err(|e| format!("win_tile: {e}"))?),
+        None if context.flower_win => None,
+        None => return Err("win_tile is missing".into()),
+    };
+    let settle = match (req.base, req.per_tai) {
+        (Some(b), Some(p)) => Some((b, p)),
+        (None, None) => None,
+        _ => return Err("give both base and per_tai, or neither".into()),
+    };
+    let input = WinInput {
+        seat: winner,
+        dealer,
+        round_wind,
+        streak: req.dealer_streak,
+        hand,
+        melds,
+        flowers,
+        win_tile,
+        discarder,
+        context,
+        ready,
+        last_copy,
+        discards: req.discards,
+        late_fresh_discard: late_fresh,
+    };
+    Ok(ScoreJob {
+        variant,
+        input,
+        settle,
+    })
+}
+
+fn settlement(job: &ScoreJob, s: &Score) -> Option<[(Wind, i64); 4]> {
+    let (base, per_tai) = job.settle?;
+    let pay = settle(s, &job.input, &job.variant, base, per_tai);
+    Some(Wind::ALL.map(|w| (w, pay[w])))
+}
+
+fn to_json(job: &ScoreJob, s: &Score) -> Value {
+    let patterns: Vec<Value> = s
+        .patterns
+        .iter()
+        .map(|p| {
+            json!({
+                "id": p.id.id(),
+                "name": p.name_zh(),
+                "name_en": p.name_en(),
+                "tai": p.tai,
+                "count": p.count,
+            })
+        })
+        .collect();
+    let mut out = json!({
+        "variant": job.variant.name,
+        "total_tai": s.total,
+        "dealer_tai": s.dealer_tai,
+        "patterns": patterns,
+        "wait": s.wait.name(),
+        "meets_minimum": s.meets_minimum,
+    });
+    if let Some(pay) = settlement(job, s) {
+        let map: serde_json::Map<String, Value> =
+            pay.iter().map(|(w, v)| (w.to_string(), json!(v))).collect();
+        out["settlement"] = Value::Object(map);
+    }
+    out
+}

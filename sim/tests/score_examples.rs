@@ -1,0 +1,257 @@
+//! Every worked example of the rule texts, scored as the texts say.
+
+use taisim_sim::score::{score, settle, PatternId, Score, Variant, WinInput};
+use taisim_sim::{parse_hand, parse_tile, parse_tiles, Meld, MeldKind, Wind};
+
+fn win(hand: &str, tile: &str, self_draw: bool, seat: Wind) -> WinInput {
+    let mut input = WinInput::new(
+        seat,
+        parse_hand(hand).unwrap(),
+        parse_tile(tile).unwrap(),
+        self_draw,
+    );
+    if !self_draw {
+        input.discarder = Some(seat.add(1));
+    }
+    input
+}
+
+fn meld(kind: MeldKind, tiles: &str) -> Meld {
+    let t = parse_tiles(tiles).unwrap();
+    Meld::new(kind, *t.iter().min().unwrap(), Wind::East, 0)
+}
+
+fn scored(input: &WinInput, variant: &str) -> Score {
+    score(input, &Variant::builtin(variant).unwrap()).unwrap()
+}
+
+/// mahjongtime-taiwanese-scoring.md:106-120: North wins in the South round on a pung hand
+/// with a melded kong and an honor pung, out on a pair, claiming East's discard: Winning 2 +
+/// Melded kong 1 + Honor pung 1 + Pung hand 10 + Out on a pair 1, "Total – 16 tai". The
+/// hand's picture is lost and the five listed items make 15; the hand has no flowers, and
+/// "No Flowers or Seasons – 1" (scoring.md:25) makes the 16.
+fn mahjongtime_example(dealer: Wind) -> WinInput {
+    let mut input = win("999m EE", "E", false, Wind::North);
+    input.discarder = Some(Wind::East);
+    input.round_wind = Wind::South;
+    input.dealer = dealer;
+    for (k, t) in [
+        (MeldKind::Kong, "5555p"),
+        (MeldKind::Pung, "777s"),
+        (MeldKind::Pung, "222m"),
+        (MeldKind::Pung, "CCC"),
+    ] {
+        input.melds.push(meld(k, t));
+    }
+    input
+}
+
+#[test]
+fn mahjongtime_sixteen_tai_example() {
+    let input = mahjongtime_example(Wind::South);
+    let s = scored(&input, "mahjongtime");
+    let got: Vec<(&str, u16)> = s.patterns.iter().map(|p| (p.id.id(), p.tai)).collect();
+    assert_eq!(
+        got,
+        [
+            ("winning", 2),
+            ("single_wait", 1),
+            ("no_flowers", 1),
+            ("honor_pung", 1),
+            ("exposed_kong", 1),
+            ("all_pungs", 10),
+        ]
+    );
+    assert_eq!(s.total, 16);
+}
+
+/// scoring.md:124-158: the discarder East alone pays the winner's 16; the others pay
+/// nothing; the points stay 8,000 in all (1984, 2000, 2000, 2016).
+#[test]
+fn mahjongtime_payments_table() {
+    let variant = Variant::builtin("mahjongtime").unwrap();
+    // In the South round the deal is not East's: no dealer's bonus changes hands.
+    let input = mahjongtime_example(Wind::South);
+    let s = score(&input, &variant).unwrap();
+    let pay = settle(&s, &input, &variant, 0, 1);
+    let after: Vec<i64> = Wind::ALL.iter().map(|&w| 2000 + pay[w]).collect();
+    assert_eq!(after, [1984, 2000, 2000, 2016]);
+    assert_eq!(after.iter().sum::<i64>(), 8000);
+    // If East deals, its discard also pays the dealer's bonus (rules.txt:232), and after a
+    // continued deal the continued-deal bonus 2 per deal (rules.txt:238-240).
+    let mut input = mahjongtime_example(Wind::East);
+    input.streak = 2;
+    let s = score(&input, &variant).unwrap();
+    assert_eq!(s.dealer_tai, 5);
+    let pay = settle(&s, &input, &variant, 0, 1);
+    assert_eq!((pay[Wind::East], pay[Wind::North]), (-21, 21));
+    // A non-dealer's self-draw: the dealer pays no bonus (rules.txt:232 names only the
+    // dealer winning or discarding).
+    let mut input = win("123m 456m 789p 234p 99s 345s", "9s", true, Wind::North);
+    input.dealer = Wind::East;
+    let s = score(&input, &variant).unwrap();
+    assert_eq!(s.dealer_tai, 0);
+    let pay = settle(&s, &input, &variant, 0, 1);
+    assert_eq!(pay[Wind::East], pay[Wind::South]);
+}
+
+/// mahjongtime insurance (rules.txt:263): three melded wind sets, a wind discard completes
+/// little four winds: the discarder pays for all three losers.
+#[test]
+fn mahjongtime_insurance_penalty() {
+    let variant = Variant::builtin("mahjongtime").unwrap();
+    let mut input = win("NNN 123m 66m", "N", false, Wind::North);
+    input.discarder = Some(Wind::South);
+    for t in ["EEE", "SSS", "WWW"] {
+        input.melds.push(meld(MeldKind::Pung, t));
+    }
+    // NNN completes big four winds on the discard.
+    let s = score(&input, &variant).unwrap();
+    assert!(s.has(PatternId::BigFourWinds), "{s:?}");
+    let pay = settle(&s, &input, &variant, 0, 1);
+    let each = s.total as i64;
+    // East deals: its share (had it been a self-draw) would carry no bonus either, since a
+    // non-dealer's self-draw pays none in this variant.
+    assert_eq!(pay[Wind::South], -3 * each);
+    assert_eq!(pay[Wind::North], 3 * each);
+    // Without the insurance rule the discarder pays only its own share.
+    let mut plain = variant.clone();
+    plain.settlement.insurance = Default::default();
+    let pay = settle(&s, &input, &plain, 0, 1);
+    assert_eq!(pay[Wind::South], -each);
+}
+
+/// taiwan16-2015-table.txt:229-235: a chow with pungs of two of its tiles is 雙四歸一 (10);
+/// two chows each with one pung are two 四歸一, "只有 2台".
+#[test]
+fn two_pungs_and_chow_notes() {
+    let s = scored(
+        &win("333m 444m 345m 789p 123s 99s", "9s", false, Wind::South),
+        "taiwan16-2015",
+    );
+    assert_eq!(s.tai_of(PatternId::TwoPungsAndChow), 10);
+    assert!(!s.has(PatternId::PungAndChow));
+    let s = scored(
+        &win("234s 333s 345m 333m 789p 99p", "9p", false, Wind::South),
+        "taiwan16-2015",
+    );
+    assert_eq!(s.tai_of(PatternId::PungAndChow), 2);
+    assert!(!s.has(PatternId::TwoPungsAndChow));
+}
+
+/// taiwan16-2015-table.txt:342-352: 345m + 333m + 444m + 555m is 三個四歸一 (40, 不計三連碰);
+/// 345m + 333m + 444m + 234s + 333s is 雙四歸一 + 四歸一 = 11 (不計三連碰).
+#[test]
+fn three_pungs_and_chow_notes() {
+    // With 555m melded, the hand reads only as pungs and a chow.
+    let mut input = win("333m 444m 345m 789p 99s", "9s", false, Wind::South);
+    input.melds.push(meld(MeldKind::Pung, "555m"));
+    let s = scored(&input, "taiwan16-2015");
+    assert_eq!(s.tai_of(PatternId::ThreePungsAndChow), 40, "{s:?}");
+    assert!(!s.has(PatternId::ThreeConsecutivePungs));
+    // All concealed, the same tiles also read as four 345m chows (四般高 40 with 大平胡):
+    // the best reading wins, and it is that one.
+    let s = scored(
+        &win("333m 444m 555m 345m 789p 99s", "9s", false, Wind::South),
+        "taiwan16-2015",
+    );
+    assert_eq!(s.tai_of(PatternId::FourIdenticalChows), 40, "{s:?}");
+    assert!(!s.has(PatternId::ThreePungsAndChow));
+    let s = scored(
+        &win("345m 333m 444m 234s 333s 99p", "9p", false, Wind::South),
+        "taiwan16-2015",
+    );
+    assert_eq!(
+        s.tai_of(PatternId::TwoPungsAndChow) + s.tai_of(PatternId::PungAndChow),
+        11
+    );
+    assert!(!s.has(PatternId::ThreeConsecutivePungs));
+}
+
+/// taiwan16-2015-table.txt:295-298: 尼姑 (seven pairs and a triplet) 20, 不計門清, other
+/// patterns counted (字 for an honor triplet, 缺五 here).
+#[test]
+fn eight_pairs_2015() {
+    let s = scored(
+        &win("11m 22m 77p 88p 99s EE CC FFF", "F", false, Wind::South),
+        "taiwan16-2015",
+    );
+    assert_eq!(s.tai_of(PatternId::EightPairs), 20);
+    assert!(!s.has(PatternId::ConcealedHand));
+    assert_eq!(s.tai_of(PatternId::HonorPung), 1);
+    assert!(s.has(PatternId::NoFives));
+    // Not a winning shape where the variant has no 尼姑.
+    let input = win("11m 22m 77p 88p 99s EE CC FFF", "F", false, Wind::South);
+    assert!(score(&input, &Variant::builtin("taiwan16").unwrap()).is_err());
+    // mahjongtime: "Seven pairs and a triplet" 30 (scoring.md:97).
+    assert_eq!(
+        scored(&input, "mahjongtime").tai_of(PatternId::EightPairs),
+        30
+    );
+}
+
+/// taiwan16-2015-table.txt:335-338: 十三么, 16-tile form: the thirteen orphans, one paired,
+/// plus a chow or pung; 40, 不計 么 (混么) and 五門齊.
+#[test]
+fn thirteen_orphans_2015() {
+    let s = scored(
+        &win("19m 19p 19s ESWNPFC E 234p", "4p", false, Wind::South),
+        "taiwan16-2015",
+    );
+    assert_eq!(s.tai_of(PatternId::ThirteenOrphans), 40);
+    assert!(!s.has(PatternId::FiveGroups));
+    assert!(!s.has(PatternId::OutsideHand));
+    assert!(s.meets_minimum);
+}
+
+/// taiwan16-2015-table.txt:187 一變五: a hand counting exactly one 番 is raised to five;
+/// with 起胡 4 (:7) it would otherwise not be a win.
+#[test]
+fn one_becomes_five_2015() {
+    // One flower and nothing else: melded, honors as the pair, a two-sided wait.
+    let mut input = win("111m 567p 789s 345s EE", "3s", false, Wind::South);
+    input.melds.push(meld(MeldKind::Chow, "234m"));
+    input.flowers = taisim_sim::parse_flowers("f3").unwrap();
+    let s = scored(&input, "taiwan16-2015");
+    assert!(s.has(PatternId::OneBecomesFive), "{s:?}");
+    assert_eq!(s.total, 5);
+    assert!(s.meets_minimum);
+}
+
+/// taiwan16-2015-table.txt:23: a win on the replacement for a kong claimed from a discard
+/// is not a self-draw, and only the seat whose discard was claimed pays.
+#[test]
+fn exposed_kong_bloom_2015() {
+    let variant = Variant::builtin("taiwan16-2015").unwrap();
+    let mut input = win("123m 456m 789p 99s 345s", "9s", true, Wind::South);
+    input.melds.push(meld(MeldKind::Kong, "EEEE"));
+    input.context.kong_replacement = true;
+    input.context.exposed_kong_from = Some(Wind::West);
+    input.discarder = Some(Wind::West);
+    let s = score(&input, &variant).unwrap();
+    assert!(s.has(PatternId::KongBloom));
+    assert!(!s.has(PatternId::SelfDraw));
+    let pay = settle(&s, &input, &variant, 0, 1);
+    assert_eq!(pay[Wind::North], 0);
+    assert_eq!(pay[Wind::West], -pay[Wind::South]);
+    // In taiwan16 the same win is a self-draw paid by all three.
+    let t16 = Variant::builtin("taiwan16").unwrap();
+    let s = score(&input, &t16).unwrap();
+    assert!(s.has(PatternId::SelfDraw));
+    assert!(settle(&s, &input, &t16, 0, 1)[Wind::North] < 0);
+}
+
+/// taiwan16-2015-table.txt:7, :33: below 起胡 a win is 詐胡, fined ten to each player.
+#[test]
+fn below_minimum_is_a_false_win_2015() {
+    let variant = Variant::builtin("taiwan16-2015").unwrap();
+    // 門清 1 + 花 1 = 2.
+    let mut input = win("111m 234m 567p 789s 345s EE", "4m", false, Wind::South);
+    input.flowers = taisim_sim::parse_flowers("f3").unwrap();
+    let s = score(&input, &variant).unwrap();
+    assert_eq!(s.total, 2, "{s:?}");
+    assert!(!s.meets_minimum, "{s:?}");
+    let pay = settle(&s, &input, &variant, 0, 1);
+    assert_eq!(pay[Wind::South], -30);
+    assert_eq!(pay[Wind::East], 10);
+}

@@ -1,0 +1,62 @@
+//! Scoring in the simulation path allocates nothing: a counting global allocator watches
+//! `score_deal` over finished deals of every shipped variant.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use taisim_sim::score::{score_deal, Variant};
+use taisim_sim::DealContext;
+
+mod common;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn scoring_deals_allocates_nothing() {
+    let variants: Vec<Variant> = Variant::names()
+        .iter()
+        .map(|n| Variant::builtin(n).unwrap())
+        .collect();
+    // Finished deals first (playing allocates nothing either, but keep the window tight).
+    let mut deals = Vec::new();
+    for seed in 0..400u64 {
+        let v = &variants[seed as usize % variants.len()];
+        deals.push(common::play_greedy(v, seed, DealContext::FIRST));
+    }
+    // Warm the lookup tables.
+    let _ = score_deal(&deals[0], &variants[0], 0, 1);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let mut wins = 0;
+    for (i, deal) in deals.iter().enumerate() {
+        let ds = score_deal(deal, &variants[i % variants.len()], 10, 2).unwrap();
+        wins += ds.wins.len();
+        std::hint::black_box(ds);
+    }
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    assert!(wins > 200, "only {wins} wins");
+    assert_eq!(
+        after - before,
+        0,
+        "{} allocations scoring {wins} wins",
+        after - before
+    );
+}

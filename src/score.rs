@@ -1,0 +1,230 @@
+//! `taisim score`, `taisim variants`, `taisim variant show`: the scorer for people and for
+//! programs.
+
+use std::io::Read;
+
+use taisim_sim::parse_flowers;
+use taisim_sim::score::{score, score_json, Score, ScoreJob, ScoreRequest, Variant};
+use taisim_sim::FlowerSet;
+
+#[derive(clap::Args)]
+pub struct ScoreArgs {
+    /// Concealed tiles including the winning tile, e.g. "123m 456p 789s EEE CC 66s".
+    hand: Option<String>,
+    /// Read one JSON object on stdin and write one on stdout.
+    #[arg(long)]
+    json: bool,
+    /// The winning tile.
+    #[arg(long)]
+    win_tile: Option<String>,
+    /// Won on one's own draw (otherwise on a discard, which needs --discarder).
+    #[arg(long)]
+    self_drawn: bool,
+    /// The winner's seat (E, S, W, N).
+    #[arg(long, default_value = "E")]
+    seat: String,
+    /// The dealer's seat.
+    #[arg(long, default_value = "E")]
+    dealer: String,
+    /// Consecutive deals the dealer has kept.
+    #[arg(long, default_value_t = 0)]
+    streak: u8,
+    /// The round wind.
+    #[arg(long, default_value = "E")]
+    round_wind: String,
+    /// Who discarded the winning tile (or declared the robbed kong).
+    #[arg(long)]
+    discarder: Option<String>,
+    /// A meld, KIND:TILES with KIND one of chow, pung, kong, concealed_kong, added_kong
+    /// (e.g. pung:EEE); repeat for several.
+    #[arg(long = "meld")]
+    melds: Vec<String>,
+    /// Flowers held, e.g. f1f5.
+    #[arg(long)]
+    flowers: Option<String>,
+    /// Circumstances, comma-separated: robbing_kong, kong_replacement, flower_replacement,
+    /// last_tile, heavenly, earthly, human, ready_on_deal, declared_ready, last_copy,
+    /// late_fresh_discard, flower_win.
+    #[arg(long, value_delimiter = ',')]
+    context: Vec<String>,
+    /// Discards made in the deal when the hand went out (mahjongtime early winning).
+    #[arg(long)]
+    discards: Option<u8>,
+    /// A shipped variant's name or a variant file's path.
+    #[arg(long, default_value = Variant::DEFAULT)]
+    variant: String,
+    /// Settle with this base (底); needs --per-tai too.
+    #[arg(long)]
+    base: Option<i64>,
+    /// Settle with this value per tai.
+    #[arg(long)]
+    per_tai: Option<i64>,
+}
+
+#[derive(clap::Args)]
+pub struct VariantArgs {
+    #[command(subcommand)]
+    command: VariantCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum VariantCommand {
+    /// Print a variant (a shipped name or a file path) as its TOML table.
+    Show {
+        /// The variant's name or file path.
+        name: String,
+    },
+}
+
+/// The JSON request of `taisim score --json`.
+pub fn run(args: &ScoreArgs) -> Result<(), String> {
+    if args.json {
+        if args.hand.is_some() {
+            return Err("give the hand either as an argument or in the JSON, not both".into());
+        }
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read stdin: {e}"))?;
+        println!("{}", score_json(&text)?);
+        return Ok(());
+    }
+    let hand = args
+        .hand
+        .as_deref()
+        .ok_or("give the hand (e.g. \"123m 456p 789s EEE CC 66s\") or --json")?;
+    let flowers = match &args.flowers {
+        Some(f) => parse_flowers(f).map_err(|e| format!("--flowers: {e}"))?,
+        None => FlowerSet::EMPTY,
+    };
+    let melds = args
+        .melds
+        .iter()
+        .map(|m| {
+            let (kind, tiles) = m
+                .split_once(':')
+                .ok_or_else(|| format!("--meld {m:?}: expected KIND:TILES, e.g. pung:EEE"))?;
+            Ok((kind.to_string(), tiles.to_string()))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let req = ScoreRequest {
+        variant: args.variant.clone(),
+        round_wind: args.round_wind.clone(),
+        seat: args.seat.clone(),
+        dealer: args.dealer.clone(),
+        dealer_streak: args.streak,
+        hand: hand.to_string(),
+        melds,
+        flowers: flowers.iter().map(|f| f.to_string()).collect(),
+        win_tile: args.win_tile.clone(),
+        win: if args.self_drawn {
+            "self_draw"
+        } else {
+            "discard"
+        }
+        .to_string(),
+        discarder: args.discarder.clone(),
+        context: args.context.clone(),
+        discards: args.discards,
+        base: args.base,
+        per_tai: args.per_tai,
+    };
+    let job = ScoreJob::from_request(req)?;
+    let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
+    print_table(&job, &s);
+    Ok(())
+}
+
+/// Pads to a display width, counting CJK characters as two columns.
+fn pad(s: &str, width: usize) -> String {
+    let w: usize = s
+        .chars()
+        .map(|c| if c as u32 >= 0x2e80 { 2 } else { 1 })
+        .sum();
+    format!("{s}{}", " ".repeat(width.saturating_sub(w)))
+}
+
+fn print_table(job: &ScoreJob, s: &Score) {
+    let i = &job.input;
+    let how = if i.context.self_draw {
+        "self-drawn".to_string()
+    } else {
+        format!(
+            "on {}'s discard",
+            i.discarder.map_or("?".into(), |d| d.to_string())
+        )
+    };
+    println!(
+        "variant {} · seat {} (seat wind {}, round {}, dealer {}) · {how} · wait {}",
+        job.variant.name,
+        i.seat,
+        i.seat_wind(),
+        i.round_wind,
+        i.dealer,
+        s.wait.name()
+    );
+    println!(
+        "{}{}{}{:>4}",
+        pad("牌型", 14),
+        pad("pattern", 28),
+        pad("", 34),
+        "台"
+    );
+    for p in &s.patterns {
+        let en = if p.count > 1 {
+            format!("{} ×{}", p.name_en(), p.count)
+        } else {
+            p.name_en().to_string()
+        };
+        println!(
+            "{}{}{}{:>4}",
+            pad(p.name_zh(), 14),
+            pad(p.id.id(), 28),
+            pad(&en, 34),
+            p.tai
+        );
+    }
+    println!("{}{:>4}", pad("total", 76), s.total);
+    println!(
+        "{}{:>4}",
+        pad("dealer tai (payments with the dealer)", 76),
+        s.dealer_tai
+    );
+    if !s.meets_minimum {
+        println!(
+            "below the minimum of {} tai (起胡): not a valid win",
+            job.variant.min_tai
+        );
+    }
+    if let Some(pay) = job.settlement(s) {
+        let parts: Vec<String> = pay.iter().map(|(w, v)| format!("{w} {v:+}")).collect();
+        println!("settlement: {}", parts.join("  "));
+    }
+}
+
+pub fn list_variants() -> Result<(), String> {
+    for name in Variant::names() {
+        let v = Variant::builtin(name).map_err(|e| e.to_string())?;
+        let default = if name == Variant::DEFAULT {
+            " (default)"
+        } else {
+            ""
+        };
+        println!(
+            "{name:<16}{:>3} patterns  {}{default}",
+            v.patterns().count(),
+            v.description
+        );
+    }
+    Ok(())
+}
+
+pub fn variant(args: &VariantArgs) -> Result<(), String> {
+    match &args.command {
+        VariantCommand::Show { name } => {
+            let v = Variant::by_name_or_path(name).map_err(|e| e.to_string())?;
+            print!("{}", v.to_toml());
+            Ok(())
+        }
+    }
+}
