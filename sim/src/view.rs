@@ -98,6 +98,41 @@ impl<'a> View<'a> {
     pub fn context(&self) -> &'a crate::deal::DealContext {
         self.deal.context()
     }
+
+    /// The rules of the deal (public: every seat plays by them). Agents need the special
+    /// hands and the number of sets to measure shanten.
+    pub fn rules(&self) -> &'a crate::rules::Rules {
+        self.deal.rules()
+    }
+
+    /// The tiles that complete the viewer's own hand while it waits (`3k + 1` tiles); empty
+    /// while it holds `3k + 2` (the deal's cache then describes the hand before its draw).
+    /// Computed from the viewer's own tiles only.
+    pub fn waits(&self) -> crate::tile::TileSet {
+        if self.hand().len() % 3 == 1 {
+            self.deal.waits(self.seat)
+        } else {
+            crate::tile::TileSet::EMPTY
+        }
+    }
+
+    /// The flower the viewer may rob (七搶一), when that is its decision.
+    pub fn flower_on_offer(&self) -> Option<crate::tile::Flower> {
+        (self.deal.to_act() == Some(self.seat))
+            .then(|| self.deal.flower_on_offer())
+            .flatten()
+    }
+
+    /// The seat that must decide now (public: everyone sees whose turn it is), or `None`
+    /// when the deal is over.
+    pub fn to_act(&self) -> Option<Seat> {
+        self.deal.to_act()
+    }
+
+    /// Whether the viewer is barred from winning on discards by 過水 (its own state).
+    pub fn is_missed(&self) -> bool {
+        self.deal.is_missed(self.seat)
+    }
 }
 
 impl Deal {

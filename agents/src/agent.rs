@@ -1,0 +1,101 @@
+//! The `Agent` trait and the random agent.
+
+use rand_pcg::Pcg64Mcg;
+use taisim_sim::{bounded, deal_seed, rng_from_seed, Action, ActionList, Deal, Seat, View};
+
+/// A policy for one seat.
+///
+/// The harness calls [`Agent::reset`] at the start of every deal with the deal's seed and the
+/// seat the agent holds, then [`Agent::act`] at each of that seat's decisions. An agent's
+/// randomness must come only from generators seeded in `reset` (see [`agent_rng`]), so a run
+/// replays exactly from its seeds whatever the thread count. `act` allocates nothing: scratch
+/// space is owned by the agent and sized when it is built.
+pub trait Agent {
+    /// A new deal starts: reseed from `(seed, seat)` and drop per-deal state.
+    fn reset(&mut self, seed: u64, seat: Seat);
+
+    /// Chooses one of `legal`, the actions legal now for `view.seat()` (never empty, in the
+    /// engine's order). The result must be an element of `legal`.
+    fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action;
+
+    /// Chooses for several decisions at once (one per deal, for this agent's seat in each):
+    /// `out[i]` answers `views[i]` with `legal[i]`. The default asks [`Agent::act`] in turn; a
+    /// network policy may override it to score the batch together.
+    ///
+    /// # Panics
+    /// If the three slices differ in length.
+    fn act_batch(&mut self, views: &[View<'_>], legal: &[ActionList], out: &mut [Action]) {
+        assert!(views.len() == legal.len() && legal.len() == out.len());
+        for ((view, legal), out) in views.iter().zip(legal).zip(out) {
+            *out = self.act(view, legal);
+        }
+    }
+
+    /// The agent's name as the command line spells it (`random`, `greedy`, …).
+    fn name(&self) -> &str;
+}
+
+/// The generator of the agent at `seat` for the deal seeded `seed`: a function of the pair
+/// alone, and independent of the wall's generator (which is seeded by `seed` itself).
+pub fn agent_rng(seed: u64, seat: Seat) -> Pcg64Mcg {
+    // Stream indices far from the small ones runs use for deal seeds.
+    rng_from_seed(deal_seed(seed, 0xa6e7_0000 + seat as u64))
+}
+
+/// Uniform over the legal actions, claims, kongs and wins included.
+#[derive(Clone, Debug)]
+pub struct RandomAgent {
+    rng: Pcg64Mcg,
+}
+
+impl RandomAgent {
+    /// An agent seeded as for deal 0 at seat E; [`Agent::reset`] reseeds it per deal.
+    pub fn new() -> RandomAgent {
+        RandomAgent {
+            rng: agent_rng(0, Seat::East),
+        }
+    }
+}
+
+impl Default for RandomAgent {
+    fn default() -> RandomAgent {
+        RandomAgent::new()
+    }
+}
+
+impl Agent for RandomAgent {
+    fn reset(&mut self, seed: u64, seat: Seat) {
+        self.rng = agent_rng(seed, seat);
+    }
+
+    #[inline]
+    fn act(&mut self, _view: &View<'_>, legal: &ActionList) -> Action {
+        legal[bounded(&mut self.rng, legal.len() as u32) as usize]
+    }
+
+    fn name(&self) -> &str {
+        "random"
+    }
+}
+
+/// Plays `deal` to its end, seat `s` played by `agents[s]`, after resetting each agent for
+/// the deal (`Agent::reset(deal.seed(), s)`). `legal` is scratch space. Returns the number of
+/// decisions taken. Allocates nothing.
+pub fn play_deal<A: Agent>(deal: &mut Deal, agents: &mut [A; 4], legal: &mut ActionList) -> u32 {
+    for seat in Seat::ALL {
+        agents[seat as usize].reset(deal.seed(), seat);
+    }
+    let mut steps = 0;
+    while let Some(seat) = deal.to_act() {
+        deal.legal_actions(legal);
+        let action = agents[seat as usize].act(&deal.view(seat), legal);
+        debug_assert!(
+            legal.contains(&action),
+            "{} chose illegal {action}",
+            agents[seat as usize].name()
+        );
+        deal.play_unchecked(action);
+        steps += 1;
+    }
+    steps
+}

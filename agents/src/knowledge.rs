@@ -1,0 +1,109 @@
+//! What a seat can infer from its view: which tiles it has seen, which are safe against an
+//! opponent, how far its hand is from ready. Shared by the agents and the observation
+//! encoder so that both count the same way.
+
+use taisim_sim::algo::shanten_with;
+use taisim_sim::{Hand, MeldKind, Seat, Tile, TileSet, View};
+
+/// Position of `seat` relative to `viewer` in turn order: 0 the viewer, 1 the next seat
+/// (下家, who may chow the viewer's discards), 2 across, 3 the previous seat (上家).
+#[inline]
+pub const fn relative(seat: Seat, viewer: Seat) -> usize {
+    seat.distance_from(viewer) as usize
+}
+
+/// Sets the viewer's concealed tiles must still form.
+#[inline]
+pub fn sets_needed(view: &View<'_>) -> u8 {
+    view.rules().sets - view.own_melds().len() as u8
+}
+
+/// The viewer's shanten with the deal's special hands.
+#[inline]
+pub fn shanten(view: &View<'_>, hand: &Hand, sets: u8) -> i8 {
+    shanten_with(hand, sets, view.rules().special)
+}
+
+/// Copies of each kind the viewer can see: its own hand, every meld face up (its own
+/// concealed kongs included, other seats' hidden), and the discards still lying in the river
+/// (a claimed discard lies in a meld and is counted there). At most 4 each.
+pub fn visible_counts(view: &View<'_>) -> [u8; Tile::NUM] {
+    let mut seen = view.hand().counts();
+    for seat in Seat::ALL {
+        for m in view.melds(seat) {
+            let Some(t) = m.tile else { continue };
+            match m.kind {
+                MeldKind::Chow => {
+                    for k in 0..3 {
+                        seen[t.index() + k] += 1;
+                    }
+                }
+                kind => seen[t.index()] += kind.len(),
+            }
+        }
+    }
+    for d in view.discards() {
+        if !d.is_claimed() {
+            seen[d.tile().index()] += 1;
+        }
+    }
+    debug_assert!(seen.iter().all(|&n| n <= 4), "{seen:?}");
+    seen
+}
+
+/// Copies of each kind the viewer has not seen (`4 - visible`).
+#[inline]
+pub fn unseen_counts(view: &View<'_>) -> [u8; Tile::NUM] {
+    visible_counts(view).map(|n| 4u8.saturating_sub(n))
+}
+
+/// The river index of each seat's last discard, by seat.
+pub fn last_discards(view: &View<'_>) -> [Option<usize>; 4] {
+    let mut last = [None; 4];
+    for (i, d) in view.discards().iter().enumerate() {
+        last[d.seat() as usize] = Some(i);
+    }
+    last
+}
+
+/// Kinds discarded (by anyone) after `opponent`'s last discard: the opponent passed each of
+/// them, and under 過水 a seat that passes a winning tile may not win on a discard until its
+/// own next discard, so none of them can win now. Empty if the opponent has not discarded.
+pub fn discarded_since(view: &View<'_>, last: Option<usize>) -> TileSet {
+    let Some(last) = last else {
+        return TileSet::EMPTY;
+    };
+    let mut set = TileSet::EMPTY;
+    for d in &view.discards()[last + 1..] {
+        set.insert(d.tile());
+    }
+    set
+}
+
+/// Kinds that are safe to discard against `opponent`: [`discarded_since`] its last discard,
+/// plus honors whose four copies the viewer can all see (an honor can only be waited on as a
+/// pair or triplet, which needs a copy in the waiting hand). A numbered kind seen four times
+/// is not counted: it may still complete a run wait.
+pub fn safe_against(
+    view: &View<'_>,
+    opponent: Seat,
+    last: &[Option<usize>; 4],
+    visible: &[u8; Tile::NUM],
+) -> TileSet {
+    let mut safe = discarded_since(view, last[opponent as usize]);
+    for t in Tile::ALL[27..].iter() {
+        if visible[t.index()] >= 4 {
+            safe.insert(*t);
+        }
+    }
+    safe
+}
+
+/// Whether `opponent` looks ready from the outside: three or more sets laid down, a declared
+/// ready hand, or the wall nearly drawn (`drawable <= few_tiles`, when every hand has had
+/// many draws to get ready).
+pub fn looks_ready(view: &View<'_>, opponent: Seat, few_tiles: u8) -> bool {
+    view.melds(opponent).count() >= 3
+        || view.declared_ready(opponent)
+        || view.drawable() <= few_tiles
+}

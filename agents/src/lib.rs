@@ -1,0 +1,43 @@
+//! Agents for taisim: the [`Agent`] trait, the built-in policies (`random`, `greedy`,
+//! `defensive`, `policy:PATH`) chosen by name, and the encodings they share with the
+//! environment crate: the fixed [action space](space) and the versioned
+//! [observation tensor](obs).
+//!
+//! ```
+//! use taisim_agents::{build_agents, parse_agents, play_deal};
+//! use taisim_sim::{ActionList, Deal, DealContext, Rules};
+//!
+//! // `--agents greedy,random,random,random`: seat E greedy, the others random.
+//! let specs = parse_agents("greedy,random,random,random").unwrap();
+//! let mut agents = build_agents(&specs).unwrap();
+//! let mut deal = Deal::new(Rules::TAIWAN16, 7, DealContext::FIRST).unwrap();
+//! let decisions = play_deal(&mut deal, &mut agents, &mut ActionList::new());
+//! assert!(deal.is_over() && decisions > 0);
+//! ```
+//!
+//! Determinism: an agent draws random numbers only from a generator seeded by
+//! [`Agent::reset`] from `(deal seed, seat)` ([`agent_rng`]), and the greedy, defensive and
+//! policy agents draw none, so a deal played by named agents replays exactly from its seed.
+//! No agent allocates per decision: scratch space is sized when the agent is built.
+
+mod agent;
+mod greedy;
+pub mod knowledge;
+mod named;
+pub mod obs;
+mod policy;
+pub mod space;
+
+pub use agent::{agent_rng, play_deal, Agent, RandomAgent};
+pub use greedy::{ukeire, DefensiveAgent, GreedyAgent};
+pub use named::{
+    build_agents, parse_agents, AgentParseError, AgentSpec, BuiltinAgent, KNOWN_AGENTS,
+};
+pub use obs::{
+    encode, encode_slice, obs_shape, ObsShapeError, OBS_CHANNELS, OBS_LEN, OBS_VERSION, OBS_WIDTH,
+};
+pub use policy::{Layer, Policy, PolicyAgent, PolicyError, POLICY_FORMAT};
+pub use space::{
+    action_index, action_to_index, index_action, index_to_action, write_mask, ActionMask,
+    ACTION_SPACE_SIZE,
+};

@@ -1,0 +1,207 @@
+//! Agents by name: the `--agents` syntax and one enum over the built-ins.
+
+use core::fmt;
+use core::str::FromStr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use taisim_sim::{Action, ActionList, Seat, View};
+
+use crate::agent::{Agent, RandomAgent};
+use crate::greedy::{DefensiveAgent, GreedyAgent};
+use crate::policy::{Policy, PolicyAgent, PolicyError};
+
+/// The names [`AgentSpec`] accepts, as error messages list them.
+pub const KNOWN_AGENTS: [&str; 4] = ["random", "greedy", "defensive", "policy:PATH"];
+
+/// A built-in agent as named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AgentSpec {
+    Random,
+    Greedy,
+    Defensive,
+    /// `policy:PATH`: weights from a trainer's file.
+    Policy(PathBuf),
+}
+
+/// An agent name or list that could not be parsed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AgentParseError {
+    #[error("unknown agent {name:?}; known agents: {}", KNOWN_AGENTS.join(", "))]
+    Unknown { name: String },
+    #[error("agent \"policy:\" needs a weights file path, as in policy:weights.json")]
+    MissingPolicyPath,
+    #[error("expected one agent name for all seats or four comma-separated names in seat order E,S,W,N; got {0}")]
+    WrongCount(usize),
+}
+
+impl FromStr for AgentSpec {
+    type Err = AgentParseError;
+
+    fn from_str(s: &str) -> Result<AgentSpec, AgentParseError> {
+        let s = s.trim();
+        match s {
+            "random" => Ok(AgentSpec::Random),
+            "greedy" => Ok(AgentSpec::Greedy),
+            "defensive" => Ok(AgentSpec::Defensive),
+            _ => match s.strip_prefix("policy:") {
+                Some("") => Err(AgentParseError::MissingPolicyPath),
+                Some(path) => Ok(AgentSpec::Policy(PathBuf::from(path))),
+                None => Err(AgentParseError::Unknown {
+                    name: s.to_string(),
+                }),
+            },
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::Defensive => f.write_str("defensive"),
+            AgentSpec::Policy(path) => write!(f, "policy:{}", path.display()),
+        }
+    }
+}
+
+impl AgentSpec {
+    /// Builds the agent (reading the weights file of a policy).
+    pub fn build(&self) -> Result<BuiltinAgent, PolicyError> {
+        Ok(match self {
+            AgentSpec::Random => BuiltinAgent::Random(RandomAgent::new()),
+            AgentSpec::Greedy => BuiltinAgent::Greedy(GreedyAgent::new()),
+            AgentSpec::Defensive => BuiltinAgent::Defensive(DefensiveAgent::new()),
+            AgentSpec::Policy(path) => {
+                BuiltinAgent::Policy(PolicyAgent::new(Arc::new(Policy::load(path)?)))
+            }
+        })
+    }
+}
+
+/// Parses `--agents`: one name for all four seats, or four comma-separated names in seat
+/// order E, S, W, N.
+pub fn parse_agents(s: &str) -> Result<[AgentSpec; 4], AgentParseError> {
+    let names: Vec<&str> = s.split(',').collect();
+    match names.len() {
+        1 => {
+            let spec: AgentSpec = names[0].parse()?;
+            Ok([spec.clone(), spec.clone(), spec.clone(), spec])
+        }
+        4 => Ok([
+            names[0].parse()?,
+            names[1].parse()?,
+            names[2].parse()?,
+            names[3].parse()?,
+        ]),
+        n => Err(AgentParseError::WrongCount(n)),
+    }
+}
+
+/// Builds the four agents of a parsed `--agents`, loading each distinct policy file once (the
+/// weights are shared between seats).
+pub fn build_agents(specs: &[AgentSpec; 4]) -> Result<[BuiltinAgent; 4], PolicyError> {
+    let mut built: Vec<BuiltinAgent> = Vec::with_capacity(4);
+    for (i, spec) in specs.iter().enumerate() {
+        let same = specs[..i].iter().position(|s| s == spec);
+        built.push(match same {
+            Some(j) => built[j].clone(),
+            None => spec.build()?,
+        });
+    }
+    Ok(built
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("four specs")))
+}
+
+/// Any built-in agent, dispatched without a box (cloneable, so a batch of environments can
+/// copy one set of opponents; a policy's weights are shared, not copied).
+#[derive(Clone, Debug)]
+pub enum BuiltinAgent {
+    Random(RandomAgent),
+    Greedy(GreedyAgent),
+    Defensive(DefensiveAgent),
+    Policy(PolicyAgent),
+}
+
+impl Agent for BuiltinAgent {
+    fn reset(&mut self, seed: u64, seat: Seat) {
+        match self {
+            BuiltinAgent::Random(a) => a.reset(seed, seat),
+            BuiltinAgent::Greedy(a) => a.reset(seed, seat),
+            BuiltinAgent::Defensive(a) => a.reset(seed, seat),
+            BuiltinAgent::Policy(a) => a.reset(seed, seat),
+        }
+    }
+
+    #[inline]
+    fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
+        match self {
+            BuiltinAgent::Random(a) => a.act(view, legal),
+            BuiltinAgent::Greedy(a) => a.act(view, legal),
+            BuiltinAgent::Defensive(a) => a.act(view, legal),
+            BuiltinAgent::Policy(a) => a.act(view, legal),
+        }
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            BuiltinAgent::Random(a) => a.name(),
+            BuiltinAgent::Greedy(a) => a.name(),
+            BuiltinAgent::Defensive(a) => a.name(),
+            BuiltinAgent::Policy(a) => a.name(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_name_or_four() {
+        let all = parse_agents("greedy").unwrap();
+        assert!(all.iter().all(|s| *s == AgentSpec::Greedy));
+        let four = parse_agents("random, greedy,defensive,policy:w/x.json").unwrap();
+        assert_eq!(
+            four,
+            [
+                AgentSpec::Random,
+                AgentSpec::Greedy,
+                AgentSpec::Defensive,
+                AgentSpec::Policy(PathBuf::from("w/x.json"))
+            ]
+        );
+        for spec in &four {
+            assert_eq!(spec.to_string().parse::<AgentSpec>().as_ref(), Ok(spec));
+        }
+    }
+
+    #[test]
+    fn errors_name_the_problem_and_the_known_agents() {
+        let err = parse_agents("greedy,smart,random,random").unwrap_err();
+        assert_eq!(
+            err,
+            AgentParseError::Unknown {
+                name: "smart".into()
+            }
+        );
+        let msg = err.to_string();
+        for known in KNOWN_AGENTS {
+            assert!(msg.contains(known), "{msg}");
+        }
+        assert_eq!(
+            parse_agents("random,random").unwrap_err(),
+            AgentParseError::WrongCount(2)
+        );
+        assert_eq!(
+            parse_agents("policy:").unwrap_err(),
+            AgentParseError::MissingPolicyPath
+        );
+        assert!(matches!(
+            parse_agents("").unwrap_err(),
+            AgentParseError::Unknown { .. }
+        ));
+    }
+}

@@ -1,0 +1,90 @@
+//! Agents allocate nothing per decision: a counting global allocator watches deals played by
+//! every built-in agent (the policy with a small MLP), after a warm-up that builds the
+//! engine's lookup tables.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use taisim_agents::{
+    play_deal, BuiltinAgent, DefensiveAgent, GreedyAgent, Layer, Policy, PolicyAgent, RandomAgent,
+    ACTION_SPACE_SIZE, OBS_LEN,
+};
+use taisim_sim::{ActionList, Deal, DealContext, Rules};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn play(agents: &mut [BuiltinAgent; 4], seeds: std::ops::Range<u64>) -> u64 {
+    let mut legal = ActionList::new();
+    let mut steps = 0;
+    for seed in seeds {
+        let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+        steps += play_deal(&mut deal, agents, &mut legal) as u64;
+        std::hint::black_box(deal.result());
+    }
+    steps
+}
+
+#[test]
+fn no_heap_allocation_per_decision() {
+    let start = ALLOCATIONS.load(Ordering::Relaxed);
+    std::hint::black_box(vec![0u8; 64]);
+    assert!(
+        ALLOCATIONS.load(Ordering::Relaxed) > start,
+        "the counter counts"
+    );
+
+    // A small MLP with deterministic pseudo-random weights.
+    let weight = |i: usize| ((i * 2_654_435_761) % 1000) as f32 / 1000.0 - 0.5;
+    let policy = Policy::new(vec![
+        Layer::new(
+            OBS_LEN,
+            16,
+            (0..16 * OBS_LEN).map(weight).collect(),
+            vec![0.1; 16],
+        ),
+        Layer::new(
+            16,
+            ACTION_SPACE_SIZE,
+            (0..16 * ACTION_SPACE_SIZE).map(weight).collect(),
+            vec![0.0; ACTION_SPACE_SIZE],
+        ),
+    ])
+    .unwrap();
+    let mut agents = [
+        BuiltinAgent::Random(RandomAgent::new()),
+        BuiltinAgent::Greedy(GreedyAgent::new()),
+        BuiltinAgent::Defensive(DefensiveAgent::new()),
+        BuiltinAgent::Policy(PolicyAgent::new(Arc::new(policy))),
+    ];
+    play(&mut agents, 0..20);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let steps = play(&mut agents, 20..520);
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    assert!(steps > 20_000, "{steps}");
+    assert_eq!(
+        after - before,
+        0,
+        "{} allocations over {steps} decisions",
+        after - before
+    );
+}

@@ -1,0 +1,122 @@
+//! The observation tensor against the deal it encodes, recomputed here from the deal.
+
+use ndarray::{s, Array2};
+use taisim_agents::knowledge::{discarded_since, last_discards, visible_counts};
+use taisim_agents::obs::{channel, scalar};
+use taisim_agents::{encode, obs_shape, Agent, RandomAgent, OBS_CHANNELS, OBS_VERSION, OBS_WIDTH};
+use taisim_sim::{ActionList, Deal, DealContext, MeldKind, Rules, Seat, Tile};
+
+#[test]
+fn shapes_are_versioned() {
+    assert_eq!(obs_shape(OBS_VERSION), Some([OBS_CHANNELS, OBS_WIDTH]));
+    assert_eq!(obs_shape(0), None);
+    assert_eq!(obs_shape(OBS_VERSION + 1), None);
+    let deal = Deal::new(Rules::TAIWAN16, 0, DealContext::FIRST).unwrap();
+    let mut wrong = Array2::<f32>::zeros((OBS_CHANNELS - 1, OBS_WIDTH));
+    let err = encode(&deal.view(Seat::East), wrong.view_mut()).unwrap_err();
+    assert_eq!(err.found, [OBS_CHANNELS - 1, OBS_WIDTH]);
+}
+
+fn row(obs: &Array2<f32>, c: usize) -> Vec<f32> {
+    obs.row(c).to_vec()
+}
+
+#[test]
+fn encoding_matches_the_deal() {
+    let mut legal = ActionList::new();
+    let mut agent = RandomAgent::new();
+    let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
+    // A strided buffer (every other column of a wider array) takes the stack-copy path.
+    let mut wide = Array2::<f32>::zeros((OBS_CHANNELS, 2 * OBS_WIDTH));
+    let mut kongs_seen = 0;
+    for seed in 0..200 {
+        let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+        agent.reset(seed, Seat::East);
+        while let Some(actor) = deal.to_act() {
+            for seat in Seat::ALL {
+                let view = deal.view(seat);
+                encode(&view, obs.view_mut()).unwrap();
+                assert!(
+                    obs.iter().all(|&v| (0.0..=1.0).contains(&v)),
+                    "values in [0, 1]"
+                );
+                // Own hand thresholds.
+                for t in Tile::ALL {
+                    let n = deal.hand(seat).count(t) as usize;
+                    for k in 0..4 {
+                        assert_eq!(obs[[channel::HAND + k, t.index()]], (n > k) as u8 as f32);
+                    }
+                }
+                for other in Seat::ALL {
+                    let r = other.distance_from(seat) as usize;
+                    let melds = deal.melds(other);
+                    let concealed = melds
+                        .iter()
+                        .filter(|m| m.kind() == MeldKind::ConcealedKong)
+                        .count();
+                    let ck_row = row(&obs, channel::MELDS + 4 * r + 3);
+                    let scalars = row(&obs, channel::SCALARS);
+                    if r == 0 {
+                        assert_eq!(ck_row.iter().sum::<f32>(), concealed as f32);
+                        assert_eq!(scalars[scalar::HIDDEN_KONGS], 0.0);
+                    } else {
+                        // Another seat's concealed kongs: counted, never shown.
+                        assert!(ck_row.iter().all(|&v| v == 0.0));
+                        assert_eq!(scalars[scalar::HIDDEN_KONGS + r], concealed as f32 / 5.0);
+                        kongs_seen += concealed;
+                    }
+                    let discarded = deal.discards().iter().filter(|d| d.seat() == other).count();
+                    let river = row(&obs, channel::RIVER + channel::RIVER_ROWS * r);
+                    assert_eq!(river.iter().sum::<f32>(), discarded as f32 / 4.0);
+                    let recent: f32 = (1..=channel::RECENT)
+                        .map(|k| {
+                            row(&obs, channel::RIVER + channel::RIVER_ROWS * r + k)
+                                .iter()
+                                .sum::<f32>()
+                        })
+                        .sum();
+                    assert_eq!(recent, discarded.min(channel::RECENT) as f32);
+                    assert_eq!(
+                        scalars[scalar::READY + r],
+                        deal.ready_declaration(other).is_some() as u8 as f32
+                    );
+                }
+                // Seen copies and safe kinds agree with the agents' own bookkeeping.
+                let visible = visible_counts(&view);
+                for t in Tile::ALL {
+                    assert_eq!(
+                        obs[[channel::VISIBLE, t.index()]],
+                        visible[t.index()] as f32 / 4.0
+                    );
+                }
+                let last = last_discards(&view);
+                for k in 1..4u8 {
+                    let opponent = seat.add(k);
+                    let safe = discarded_since(&view, last[opponent as usize]);
+                    for t in Tile::ALL {
+                        assert_eq!(
+                            obs[[channel::SAFE + k as usize - 1, t.index()]],
+                            safe.contains(t) as u8 as f32
+                        );
+                    }
+                }
+                let scalars = row(&obs, channel::SCALARS);
+                assert_eq!(
+                    scalars[scalar::TURN]
+                        + scalars[scalar::RESPONDING]
+                        + scalars[scalar::ROB_FLOWER],
+                    (seat == actor) as u8 as f32
+                );
+                assert_eq!(row(&obs, channel::SEAT_WIND).iter().sum::<f32>(), 1.0);
+                // The strided buffer gets the same values.
+                let mut view = wide.slice_mut(s![.., ..;2]);
+                encode(&deal.view(seat), view.view_mut()).unwrap();
+                assert_eq!(view, obs);
+            }
+            deal.legal_actions(&mut legal);
+            let a = agent.act(&deal.view(actor), &legal);
+            deal.play(a).unwrap();
+        }
+    }
+    assert!(kongs_seen > 0, "some deal had a hidden concealed kong");
+}

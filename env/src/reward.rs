@@ -1,0 +1,90 @@
+//! Rewards: one function from a finished deal to the four seats' rewards, chosen by an enum.
+
+use std::sync::Arc;
+
+use taisim_sim::score::{score_deal, ScoreError, Variant};
+use taisim_sim::{Deal, Seat};
+
+/// How a finished deal is turned into per-seat rewards. Every step before the end of a deal
+/// rewards 0 (the rewards are sparse, as the deal's points are).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Reward {
+    /// +1 for each winner, −1 for each seat that pays (the discarder, the robbed kong's or
+    /// flower's owner; all three others on a self-draw or 八仙過海, as each of them pays the
+    /// winner there), 0 for the rest and for everyone on an exhaustive draw.
+    #[default]
+    WinLoss,
+    /// The seat's settlement points for the deal under this variant, paying the variant's
+    /// `base + tai × per_tai` (taisim_sim::score::score_deal). Zero-sum.
+    Points(Arc<Variant>),
+}
+
+/// A reward that cannot be computed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RewardError {
+    #[error("unknown reward {0:?}; known rewards: points, win_loss")]
+    Unknown(String),
+    #[error("cannot score the deal: {0}")]
+    Score(#[from] ScoreError),
+}
+
+impl Reward {
+    /// Settlement points under `variant`.
+    pub fn points(variant: Variant) -> Reward {
+        Reward::Points(Arc::new(variant))
+    }
+
+    /// The reward named `name` (`points` or `win_loss`); points are settled under `variant`.
+    pub fn by_name(name: &str, variant: &Variant) -> Result<Reward, RewardError> {
+        match name {
+            "win_loss" => Ok(Reward::WinLoss),
+            "points" => Ok(Reward::points(variant.clone())),
+            other => Err(RewardError::Unknown(other.to_string())),
+        }
+    }
+
+    /// The four seats' rewards for `deal`, by seat; zeros while the deal is not over.
+    pub fn rewards(&self, deal: &Deal) -> Result<[f32; 4], RewardError> {
+        match self {
+            Reward::WinLoss => Ok(win_loss(deal)),
+            Reward::Points(_) if !deal.is_over() => Ok([0.0; 4]),
+            Reward::Points(variant) => {
+                let st = &variant.settlement;
+                let scored = score_deal(deal, variant, st.base, st.per_tai)?;
+                Ok(scored.payments.0.map(|p| p as f32))
+            }
+        }
+    }
+
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Reward::WinLoss => "win_loss",
+            Reward::Points(_) => "points",
+        }
+    }
+}
+
+/// [`Reward::WinLoss`] of a deal.
+pub fn win_loss(deal: &Deal) -> [f32; 4] {
+    let mut r = [0f32; 4];
+    let Some(result) = deal.result() else {
+        return r;
+    };
+    if result.winners.is_empty() {
+        return r;
+    }
+    match result.payer {
+        Some(p) => r[p as usize] = -1.0,
+        None => {
+            for s in Seat::ALL {
+                if !result.winners.contains(s) {
+                    r[s as usize] = -1.0;
+                }
+            }
+        }
+    }
+    for w in result.winners.iter() {
+        r[w as usize] = 1.0;
+    }
+    r
+}

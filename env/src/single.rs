@@ -1,0 +1,516 @@
+//! The single-agent environment: the learner holds one seat, built-in agents the others.
+
+use ndarray::{Array2, ArrayView2, ArrayViewMut2};
+use taisim_agents::space::{action_index, index_name, is_responding};
+use taisim_agents::{
+    build_agents, encode, parse_agents, Agent, AgentParseError, AgentSpec, BuiltinAgent,
+    ObsShapeError, PolicyError, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
+};
+use taisim_sim::{
+    deal_seed, splitmix64, Action, ActionList, Deal, DealContext, DealResult, Rules, RulesError,
+    Seat, Wind,
+};
+
+use crate::reward::{Reward, RewardError};
+
+/// How an environment is set up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnvConfig {
+    /// The deal rules ([`Rules::TAIWAN16`] by default).
+    pub rules: Rules,
+    /// The seat the learner holds.
+    pub seat: Seat,
+    /// The agents of the four seats, by seat; the learner's entry is ignored.
+    pub opponents: [AgentSpec; 4],
+    pub reward: Reward,
+    /// `None` (the default): each deal's dealer and round wind are drawn from its seed, so the
+    /// learner meets every seat wind; `Some`: every deal uses this context.
+    pub context: Option<DealContext>,
+}
+
+impl Default for EnvConfig {
+    fn default() -> EnvConfig {
+        EnvConfig {
+            rules: Rules::TAIWAN16,
+            seat: Wind::East,
+            opponents: [
+                AgentSpec::Random,
+                AgentSpec::Random,
+                AgentSpec::Random,
+                AgentSpec::Random,
+            ],
+            reward: Reward::WinLoss,
+            context: None,
+        }
+    }
+}
+
+impl EnvConfig {
+    /// The default configuration with opponents given as `--agents` is: one name for all
+    /// seats, or four comma-separated names in seat order E, S, W, N (the learner's entry is
+    /// ignored).
+    pub fn with_opponents(names: &str) -> Result<EnvConfig, AgentParseError> {
+        Ok(EnvConfig {
+            opponents: parse_agents(names)?,
+            ..EnvConfig::default()
+        })
+    }
+}
+
+/// Why an environment could not be made or stepped.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(transparent)]
+    Reward(#[from] RewardError),
+    #[error(transparent)]
+    AgentName(#[from] AgentParseError),
+    #[error(transparent)]
+    Policy(#[from] PolicyError),
+    #[error(transparent)]
+    ObsShape(#[from] ObsShapeError),
+    #[error("mask buffer holds {0} bytes, expected {ACTION_SPACE_SIZE}")]
+    MaskLength(usize),
+    #[error("the environment must be reset before it is stepped (after creation or after the deal ended)")]
+    NeedsReset,
+    #[error("action {index} ({name}) is not legal now; legal: {legal}")]
+    IllegalAction {
+        index: usize,
+        /// The index's name (`discard_5m`, …) or `out of range`.
+        name: String,
+        /// The legal indices with their names, e.g. `3 (discard_4m), 143 (pass)`.
+        legal: String,
+    },
+    #[error("agent {agent} is terminated: step it with no action (the dead step)")]
+    DeadStepExpected { agent: Seat },
+    #[error("agent {agent} must choose an action; legal: {legal}")]
+    ActionRequired { agent: Seat, legal: String },
+}
+
+impl EnvError {
+    pub(crate) fn illegal(index: usize, mask: &[u8]) -> EnvError {
+        let name = index_name(index)
+            .unwrap_or_else(|| format!("out of range: the action space is 0..{ACTION_SPACE_SIZE}"));
+        EnvError::IllegalAction {
+            index,
+            name,
+            legal: legal_names(mask),
+        }
+    }
+}
+
+/// `3 (discard_4m), 143 (pass)`: the legal indices of a mask with their names.
+pub(crate) fn legal_names(mask: &[u8]) -> String {
+    mask.iter()
+        .enumerate()
+        .filter(|(_, &m)| m != 0)
+        .map(|(i, _)| format!("{i} ({})", index_name(i).unwrap_or_default()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a step or reset reports besides the observation.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Info {
+    /// The seed the deal was dealt from (`Deal::new(rules, deal_seed, context)` replays it).
+    pub deal_seed: u64,
+    pub context: DealContext,
+    /// The learner's seat.
+    pub seat: Seat,
+    /// Decisions taken in the deal so far, every seat's.
+    pub decisions: u16,
+    /// The learner's steps in the deal so far.
+    pub learner_steps: u32,
+    /// The deal's result, once it is over.
+    pub result: Option<DealResult>,
+    /// Every seat's reward for this step, by seat (the learner's is `rewards[seat]`).
+    pub rewards: [f32; 4],
+}
+
+/// What one step returns besides the observation and mask.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Transition {
+    pub reward: f32,
+    /// The deal ended (a win or an exhaustive draw).
+    pub terminated: bool,
+    /// Always false: a deal always ends by itself (the wall runs out), so nothing cuts one
+    /// short. Kept for the Gymnasium signature.
+    pub truncated: bool,
+    pub info: Info,
+}
+
+/// The dealer and round wind for a deal drawn from its seed, when the configuration fixes
+/// none.
+pub(crate) fn context_for(config_context: Option<DealContext>, seed: u64) -> DealContext {
+    config_context.unwrap_or_else(|| {
+        let r = splitmix64(seed ^ 0xc0_7e87);
+        DealContext {
+            round_wind: Wind::new((r >> 2) as u8),
+            dealer: Wind::new(r as u8),
+            streak: 0,
+        }
+    })
+}
+
+/// The logic of the single-agent environment, without observation buffers (a [`VecEnv`]
+/// keeps its buffers in one `(N, …)` array).
+///
+/// [`VecEnv`]: crate::VecEnv
+#[derive(Clone, Debug)]
+pub(crate) struct Core {
+    rules: Rules,
+    seat: Seat,
+    reward: Reward,
+    context: Option<DealContext>,
+    agents: [BuiltinAgent; 4],
+    deal: Deal,
+    /// The learner's legal actions while it is to act.
+    legal: ActionList,
+    running: bool,
+    info: Info,
+}
+
+impl Core {
+    pub(crate) fn new(config: &EnvConfig) -> Result<Core, EnvError> {
+        config.rules.validate()?;
+        let agents = build_agents(&config.opponents)?;
+        let context = context_for(config.context, 0);
+        let deal = Deal::new(config.rules, 0, context)?;
+        Ok(Core {
+            rules: config.rules,
+            seat: config.seat,
+            reward: config.reward.clone(),
+            context: config.context,
+            agents,
+            deal,
+            legal: ActionList::new(),
+            running: false,
+            info: Info {
+                deal_seed: 0,
+                context,
+                seat: config.seat,
+                decisions: 0,
+                learner_steps: 0,
+                result: None,
+                rewards: [0.0; 4],
+            },
+        })
+    }
+
+    /// Deals from `seed` and plays the other seats until the learner must decide. A deal
+    /// that ends before the learner's first decision (a heavenly win, a flower win during
+    /// the deal) is skipped for the deal seeded `deal_seed(seed, k)`, `k = 1, 2, …`.
+    pub(crate) fn reset(&mut self, seed: u64) {
+        let mut attempt = 0u64;
+        loop {
+            let s = if attempt == 0 {
+                seed
+            } else {
+                deal_seed(seed, attempt)
+            };
+            let context = context_for(self.context, s);
+            self.deal = Deal::new(self.rules, s, context).expect("rules validated when built");
+            for seat in Seat::ALL {
+                self.agents[seat as usize].reset(s, seat);
+            }
+            self.info = Info {
+                deal_seed: s,
+                context,
+                seat: self.seat,
+                decisions: 0,
+                learner_steps: 0,
+                result: None,
+                rewards: [0.0; 4],
+            };
+            if self.advance() {
+                self.running = true;
+                self.info.decisions = self.deal.steps();
+                return;
+            }
+            attempt += 1;
+        }
+    }
+
+    /// Plays the other seats until the learner must decide (true, with its legal actions in
+    /// `self.legal`) or the deal ends (false).
+    fn advance(&mut self) -> bool {
+        while let Some(seat) = self.deal.to_act() {
+            self.deal.legal_actions(&mut self.legal);
+            if seat == self.seat {
+                return true;
+            }
+            let action = self.agents[seat as usize].act(&self.deal.view(seat), &self.legal);
+            debug_assert!(self.legal.contains(&action));
+            self.deal.play_unchecked(action);
+        }
+        self.legal.clear();
+        false
+    }
+
+    /// The legal action at `index`, if it is legal now.
+    fn legal_at(&self, index: usize) -> Option<Action> {
+        let offer = self.deal.tile_on_offer();
+        self.legal
+            .iter()
+            .copied()
+            .find(|&a| action_index(a, offer) == Some(index))
+    }
+
+    /// Checks that `index` may be played now; the state is untouched either way.
+    pub(crate) fn check(&self, index: usize, mask: &[u8]) -> Result<Action, EnvError> {
+        if !self.running {
+            return Err(EnvError::NeedsReset);
+        }
+        self.legal_at(index)
+            .ok_or_else(|| EnvError::illegal(index, mask))
+    }
+
+    /// Plays a checked learner action and the other seats after it.
+    pub(crate) fn play(&mut self, action: Action) -> Transition {
+        self.deal.play_unchecked(action);
+        self.info.learner_steps += 1;
+        let terminated = !self.advance();
+        self.info.decisions = self.deal.steps();
+        let mut reward = 0.0;
+        if terminated {
+            self.running = false;
+            self.info.result = self.deal.result().copied();
+            self.info.rewards = self
+                .reward
+                .rewards(&self.deal)
+                .expect("a finished deal of the engine scores (tested across variants)");
+            reward = self.info.rewards[self.seat as usize];
+        }
+        Transition {
+            reward,
+            terminated,
+            truncated: false,
+            info: self.info,
+        }
+    }
+
+    /// Writes the learner's observation and mask (all zeros once the deal is over).
+    #[inline]
+    pub(crate) fn observe(&self, obs: &mut [f32], mask: &mut [u8]) {
+        taisim_agents::encode_slice(&self.deal.view(self.seat), obs);
+        if self.running {
+            taisim_agents::write_mask(&self.legal, self.deal.tile_on_offer(), mask);
+        } else {
+            mask.fill(0);
+        }
+    }
+
+    pub(crate) fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    pub(crate) fn info(&self) -> &Info {
+        &self.info
+    }
+
+    pub(crate) fn is_running(&self) -> bool {
+        self.running
+    }
+
+    pub(crate) fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    pub(crate) fn legal(&self) -> &ActionList {
+        &self.legal
+    }
+
+    pub(crate) fn responding(&self) -> bool {
+        is_responding(&self.deal)
+    }
+}
+
+/// An observation: the tensor and the legal-action mask, borrowed from the environment's
+/// buffers (valid until its next call).
+#[derive(Copy, Clone, Debug)]
+pub struct Observation<'a> {
+    /// Shape [`obs_shape`](taisim_agents::obs_shape)`(OBS_VERSION)`.
+    pub obs: ArrayView2<'a, f32>,
+    /// 1 where the action index is legal; all zeros once the deal is over.
+    pub mask: &'a [u8; ACTION_SPACE_SIZE],
+}
+
+/// What [`Env::step`] returns: Gymnasium's `(observation, reward, terminated, truncated,
+/// info)` with the mask beside the observation.
+#[derive(Copy, Clone, Debug)]
+pub struct Step<'a> {
+    pub observation: Observation<'a>,
+    pub reward: f32,
+    pub terminated: bool,
+    pub truncated: bool,
+    pub info: Info,
+}
+
+/// The single-agent environment. The learner holds [`EnvConfig::seat`]; the other seats are
+/// played by the configured built-in agents between the learner's decisions, so every step
+/// is one decision of the learner: a turn (discard, declare ready, kong, win) or an answer
+/// to a discard, kong or flower (claim, rob, pass).
+///
+/// ```
+/// use taisim_env::{Env, EnvConfig};
+///
+/// let mut env = Env::new(&EnvConfig::with_opponents("greedy").unwrap()).unwrap();
+/// let mut obs = env.reset(42);
+/// loop {
+///     // A trivial policy: the first legal index.
+///     let a = obs.mask.iter().position(|&m| m == 1).unwrap();
+///     let step = env.step(a).unwrap();
+///     if step.terminated {
+///         println!("reward {} after {} steps", step.reward, step.info.learner_steps);
+///         break;
+///     }
+///     obs = step.observation;
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Env {
+    core: Core,
+    obs: Array2<f32>,
+    mask: [u8; ACTION_SPACE_SIZE],
+}
+
+impl Env {
+    /// Builds the environment (validating the rules and reward, loading policy opponents).
+    /// Call [`Env::reset`] before stepping.
+    pub fn new(config: &EnvConfig) -> Result<Env, EnvError> {
+        Ok(Env {
+            core: Core::new(config)?,
+            obs: Array2::zeros((OBS_CHANNELS, OBS_WIDTH)),
+            mask: [0; ACTION_SPACE_SIZE],
+        })
+    }
+
+    /// Starts a deal from `seed` (the deal's wall and the opponents' choices follow from it
+    /// alone) and returns the learner's first observation.
+    pub fn reset(&mut self, seed: u64) -> Observation<'_> {
+        self.core.reset(seed);
+        self.refresh();
+        self.observation()
+    }
+
+    /// Plays action `index` for the learner, then the other seats until the learner must
+    /// decide again or the deal ends. An illegal index (or a step before reset / after the
+    /// end) is an error that leaves the environment unchanged.
+    pub fn step(&mut self, index: usize) -> Result<Step<'_>, EnvError> {
+        let action = self.core.check(index, &self.mask)?;
+        let t = self.core.play(action);
+        self.refresh();
+        Ok(Step {
+            observation: self.observation(),
+            reward: t.reward,
+            terminated: t.terminated,
+            truncated: t.truncated,
+            info: t.info,
+        })
+    }
+
+    /// [`Env::reset`] writing the observation and mask into the caller's buffers (shape
+    /// `(OBS_CHANNELS, OBS_WIDTH)` and `ACTION_SPACE_SIZE` bytes). Allocates nothing.
+    pub fn reset_into(
+        &mut self,
+        seed: u64,
+        obs: ArrayViewMut2<'_, f32>,
+        mask: &mut [u8],
+    ) -> Result<Info, EnvError> {
+        check_mask(mask)?;
+        self.core.reset(seed);
+        self.refresh();
+        self.copy_out(obs, mask)?;
+        Ok(*self.core.info())
+    }
+
+    /// [`Env::step`] writing the observation and mask into the caller's buffers. Allocates
+    /// nothing (except the message of an illegal-action error).
+    pub fn step_into(
+        &mut self,
+        index: usize,
+        obs: ArrayViewMut2<'_, f32>,
+        mask: &mut [u8],
+    ) -> Result<Transition, EnvError> {
+        check_mask(mask)?;
+        let action = self.core.check(index, &self.mask)?;
+        let t = self.core.play(action);
+        self.refresh();
+        self.copy_out(obs, mask)?;
+        Ok(t)
+    }
+
+    fn copy_out(&self, mut obs: ArrayViewMut2<'_, f32>, mask: &mut [u8]) -> Result<(), EnvError> {
+        let found = [obs.nrows(), obs.ncols()];
+        if found != [OBS_CHANNELS, OBS_WIDTH] {
+            return Err(ObsShapeError {
+                found,
+                expected: [OBS_CHANNELS, OBS_WIDTH],
+            }
+            .into());
+        }
+        obs.assign(&self.obs);
+        mask.copy_from_slice(&self.mask);
+        Ok(())
+    }
+
+    fn refresh(&mut self) {
+        let obs = self.obs.as_slice_mut().expect("owned buffer is contiguous");
+        self.core.observe(obs, &mut self.mask);
+    }
+
+    /// The current observation and mask.
+    pub fn observation(&self) -> Observation<'_> {
+        Observation {
+            obs: self.obs.view(),
+            mask: &self.mask,
+        }
+    }
+
+    /// Writes the learner's current observation into any buffer of the right shape.
+    pub fn observe_into(&self, obs: ArrayViewMut2<'_, f32>) -> Result<(), ObsShapeError> {
+        encode(&self.core.deal().view(self.core.seat()), obs)
+    }
+
+    /// The current mask.
+    pub fn action_mask(&self) -> &[u8; ACTION_SPACE_SIZE] {
+        &self.mask
+    }
+
+    /// The learner's legal actions now, in the engine's order (empty when not its decision).
+    pub fn legal_actions(&self) -> &ActionList {
+        self.core.legal()
+    }
+
+    /// Whether the learner answers a tile or flower on offer (rather than playing its turn).
+    pub fn is_responding(&self) -> bool {
+        self.core.responding()
+    }
+
+    /// The deal being played (for inspection: it shows every seat's hand).
+    pub fn deal(&self) -> &Deal {
+        self.core.deal()
+    }
+
+    /// The latest info.
+    pub fn info(&self) -> &Info {
+        self.core.info()
+    }
+
+    /// Whether a deal is in progress (reset called and the deal not over).
+    pub fn is_running(&self) -> bool {
+        self.core.is_running()
+    }
+
+    pub fn seat(&self) -> Seat {
+        self.core.seat()
+    }
+}
+
+fn check_mask(mask: &[u8]) -> Result<(), EnvError> {
+    if mask.len() != ACTION_SPACE_SIZE {
+        return Err(EnvError::MaskLength(mask.len()));
+    }
+    Ok(())
+}

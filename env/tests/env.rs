@@ -1,0 +1,434 @@
+//! The environments: lockstep determinism, masks that match the engine's legal actions,
+//! illegal actions that change nothing, rewards, the AEC protocol, and VecEnv's independence
+//! from the thread count.
+
+use ndarray::Array2;
+use taisim_agents::space::{index_action, is_responding};
+use taisim_env::{
+    action_to_index, index_to_action, win_loss, AecConfig, AecEnv, Env, EnvConfig, EnvError,
+    Reward, RewardError, VecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
+};
+use taisim_sim::{
+    bounded, deal_seed, rng_from_seed, ActionList, Deal, DealContext, Outcome, Rules, Seat, Wind,
+};
+
+/// A uniformly random legal index of `mask`.
+fn pick(mask: &[u8], rng: &mut rand_pcg::Pcg64Mcg) -> usize {
+    let n = mask.iter().filter(|&&m| m == 1).count() as u32;
+    let k = bounded(rng, n) as usize;
+    mask.iter()
+        .enumerate()
+        .filter(|(_, &m)| m == 1)
+        .nth(k)
+        .unwrap()
+        .0
+}
+
+/// The mask agrees with the deal's legal actions, both ways.
+fn check_mask(deal: &Deal, mask: &[u8]) {
+    assert!(mask.iter().all(|&m| m <= 1));
+    let mut legal = ActionList::new();
+    deal.legal_actions(&mut legal);
+    assert_eq!(
+        mask.iter().filter(|&&m| m == 1).count(),
+        legal.len(),
+        "one index per legal action"
+    );
+    for &a in &legal {
+        let i = action_to_index(a, deal).expect("legal actions have indices");
+        assert_eq!(mask[i], 1, "{a} legal but masked out");
+        assert_eq!(index_to_action(i, deal), Some(a));
+    }
+    for (i, &m) in mask.iter().enumerate() {
+        if m == 1 {
+            let a = index_to_action(i, deal).unwrap();
+            assert!(legal.contains(&a), "index {i} ({a}) is not legal");
+            let responding = is_responding(deal);
+            assert_eq!(index_action(i, deal.tile_on_offer(), responding), Some(a));
+        }
+    }
+}
+
+#[test]
+fn lockstep_same_seed_same_everything() {
+    for opponents in ["random", "greedy", "defensive,random,greedy,random"] {
+        let config = EnvConfig::with_opponents(opponents).unwrap();
+        let mut a = Env::new(&config).unwrap();
+        let mut b = Env::new(&config).unwrap();
+        let mut rng = rng_from_seed(42);
+        let mut steps = 0;
+        for episode in 0..20u64 {
+            let oa = a.reset(episode);
+            let (obs, mask) = (oa.obs.to_owned(), *oa.mask);
+            let ob = b.reset(episode);
+            assert_eq!(obs, ob.obs);
+            assert_eq!(&mask, ob.mask);
+            let mut mask = mask;
+            loop {
+                let action = pick(&mask, &mut rng);
+                let sa = a.step(action).unwrap();
+                let (obs, m, ra, ta, ia) = (
+                    sa.observation.obs.to_owned(),
+                    *sa.observation.mask,
+                    sa.reward,
+                    sa.terminated,
+                    sa.info,
+                );
+                let sb = b.step(action).unwrap();
+                assert_eq!(obs, sb.observation.obs);
+                assert_eq!(&m, sb.observation.mask);
+                assert_eq!((ra, ta, ia), (sb.reward, sb.terminated, sb.info));
+                steps += 1;
+                if ta {
+                    break;
+                }
+                mask = m;
+            }
+        }
+        assert!(steps > 200, "{opponents}: {steps}");
+    }
+}
+
+#[test]
+fn masks_match_the_legal_actions() {
+    for seat in Seat::ALL {
+        let config = EnvConfig {
+            seat,
+            ..EnvConfig::with_opponents("random").unwrap()
+        };
+        let mut env = Env::new(&config).unwrap();
+        let mut rng = rng_from_seed(seat as u64);
+        let mut decisions = [0u32; 2];
+        for episode in 0..150 {
+            let mut mask = *env.reset(episode).mask;
+            loop {
+                assert!(mask.contains(&1), "an all-zero mask while running");
+                assert_eq!(env.deal().to_act(), Some(seat));
+                check_mask(env.deal(), &mask);
+                decisions[env.is_responding() as usize] += 1;
+                let step = env.step(pick(&mask, &mut rng)).unwrap();
+                assert!(!step.truncated);
+                let (next, reward, terminated, info) = (
+                    *step.observation.mask,
+                    step.reward,
+                    step.terminated,
+                    step.info,
+                );
+                if terminated {
+                    assert!(next.iter().all(|&m| m == 0));
+                    assert!(env.deal().is_over());
+                    assert_eq!(info.result, env.deal().result().copied());
+                    assert_eq!(reward, win_loss(env.deal())[seat as usize]);
+                    break;
+                }
+                mask = next;
+            }
+        }
+        assert!(decisions[0] > 1000 && decisions[1] > 100, "{decisions:?}");
+    }
+}
+
+#[test]
+fn illegal_actions_change_nothing() {
+    let mut env = Env::new(&EnvConfig::default()).unwrap();
+    assert!(matches!(env.step(0), Err(EnvError::NeedsReset)));
+    let mut rng = rng_from_seed(7);
+    let mut tried = 0;
+    for episode in 0..30 {
+        env.reset(episode);
+        loop {
+            let mask = *env.action_mask();
+            let before_obs = env.observation().obs.to_owned();
+            let before_deal = format!("{:?}", env.deal());
+            for bad in [
+                mask.iter().position(|&m| m == 0).unwrap(),
+                ACTION_SPACE_SIZE,
+                usize::MAX,
+            ] {
+                let err = env.step(bad).unwrap_err();
+                let msg = err.to_string();
+                let EnvError::IllegalAction { index, legal, .. } = &err else {
+                    panic!("{err}")
+                };
+                assert_eq!(*index, bad);
+                assert!(msg.contains("not legal") && !legal.is_empty(), "{msg}");
+                tried += 1;
+            }
+            assert_eq!(env.observation().obs, before_obs);
+            assert_eq!(env.action_mask(), &mask);
+            assert_eq!(format!("{:?}", env.deal()), before_deal);
+            if env.step(pick(&mask, &mut rng)).unwrap().terminated {
+                break;
+            }
+        }
+        assert!(matches!(env.step(0), Err(EnvError::NeedsReset)));
+    }
+    assert!(tried > 500);
+    let msg = {
+        env.reset(3);
+        let bad = env.action_mask().iter().position(|&m| m == 0).unwrap();
+        env.step(bad).unwrap_err().to_string()
+    };
+    // The message names the action and lists the legal ones by index and name.
+    assert!(msg.contains("discard_") || msg.contains("pass"), "{msg}");
+}
+
+#[test]
+fn caller_buffers_get_the_same_values() {
+    let mut env = Env::new(&EnvConfig::default()).unwrap();
+    let mut twin = Env::new(&EnvConfig::default()).unwrap();
+    let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
+    let mut mask = [0u8; ACTION_SPACE_SIZE];
+    let mut rng = rng_from_seed(1);
+    let info = env.reset_into(9, obs.view_mut(), &mut mask).unwrap();
+    let first = twin.reset(9);
+    assert_eq!(first.obs, obs);
+    assert_eq!(first.mask, &mask);
+    assert_eq!(info.deal_seed, 9);
+    loop {
+        let a = pick(&mask, &mut rng);
+        let t = env.step_into(a, obs.view_mut(), &mut mask).unwrap();
+        let s = twin.step(a).unwrap();
+        assert_eq!(s.observation.obs, obs);
+        assert_eq!((s.reward, s.terminated), (t.reward, t.terminated));
+        if t.terminated {
+            break;
+        }
+    }
+    let mut short = [0u8; 3];
+    env.reset(1);
+    assert!(matches!(
+        env.step_into(0, obs.view_mut(), &mut short),
+        Err(EnvError::MaskLength(3))
+    ));
+    let mut wrong = Array2::<f32>::zeros((3, 3));
+    assert!(env.observe_into(wrong.view_mut()).is_err());
+}
+
+#[test]
+fn rewards_and_the_points_hook() {
+    // Points: the settlement of the deal under the variant, zero-sum, nonzero for wins.
+    let variant = taisim_sim::score::Variant::builtin("taiwan16").unwrap();
+    assert_eq!(
+        Reward::by_name("points", &variant),
+        Ok(Reward::points(variant.clone()))
+    );
+    assert!(matches!(
+        Reward::by_name("score", &variant),
+        Err(RewardError::Unknown(_))
+    ));
+    let points = Reward::points(variant);
+    let mut legal = ActionList::new();
+    let mut agents =
+        taisim_agents::build_agents(&taisim_agents::parse_agents("greedy").unwrap()).unwrap();
+    let mut paid = 0;
+    for seed in 0..200 {
+        let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+        assert_eq!(points.rewards(&deal), Ok([0.0; 4]));
+        taisim_agents::play_deal(&mut deal, &mut agents, &mut legal);
+        let r = points.rewards(&deal).unwrap();
+        assert_eq!(r.iter().sum::<f32>(), 0.0, "seed {seed}: {r:?}");
+        let res = deal.result().unwrap();
+        if res.winners.is_empty() {
+            assert_eq!(r, [0.0; 4]);
+        } else {
+            // taiwan16 pays base 0 + 1 per tai: a win of no tai (and no dealer) pays 0.
+            for w in res.winners.iter() {
+                assert!(
+                    r[w as usize] >= 0.0,
+                    "seed {seed}: a winner never pays: {r:?}"
+                );
+                paid += (r[w as usize] > 0.0) as u32;
+            }
+        }
+    }
+    assert!(paid > 50);
+
+    // WinLoss over played deals: winners +1, payers −1, zero-sum only on discard wins.
+    let mut outcomes = [0; 4];
+    for seed in 0..300 {
+        let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+        assert_eq!(Reward::WinLoss.rewards(&deal), Ok([0.0; 4]));
+        taisim_agents::play_deal(&mut deal, &mut agents, &mut legal);
+        let r = Reward::WinLoss.rewards(&deal).unwrap();
+        let res = deal.result().unwrap();
+        match res.outcome {
+            Outcome::ExhaustiveDraw => assert_eq!(r, [0.0; 4]),
+            Outcome::Discard => {
+                assert_eq!(r[res.payer.unwrap() as usize], -1.0);
+                assert_eq!(r.iter().sum::<f32>(), res.winners.len() as f32 - 1.0);
+            }
+            Outcome::SelfDraw | Outcome::FlowerWin if res.payer.is_none() => {
+                assert_eq!(r.iter().sum::<f32>(), -2.0);
+            }
+            _ => {}
+        }
+        for w in res.winners.iter() {
+            assert_eq!(r[w as usize], 1.0);
+        }
+        outcomes[match res.outcome {
+            Outcome::SelfDraw => 0,
+            Outcome::Discard => 1,
+            Outcome::FlowerWin => 2,
+            Outcome::ExhaustiveDraw => 3,
+        }] += 1;
+    }
+    assert!(
+        outcomes[0] > 0 && outcomes[1] > 0 && outcomes[3] > 0,
+        "{outcomes:?}"
+    );
+}
+
+#[test]
+fn aec_follows_the_pettingzoo_protocol() {
+    let mut env = AecEnv::new(AecConfig::default()).unwrap();
+    assert_eq!(env.agent_selection(), None);
+    let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
+    let mut mask = [0u8; ACTION_SPACE_SIZE];
+    let mut rng = rng_from_seed(3);
+    let mut lockstep = AecEnv::new(AecConfig::default()).unwrap();
+    let mut obs2 = obs.clone();
+    let mut mask2 = mask;
+    for seed in 0..100 {
+        env.reset(seed);
+        lockstep.reset(seed);
+        let mut totals = [0f32; 4];
+        let mut dead = 0;
+        while let Some(agent) = env.agent_selection() {
+            let last = env.last(obs.view_mut(), &mut mask).unwrap();
+            let last2 = lockstep.last(obs2.view_mut(), &mut mask2).unwrap();
+            assert_eq!((last, &obs, mask), (last2, &obs2, mask2));
+            assert_eq!(last.agent, agent);
+            totals[agent as usize] += last.reward;
+            if last.terminated {
+                assert!(mask.iter().all(|&m| m == 0));
+                assert!(
+                    env.step(Some(0)).is_err(),
+                    "a terminated agent takes no action"
+                );
+                env.step(None).unwrap();
+                lockstep.step(None).unwrap();
+                assert_eq!(env.rewards(), [0.0; 4], "a dead step earns nothing");
+                dead += 1;
+                continue;
+            }
+            assert_eq!(env.deal().to_act(), Some(agent));
+            check_mask(env.deal(), &mask);
+            // Other seats see no legal action.
+            let mut other = [0u8; ACTION_SPACE_SIZE];
+            env.observe(agent.next(), obs2.view_mut(), &mut other)
+                .unwrap();
+            assert!(other.iter().all(|&m| m == 0));
+            assert!(matches!(
+                env.step(None),
+                Err(EnvError::ActionRequired { .. })
+            ));
+            let bad = mask.iter().position(|&m| m == 0).unwrap();
+            assert!(matches!(
+                env.step(Some(bad)),
+                Err(EnvError::IllegalAction { .. })
+            ));
+            let a = pick(&mask, &mut rng);
+            env.step(Some(a)).unwrap();
+            lockstep.step(Some(a)).unwrap();
+        }
+        assert_eq!(dead, 4, "every agent leaves by a dead step");
+        assert!(env.agents().is_empty());
+        assert_eq!(env.terminations(), [true; 4]);
+        assert_eq!(
+            totals,
+            win_loss(env.deal()),
+            "each agent saw its reward once"
+        );
+    }
+}
+
+#[test]
+fn vec_env_is_independent_of_threads_and_matches_single_envs() {
+    const N: usize = 12;
+    let config = EnvConfig::with_opponents("random,greedy,random,defensive").unwrap();
+    let mut one = VecEnv::with_threads(N, &config, 1).unwrap();
+    let mut two = VecEnv::with_threads(N, &config, 2).unwrap();
+    assert!(one.step(&[0; N]).is_err(), "step before reset");
+    one.reset(5);
+    two.reset(5);
+    // Environment 3 replays as a single environment fed the documented seeds.
+    let mut single = Env::new(&config).unwrap();
+    let stream = deal_seed(5, 3);
+    let mut k = 0;
+    single.reset(deal_seed(stream, k));
+    let mut rng = rng_from_seed(11);
+    let mut actions = [0usize; N];
+    let mut resets = 0;
+    for _ in 0..400 {
+        assert_eq!(one.observations(), two.observations());
+        assert_eq!(one.masks(), two.masks());
+        assert_eq!(
+            one.observations().index_axis(ndarray::Axis(0), 3),
+            single.observation().obs
+        );
+        assert_eq!(one.masks().row(3).as_slice().unwrap(), single.action_mask());
+        for (i, a) in actions.iter_mut().enumerate() {
+            *a = pick(one.masks().row(i).as_slice().unwrap(), &mut rng);
+        }
+        let a = one.step(&actions).unwrap();
+        let (r1, t1, tr1) = (
+            a.rewards.to_owned(),
+            a.terminated.to_owned(),
+            a.truncated.to_owned(),
+        );
+        let b = two.step(&actions).unwrap();
+        assert_eq!(r1, b.rewards);
+        assert_eq!(t1, b.terminated);
+        assert_eq!(tr1, b.truncated);
+        let s = single.step(actions[3]).unwrap();
+        assert_eq!((s.reward, s.terminated), (r1[3], t1[3]));
+        assert_eq!(one.info(3), &s.info);
+        if s.terminated {
+            k += 1;
+            single.reset(deal_seed(stream, k));
+        }
+        for i in 0..N {
+            assert!(
+                one.masks().row(i).iter().any(|&m| m == 1),
+                "auto-reset left a live mask"
+            );
+            assert_eq!(one.info(i), two.info(i));
+        }
+        resets += t1.iter().filter(|&&t| t).count();
+    }
+    assert!(resets > 20, "{resets} auto-resets");
+    // An illegal action anywhere steps nothing.
+    let before = one.observations().to_owned();
+    for (i, a) in actions.iter_mut().enumerate() {
+        *a = pick(one.masks().row(i).as_slice().unwrap(), &mut rng);
+    }
+    actions[7] = one.masks().row(7).iter().position(|&m| m == 0).unwrap();
+    let err = one.step(&actions).unwrap_err();
+    assert_eq!(err.env, 7);
+    assert_eq!(one.observations(), before);
+    assert!(one.step(&actions[..3]).is_err());
+}
+
+#[test]
+fn dealer_and_round_wind_vary_unless_fixed() {
+    let mut env = Env::new(&EnvConfig::default()).unwrap();
+    let mut dealers = [0; 4];
+    for seed in 0..200 {
+        env.reset(seed);
+        dealers[env.info().context.dealer as usize] += 1;
+        assert_eq!(env.deal().context(), &env.info().context);
+    }
+    assert!(dealers.iter().all(|&n| n > 20), "{dealers:?}");
+    let fixed = EnvConfig {
+        context: Some(DealContext::FIRST),
+        seat: Wind::South,
+        ..EnvConfig::default()
+    };
+    let mut env = Env::new(&fixed).unwrap();
+    for seed in 0..50 {
+        env.reset(seed);
+        assert_eq!(env.info().context, DealContext::FIRST);
+        assert_eq!(env.deal().to_act(), Some(Wind::South));
+    }
+}
