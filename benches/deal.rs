@@ -40,26 +40,23 @@ fn deals(c: &mut Criterion) {
     group.throughput(Throughput::Elements(BATCH));
     let mut actions = ActionList::new();
     let mut next = 0u64;
-    group.bench_function("random_agents_1000_deals", |b| {
-        b.iter(|| {
-            let mut steps = 0u64;
-            for _ in 0..BATCH {
-                steps += random_deal(next, &mut actions) as u64;
-                next += 1;
-            }
-            steps
-        })
-    });
-    group.bench_function("passive_1000_deals", |b| {
-        b.iter(|| {
-            let mut steps = 0u64;
-            for _ in 0..BATCH {
-                steps += passive_deal(next, &mut actions) as u64;
-                next += 1;
-            }
-            steps
-        })
-    });
+    type Policy = fn(u64, &mut ActionList) -> u16;
+    let policies: [(&str, Policy); 2] = [
+        ("random_agents_1000_deals", random_deal),
+        ("passive_1000_deals", passive_deal),
+    ];
+    for (name, play) in policies {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut steps = 0u64;
+                for _ in 0..BATCH {
+                    steps += play(next, &mut actions) as u64;
+                    next += 1;
+                }
+                steps
+            })
+        });
+    }
     group.bench_function("deal_setup_1000", |b| {
         b.iter(|| {
             let mut left = 0u64;

@@ -273,6 +273,13 @@ fn constructed_hand(rng: &mut Rng, sets: u8, replace: usize, drop_one: bool) -> 
             break;
         }
     }
+    perturb(rng, &mut counts, replace, drop_one);
+    counts
+}
+
+/// Swaps `replace` random tiles for random others (never a fifth copy), then drops one tile
+/// if `drop_one`: complete hands become near-complete ones.
+fn perturb(rng: &mut Rng, counts: &mut Counts, replace: usize, drop_one: bool) {
     let remove_one = |rng: &mut Rng, counts: &mut Counts| loop {
         let k = rng.below(34);
         if counts[k] > 0 {
@@ -281,7 +288,7 @@ fn constructed_hand(rng: &mut Rng, sets: u8, replace: usize, drop_one: bool) -> 
         }
     };
     for _ in 0..replace {
-        remove_one(rng, &mut counts);
+        remove_one(rng, counts);
         loop {
             let k = rng.below(34);
             if counts[k] < 4 {
@@ -291,9 +298,8 @@ fn constructed_hand(rng: &mut Rng, sets: u8, replace: usize, drop_one: bool) -> 
         }
     }
     if drop_one {
-        remove_one(rng, &mut counts);
+        remove_one(rng, counts);
     }
-    counts
 }
 
 /// A 17-tile special form (eight pairs, or thirteen orphans with its pair and extra set),
@@ -334,31 +340,7 @@ fn special_hand(rng: &mut Rng, replace: usize, drop_one: bool) -> Counts {
             }
         }
     }
-    for _ in 0..replace {
-        loop {
-            let k = rng.below(34);
-            if counts[k] > 0 {
-                counts[k] -= 1;
-                break;
-            }
-        }
-        loop {
-            let k = rng.below(34);
-            if counts[k] < 4 {
-                counts[k] += 1;
-                break;
-            }
-        }
-    }
-    if drop_one {
-        loop {
-            let k = rng.below(34);
-            if counts[k] > 0 {
-                counts[k] -= 1;
-                break;
-            }
-        }
-    }
+    perturb(rng, &mut counts, replace, drop_one);
     counts
 }
 
