@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# Every check CI runs: formatting, lints, and every test of the workspace.
+# Every check CI runs: formatting, lints, every Rust test, then the Python package's tests.
 # Usage: bash scripts/test.sh        (from anywhere inside the repository)
+# Python tools go into a local virtual environment, .venv, created here if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 
-echo "== cargo clippy (all targets, warnings are errors)"
+echo "== cargo clippy (all targets, warnings are errors; the Python bindings too)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy -p taisim-env --features python --all-targets --locked -- -D warnings
 
 echo "== cargo test (optimised test profile with debug assertions)"
 cargo test --workspace --locked
+
+echo "== Python: .venv, the taisim extension (maturin), pytest"
+bash scripts/python-env.sh
+export VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH"
+maturin develop --release --locked -m env/Cargo.toml
+python -m pytest env/python/tests -q

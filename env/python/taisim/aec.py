@@ -1,0 +1,94 @@
+"""The PettingZoo AEC environment: all four seats, one decision at a time."""
+
+import gymnasium as gym
+import numpy as np
+from pettingzoo import AECEnv
+
+from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec
+from taisim._seed import to_u64
+
+SEATS = ["E", "S", "W", "N"]
+
+
+class TaisimAEC(AECEnv):
+    """A whole deal as a turn-based game of the four seats ``E S W N``.
+
+    ``agent_selection`` is the seat to decide: on its turn, or when it may claim a discard,
+    rob a kong or take the eighth flower (seats are asked in turn order, priority is resolved
+    after). Observations are ``{"observation": float32 tensor, "action_mask": int8}``.
+    Rewards arrive when the deal ends; each seat is then stepped once with ``None``.
+    """
+
+    metadata = {"render_modes": [], "name": "taisim_v0", "is_parallelizable": False}
+
+    def __init__(self, variant="taiwan16", reward="points"):
+        super().__init__()
+        if not isinstance(variant, str) or not isinstance(reward, str):
+            raise TypeError("variant and reward must be str")
+        self._native = NativeAec(variant=variant, reward=reward)
+        self.possible_agents = list(SEATS)
+        self._obs_space = gym.spaces.Dict(
+            {
+                "observation": gym.spaces.Box(low=0.0, high=1.0, shape=OBS_SHAPE, dtype=np.float32),
+                "action_mask": gym.spaces.Box(low=0, high=1, shape=(ACTION_SPACE_SIZE,), dtype=np.int8),
+            }
+        )
+        self._act_space = gym.spaces.Discrete(ACTION_SPACE_SIZE)
+        self._np_random = np.random.default_rng()
+        self.agents = []
+        self.rewards = {}
+        self._cumulative_rewards = {}
+        self.terminations = {}
+        self.truncations = {}
+        self.infos = {}
+        self.agent_selection = None
+
+    def observation_space(self, agent):
+        return self._obs_space
+
+    def action_space(self, agent):
+        return self._act_space
+
+    def _sync(self):
+        """Mirror the native state into PettingZoo's dicts."""
+        live = self._native.agents()
+        rewards = self._native.rewards()
+        cumulative = self._native.cumulative_rewards()
+        terminations = self._native.terminations()
+        truncations = self._native.truncations()
+        self.agents = live
+        self.rewards = {a: float(rewards[SEATS.index(a)]) for a in live}
+        self._cumulative_rewards = {a: float(cumulative[SEATS.index(a)]) for a in live}
+        self.terminations = {a: bool(terminations[SEATS.index(a)]) for a in live}
+        self.truncations = {a: bool(truncations[SEATS.index(a)]) for a in live}
+        result = self._native.result()
+        info = {} if result is None else {"outcome": result[0], "winners": result[1], "payer": result[2]}
+        self.infos = {a: dict(info) for a in live}
+        self.agent_selection = self._native.agent_selection()
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+        self._native.reset(to_u64(seed, self._np_random))
+        self._sync()
+
+    def observe(self, agent):
+        obs, mask = self._native.observe(agent)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action):
+        if action is not None and (isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer))):
+            raise TypeError(f"action must be an int or None, not {type(action).__name__}")
+        self._native.step(None if action is None else int(action))
+        self._sync()
+
+    def render(self):
+        return None
+
+    def close(self):
+        pass
+
+
+def aec_env(variant="taiwan16", reward="points"):
+    """A PettingZoo AEC environment of a whole deal."""
+    return TaisimAEC(variant=variant, reward=reward)

@@ -1,0 +1,39 @@
+"""The PettingZoo AEC environment."""
+
+import numpy as np
+from pettingzoo.test import api_test, seed_test
+
+import taisim
+
+
+def test_pettingzoo_api_test():
+    api_test(taisim.aec_env(), num_cycles=2000)
+
+
+def test_pettingzoo_seed_test():
+    seed_test(lambda: taisim.aec_env(), num_cycles=500)
+
+
+def test_whole_deals_rewards_are_zero_sum():
+    # Masked random play that always takes a win, so the points reward is exercised.
+    env = taisim.aec_env(reward="points")
+    win = next(i for i in range(taisim.ACTION_SPACE_SIZE) if taisim.action_name(i) == "win")
+    rng = np.random.default_rng(5)
+    paid = 0
+    for seed in range(40):
+        env.reset(seed=seed)
+        totals = {a: 0.0 for a in env.possible_agents}
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                action = None
+            else:
+                mask = obs["action_mask"]
+                assert mask.any()
+                action = win if mask[win] else int(rng.choice(np.flatnonzero(mask)))
+            env.step(action)
+        assert env.agents == []
+        assert abs(sum(totals.values())) < 1e-6
+        paid += any(totals.values())
+    assert paid > 0

@@ -1,0 +1,364 @@
+//! The Python extension `taisim._native`: thin pyo3 wrappers over [`Env`], [`AecEnv`] and
+//! [`VecEnv`]. The Gymnasium and PettingZoo classes are written in Python on top of these
+//! (`env/python/taisim/`), so this layer only converts types and errors.
+//!
+//! Errors cross the boundary as Python exceptions, never as panics: an illegal action is a
+//! `ValueError` naming the action and the legal ones, a bad argument value a `ValueError`,
+//! a wrong argument type a `TypeError` (pyo3's extraction).
+
+use numpy::ndarray::{Array1, Array2, Array3};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use taisim_agents::space::index_name;
+use taisim_sim::score::Variant;
+use taisim_sim::{Seat, Wind};
+
+use crate::{
+    AecConfig, AecEnv, Env, EnvConfig, EnvError, Info, Reward, VecEnv, ACTION_SPACE_SIZE,
+    OBS_CHANNELS, OBS_VERSION, OBS_WIDTH,
+};
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn parse_seat(seat: &str) -> PyResult<Seat> {
+    seat.chars()
+        .next()
+        .filter(|_| seat.len() == 1)
+        .and_then(Wind::from_char)
+        .ok_or_else(|| PyValueError::new_err(format!("seat {seat:?} is not one of E, S, W, N")))
+}
+
+/// A variant by name (or path) and the reward named `reward` under it.
+fn variant_and_reward(variant: &str, reward: &str) -> PyResult<(Variant, Reward)> {
+    let variant = Variant::by_name_or_path(variant).map_err(value_error)?;
+    let reward = Reward::by_name(reward, &variant).map_err(value_error)?;
+    Ok((variant, reward))
+}
+
+fn env_error(e: EnvError) -> PyErr {
+    match e {
+        EnvError::NeedsReset => PyRuntimeError::new_err(e.to_string()),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("deal_seed", info.deal_seed)?;
+    d.set_item("seat", info.seat.to_string())?;
+    d.set_item("dealer", info.context.dealer.to_string())?;
+    d.set_item("round_wind", info.context.round_wind.to_string())?;
+    d.set_item("dealer_streak", info.context.streak)?;
+    d.set_item("decisions", info.decisions)?;
+    d.set_item("learner_steps", info.learner_steps)?;
+    d.set_item("rewards", info.rewards.to_vec())?;
+    if let Some(r) = &info.result {
+        d.set_item("outcome", r.outcome.name())?;
+        let winners: Vec<String> = r.winners.iter().map(|s| s.to_string()).collect();
+        d.set_item("winners", winners)?;
+        d.set_item("payer", r.payer.map(|s| s.to_string()))?;
+        d.set_item("win_tile", r.win_tile.map(|t| t.to_string()))?;
+    }
+    Ok(d)
+}
+
+/// An observation tensor and its mask.
+type ObsMask<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i8>>);
+/// `(obs, mask, info)`.
+type Reset<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<i8>>,
+    Bound<'py, PyDict>,
+);
+/// `(obs, mask, reward, terminated, truncated, info)`.
+type StepOut<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<i8>>,
+    f32,
+    bool,
+    bool,
+    Bound<'py, PyDict>,
+);
+
+fn mask_i8<'py>(py: Python<'py>, mask: &[u8]) -> Bound<'py, PyArray1<i8>> {
+    Array1::from_iter(mask.iter().map(|&m| m as i8)).into_pyarray(py)
+}
+
+/// One learner seat against built-in agents.
+#[pyclass(name = "NativeEnv", module = "taisim._native")]
+struct PyEnv {
+    env: Env,
+}
+
+#[pymethods]
+impl PyEnv {
+    #[new]
+    #[pyo3(signature = (variant = "taiwan16", seat = "E", opponents = "greedy", reward = "points"))]
+    fn new(variant: &str, seat: &str, opponents: &str, reward: &str) -> PyResult<Self> {
+        let (variant, reward) = variant_and_reward(variant, reward)?;
+        let mut config = EnvConfig::with_opponents(opponents).map_err(value_error)?;
+        config.rules = variant.rules();
+        config.seat = parse_seat(seat)?;
+        config.reward = reward;
+        Ok(PyEnv {
+            env: Env::new(&config).map_err(env_error)?,
+        })
+    }
+
+    /// `(obs, mask, info)` of a new deal dealt from `seed`.
+    fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Reset<'py>> {
+        let o = self.env.reset(seed);
+        let obs = o.obs.to_owned().into_pyarray(py);
+        let mask = mask_i8(py, o.mask);
+        Ok((obs, mask, info_dict(py, self.env.info())?))
+    }
+
+    /// `(obs, mask, reward, terminated, truncated, info)`.
+    fn step<'py>(&mut self, py: Python<'py>, action: usize) -> PyResult<StepOut<'py>> {
+        let s = self.env.step(action).map_err(env_error)?;
+        let obs = s.observation.obs.to_owned().into_pyarray(py);
+        let mask = mask_i8(py, s.observation.mask);
+        let (reward, terminated, truncated, info) = (s.reward, s.terminated, s.truncated, s.info);
+        Ok((
+            obs,
+            mask,
+            reward,
+            terminated,
+            truncated,
+            info_dict(py, &info)?,
+        ))
+    }
+
+    /// The current legal-action mask.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        mask_i8(py, self.env.action_mask())
+    }
+}
+
+/// All four seats, turn by turn (PettingZoo AEC).
+#[pyclass(name = "NativeAec", module = "taisim._native")]
+struct PyAec {
+    env: AecEnv,
+}
+
+#[pymethods]
+impl PyAec {
+    #[new]
+    #[pyo3(signature = (variant = "taiwan16", reward = "points"))]
+    fn new(variant: &str, reward: &str) -> PyResult<Self> {
+        let (variant, reward) = variant_and_reward(variant, reward)?;
+        let config = AecConfig {
+            rules: variant.rules(),
+            reward,
+            ..AecConfig::default()
+        };
+        Ok(PyAec {
+            env: AecEnv::new(config).map_err(env_error)?,
+        })
+    }
+
+    fn reset(&mut self, seed: u64) {
+        self.env.reset(seed);
+    }
+
+    /// The seats still in the game, in order E S W N.
+    fn agents(&self) -> Vec<String> {
+        self.env.agents().iter().map(|s| s.to_string()).collect()
+    }
+
+    fn agent_selection(&self) -> Option<String> {
+        self.env.agent_selection().map(|s| s.to_string())
+    }
+
+    fn rewards(&self) -> Vec<f32> {
+        self.env.rewards().to_vec()
+    }
+
+    fn cumulative_rewards(&self) -> Vec<f32> {
+        self.env.cumulative_rewards().to_vec()
+    }
+
+    fn terminations(&self) -> Vec<bool> {
+        self.env.terminations().to_vec()
+    }
+
+    fn truncations(&self) -> Vec<bool> {
+        self.env.truncations().to_vec()
+    }
+
+    /// `(obs, mask)` of a seat; the mask is all zeros unless the seat is to decide.
+    fn observe<'py>(&self, py: Python<'py>, seat: &str) -> PyResult<ObsMask<'py>> {
+        let seat = parse_seat(seat)?;
+        let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
+        let mut mask = [0u8; ACTION_SPACE_SIZE];
+        self.env
+            .observe(seat, obs.view_mut(), &mut mask)
+            .map_err(env_error)?;
+        Ok((obs.into_pyarray(py), mask_i8(py, &mask)))
+    }
+
+    /// Steps the selected agent: an action index, or `None` for a terminated agent.
+    #[pyo3(signature = (action = None))]
+    fn step(&mut self, action: Option<usize>) -> PyResult<()> {
+        self.env.step(action).map_err(env_error)
+    }
+
+    /// The deal's result once it is over: `(outcome, winners, payer)`.
+    fn result(&self) -> Option<(String, Vec<String>, Option<String>)> {
+        self.env.deal().result().map(|r| {
+            (
+                r.outcome.name().to_string(),
+                r.winners.iter().map(|s| s.to_string()).collect(),
+                r.payer.map(|s| s.to_string()),
+            )
+        })
+    }
+}
+
+/// `num_envs` learner environments stepped together (the GIL is released while they run).
+#[pyclass(name = "NativeVecEnv", module = "taisim._native")]
+struct PyVecEnv {
+    envs: VecEnv,
+    actions: Vec<usize>,
+}
+
+type VecOut<'py> = (
+    Bound<'py, PyArray3<f32>>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray2<i8>>,
+);
+
+impl PyVecEnv {
+    fn outputs<'py>(&self, py: Python<'py>) -> VecOut<'py> {
+        let obs: Array3<f32> = self.envs.observations().to_owned();
+        let masks: Array2<i8> = self.envs.masks().mapv(|m| m as i8);
+        (
+            obs.into_pyarray(py),
+            self.envs.rewards().to_owned().into_pyarray(py),
+            self.envs.terminated().to_owned().into_pyarray(py),
+            self.envs.truncated().to_owned().into_pyarray(py),
+            masks.into_pyarray(py),
+        )
+    }
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(signature = (num_envs = 256, variant = "taiwan16", seat = "E", opponents = "random", reward = "points", threads = None))]
+    fn new(
+        num_envs: usize,
+        variant: &str,
+        seat: &str,
+        opponents: &str,
+        reward: &str,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        if num_envs == 0 {
+            return Err(PyValueError::new_err("num_envs must be at least 1"));
+        }
+        let (variant, reward) = variant_and_reward(variant, reward)?;
+        let mut config = EnvConfig::with_opponents(opponents).map_err(value_error)?;
+        config.rules = variant.rules();
+        config.seat = parse_seat(seat)?;
+        config.reward = reward;
+        let envs = match threads {
+            Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+            Some(t) => VecEnv::with_threads(num_envs, &config, t),
+            None => VecEnv::new(num_envs, &config),
+        }
+        .map_err(env_error)?;
+        Ok(PyVecEnv {
+            envs,
+            actions: vec![0; num_envs],
+        })
+    }
+
+    fn num_envs(&self) -> usize {
+        self.envs.num_envs()
+    }
+
+    /// `(obs, mask)`.
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: u64,
+    ) -> (Bound<'py, PyArray3<f32>>, Bound<'py, PyArray2<i8>>) {
+        let envs = &mut self.envs;
+        py.allow_threads(|| {
+            envs.reset(seed);
+        });
+        let (obs, _, _, _, masks) = self.outputs(py);
+        (obs, masks)
+    }
+
+    /// `(obs, reward, terminated, truncated, mask)`; `actions` is one index per environment.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<VecOut<'py>> {
+        let given = actions.as_slice().map_err(value_error)?;
+        if given.len() != self.actions.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {} environments",
+                given.len(),
+                self.actions.len()
+            )));
+        }
+        for (slot, &a) in self.actions.iter_mut().zip(given) {
+            *slot = usize::try_from(a)
+                .map_err(|_| PyValueError::new_err(format!("action {a} is negative")))?;
+        }
+        let (envs, actions) = (&mut self.envs, &self.actions);
+        py.allow_threads(|| envs.step(actions).map(|_| ()))
+            .map_err(value_error)?;
+        Ok(self.outputs(py))
+    }
+
+    /// The info of environment `i` (its finished deal's, right after an auto-reset).
+    fn info<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
+        if i >= self.envs.num_envs() {
+            return Err(PyValueError::new_err(format!(
+                "environment {i} does not exist ({} environments)",
+                self.envs.num_envs()
+            )));
+        }
+        info_dict(py, self.envs.info(i))
+    }
+}
+
+/// Scores a JSON request (the fields of `taisim score --json`) and returns the JSON answer.
+#[pyfunction]
+fn score_json(request: &str) -> PyResult<String> {
+    taisim_sim::score::score_json(request).map_err(PyValueError::new_err)
+}
+
+/// The name of an action index (`discard_5m`, `pung`, …).
+#[pyfunction]
+fn action_name(index: usize) -> PyResult<String> {
+    index_name(index).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "action {index} is out of range: the action space is 0..{ACTION_SPACE_SIZE}"
+        ))
+    })
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyEnv>()?;
+    m.add_class::<PyAec>()?;
+    m.add_class::<PyVecEnv>()?;
+    m.add_function(wrap_pyfunction!(action_name, m)?)?;
+    m.add_function(wrap_pyfunction!(score_json, m)?)?;
+    m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
+    m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;
+    m.add("OBS_VERSION", OBS_VERSION)?;
+    Ok(())
+}
