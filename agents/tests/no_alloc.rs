@@ -2,8 +2,6 @@
 //! every built-in agent (the policy with a small MLP), after a warm-up that builds the
 //! engine's lookup tables.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use taisim_agents::{
@@ -12,26 +10,11 @@ use taisim_agents::{
 };
 use taisim_sim::{ActionList, Deal, DealContext, Rules};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "../../sim/tests/support/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 fn play(agents: &mut [BuiltinAgent; 4], seeds: std::ops::Range<u64>) -> u64 {
     let mut legal = ActionList::new();
@@ -46,12 +29,9 @@ fn play(agents: &mut [BuiltinAgent; 4], seeds: std::ops::Range<u64>) -> u64 {
 
 #[test]
 fn no_heap_allocation_per_decision() {
-    let start = ALLOCATIONS.load(Ordering::Relaxed);
+    let start = counting_alloc::allocations();
     std::hint::black_box(vec![0u8; 64]);
-    assert!(
-        ALLOCATIONS.load(Ordering::Relaxed) > start,
-        "the counter counts"
-    );
+    assert!(counting_alloc::allocations() > start, "the counter counts");
 
     // A small MLP with deterministic pseudo-random weights.
     let weight = |i: usize| ((i * 2_654_435_761) % 1000) as f32 / 1000.0 - 0.5;
@@ -77,9 +57,9 @@ fn no_heap_allocation_per_decision() {
         BuiltinAgent::Policy(PolicyAgent::new(Arc::new(policy))),
     ];
     play(&mut agents, 0..20);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = counting_alloc::allocations();
     let steps = play(&mut agents, 20..520);
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = counting_alloc::allocations();
     assert!(steps > 20_000, "{steps}");
     assert_eq!(
         after - before,

@@ -2,33 +2,15 @@
 //! allocator watches thousands of single-agent deals (random and greedy opponents), the
 //! caller-buffer variants and the AEC form, after a warm-up.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use ndarray::Array2;
 use taisim_env::{AecConfig, AecEnv, Env, EnvConfig, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH};
 use taisim_sim::{bounded, rng_from_seed};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "../../sim/tests/support/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 fn pick(mask: &[u8], rng: &mut rand_pcg::Pcg64Mcg) -> usize {
     let n = mask.iter().filter(|&&m| m == 1).count() as u32;
@@ -93,12 +75,9 @@ fn run_aec(
 
 #[test]
 fn no_heap_allocation_per_step() {
-    let start = ALLOCATIONS.load(Ordering::Relaxed);
+    let start = counting_alloc::allocations();
     std::hint::black_box(vec![0u8; 64]);
-    assert!(
-        ALLOCATIONS.load(Ordering::Relaxed) > start,
-        "the counter counts"
-    );
+    assert!(counting_alloc::allocations() > start, "the counter counts");
 
     let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
     let mut mask = vec![0u8; ACTION_SPACE_SIZE];
@@ -110,11 +89,11 @@ fn no_heap_allocation_per_step() {
     run(&mut mixed, 0..20, &mut obs, &mut mask);
     run_aec(&mut aec, 0..20, &mut obs, &mut mask);
 
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = counting_alloc::allocations();
     let steps = run(&mut random, 20..3_020, &mut obs, &mut mask)
         + run(&mut mixed, 20..320, &mut obs, &mut mask)
         + run_aec(&mut aec, 20..320, &mut obs, &mut mask);
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = counting_alloc::allocations();
     assert!(steps > 50_000, "{steps}");
     assert_eq!(
         after - before,

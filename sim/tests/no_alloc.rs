@@ -1,31 +1,13 @@
 //! The engine allocates nothing per deal: a counting global allocator watches 10,000 deals
 //! played by random legal actions, after a warm-up that builds the lookup tables.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use taisim_sim::{bounded, rng_from_seed, ActionList, Deal, DealContext, Rules};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 fn play_deals(range: std::ops::Range<u64>) -> u64 {
     let mut actions = ActionList::new();
@@ -56,14 +38,14 @@ fn play_deals(range: std::ops::Range<u64>) -> u64 {
 #[test]
 fn no_heap_allocation_per_deal() {
     // The counter counts: a Vec registers.
-    let start = ALLOCATIONS.load(Ordering::Relaxed);
+    let start = counting_alloc::allocations();
     std::hint::black_box(vec![0u8; 64]);
-    assert!(ALLOCATIONS.load(Ordering::Relaxed) > start);
+    assert!(counting_alloc::allocations() > start);
 
     play_deals(0..100);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = counting_alloc::allocations();
     let steps = play_deals(100..10_100);
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = counting_alloc::allocations();
     assert!(steps > 100_000);
     assert_eq!(
         after - before,

@@ -1,34 +1,16 @@
 //! Scoring in the simulation path allocates nothing: a counting global allocator watches
 //! `score_deal` over finished deals of every shipped variant.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use taisim_sim::score::{score_deal, Variant};
 use taisim_sim::DealContext;
 
 mod common;
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 #[test]
 fn scoring_deals_allocates_nothing() {
@@ -44,14 +26,14 @@ fn scoring_deals_allocates_nothing() {
     }
     // Warm the lookup tables.
     let _ = score_deal(&deals[0], &variants[0], 0, 1);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = counting_alloc::allocations();
     let mut wins = 0;
     for (i, deal) in deals.iter().enumerate() {
         let ds = score_deal(deal, &variants[i % variants.len()], 10, 2).unwrap();
         wins += ds.wins.len();
         std::hint::black_box(ds);
     }
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = counting_alloc::allocations();
     assert!(wins > 200, "only {wins} wins");
     assert_eq!(
         after - before,
