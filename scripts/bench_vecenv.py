@@ -11,6 +11,12 @@ import numpy as np
 import taisim
 
 
+def masked_uniform(rng, mask):
+    """One uniformly random legal index per row: the argmax of uniform noise on the legal
+    entries (float32 noise: ties have probability ~0 and it halves numpy's work)."""
+    return (rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--num-envs", type=int, default=256)
@@ -23,10 +29,10 @@ def main():
     rng = np.random.default_rng(0)
     _, mask = envs.reset(seed=0)
     for _ in range(50):  # warm-up
-        _, _, _, _, mask = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        _, _, _, _, mask = envs.step(masked_uniform(rng, mask))
     start = time.perf_counter()
     for _ in range(args.steps):
-        _, _, _, _, mask = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        _, _, _, _, mask = envs.step(masked_uniform(rng, mask))
     elapsed = time.perf_counter() - start
     steps = args.steps * args.num_envs
     print(

@@ -7,7 +7,7 @@
 //! a wrong argument type a `TypeError` (pyo3's extraction).
 
 use numpy::ndarray::{Array1, Array2, Array3};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -235,8 +235,14 @@ type VecOut<'py> = (
 );
 
 impl PyVecEnv {
-    fn outputs<'py>(&self, py: Python<'py>) -> VecOut<'py> {
-        let obs: Array3<f32> = self.envs.observations().to_owned();
+    /// The batch buffers as numpy arrays; the observations only when `with_obs` (a step
+    /// writes them straight into its own array).
+    fn outputs<'py>(&self, py: Python<'py>, with_obs: bool) -> VecOut<'py> {
+        let obs: Array3<f32> = if with_obs {
+            self.envs.observations().to_owned()
+        } else {
+            Array3::zeros((0, OBS_CHANNELS, OBS_WIDTH))
+        };
         let masks: Array2<i8> = self.envs.masks().mapv(|m| m as i8);
         (
             obs.into_pyarray(py),
@@ -294,7 +300,7 @@ impl PyVecEnv {
         py.allow_threads(|| {
             envs.reset(seed);
         });
-        let (obs, _, _, _, masks) = self.outputs(py);
+        let (obs, _, _, _, masks) = self.outputs(py, true);
         (obs, masks)
     }
 
@@ -316,10 +322,19 @@ impl PyVecEnv {
             *slot = usize::try_from(a)
                 .map_err(|_| PyValueError::new_err(format!("action {a} is negative")))?;
         }
-        let (envs, actions) = (&mut self.envs, &self.actions);
-        py.allow_threads(|| envs.step(actions).map(|_| ()))
-            .map_err(value_error)?;
-        Ok(self.outputs(py))
+        let n = self.actions.len();
+        // A fresh array the environments write into directly: no second pass over the
+        // observations. Every element is written before Python sees it.
+        let obs = unsafe { PyArray3::<f32>::new(py, [n, OBS_CHANNELS, OBS_WIDTH], false) };
+        {
+            let mut out = obs.readwrite();
+            let slice = out.as_slice_mut().map_err(value_error)?;
+            let (envs, actions) = (&mut self.envs, &self.actions);
+            py.allow_threads(|| envs.step_into(actions, slice))
+                .map_err(value_error)?;
+        }
+        let (_, rewards, terminated, truncated, masks) = self.outputs(py, false);
+        Ok((obs, rewards, terminated, truncated, masks))
     }
 
     /// The info of environment `i` (its finished deal's, right after an auto-reset).

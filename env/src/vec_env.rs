@@ -154,6 +154,32 @@ impl VecEnv {
     /// ends. Every action is checked first: an illegal one is an error naming the
     /// environment, and then no environment is stepped.
     pub fn step(&mut self, actions: &[usize]) -> Result<VecStep<'_>, VecEnvError> {
+        let mut obs = std::mem::take(&mut self.obs);
+        let stepped = self.step_impl(actions, obs.as_slice_mut().expect("owned, contiguous"));
+        self.obs = obs;
+        stepped?;
+        Ok(self.view())
+    }
+
+    /// [`VecEnv::step`] writing the observations into `obs_out` (`N * OBS_LEN` values, row
+    /// `i` for environment `i`) instead of the environment's own buffer, which is left as it
+    /// was: for callers that hand each step's observations to someone else (the Python
+    /// bindings write straight into a new numpy array). Masks, rewards and flags are updated
+    /// as by `step`.
+    pub fn step_into(&mut self, actions: &[usize], obs_out: &mut [f32]) -> Result<(), VecEnvError> {
+        if obs_out.len() != self.cores.len() * OBS_LEN {
+            return Err(VecEnvError {
+                env: 0,
+                source: EnvError::ObsShape(taisim_agents::ObsShapeError {
+                    found: [obs_out.len() / OBS_WIDTH.max(1), OBS_WIDTH],
+                    expected: [self.cores.len() * OBS_CHANNELS, OBS_WIDTH],
+                }),
+            });
+        }
+        self.step_impl(actions, obs_out)
+    }
+
+    fn step_impl(&mut self, actions: &[usize], obs: &mut [f32]) -> Result<(), VecEnvError> {
         if actions.len() != self.cores.len() {
             return Err(VecEnvError {
                 env: actions.len().min(self.cores.len()),
@@ -180,7 +206,6 @@ impl VecEnv {
                 .map_err(|source| VecEnvError { env: i, source })?;
         }
         let pool = self.pool.clone();
-        let obs = self.obs.as_slice_mut().expect("owned buffer is contiguous");
         let masks = self
             .masks
             .as_slice_mut()
@@ -219,7 +244,7 @@ impl VecEnv {
                 );
         };
         install(pool.as_deref(), work);
-        Ok(self.view())
+        Ok(())
     }
 
     fn view(&self) -> VecStep<'_> {

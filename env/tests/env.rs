@@ -432,3 +432,29 @@ fn dealer_and_round_wind_vary_unless_fixed() {
         assert_eq!(env.deal().to_act(), Some(Wind::South));
     }
 }
+
+#[test]
+fn vec_env_step_into_matches_step() {
+    let config = EnvConfig::with_opponents("random").unwrap();
+    let mut a = VecEnv::new(6, &config).unwrap();
+    let mut b = VecEnv::new(6, &config).unwrap();
+    a.reset(9);
+    b.reset(9);
+    let mut out = vec![0f32; 6 * OBS_CHANNELS * OBS_WIDTH];
+    let mut rng = rng_from_seed(9);
+    for _ in 0..400 {
+        let actions: Vec<usize> = (0..6)
+            .map(|i| pick(a.masks().row(i).as_slice().unwrap(), &mut rng))
+            .collect();
+        a.step(&actions).unwrap();
+        b.step_into(&actions, &mut out).unwrap();
+        assert_eq!(a.observations().as_slice().unwrap(), &out[..]);
+        assert_eq!(a.masks(), b.masks());
+        assert_eq!(a.rewards(), b.rewards());
+        assert_eq!(a.terminated(), b.terminated());
+    }
+    assert!(
+        b.step_into(&[0; 6], &mut out[1..]).is_err(),
+        "a short buffer is refused"
+    );
+}
