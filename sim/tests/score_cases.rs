@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use taisim_sim::score::{score, settle, PatternId, Ready, Variant, WinInput};
+use taisim_sim::score::{score, settle, Circumstances, PatternId, Variant, WinInput};
 use taisim_sim::{
     parse_flowers, parse_hand, parse_tile, parse_tiles, FlowerSet, Hand, Meld, MeldKind, MeldList,
-    WinContext, Wind,
+    Wind,
 };
 
 #[derive(Deserialize)]
@@ -83,34 +83,22 @@ fn input(c: &Case) -> WinInput {
         "discard" => false,
         w => panic!("{}: win {w:?}", c.name),
     };
-    let mut context = WinContext {
-        self_draw,
-        ..WinContext::default()
-    };
-    let mut ready = Ready::None;
-    let mut last_copy = false;
-    let mut late = false;
+    let mut facts = Circumstances::new(self_draw);
     for x in &c.context {
-        match x.as_str() {
-            "robbing_kong" => context.robbing_kong = true,
-            "kong_replacement" => context.kong_replacement = true,
-            "exposed_kong_replacement" => {
-                context.kong_replacement = true;
-                context.exposed_kong_from = Some(wind(&c.discarder));
-            }
-            "flower_replacement" => context.flower_replacement = true,
-            "last_tile" => context.last_tile = true,
-            "heavenly" => context.heavenly = true,
-            "earthly" => context.earthly = true,
-            "human" => context.human = true,
-            "flower_win" => context.flower_win = true,
-            "ready_on_deal" => ready = Ready::OnDeal,
-            "declared_ready" => ready = Ready::Declared,
-            "last_copy" => last_copy = true,
-            "late_fresh_discard" => late = true,
-            other => panic!("{}: context {other:?}", c.name),
+        // Cases may also name the discard a replaced kong was claimed from.
+        if x == "exposed_kong_replacement" {
+            facts.add("kong_replacement").unwrap();
+            facts.context.exposed_kong_from = Some(wind(&c.discarder));
+        } else {
+            facts.add(x).unwrap_or_else(|e| panic!("{}: {e}", c.name));
         }
     }
+    let Circumstances {
+        context,
+        ready,
+        last_copy,
+        late_fresh_discard,
+    } = facts;
     let mut melds = MeldList::new();
     for m in &c.melds {
         let (kind, tiles) = m.split_once(':').unwrap();
@@ -141,7 +129,7 @@ fn input(c: &Case) -> WinInput {
         ready,
         last_copy,
         discards: c.discards,
-        late_fresh_discard: late,
+        late_fresh_discard,
     }
 }
 

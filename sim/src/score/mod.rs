@@ -36,7 +36,7 @@ pub use breakdown::{PatternList, PatternTai, Score};
 pub use context::{Ready, ScoreError, WinInput};
 pub use detect::{ReadingKind, WaitShape};
 pub use pattern::{PatternId, PatternSet, CHAINS};
-pub use request::{score_json, ScoreJob, ScoreRequest};
+pub use request::{score_json, Circumstances, ScoreJob, ScoreRequest};
 pub use settle::settle;
 pub use variant::{
     Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, SettlementRules, Variant, VariantError,

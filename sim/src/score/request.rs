@@ -19,6 +19,52 @@ pub fn score_json(text: &str) -> Result<String, String> {
     Ok(job.to_json(&s).to_string())
 }
 
+/// The circumstances of a win named in a request's `context` list.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Circumstances {
+    pub context: WinContext,
+    pub ready: Ready,
+    pub last_copy: bool,
+    pub late_fresh_discard: bool,
+}
+
+impl Circumstances {
+    /// None named yet, for a win that is or is not self-drawn.
+    pub fn new(self_draw: bool) -> Circumstances {
+        Circumstances {
+            context: WinContext {
+                self_draw,
+                ..WinContext::default()
+            },
+            ready: Ready::None,
+            last_copy: false,
+            late_fresh_discard: false,
+        }
+    }
+
+    /// Adds one named circumstance (`robbing_kong`, `last_tile`, `declared_ready`, …); an
+    /// unknown name is an error naming it.
+    pub fn add(&mut self, name: &str) -> Result<(), String> {
+        let c = &mut self.context;
+        match name {
+            "robbing_kong" => c.robbing_kong = true,
+            "kong_replacement" => c.kong_replacement = true,
+            "flower_replacement" => c.flower_replacement = true,
+            "last_tile" => c.last_tile = true,
+            "heavenly" => c.heavenly = true,
+            "earthly" => c.earthly = true,
+            "human" => c.human = true,
+            "flower_win" => c.flower_win = true,
+            "ready_on_deal" => self.ready = Ready::OnDeal,
+            "declared_ready" => self.ready = Ready::Declared,
+            "last_copy" => self.last_copy = true,
+            "late_fresh_discard" => self.late_fresh_discard = true,
+            other => return Err(format!("context: unknown circumstance {other:?}")),
+        }
+        Ok(())
+    }
+}
+
 /// One score request: the fields of `taisim score --json`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,29 +192,16 @@ fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
         .as_deref()
         .map(|d| seat("discarder", d))
         .transpose()?;
-    let mut context = WinContext {
-        self_draw,
-        ..WinContext::default()
-    };
-    let mut ready = Ready::None;
-    let (mut last_copy, mut late_fresh) = (false, false);
+    let mut facts = Circumstances::new(self_draw);
     for c in &req.context {
-        match c.as_str() {
-            "robbing_kong" => context.robbing_kong = true,
-            "kong_replacement" => context.kong_replacement = true,
-            "flower_replacement" => context.flower_replacement = true,
-            "last_tile" => context.last_tile = true,
-            "heavenly" => context.heavenly = true,
-            "earthly" => context.earthly = true,
-            "human" => context.human = true,
-            "flower_win" => context.flower_win = true,
-            "ready_on_deal" => ready = Ready::OnDeal,
-            "declared_ready" => ready = Ready::Declared,
-            "last_copy" => last_copy = true,
-            "late_fresh_discard" => late_fresh = true,
-            other => return Err(format!("context: unknown circumstance {other:?}")),
-        }
+        facts.add(c)?;
     }
+    let Circumstances {
+        mut context,
+        ready,
+        last_copy,
+        late_fresh_discard,
+    } = facts;
     // A self-drawn kong replacement with a discarder named: the kong was claimed from that
     // discard (the 2015 table makes the discarder pay).
     if self_draw && context.kong_replacement {
@@ -221,7 +254,7 @@ fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
         ready,
         last_copy,
         discards: req.discards,
-        late_fresh_discard: late_fresh,
+        late_fresh_discard,
     };
     Ok(ScoreJob {
         variant,
