@@ -235,22 +235,10 @@ type VecOut<'py> = (
 );
 
 impl PyVecEnv {
-    /// The batch buffers as numpy arrays; the observations only when `with_obs` (a step
-    /// writes them straight into its own array).
-    fn outputs<'py>(&self, py: Python<'py>, with_obs: bool) -> VecOut<'py> {
-        let obs: Array3<f32> = if with_obs {
-            self.envs.observations().to_owned()
-        } else {
-            Array3::zeros((0, OBS_CHANNELS, OBS_WIDTH))
-        };
+    /// The batch's masks as a numpy array (int8, as the other environments give them).
+    fn masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
         let masks: Array2<i8> = self.envs.masks().mapv(|m| m as i8);
-        (
-            obs.into_pyarray(py),
-            self.envs.rewards().to_owned().into_pyarray(py),
-            self.envs.terminated().to_owned().into_pyarray(py),
-            self.envs.truncated().to_owned().into_pyarray(py),
-            masks.into_pyarray(py),
-        )
+        masks.into_pyarray(py)
     }
 }
 
@@ -300,8 +288,8 @@ impl PyVecEnv {
         py.allow_threads(|| {
             envs.reset(seed);
         });
-        let (obs, _, _, _, masks) = self.outputs(py, true);
-        (obs, masks)
+        let obs: Array3<f32> = self.envs.observations().to_owned();
+        (obs.into_pyarray(py), self.masks(py))
     }
 
     /// `(obs, reward, terminated, truncated, mask)`; `actions` is one index per environment.
@@ -333,8 +321,13 @@ impl PyVecEnv {
             py.allow_threads(|| envs.step_into(actions, slice))
                 .map_err(value_error)?;
         }
-        let (_, rewards, terminated, truncated, masks) = self.outputs(py, false);
-        Ok((obs, rewards, terminated, truncated, masks))
+        Ok((
+            obs,
+            self.envs.rewards().to_owned().into_pyarray(py),
+            self.envs.terminated().to_owned().into_pyarray(py),
+            self.envs.truncated().to_owned().into_pyarray(py),
+            self.masks(py),
+        ))
     }
 
     /// The info of environment `i` (its finished deal's, right after an auto-reset).
