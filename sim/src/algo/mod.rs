@@ -74,10 +74,12 @@ pub fn shanten(hand: &Hand, sets: u8) -> i8 {
 pub fn shanten_with(hand: &Hand, sets: u8, special: SpecialHands) -> i8 {
     let mut lack = shanten::distance(hand, sets);
     if sets == 5 && (hand.len() == 16 || hand.len() == 17) {
-        if special.eight_pairs {
+        if special.eight_pairs && special::eight_pairs_lower_bound(hand) < lack {
             lack = lack.min(special::eight_pairs_distance(hand));
         }
-        if special.thirteen_orphans {
+        // Each orphan kind not held costs at least a tile, so a hand missing as many kinds
+        // as the best form already lacks cannot do better with 十三么: skip its scan.
+        if special.thirteen_orphans && special::missing_orphans(hand) < lack {
             lack = lack.min(special::thirteen_orphans_distance(hand));
         }
     }

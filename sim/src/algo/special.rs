@@ -102,6 +102,31 @@ fn holds_all_orphans(packed: u128) -> bool {
     (packed | packed >> 1 | packed >> 2) & ORPHAN_LOW == ORPHAN_LOW
 }
 
+/// A lower bound on what eight pairs lack: the form has eight pair slots (a kind held four
+/// times fills two, the triplet's kind one), and one added tile completes at most one slot.
+#[inline]
+pub(crate) fn eight_pairs_lower_bound(hand: &Hand) -> u8 {
+    let slots: u8 = hand.counts().iter().map(|&h| h.min(4) / 2).sum();
+    8u8.saturating_sub(slots)
+}
+
+/// Orphan kinds the hand does not hold: a lower bound on what 十三么 lacks.
+#[inline]
+pub(crate) fn missing_orphans(hand: &Hand) -> u8 {
+    13 - (hand.kinds().0 & ORPHAN_KINDS).count_ones() as u8
+}
+
+/// The orphan kinds as a kind bitset.
+const ORPHAN_KINDS: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < 13 {
+        m |= 1 << ORPHANS[i];
+        i += 1;
+    }
+    m
+};
+
 /// Whether a 16-tile hand could be one tile from 十三么: it lacks at most one orphan kind.
 #[inline]
 pub(crate) fn near_thirteen_orphans(hand: &Hand) -> bool {
