@@ -325,3 +325,52 @@ fn greedy_wins_far_more_than_random() {
     );
     assert!(greedy_rate >= 5.0 * random_rate.max(1.0 / DEALS as f64));
 }
+
+/// `ukeire` looks only at kinds near the hand; a full scan over all 34 kinds must count the
+/// same tiles, for the regular form and with both special forms on.
+#[test]
+fn ukeire_skips_only_kinds_that_cannot_help() {
+    use taisim_agents::ukeire;
+    use taisim_sim::algo::SpecialHands;
+    use taisim_sim::{bounded, rng_from_seed};
+
+    let mut rng = rng_from_seed(42);
+    let unseen = [4u8; Tile::NUM];
+    let mut checked = 0;
+    for round in 0..20_000 {
+        // Hands of 4, 7, 10, 13 or 16 tiles, some biased to orphans so 十三么 comes close.
+        let sets = 1 + (round % 5) as u8;
+        let mut hand = Hand::EMPTY;
+        while hand.len() < 3 * sets as usize + 1 {
+            let k = if round % 3 == 0 {
+                [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33][bounded(&mut rng, 13) as usize]
+            } else {
+                bounded(&mut rng, 34) as u8
+            };
+            let t = Tile::new(k);
+            if hand.count(t) < 4 {
+                hand.add(t);
+            }
+        }
+        for special in [SpecialHands::NONE, SpecialHands::ALL] {
+            let s = shanten_with(&hand, sets, special);
+            let full: u32 = Tile::ALL
+                .iter()
+                .filter(|&&t| hand.count(t) < 4)
+                .filter(|&&t| {
+                    let mut h = hand;
+                    h.add(t);
+                    shanten_with(&h, sets, special) < s
+                })
+                .map(|t| unseen[t.index()] as u32)
+                .sum();
+            assert_eq!(
+                ukeire(&hand, sets, s, &unseen, special),
+                full,
+                "{hand} sets {sets}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 40_000);
+}
