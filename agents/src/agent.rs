@@ -82,6 +82,17 @@ impl Agent for RandomAgent {
 /// the deal (`Agent::reset(deal.seed(), s)`). `legal` is scratch space. Returns the number of
 /// decisions taken. Allocates nothing.
 pub fn play_deal<A: Agent>(deal: &mut Deal, agents: &mut [A; 4], legal: &mut ActionList) -> u32 {
+    play_deal_with(deal, agents, legal, |_, _| {})
+}
+
+/// [`play_deal`], calling `before_action(deal, action)` with each decision just before it is
+/// played (to log the actions of a deal, say).
+pub fn play_deal_with<A: Agent>(
+    deal: &mut Deal,
+    agents: &mut [A; 4],
+    legal: &mut ActionList,
+    mut before_action: impl FnMut(&Deal, Action),
+) -> u32 {
     for seat in Seat::ALL {
         agents[seat as usize].reset(deal.seed(), seat);
     }
@@ -94,6 +105,7 @@ pub fn play_deal<A: Agent>(deal: &mut Deal, agents: &mut [A; 4], legal: &mut Act
             "{} chose illegal {action}",
             agents[seat as usize].name()
         );
+        before_action(deal, action);
         deal.play_unchecked(action);
         steps += 1;
     }
