@@ -34,7 +34,8 @@ pub use named::{
     build_agents, parse_agents, AgentParseError, AgentSpec, BuiltinAgent, KNOWN_AGENTS,
 };
 pub use obs::{
-    encode, encode_slice, obs_shape, ObsShapeError, OBS_CHANNELS, OBS_LEN, OBS_VERSION, OBS_WIDTH,
+    encode, encode_slice, obs_shape, ObsEncoder, ObsShapeError, OBS_CHANNELS, OBS_LEN, OBS_VERSION,
+    OBS_WIDTH,
 };
 pub use policy::{Layer, Policy, PolicyAgent, PolicyError, POLICY_FORMAT};
 pub use space::{

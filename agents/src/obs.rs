@@ -34,7 +34,7 @@
 //! build knows, and a trained policy records the version it was trained on.
 
 use ndarray::ArrayViewMut2;
-use taisim_sim::{seat_wind, MeldKind, Seat, Tile, TileSet, View};
+use taisim_sim::{seat_wind, Discard, MeldKind, Seat, Tile, TileSet, View};
 
 use crate::knowledge::relative;
 
@@ -131,6 +131,154 @@ pub fn encode(view: &View<'_>, mut out: ArrayViewMut2<'_, f32>) -> Result<(), Ob
 /// # Panics
 /// If `out.len() != OBS_LEN`.
 pub fn encode_slice(view: &View<'_>, out: &mut [f32]) {
+    let mut river = River::new();
+    river.catch_up(view.discards());
+    write(view, &river, out);
+}
+
+/// An encoder that keeps what it learnt from the river between calls, so that each call
+/// takes in only the discards made since the last one instead of walking the whole river
+/// (most of a full encoding's work late in a deal). Its output is exactly
+/// [`encode_slice`]'s.
+///
+/// What it keeps depends on the discards alone, not on the observing seat, so one encoder
+/// may serve any seat of a deal. It must be told when the deal is replaced by another
+/// ([`ObsEncoder::forget`]): it recognises a river that shrank or a last discard that
+/// changed, but not a different deal whose river happens to extend the old one. Debug
+/// builds check every call against a river read from scratch.
+#[derive(Clone, Debug)]
+pub struct ObsEncoder {
+    river: River,
+}
+
+impl Default for ObsEncoder {
+    fn default() -> ObsEncoder {
+        ObsEncoder::new()
+    }
+}
+
+impl ObsEncoder {
+    pub fn new() -> ObsEncoder {
+        ObsEncoder {
+            river: River::new(),
+        }
+    }
+
+    /// Forgets the river: the next call reads it from the start. Call it when the encoder
+    /// moves to another deal.
+    pub fn forget(&mut self) {
+        self.river = River::new();
+    }
+
+    /// [`encode_slice`], taking in only the discards made since the last call.
+    ///
+    /// # Panics
+    /// If `out.len() != OBS_LEN`.
+    pub fn encode_slice(&mut self, view: &View<'_>, out: &mut [f32]) {
+        self.river.update(view.discards());
+        debug_assert!(
+            {
+                let mut fresh = River::new();
+                fresh.catch_up(view.discards());
+                fresh == self.river
+            },
+            "incremental river state differs from one read from scratch"
+        );
+        write(view, &self.river, out);
+    }
+}
+
+/// What the observation needs from the river, kept by absolute seat so that it holds for
+/// any observer and grows discard by discard.
+#[derive(Clone, Debug, PartialEq)]
+struct River {
+    /// Discards taken in so far.
+    len: usize,
+    /// The last of them as it was taken in: the only one whose claimed flag can still change
+    /// (a discard is claimed while on offer, before anyone discards again).
+    last: Option<Discard>,
+    /// Per seat, copies of each kind it has discarded (claimed ones included) / 4, in the
+    /// observation's own units so that writing a row is a copy.
+    counts: [[f32; OBS_WIDTH]; 4],
+    /// Copies of each kind still lying in the river (not claimed).
+    unclaimed: [u8; OBS_WIDTH],
+    /// Per seat, its last discards, one kind index per byte, most recent in the low byte.
+    recent: [u64; 4],
+    /// How many of those bytes are meaningful (at most [`channel::RECENT`]).
+    recent_len: [u8; 4],
+    /// Per seat that has discarded: the kinds discarded by anyone after its last discard.
+    safe: [TileSet; 4],
+    /// The seats that have discarded, as bits.
+    discarded: u8,
+}
+
+impl River {
+    fn new() -> River {
+        River {
+            len: 0,
+            last: None,
+            counts: [[0.0; OBS_WIDTH]; 4],
+            unclaimed: [0; OBS_WIDTH],
+            recent: [0; 4],
+            recent_len: [0; 4],
+            safe: [TileSet::EMPTY; 4],
+            discarded: 0,
+        }
+    }
+
+    /// Takes in `river[self.len..]`, first checking that the discards taken in are still
+    /// there (only the last one's claimed flag may differ); if not, starts over.
+    fn update(&mut self, river: &[Discard]) {
+        if let Some(last) = self.last {
+            match river.get(self.len - 1) {
+                Some(&now) if now == last => {}
+                Some(&now)
+                    if now.tile() == last.tile()
+                        && now.seat() == last.seat()
+                        && now.is_ready_declaration() == last.is_ready_declaration()
+                        && now.is_claimed()
+                        && !last.is_claimed() =>
+                {
+                    // Claimed since: it now lies in a meld, where the encoder counts it.
+                    self.unclaimed[now.tile().index()] -= 1;
+                    self.last = Some(now);
+                }
+                _ => *self = River::new(),
+            }
+        }
+        self.catch_up(river);
+    }
+
+    /// Takes in `river[self.len..]`.
+    fn catch_up(&mut self, river: &[Discard]) {
+        for &d in river.get(self.len..).unwrap_or_default() {
+            self.push(d);
+        }
+        self.len = river.len();
+        self.last = river.last().copied();
+    }
+
+    #[inline]
+    fn push(&mut self, d: Discard) {
+        let s = d.seat() as usize;
+        let t = d.tile();
+        let i = t.index();
+        self.counts[s][i] += 0.25;
+        self.unclaimed[i] += !d.is_claimed() as u8;
+        self.recent[s] = self.recent[s] << 8 | i as u64;
+        self.recent_len[s] = (self.recent_len[s] + 1).min(channel::RECENT as u8);
+        // Every other seat that has discarded sees this tile after its own last discard.
+        for (o, safe) in self.safe.iter_mut().enumerate() {
+            let had = (self.discarded >> o) & 1;
+            safe.0 |= (had as u64) << i;
+        }
+        self.safe[s] = TileSet::EMPTY;
+        self.discarded |= 1 << s;
+    }
+}
+
+/// Writes the observation of `view`'s seat, with the river read from `river`.
+fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     use channel::*;
     let out: &mut [f32; OBS_LEN] = out.try_into().expect("observation slice length");
     out.fill(0.0);
@@ -209,38 +357,27 @@ pub fn encode_slice(view: &View<'_>, out: &mut [f32]) {
         }
     }
 
-    // The river in one backward pass: each seat's discard counts, the copies still lying
-    // there, each seat's recent discards, and the kinds discarded after each seat's last
-    // discard (met first from the back; `since` holds the kinds behind it).
-    let river = view.discards();
-    // Counted in a local array, then copied: adding into `out` right after the fill above
-    // stalls on loads from memory the fill has not yet committed (measured: a fifth of the
-    // encoder's time).
-    let mut counts = [[0f32; OBS_WIDTH]; 4];
-    let mut recent = [0usize; 4];
-    let mut since = TileSet::EMPTY;
-    let mut safe = [TileSet::EMPTY; 4];
-    for d in river.iter().rev() {
-        let r = relative(d.seat(), me);
-        let t = d.tile();
-        counts[r][t.index()] += 0.25;
-        seen[t.index()] += !d.is_claimed() as u8;
-        if recent[r] < RECENT {
-            if recent[r] == 0 {
-                safe[r] = since;
+    // The river, from what `river` gathered: each seat's discard counts (a copy of rows kept
+    // in the observation's units), its recent discards, the kinds discarded after each
+    // opponent's last discard, and the copies still lying there.
+    for seat in Seat::ALL {
+        let s = seat as usize;
+        let r = relative(seat, me);
+        let base = row(RIVER + RIVER_ROWS * r);
+        out[base..base + OBS_WIDTH].copy_from_slice(&river.counts[s]);
+        let mut recent = river.recent[s];
+        for k in 0..river.recent_len[s] as usize {
+            out[base + row(1 + k) + (recent & 0xff) as usize] = 1.0;
+            recent >>= 8;
+        }
+        if r > 0 {
+            for t in river.safe[s] {
+                out[row(SAFE + r - 1) + t.index()] = 1.0;
             }
-            out[row(RIVER + RIVER_ROWS * r + 1 + recent[r]) + t.index()] = 1.0;
-            recent[r] += 1;
         }
-        since.insert(t);
     }
-    for (r, c) in counts.iter().enumerate() {
-        out[row(RIVER + RIVER_ROWS * r)..row(RIVER + RIVER_ROWS * r + 1)].copy_from_slice(c);
-    }
-    for (o, set) in safe.iter().enumerate().skip(1) {
-        for t in set.iter() {
-            out[row(SAFE + o - 1) + t.index()] = 1.0;
-        }
+    for (n, &u) in seen.iter_mut().zip(&river.unclaimed) {
+        *n += u;
     }
     let dst = &mut out[row(VISIBLE)..row(VISIBLE + 1)];
     for (d, &n) in dst.iter_mut().zip(&seen) {
@@ -259,6 +396,6 @@ pub fn encode_slice(view: &View<'_>, out: &mut [f32]) {
     scalars[scalar::TURN] = (view.to_act() == Some(me) && !responding) as u8 as f32;
     scalars[scalar::RESPONDING] = view.tile_on_offer().is_some() as u8 as f32;
     scalars[scalar::ROB_FLOWER] = view.flower_on_offer().is_some() as u8 as f32;
-    scalars[scalar::RIVER_LEN] = river.len() as f32 / 136.0;
+    scalars[scalar::RIVER_LEN] = river.len as f32 / 136.0;
     out[row(SCALARS)..row(SCALARS) + OBS_WIDTH].copy_from_slice(&scalars);
 }

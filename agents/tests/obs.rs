@@ -3,8 +3,13 @@
 use ndarray::{s, Array2};
 use taisim_agents::knowledge::{discarded_since, last_discards, visible_counts};
 use taisim_agents::obs::{channel, scalar};
-use taisim_agents::{encode, obs_shape, Agent, RandomAgent, OBS_CHANNELS, OBS_VERSION, OBS_WIDTH};
-use taisim_sim::{ActionList, Deal, DealContext, MeldKind, Rules, Seat, Tile};
+use taisim_agents::{
+    encode, encode_slice, obs_shape, Agent, ObsEncoder, RandomAgent, OBS_CHANNELS, OBS_LEN,
+    OBS_VERSION, OBS_WIDTH,
+};
+use taisim_sim::{
+    bounded, rng_from_seed, ActionList, Deal, DealContext, MeldKind, Rules, Seat, Tile,
+};
 
 #[test]
 fn shapes_are_versioned() {
@@ -119,4 +124,45 @@ fn encoding_matches_the_deal() {
         }
     }
     assert!(kongs_seen > 0, "some deal had a hidden concealed kong");
+}
+
+/// The incremental encoder against the full one, step by step: one encoder per seat asked only
+/// on that seat's decisions (so it takes in several discards at once, as an environment's
+/// does) and told of each new deal, and one shared encoder asked for a random seat at every
+/// step and never told (it must notice the new deal's shorter river itself).
+#[test]
+fn incremental_encoding_matches_full() {
+    let mut legal = ActionList::new();
+    let mut agent = RandomAgent::new();
+    let mut per_seat: [ObsEncoder; 4] = Default::default();
+    let mut shared = ObsEncoder::new();
+    let mut rng = rng_from_seed(11);
+    let mut full = vec![0f32; OBS_LEN];
+    let mut inc = vec![0f32; OBS_LEN];
+    let mut compared = 0;
+    for seed in 0..300 {
+        let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+        agent.reset(seed, Seat::East);
+        per_seat.iter_mut().for_each(ObsEncoder::forget);
+        while let Some(actor) = deal.to_act() {
+            let view = deal.view(actor);
+            encode_slice(&view, &mut full);
+            per_seat[actor as usize].encode_slice(&view, &mut inc);
+            assert_eq!(
+                inc,
+                full,
+                "seed {seed}, step {}, seat {actor}",
+                deal.steps()
+            );
+            let other = Seat::ALL[bounded(&mut rng, 4) as usize];
+            encode_slice(&deal.view(other), &mut full);
+            shared.encode_slice(&deal.view(other), &mut inc);
+            assert_eq!(inc, full, "shared: seed {seed}, step {}", deal.steps());
+            compared += 2;
+            deal.legal_actions(&mut legal);
+            let a = agent.act(&deal.view(actor), &legal);
+            deal.play(a).unwrap();
+        }
+    }
+    assert!(compared > 10_000);
 }

@@ -4,7 +4,7 @@ use ndarray::{Array2, ArrayView2, ArrayViewMut2};
 use taisim_agents::space::{action_index, index_name, is_responding};
 use taisim_agents::{
     build_agents, encode, parse_agents, Agent, AgentParseError, AgentSpec, BuiltinAgent,
-    ObsShapeError, PolicyError, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
+    ObsEncoder, ObsShapeError, PolicyError, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
 };
 use taisim_sim::{
     deal_seed, splitmix64, Action, ActionList, Deal, DealContext, DealResult, Rules, RulesError,
@@ -169,6 +169,9 @@ pub(crate) struct Core {
     legal: ActionList,
     running: bool,
     info: Info,
+    /// Keeps what the learner's observations took from the river, so each one reads only
+    /// the new discards; forgotten whenever a new deal is dealt.
+    encoder: ObsEncoder,
 }
 
 impl Core {
@@ -195,6 +198,7 @@ impl Core {
                 result: None,
                 rewards: [0.0; 4],
             },
+            encoder: ObsEncoder::new(),
         })
     }
 
@@ -211,6 +215,7 @@ impl Core {
             };
             let context = context_for(self.context, s);
             self.deal = Deal::new(self.rules, s, context).expect("rules validated when built");
+            self.encoder.forget();
             for seat in Seat::ALL {
                 self.agents[seat as usize].reset(s, seat);
             }
@@ -292,8 +297,8 @@ impl Core {
 
     /// Writes the learner's observation and mask (all zeros once the deal is over).
     #[inline]
-    pub(crate) fn observe(&self, obs: &mut [f32], mask: &mut [u8]) {
-        taisim_agents::encode_slice(&self.deal.view(self.seat), obs);
+    pub(crate) fn observe(&mut self, obs: &mut [f32], mask: &mut [u8]) {
+        self.encoder.encode_slice(&self.deal.view(self.seat), obs);
         if self.running {
             taisim_agents::write_mask(&self.legal, self.deal.tile_on_offer(), mask);
         } else {

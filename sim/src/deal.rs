@@ -384,6 +384,7 @@ impl Deal {
         };
     }
 
+    #[inline(always)]
     fn update_waits(&mut self, seat: Seat) {
         self.waits[seat] = waits(
             &self.hands[seat],
@@ -401,6 +402,11 @@ impl Deal {
 
     /// Shows a flower. Returns true when the deal now waits for a seat holding the other
     /// seven to decide whether to rob it.
+    ///
+    /// Out of line: at most eight flowers a deal, while `draw`, which would otherwise carry
+    /// this loop's setup on every draw, runs some sixty times.
+    #[cold]
+    #[inline(never)]
     fn reveal_flower(&mut self, seat: Seat, flower: Flower, resume: Resume) -> bool {
         self.flowers[seat] = self.flowers[seat].with(flower);
         if !self.rules.flower_wins {
@@ -985,6 +991,20 @@ impl Deal {
 
     /// After a discard: work out who may claim it; with no one, the next seat draws.
     fn offer_discard(&mut self, discarder: Seat, tile: Tile) {
+        let next = discarder.next();
+        let chow = self.chow_options(next, tile);
+        // Most discards interest no one. This test passes for every discard that gives any
+        // seat an option (過水, the last tile and locked hands only take options away), and
+        // when it fails the next seat draws without the full work below.
+        let mut wanted = chow != 0;
+        for k in 1..4u8 {
+            let seat = discarder.add(k);
+            wanted |= self.waits[seat].contains(tile) | (self.hands[seat].count(tile) >= 2);
+        }
+        if !wanted {
+            self.draw(next, DrawSource::Live);
+            return;
+        }
         let last = self.drawable() == 0;
         let mut options = [ClaimOptions::default(); 4];
         let mut pending = SeatSet::EMPTY;
@@ -1003,8 +1023,8 @@ impl Deal {
                 if held == 3 {
                     bits |= ClaimOptions::KONG;
                 }
-                if k == 1 && !tile.is_honor() {
-                    bits |= self.chow_options(seat, tile);
+                if k == 1 {
+                    bits |= chow;
                 }
             }
             if bits != 0 {
@@ -1013,7 +1033,7 @@ impl Deal {
             }
         }
         if pending.is_empty() {
-            self.draw(discarder.next(), DrawSource::Live);
+            self.draw(next, DrawSource::Live);
         } else {
             self.phase = Phase::Claims {
                 tile,
@@ -1027,17 +1047,54 @@ impl Deal {
         }
     }
 
+    /// The chow bits of [`ClaimOptions`] for `seat` on `tile`: two table loads, since every
+    /// discard asks.
     fn chow_options(&self, seat: Seat, tile: Tile) -> u8 {
-        // Bits of the kinds two below to two above the discard, cut at the suit's edges.
+        // Per kind, which of the kinds two below to two above it (bits 0 to 4, itself at
+        // bit 2 left out) lie in its suit; none for honors, which never chow.
+        const WINDOW: [u8; 34] = {
+            let mut w = [0u8; 34];
+            let mut i = 0;
+            while i < 27 {
+                let r = i % 9 + 1;
+                let below = if r >= 3 {
+                    0b00011
+                } else if r == 2 {
+                    0b00010
+                } else {
+                    0
+                };
+                let above = if r <= 7 {
+                    0b11000
+                } else if r == 8 {
+                    0b01000
+                } else {
+                    0
+                };
+                w[i] = below | above;
+                i += 1;
+            }
+            w
+        };
+        // Per window of neighbours held: the chows they make with the discard as the run's
+        // lowest (both above held), middle (one each side) or highest (both below).
+        const CHOWS: [u8; 32] = {
+            let mut c = [0u8; 32];
+            let mut near = 0;
+            while near < 32 {
+                let low = (near & 0b11000 == 0b11000) as u8;
+                let middle = (near & 0b01010 == 0b01010) as u8;
+                let high = (near & 0b00011 == 0b00011) as u8;
+                c[near] = (low * ClaimOptions::CHOW_LOW)
+                    | (middle * (ClaimOptions::CHOW_LOW << 1))
+                    | (high * (ClaimOptions::CHOW_LOW << 2));
+                near += 1;
+            }
+            c
+        };
         let i = tile.index();
-        let r = tile.rank() as usize;
-        let window = ((self.hands[seat].kinds().0 << 2) >> i) & 0b11011;
-        let in_suit = (0b11111 >> (r.saturating_sub(7))) & (0b11111 << (3usize.saturating_sub(r)));
-        let near = window & in_suit as u64;
-        let both = |mask: u64| (near & mask == mask) as u8;
-        (both(0b11000) * ClaimOptions::CHOW_LOW)
-            | (both(0b01010) * (ClaimOptions::CHOW_LOW << 1))
-            | (both(0b00011) * (ClaimOptions::CHOW_LOW << 2))
+        let near = ((self.hands[seat].kinds().0 << 2) >> i) as u8 & WINDOW[i];
+        CHOWS[(near & 0x1f) as usize]
     }
 
     fn answer_claim(&mut self, action: Action) {

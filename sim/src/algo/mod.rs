@@ -89,20 +89,31 @@ pub fn shanten_with(hand: &Hand, sets: u8, special: SpecialHands) -> i8 {
 /// For a hand of `3 * sets + 1` tiles: the kinds that complete it, in the regular form or an
 /// enabled special form. A kind the hand already holds four of is not a wait (no fifth copy
 /// exists). Empty for a hand of any other length.
+#[inline]
 pub fn waits(hand: &Hand, sets: u8, special: SpecialHands) -> TileSet {
-    let mut out = win::waits(hand, sets);
-    if sets == 5 && hand.len() == 16 {
-        if special.eight_pairs {
-            out = TileSet(out.0 | special::eight_pairs_waits(hand).0);
-        }
-        if special.thirteen_orphans && special::near_thirteen_orphans(hand) {
-            for t in Tile::ALL {
-                if hand.count(t) < 4 && !out.contains(t) {
-                    let mut h = *hand;
-                    h.add(t);
-                    if special::is_thirteen_orphans(&h, sets) {
-                        out.insert(t);
-                    }
+    let out = win::waits(hand, sets);
+    // The deal asks at every discard; with no special form enabled this stays a few
+    // instructions in the caller.
+    if (special.eight_pairs || special.thirteen_orphans) && sets == 5 && hand.len() == 16 {
+        return special_waits(hand, sets, special, out);
+    }
+    out
+}
+
+/// `regular` plus the waits of the enabled special forms of a 16-tile hand.
+#[inline(never)]
+fn special_waits(hand: &Hand, sets: u8, special: SpecialHands, regular: TileSet) -> TileSet {
+    let mut out = regular;
+    if special.eight_pairs {
+        out = TileSet(out.0 | special::eight_pairs_waits(hand).0);
+    }
+    if special.thirteen_orphans && special::near_thirteen_orphans(hand) {
+        for t in Tile::ALL {
+            if hand.count(t) < 4 && !out.contains(t) {
+                let mut h = *hand;
+                h.add(t);
+                if special::is_thirteen_orphans(&h, sets) {
+                    out.insert(t);
                 }
             }
         }

@@ -24,10 +24,24 @@ pub(crate) const CODE_PAIR: u32 = 1;
 pub(crate) const CODE_NONE: u32 = 2;
 
 /// Which of the three [`CODE_SETS`]/[`CODE_PAIR`]/[`CODE_NONE`] each key has, 2 bits a key.
+///
+/// The word arrays are padded to a power of two (with [`CODE_NONE`]) so that a lookup masks
+/// its index instead of comparing it with a length loaded from memory: the win check and the
+/// waits are four such lookups and little else.
 pub(crate) struct WinTable {
-    suit: Box<[u64]>,
-    honor: Box<[u64]>,
+    suit: Box<[u64; SUIT_WORDS]>,
+    honor: Box<[u64; HONOR_WORDS]>,
 }
+
+/// Words of 32 two-bit codes covering every suit key (`5^9 <= 2^21`) and honor key
+/// (`5^7 <= 2^17`).
+const SUIT_WORDS: usize = 1 << 16;
+const HONOR_WORDS: usize = 1 << 12;
+const _: () = assert!(SUIT_KEYS <= 32 * SUIT_WORDS && HONOR_KEYS <= 32 * HONOR_WORDS);
+
+/// Every code of a word `CODE_NONE`: the filler of the padding.
+const NONE_WORD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
+const _: () = assert!(NONE_WORD & 3 == CODE_NONE as u64);
 
 impl WinTable {
     pub(crate) fn bytes(&self) -> usize {
@@ -36,23 +50,23 @@ impl WinTable {
 
     #[inline(always)]
     pub(crate) fn suit(&self, key: u32) -> u32 {
-        read2(&self.suit, key)
+        read2(&self.suit[..], key)
     }
 
     #[inline(always)]
     pub(crate) fn honor(&self, key: u32) -> u32 {
-        read2(&self.honor, key)
+        read2(&self.honor[..], key)
     }
 }
 
+/// The code of `key` in a power-of-two word array. A key beyond the padding cannot come from
+/// a consistent hand (every count is at most 4); masking wraps it onto some code instead of
+/// panicking, which keeps the win check total.
 #[inline(always)]
 fn read2(bits: &[u64], key: u32) -> u32 {
-    // A key beyond the table cannot come from a consistent hand; reading CODE_NONE for it
-    // (instead of panicking) keeps the win check total.
-    match bits.get((key >> 5) as usize) {
-        Some(w) => ((w >> (2 * (key & 31))) & 3) as u32,
-        None => CODE_NONE,
-    }
+    debug_assert!(bits.len().is_power_of_two());
+    let word = bits[(key >> 5) as usize & (bits.len() - 1)];
+    ((word >> (2 * (key & 31))) & 3) as u32
 }
 
 fn write2(bits: &mut [u64], key: usize, code: u32) {
@@ -82,9 +96,9 @@ fn without_chow(key: usize, i: usize, kinds: usize, chows: bool) -> Option<usize
     }
 }
 
-fn build_win(kinds: usize, chows: bool) -> Box<[u64]> {
+fn build_win<const WORDS: usize>(kinds: usize, chows: bool) -> Box<[u64; WORDS]> {
     let n = POW5[kinds - 1] as usize * 5;
-    let mut bits = vec![0u64; n.div_ceil(32)];
+    let mut bits = vec![0u64; WORDS];
     // Keys are visited in increasing order, and every key looked up below is smaller.
     for key in 1..n {
         let (i, c) = lowest(key);
@@ -106,7 +120,12 @@ fn build_win(kinds: usize, chows: bool) -> Box<[u64]> {
         };
         write2(&mut bits, key, code);
     }
+    for key in n..32 * WORDS {
+        write2(&mut bits, key, CODE_NONE);
+    }
     bits.into_boxed_slice()
+        .try_into()
+        .expect("the table has WORDS words")
 }
 
 /// The win table, built on first use (a few milliseconds).

@@ -1,18 +1,11 @@
 //! The regular win check and regular waits, by the win table.
 
-use super::tables::{win_table, WinTable, CODE_PAIR, CODE_SETS};
+use super::tables::{win_table, WinTable, CODE_NONE, CODE_PAIR, CODE_SETS};
 use crate::hand::{Hand, POW5};
 use crate::tile::{Suit, Tile, TileSet};
 
-/// Each group's code mapped to a nibble count: sets-only adds 1 to the low nibble, a pair
-/// group adds 1 to the next, a group that splits neither way lands in the third. A hand is a
-/// regular win exactly when the sum is three sets-only groups and one pair group.
-#[inline(always)]
-fn weight(code: u32) -> u32 {
-    1 << (4 * code)
-}
-
-const WIN_SUM: u32 = 3 * (1 << (4 * CODE_SETS)) + (1 << (4 * CODE_PAIR));
+// The sums below count on these values.
+const _: () = assert!(CODE_SETS == 0 && CODE_PAIR == 1 && CODE_NONE == 2);
 
 #[inline(always)]
 fn codes(table: &WinTable, keys: [u32; 4]) -> [u32; 4] {
@@ -24,33 +17,53 @@ fn codes(table: &WinTable, keys: [u32; 4]) -> [u32; 4] {
     ]
 }
 
+/// A hand is a regular win exactly when three groups split into sets only (code 0) and one
+/// into sets plus a pair (code 1). Codes are 0, 1 or 2, so that is the same as the four codes
+/// summing to 1: a group that splits neither way (2) alone overshoots, and so do two pair
+/// groups.
 #[inline]
 pub(crate) fn is_win(hand: &Hand, sets: u8) -> bool {
     let c = codes(win_table(), hand.keys());
-    let sum = weight(c[0]) + weight(c[1]) + weight(c[2]) + weight(c[3]);
-    sum == WIN_SUM && hand.len() == 3 * sets as usize + 2
+    c[0] + c[1] + c[2] + c[3] == 1 && hand.len() == 3 * sets as usize + 2
 }
 
-/// Regular waits of a `3 * sets + 1` hand: only a group whose three partners already split
-/// into sets (and, between them, at most one pair) can take the winning tile, and within it a
-/// rank wins if the group's key plus that rank has the missing code.
+/// Regular waits of a `3 * sets + 1` hand: only a group whose three partners' codes sum to at
+/// most 1 (all sets-only, or sets-only bar one pair group) can take the winning tile, and
+/// within it a rank wins if the group's key plus that rank has the code that brings the sum
+/// to exactly 1.
+#[inline]
 pub(crate) fn waits(hand: &Hand, sets: u8) -> TileSet {
-    let mut out = TileSet::EMPTY;
     if hand.len() != 3 * sets as usize + 1 {
-        return out;
+        return TileSet::EMPTY;
     }
     let table = win_table();
     let keys = hand.keys();
     let c = codes(table, keys);
-    let w = [weight(c[0]), weight(c[1]), weight(c[2]), weight(c[3])];
-    let total = w[0] + w[1] + w[2] + w[3];
+    let total = c[0] + c[1] + c[2] + c[3];
+    // No code exceeds 2, so from 4 up every group's partners sum to 2 or more. Most hands
+    // of a deal in progress are far from ready and stop here, after four loads; the engine
+    // asks at every discard, so this part is inlined and the rest is not.
+    if total >= 4 {
+        return TileSet::EMPTY;
+    }
+    waits_in_groups(hand, table)
+}
+
+#[inline(never)]
+fn waits_in_groups(hand: &Hand, table: &WinTable) -> TileSet {
+    let keys = hand.keys();
+    // Looked up again rather than passed: handing the codes over would spill them on every
+    // call, and this part runs for few.
+    let c = codes(table, keys);
+    let total = c[0] + c[1] + c[2] + c[3];
+    let mut out = TileSet::EMPTY;
     for suit in Suit::ALL {
         let g = suit as usize;
-        let need = match WIN_SUM.wrapping_sub(total - w[g]) {
-            x if x == weight(CODE_SETS) => CODE_SETS,
-            x if x == weight(CODE_PAIR) => CODE_PAIR,
-            _ => continue,
-        };
+        let rest = total - c[g];
+        if rest > 1 {
+            continue;
+        }
+        let need = 1 - rest;
         for r in 0..suit.len() {
             let tile = Tile::ALL[(suit.first() + r) as usize];
             if hand.count(tile) >= 4 {
