@@ -2,8 +2,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::detect::{ReadingKind, WaitShape};
 use super::pattern::PatternId;
+use super::reading::{ReadingKind, WaitShape};
 
 /// One counted pattern.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

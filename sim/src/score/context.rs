@@ -3,7 +3,7 @@
 use crate::algo::waits;
 use crate::deal::{Deal, Outcome, WinContext};
 use crate::hand::Hand;
-use crate::meld::{MeldKind, MeldList};
+use crate::meld::{Meld, MeldKind, MeldList};
 use crate::rules::Rules;
 use crate::seat::seat_wind;
 use crate::tile::{FlowerSet, Seat, Tile, Wind};
@@ -130,16 +130,26 @@ impl WinInput {
             return Err(ScoreError::TooManyMelds(self.melds.len()));
         }
         // The hand itself cannot hold a fifth copy; only kinds in melds need counting.
-        for m in &self.melds {
-            for t in m.tiles() {
-                let total = self.hand.count(t) as usize
-                    + self
-                        .melds
-                        .iter()
-                        .map(|o| o.count(t) as usize)
-                        .sum::<usize>();
-                if total > 4 {
-                    return Err(ScoreError::FifthCopy(t));
+        if !self.melds.is_empty() {
+            // Each meld as the kinds it covers and the copies of each.
+            let span = |m: &Meld| match m.kind() {
+                MeldKind::Chow => (m.tile().index(), 3, 1),
+                kind => (m.tile().index(), 1, kind.len()),
+            };
+            let mut melded = [0u8; 34];
+            for m in &self.melds {
+                let (first, kinds, copies) = span(m);
+                for n in &mut melded[first..first + kinds] {
+                    *n += copies;
+                }
+            }
+            for m in &self.melds {
+                let (first, kinds, _) = span(m);
+                for (i, &n) in melded.iter().enumerate().skip(first).take(kinds) {
+                    let t = Tile::ALL[i];
+                    if self.hand.count(t) + n > 4 {
+                        return Err(ScoreError::FifthCopy(t));
+                    }
                 }
             }
         }

@@ -26,6 +26,7 @@ mod breakdown;
 mod context;
 mod detect;
 mod pattern;
+mod reading;
 mod request;
 mod settle;
 mod variant;
@@ -34,56 +35,20 @@ use arrayvec::ArrayVec;
 
 pub use breakdown::{PatternList, PatternTai, Score};
 pub use context::{Ready, ScoreError, WinInput};
-pub use detect::{ReadingKind, WaitShape};
 pub use pattern::{PatternId, PatternSet, CHAINS};
+pub use reading::{ReadingKind, WaitShape};
 pub use request::{score_json, Circumstances, ScoreJob, ScoreRequest};
 pub use settle::settle;
 pub use variant::{
     Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, SettlementRules, Variant, VariantError,
 };
 
-use crate::algo::{decompositions, waits, DecompositionList, SpecialHands};
+use crate::algo::{waits, SpecialHands};
 use crate::deal::{Deal, Outcome};
 use crate::seat::BySeat;
 use crate::tile::Seat;
-use detect::{detect, reads_placement, reads_sets, Facts, Reading};
-
-/// The patterns whose detectors read the tiles and circumstances only.
-const HAND_LEVEL: PatternSet = {
-    let mut mask = 0;
-    let mut i = 0;
-    while i < PatternId::COUNT {
-        if !reads_sets(PatternId::ALL[i]) {
-            mask |= 1 << i;
-        }
-        i += 1;
-    }
-    mask
-};
-
-/// The patterns that depend on where the winning tile goes.
-const PLACEMENT_LEVEL: PatternSet = {
-    let mut mask = 0;
-    let mut i = 0;
-    while i < PatternId::COUNT {
-        if reads_placement(PatternId::ALL[i]) {
-            mask |= 1 << i;
-        }
-        i += 1;
-    }
-    mask
-};
-
-/// Patterns that need the number of kinds the hand waited on.
-const NEEDS_WAITS: PatternSet = PatternId::EdgeWait.bit()
-    | PatternId::ClosedWait.bit()
-    | PatternId::SingleWait.bit()
-    | PatternId::FalseSingleWait.bit()
-    | PatternId::TrueSingleWait.bit()
-    | PatternId::LastCopySingle.bit();
-
-/// Per-pattern multiplicities of one reading.
-type Counts = [u8; PatternId::COUNT];
+use detect::{Counts, Facts, HAND_LEVEL, NEEDS_WAITS, PLACEMENT_LEVEL, SET_LEVEL};
+use reading::Reading;
 
 /// Scores one win under a variant: the best reading's patterns, the total (limit applied,
 /// 一變五 applied), the dealer tai, and whether the minimum is met.
@@ -103,55 +68,46 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
         SpecialHands::NONE
     };
     let enabled = variant.enabled();
-    let wait_kinds = if enabled & NEEDS_WAITS != 0 {
-        let mut before = input.hand;
-        before.remove(win);
-        waits(&before, sets, special).len() as u8
-    } else {
-        0
+    // The kinds the hand waited on, worked out on first need: most readings' waits pay
+    // nothing that depends on it.
+    let mut wait_kinds_known = None;
+    let mut wait_kinds = || {
+        debug_assert!(enabled & NEEDS_WAITS != 0);
+        *wait_kinds_known.get_or_insert_with(|| {
+            let mut before = input.hand;
+            before.remove(win);
+            waits(&before, sets, special).len() as u8
+        })
     };
-    let facts = Facts::new(input, variant, self_draw, wait_kinds);
+    let facts = Facts::new(input, variant, self_draw);
 
-    // What does not depend on the reading, once.
-    let mut hand_counts: Counts = [0; PatternId::COUNT];
-    let mut hand_mask: PatternSet = 0;
-    let blank = Reading::blank();
-    for_each_bit(enabled & HAND_LEVEL, |p| {
-        let n = detect(p, &facts, &blank, variant);
-        if n != 0 {
-            hand_mask |= p.bit();
-            hand_counts[p.index()] = n;
-        }
-    });
+    // What does not depend on the reading, once. Hand-level and reading-level patterns are
+    // disjoint, and only the entries of patterns found on the current reading are read, so
+    // one array serves every reading.
+    let mut counts: Counts = [1; PatternId::COUNT];
+    let hand_mask =
+        detect::hand_patterns(&facts, enabled & HAND_LEVEL, &mut counts, &mut wait_kinds);
+    let hand_excluded = excluded_by(hand_mask, variant);
 
     let mut best: Option<Best> = None;
-    // Hand-level and reading-level patterns are disjoint, and only the entries of patterns
-    // found on the current reading are read, so one array serves every reading.
-    let mut counts = hand_counts;
     // Patterns of the decomposition, found on its first placement and kept for the others.
     let mut decomposition_mask: PatternSet = 0;
+    let mut decomposition_excluded: PatternSet = 0;
     let mut consider = |r: &Reading, first: bool| {
         if first {
-            decomposition_mask = hand_mask;
-            for_each_bit(enabled & !HAND_LEVEL & !PLACEMENT_LEVEL, |p| {
-                let n = detect(p, &facts, r, variant);
-                if n != 0 {
-                    decomposition_mask |= p.bit();
-                    counts[p.index()] = n;
-                }
-            });
+            let found = detect::set_patterns(&facts, r, enabled & SET_LEVEL, &mut counts);
+            decomposition_mask = hand_mask | found;
+            decomposition_excluded = hand_excluded | excluded_by(found, variant);
         }
-        let mut mask = decomposition_mask;
-        for_each_bit(enabled & PLACEMENT_LEVEL, |p| {
-            let n = detect(p, &facts, r, variant);
-            if n != 0 {
-                mask |= p.bit();
-                counts[p.index()] = n;
-            }
-        });
-        let mut excluded = 0;
-        for_each_bit(mask, |p| excluded |= variant.excludes(p));
-        let kept = mask & !excluded;
+        let placed = detect::placement_patterns(
+            &facts,
+            r,
+            variant,
+            enabled & PLACEMENT_LEVEL,
+            &mut wait_kinds,
+        );
+        let mask = decomposition_mask | placed;
+        let kept = mask & !(decomposition_excluded | excluded_by(placed, variant));
         let mut total = 0u32;
         for_each_bit(kept, |p| {
             total += variant.tai(p) as u32 * counts[p.index()] as u32
@@ -167,21 +123,25 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
         }
     };
 
-    let mut list = DecompositionList::new();
-    decompositions(&input.hand, sets, &mut list);
-    for d in &list {
-        detect::regular_readings(input, d, self_draw, &mut consider);
-    }
+    reading::regular_readings(input, sets, self_draw, &mut consider);
     if special.eight_pairs {
-        if let Some(r) = detect::eight_pairs_reading(input, self_draw) {
+        if let Some(r) = reading::eight_pairs_reading(input, self_draw) {
             consider(&r, true);
         }
     }
     if special.thirteen_orphans {
-        detect::thirteen_orphans_readings(input, self_draw, &mut consider);
+        reading::thirteen_orphans_readings(input, self_draw, &mut consider);
     }
     let best = best.ok_or(ScoreError::NotAWin)?;
     Ok(finish(variant, best, dealer_tai))
+}
+
+/// Everything the patterns of `mask` rule out.
+#[inline]
+fn excluded_by(mask: PatternSet, variant: &Variant) -> PatternSet {
+    let mut excluded = 0;
+    for_each_bit(mask, |p| excluded |= variant.excludes(p));
+    excluded
 }
 
 /// The best reading so far.
@@ -257,9 +217,7 @@ fn score_flower_win(input: &WinInput, variant: &Variant, dealer_tai: u16) -> Sco
     if input.flowers == crate::tile::FlowerSet::ALL && variant.has(PatternId::EightFlowers) {
         mask |= PatternId::EightFlowers.bit();
     }
-    let mut excluded = 0;
-    for_each_bit(mask, |p| excluded |= variant.excludes(p));
-    let kept = mask & !excluded;
+    let kept = mask & !excluded_by(mask, variant);
     let mut counts = [0; PatternId::COUNT];
     let mut total = 0;
     for_each_bit(kept, |p| {
