@@ -50,6 +50,18 @@ pub enum ReadingKind {
     FlowerWin,
 }
 
+impl ReadingKind {
+    /// Stable snake_case name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ReadingKind::Regular => "regular",
+            ReadingKind::EightPairs => "eight_pairs",
+            ReadingKind::ThirteenOrphans => "thirteen_orphans",
+            ReadingKind::FlowerWin => "flower_win",
+        }
+    }
+}
+
 /// One way of reading the hand, with the winning tile placed.
 ///
 /// The sets are kept as summaries (which kinds are pungs, how many chows start on each
