@@ -1,6 +1,12 @@
-//! `taisim simulate` and `taisim deal`: seeded self-play.
+//! `taisim simulate`: seeded self-play into a Parquet dataset; `taisim engine-bench`: the bare
+//! engine's speed; `taisim deal`: one deal step by step.
 
+use std::path::PathBuf;
 use std::time::Instant;
+
+use taisim_datasets::{
+    default_out_dir, schema_text, HarnessError, ProgressMode, RunOptions, RunRequest, Shard,
+};
 
 use rayon::prelude::*;
 use taisim_sim::{
@@ -9,10 +15,78 @@ use taisim_sim::{
 
 #[derive(clap::Args)]
 pub struct SimulateArgs {
+    /// A shipped variant's name or a variant file's path [default: taiwan16].
+    #[arg(long)]
+    variant: Option<String>,
+    /// Independent deals to play [default: 1000000].
+    #[arg(long, conflicts_with = "games")]
+    deals: Option<u64>,
+    /// Full games to play instead: four rounds with dealer continuation.
+    #[arg(long)]
+    games: Option<u64>,
+    /// Run seed: deal i (game i) is seeded from (seed, i) alone [default: 0].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// One agent for all seats, or four comma-separated in seat order E,S,W,N: random,
+    /// greedy, defensive, policy:PATH [default: greedy].
+    #[arg(long)]
+    agents: Option<String>,
+    /// Worker threads (default: all cores). The rows do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output directory [default: runs/<UTC timestamp>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the interrupted run in --out; the other arguments default to the run's own.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Play the K-th of N disjoint ranges of the run's parts (1-based), e.g. 3/8.
+    #[arg(long)]
+    shard: Option<Shard>,
+    /// Record each deal's decisions (for `taisim replay`).
+    #[arg(long)]
+    log_actions: bool,
+    /// Deals (or games) per part file [default: 65536 deals, 2048 games].
+    #[arg(long)]
+    part_size: Option<u64>,
+    /// Settlement base (底) [default: the variant's].
+    #[arg(long)]
+    base: Option<i64>,
+    /// Settlement value per tai [default: the variant's].
+    #[arg(long)]
+    per_tai: Option<i64>,
+    /// No progress output.
+    #[arg(long, conflicts_with = "progress")]
+    quiet: bool,
+    /// Progress display: a bar on a terminal, plain lines in a log.
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
+    progress: ProgressArg,
+    /// Print the tables' schemas and exit.
+    #[arg(long)]
+    schema: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ProgressArg {
+    Auto,
+    Bar,
+    Lines,
+}
+
+#[derive(clap::Args)]
+pub struct ReplayArgs {
+    /// The run directory.
+    pub run: PathBuf,
+    /// The deal's `deal_id`.
+    pub deal_id: u64,
+}
+
+#[derive(clap::Args)]
+pub struct EngineBenchArgs {
     /// Number of deals.
     #[arg(long, default_value_t = 1_000_000)]
     deals: u64,
-    /// Run seed: deal i is seeded from (seed, i) alone.
+    /// Run seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Worker threads (default: all cores).
@@ -75,7 +149,7 @@ fn play_random(
     deal
 }
 
-pub fn simulate(args: &SimulateArgs) -> Result<(), String> {
+pub fn engine_bench(args: &EngineBenchArgs) -> Result<(), String> {
     if args.deals == 0 {
         return Err("--deals must be at least 1".into());
     }
@@ -134,7 +208,70 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), String> {
     for s in Wind::ALL {
         println!("  wins by {s}: {}", totals.wins_by_seat[s as usize]);
     }
-    println!("note: scoring, agents and Parquet output arrive with their issues; this run checks the engine flow.");
+    Ok(())
+}
+
+/// `taisim simulate`.
+pub fn simulate(args: &SimulateArgs) -> Result<(), HarnessError> {
+    if args.schema {
+        print!("{}", schema_text());
+        return Ok(());
+    }
+    let out = args.out.clone().unwrap_or_else(default_out_dir);
+    let request = RunRequest {
+        variant: args.variant.clone(),
+        deals: args.deals,
+        games: args.games,
+        seed: args.seed,
+        agents: args.agents.clone(),
+        part_size: args.part_size,
+        shard: args.shard,
+        log_actions: args.log_actions,
+        base: args.base,
+        per_tai: args.per_tai,
+    };
+    let spec = request.spec(&out, args.resume)?;
+    let progress = if args.quiet {
+        ProgressMode::Quiet
+    } else {
+        match args.progress {
+            ProgressArg::Auto => ProgressMode::Auto,
+            ProgressArg::Bar => ProgressMode::Bar,
+            ProgressArg::Lines => ProgressMode::Lines,
+        }
+    };
+    let options = RunOptions {
+        threads: args.threads,
+        resume: args.resume,
+        progress,
+        command: std::env::args().collect(),
+    };
+    let summary = taisim_datasets::simulate(&spec, &out, &options)?;
+    if !args.quiet {
+        let m = &summary.manifest;
+        println!(
+            "{}: {} deals, {} wins, {} pattern rows in {} parts ({} {} of {}, seed {}, agents {})",
+            out.display(),
+            m.rows.deals,
+            m.rows.wins,
+            m.rows.tai,
+            m.parts.len(),
+            spec.count,
+            spec.unit.name(),
+            spec.variant.name,
+            spec.seed,
+            spec.agents_arg()
+        );
+        println!(
+            "this invocation: {} deals in {} parts, {:.2} s, {:.0} deals/s on {} threads",
+            summary.deals_played,
+            summary.parts_played,
+            summary.seconds,
+            summary.deals_played as f64 / summary.seconds.max(1e-9),
+            summary.threads
+        );
+        println!("next: taisim report {}", out.display());
+    }
     Ok(())
 }
 

@@ -1,0 +1,40 @@
+//! Seeded self-play runs of taisim, written as Parquet datasets.
+//!
+//! A run plays `count` deals (or full games) of one rule variant with four named agents and
+//! writes three tables, each a directory of part files that DuckDB, Polars and pandas read
+//! as one table (`read_parquet('runs/NAME/deals/*.parquet')`):
+//!
+//! - `deals/`: one row per deal: outcome, winners, payments, each seat's melds and flowers;
+//! - `wins/`: one row per winning hand: tai, wait, circumstances, the hand;
+//! - `tai/`: one row per counted pattern of each win.
+//!
+//! Deal `i`'s seed derives from `(run seed, i)` alone and a part holds a fixed range of
+//! deals, so the files are byte-identical whatever the thread count. Parts are written under
+//! temporary names and renamed when complete, so an interrupted run resumes exactly
+//! ([`RunOptions::resume`]); `--shard K/N` splits a run over machines into the same layout.
+//! `manifest.json` records the spec, the variant's hash, and every file's rows and SHA-256.
+
+mod error;
+mod manifest;
+mod part;
+mod play;
+mod progress;
+mod read;
+mod replay;
+pub mod report;
+mod run;
+mod schema;
+mod spec;
+mod tables;
+
+pub use error::HarnessError;
+pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, VARIANT_FILE};
+pub use part::{part_path, writer_properties, FileRecord, PartRecord, Table, MAX_ROW_GROUP_ROWS};
+pub use play::{game_deal_id, MAX_DEALS_PER_GAME};
+pub use progress::ProgressMode;
+pub use read::{column, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS};
+pub use replay::replay;
+pub use report::{Report, ReportOptions};
+pub use run::{resume_spec, simulate, RunOptions, RunSummary};
+pub use schema::{schema, schema_text};
+pub use spec::{default_out_dir, sha256_hex, RunRequest, RunSpec, Shard, Unit, VariantSource};

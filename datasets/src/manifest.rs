@@ -1,0 +1,151 @@
+//! `manifest.json`: what a run directory holds and how it was made, enough to check every
+//! file, to resume the run, and to rerun it elsewhere.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::HarnessError;
+use crate::part::PartRecord;
+use crate::spec::{RunSpec, Shard};
+
+/// The manifest format; bumped when a field changes meaning.
+pub const MANIFEST_FORMAT: &str = "taisim-run/1";
+
+/// The file the run's variant is copied to, inside the run directory.
+pub const VARIANT_FILE: &str = "variant.toml";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Started; parts may be missing. `--resume` continues it.
+    Running,
+    /// Every part of the shard is written and recorded below.
+    Complete,
+}
+
+/// Row totals over the recorded parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rows {
+    pub deals: u64,
+    pub wins: u64,
+    pub tai: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: String,
+    pub taisim_version: String,
+    /// The command line that started (or last resumed) the run.
+    pub command: Vec<String>,
+    pub status: Status,
+    pub spec: RunSpec,
+    /// The variant as played, copied into the run directory; its hash is in `spec`.
+    pub variant_file: String,
+    /// How seeds derive, for anyone reproducing a deal without taisim's code.
+    pub seeding: String,
+    /// Parts in the whole run, all shards together.
+    pub parts_in_run: u64,
+    /// The parts `[first, end)` this manifest's shard plays.
+    pub shard_parts: [u64; 2],
+    pub rows: Rows,
+    pub parts: Vec<PartRecord>,
+    /// Wall-clock seconds of the last invocation, and its threads (not part of the data).
+    pub elapsed_seconds: f64,
+    pub threads: usize,
+}
+
+impl Manifest {
+    pub fn new(spec: &RunSpec, command: Vec<String>) -> Manifest {
+        let parts = spec.shard_parts();
+        Manifest {
+            format: MANIFEST_FORMAT.to_string(),
+            taisim_version: env!("CARGO_PKG_VERSION").to_string(),
+            command,
+            status: Status::Running,
+            spec: spec.clone(),
+            variant_file: VARIANT_FILE.to_string(),
+            seeding: match spec.unit {
+                crate::spec::Unit::Deals => "deal i: seed = splitmix64 stream (spec.seed, i) \
+                    (taisim_sim::deal_seed); deal_id = i"
+                    .to_string(),
+                crate::spec::Unit::Games => "game g: game seed = deal_seed(spec.seed, g); its \
+                    deal j: seed = deal_seed(game seed, j); deal_id = g * 65536 + j"
+                    .to_string(),
+            },
+            parts_in_run: spec.parts(),
+            shard_parts: [parts.start, parts.end],
+            rows: Rows::default(),
+            parts: Vec::new(),
+            elapsed_seconds: 0.0,
+            threads: 0,
+        }
+    }
+
+    /// The manifest's file name: `manifest.json`, or one per shard so shards can share a
+    /// directory.
+    pub fn file_name(shard: Shard) -> String {
+        if shard.is_whole() {
+            "manifest.json".to_string()
+        } else {
+            format!(
+                "manifest-shard-{:05}-of-{:05}.json",
+                shard.index, shard.count
+            )
+        }
+    }
+
+    pub fn path(out: &Path, shard: Shard) -> PathBuf {
+        out.join(Manifest::file_name(shard))
+    }
+
+    /// Whether `name` is a manifest's file name.
+    pub fn is_manifest_name(name: &str) -> bool {
+        name == "manifest.json" || (name.starts_with("manifest-shard-") && name.ends_with(".json"))
+    }
+
+    pub fn read(path: &Path) -> Result<Manifest, HarnessError> {
+        let text = std::fs::read_to_string(path).map_err(HarnessError::io("cannot read", path))?;
+        let manifest: Manifest =
+            serde_json::from_str(&text).map_err(|e| HarnessError::Corrupt {
+                path: path.to_path_buf(),
+                message: format!("not a taisim run manifest: {e}"),
+            })?;
+        if manifest.format != MANIFEST_FORMAT {
+            return Err(HarnessError::Corrupt {
+                path: path.to_path_buf(),
+                message: format!(
+                    "manifest format {:?}; this taisim reads {MANIFEST_FORMAT:?}",
+                    manifest.format
+                ),
+            });
+        }
+        Ok(manifest)
+    }
+
+    /// Every manifest in a run directory (one, or one per shard), in file-name order.
+    pub fn read_all(out: &Path) -> Result<Vec<Manifest>, HarnessError> {
+        let mut names = Vec::new();
+        let entries = std::fs::read_dir(out).map_err(HarnessError::io("cannot read", out))?;
+        for entry in entries {
+            let entry = entry.map_err(HarnessError::io("cannot read", out))?;
+            if let Some(name) = entry.file_name().to_str() {
+                if Manifest::is_manifest_name(name) {
+                    names.push(name.to_string());
+                }
+            }
+        }
+        names.sort();
+        names.iter().map(|n| Manifest::read(&out.join(n))).collect()
+    }
+
+    /// Writes the manifest under a temporary name and renames it into place.
+    pub fn write(&self, out: &Path) -> Result<(), HarnessError> {
+        let path = Manifest::path(out, self.spec.shard);
+        let tmp = out.join(format!(".{}.tmp", Manifest::file_name(self.spec.shard)));
+        let mut text = serde_json::to_string_pretty(self).expect("a manifest serialises");
+        text.push('\n');
+        std::fs::write(&tmp, text).map_err(HarnessError::io("cannot write", &tmp))?;
+        std::fs::rename(&tmp, &path).map_err(HarnessError::io("cannot rename into place", &path))
+    }
+}

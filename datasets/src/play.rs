@@ -1,0 +1,204 @@
+//! Playing a part's units (deals or games) and turning each finished deal into rows.
+
+use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent};
+use taisim_sim::algo::shanten_with;
+use taisim_sim::score::{score, settle, Variant, WinInput};
+use taisim_sim::{deal_seed, ActionList, Deal, DealContext, MeldKind, Outcome, Rules, Wind};
+
+use crate::error::HarnessError;
+use crate::spec::{RunSpec, Unit};
+use crate::tables::{DealRow, DealsColumns, SeatEnd, TaiColumns, WinRow, WinsColumns};
+
+/// A game stops after this many deals even if the dealer keeps the deal (it never does in
+/// practice: that needs tens of thousands of dealer wins or draws in a row). The bound keeps
+/// `deal_in_game` a `u16` and the deal ids of different games apart.
+pub const MAX_DEALS_PER_GAME: u64 = 1 << 16;
+
+/// The deal id of deal `j` of game `g`.
+pub const fn game_deal_id(game: u64, j: u64) -> u64 {
+    game * MAX_DEALS_PER_GAME + j
+}
+
+/// The three tables of one part, filled deal by deal.
+pub(crate) struct PartTables {
+    pub deals: DealsColumns,
+    pub wins: WinsColumns,
+    pub tai: TaiColumns,
+}
+
+impl PartTables {
+    pub fn new(log_actions: bool, capacity: usize) -> PartTables {
+        PartTables {
+            deals: DealsColumns::new(log_actions, capacity),
+            wins: WinsColumns::default(),
+            tai: TaiColumns::default(),
+        }
+    }
+}
+
+/// One worker's players and scratch space, reused from deal to deal.
+pub(crate) struct Player<'a> {
+    spec: &'a RunSpec,
+    variant: &'a Variant,
+    rules: Rules,
+    agents: [BuiltinAgent; 4],
+    legal: ActionList,
+    /// The current deal's decisions as action indices (with `--log-actions`); its capacity
+    /// grows to the longest deal once and is then reused.
+    actions: Vec<u8>,
+}
+
+impl<'a> Player<'a> {
+    pub fn new(spec: &'a RunSpec, variant: &'a Variant, agents: [BuiltinAgent; 4]) -> Player<'a> {
+        Player {
+            spec,
+            variant,
+            rules: variant.rules(),
+            agents,
+            legal: ActionList::new(),
+            actions: Vec::with_capacity(if spec.log_actions { 256 } else { 0 }),
+        }
+    }
+
+    /// Plays unit `index` (a deal, or a whole game) into `tables`; returns the deals played.
+    pub fn play_unit(&mut self, index: u64, tables: &mut PartTables) -> Result<u64, HarnessError> {
+        match self.spec.unit {
+            Unit::Deals => {
+                let seed = deal_seed(self.spec.seed, index);
+                self.play_deal(index, None, seed, DealContext::FIRST, tables)?;
+                Ok(1)
+            }
+            Unit::Games => {
+                let game_seed = deal_seed(self.spec.seed, index);
+                let mut context = DealContext::FIRST;
+                for j in 0..MAX_DEALS_PER_GAME {
+                    let seed = deal_seed(game_seed, j);
+                    let id = game_deal_id(index, j);
+                    let deal =
+                        self.play_deal(id, Some((index, j as u16)), seed, context, tables)?;
+                    let result = deal.result().expect("a played deal is over");
+                    match context.next(result, &self.rules) {
+                        Some(next) => context = next,
+                        None => return Ok(j + 1),
+                    }
+                }
+                Ok(MAX_DEALS_PER_GAME)
+            }
+        }
+    }
+
+    fn play_deal(
+        &mut self,
+        deal_id: u64,
+        game: Option<(u64, u16)>,
+        seed: u64,
+        context: DealContext,
+        tables: &mut PartTables,
+    ) -> Result<Deal, HarnessError> {
+        let engine = |message: String| HarnessError::Engine {
+            deal_id,
+            seed,
+            message,
+        };
+        let mut deal = Deal::new(self.rules, seed, context).map_err(|e| engine(e.to_string()))?;
+        self.actions.clear();
+        let log = self.spec.log_actions;
+        let actions = &mut self.actions;
+        let decisions = play_deal_with(&mut deal, &mut self.agents, &mut self.legal, |d, a| {
+            if log {
+                // The action space has 144 entries, so an index fits a byte.
+                actions.push(action_to_index(a, d).map_or(u8::MAX, |i| i as u8));
+            }
+        });
+        let result = *deal.result().expect("a played deal is over");
+
+        let mut seats = [SeatEnd::default(); 4];
+        for s in Wind::ALL {
+            let end = &mut seats[s as usize];
+            end.flowers = deal.flowers(s).len() as u8;
+            for m in deal.melds(s) {
+                match m.kind() {
+                    MeldKind::Chow => end.chows += 1,
+                    MeldKind::Pung => end.pungs += 1,
+                    MeldKind::Kong => end.kongs += 1,
+                    MeldKind::ConcealedKong => end.concealed_kongs += 1,
+                    MeldKind::AddedKong => end.added_kongs += 1,
+                }
+            }
+            end.declared_ready = deal.ready_declaration(s).is_some();
+            end.shanten = if result.winners.contains(s) {
+                -1
+            } else {
+                let sets = self.rules.sets.saturating_sub(deal.melds(s).len() as u8);
+                shanten_with(deal.hand(s), sets, self.rules.special)
+            };
+        }
+
+        let mut total_tai: Option<u16> = None;
+        if result.outcome != Outcome::ExhaustiveDraw {
+            for winner in result.winners.iter() {
+                let input = WinInput::from_deal(&deal, winner)
+                    .ok_or_else(|| engine(format!("seat {winner} won but has no winning hand")))?;
+                let s = score(&input, self.variant)
+                    .map_err(|e| engine(format!("scoring seat {winner}: {e}")))?;
+                let pay = settle(&s, &input, self.variant, self.spec.base, self.spec.per_tai);
+                for (end, p) in seats.iter_mut().zip(pay.0) {
+                    end.pay += p;
+                }
+                *total_tai.get_or_insert(0) += s.total;
+                for p in &s.patterns {
+                    tables.tai.push(deal_id, winner, p.id, p.count, p.tai);
+                }
+                tables.wins.push(&WinRow {
+                    deal_id,
+                    winner,
+                    discarder: input.discarder,
+                    win_tile: input.win_tile,
+                    total_tai: s.total,
+                    dealer_tai: s.dealer_tai,
+                    wait: s.wait,
+                    reading: s.reading,
+                    context: result.context,
+                    concealed: input
+                        .melds
+                        .iter()
+                        .all(|m| m.kind() == MeldKind::ConcealedKong),
+                    declared_ready: deal.ready_declaration(winner).is_some(),
+                    winner_is_dealer: winner == context.dealer,
+                    meets_minimum: s.meets_minimum,
+                    capped: s.capped,
+                    payment: pay[winner],
+                    n_patterns: s.patterns.len() as u8,
+                    hand: &input.hand,
+                    melds: &input.melds,
+                    flowers: input.flowers,
+                });
+            }
+        }
+        let conserved: i64 = seats.iter().map(|s| s.pay).sum();
+        if conserved != 0 {
+            return Err(engine(format!("payments sum to {conserved}, not zero")));
+        }
+        tables.deals.push(
+            &DealRow {
+                deal_id,
+                game,
+                seed,
+                round_wind: context.round_wind,
+                dealer: context.dealer,
+                dealer_streak: context.streak,
+                outcome: result.outcome,
+                winners: result.winners,
+                discarder: result.payer,
+                win_tile: result.win_tile,
+                total_tai,
+                turns: deal.discards().len() as u16,
+                decisions: decisions.min(u16::MAX as u32) as u16,
+                tiles_left: deal.tiles_left(),
+                seats,
+            },
+            &self.actions,
+        );
+        Ok(deal)
+    }
+}

@@ -1,0 +1,526 @@
+//! Reading a run directory back: its manifests (one, or one per shard), the part files they
+//! record, and each table's rows as Arrow record batches of only the columns asked for.
+//!
+//! [`Run::open`] checks what is cheap to check (the manifests agree with each other and with
+//! `variant.toml`, every recorded part lies in its shard's range and exists); each part file
+//! is checked when it is opened ([`PartFile::open`]: its footer's rows and its size against
+//! the manifest) and, on request, read whole for its SHA-256 ([`verify_checksum`]). Reading
+//! streams one batch at a time, so memory does not grow with the run.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int8Type;
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::ProjectionMask;
+use sha2::{Digest, Sha256};
+
+use crate::error::HarnessError;
+use crate::manifest::{Manifest, Status, VARIANT_FILE};
+use crate::part::{FileRecord, PartRecord, Table};
+use crate::play::MAX_DEALS_PER_GAME;
+use crate::spec::{sha256_hex, RunSpec, Shard, Unit};
+
+/// Rows per record batch when reading: small enough that a batch of the widest projection
+/// stays well under a megabyte, large enough that per-batch costs vanish.
+pub const READ_BATCH_ROWS: usize = 8192;
+
+/// A run directory whose manifests have been read and checked against each other.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub dir: PathBuf,
+    /// The manifests found, in shard order: one for an unsharded run.
+    pub manifests: Vec<Manifest>,
+    /// The parts the manifests record, all shards together, in part order.
+    pub parts: Vec<PartRecord>,
+    /// What leaves the run readable but incomplete: shards without a manifest, manifests
+    /// whose shard is not complete.
+    pub warnings: Vec<String>,
+}
+
+fn corrupt(path: &Path, message: impl Into<String>) -> HarnessError {
+    HarnessError::Corrupt {
+        path: path.to_path_buf(),
+        message: message.into(),
+    }
+}
+
+impl Run {
+    /// Reads and cross-checks the manifests of the run in `dir`.
+    ///
+    /// A path that is not a directory, or a directory without a manifest, is the user's
+    /// mistake ([`HarnessError::Usage`]); manifests that disagree with each other, with
+    /// `variant.toml` or with the files on disk are [`HarnessError::Corrupt`].
+    pub fn open(dir: &Path) -> Result<Run, HarnessError> {
+        if !dir.is_dir() {
+            return Err(HarnessError::Usage(format!(
+                "{} is not a directory; expected the output directory of `taisim simulate`",
+                dir.display()
+            )));
+        }
+        let mut manifests = Manifest::read_all(dir)?;
+        if manifests.is_empty() {
+            return Err(HarnessError::Usage(format!(
+                "{} holds no manifest.json (nor manifest-shard-*.json); is it the output directory of `taisim simulate`?",
+                dir.display()
+            )));
+        }
+        manifests.sort_by_key(|m| m.spec.shard.index);
+        let first = &manifests[0];
+        let count = first.spec.shard.count;
+        let whole = manifests.iter().any(|m| m.spec.shard.is_whole());
+        if whole && manifests.len() > 1 {
+            return Err(corrupt(
+                dir,
+                "holds both manifest.json and shard manifests; keep one run per directory",
+            ));
+        }
+        for m in &manifests[1..] {
+            let mut theirs = m.spec.clone();
+            theirs.shard = first.spec.shard;
+            if theirs != first.spec {
+                return Err(corrupt(
+                    &Manifest::path(dir, m.spec.shard),
+                    format!(
+                        "shard {} is of a different run than shard {} (everything but the shard must agree)",
+                        m.spec.shard, first.spec.shard
+                    ),
+                ));
+            }
+        }
+        for pair in manifests.windows(2) {
+            if pair[0].spec.shard == pair[1].spec.shard {
+                return Err(corrupt(
+                    dir,
+                    format!("two manifests for shard {}", pair[0].spec.shard),
+                ));
+            }
+        }
+        check_variant(dir, &first.spec)?;
+
+        let mut parts = Vec::new();
+        let mut warnings = Vec::new();
+        for m in &manifests {
+            check_manifest(dir, m)?;
+            if m.status != Status::Complete {
+                let name = Manifest::file_name(m.spec.shard);
+                warnings.push(format!(
+                    "{name}: status running (still running, or interrupted): {} of the shard's {} parts are recorded and counted; finish it with `taisim simulate --resume`",
+                    m.parts.len(),
+                    m.shard_parts[1] - m.shard_parts[0]
+                ));
+            }
+            parts.extend(m.parts.iter().cloned());
+        }
+        parts.sort_by_key(|p| p.index);
+        for pair in parts.windows(2) {
+            if pair[0].index == pair[1].index {
+                return Err(corrupt(
+                    dir,
+                    format!("part {} is recorded by two manifests", pair[0].index),
+                ));
+            }
+        }
+        let missing: Vec<String> = (1..=count)
+            .filter(|k| !manifests.iter().any(|m| m.spec.shard.index == *k))
+            .map(|k| Shard { index: k, count }.to_string())
+            .collect();
+        if !missing.is_empty() {
+            warnings.insert(
+                0,
+                format!(
+                    "shard{} {} of this {count}-shard run {} no manifest here: {} of {} parts are counted",
+                    if missing.len() == 1 { "" } else { "s" },
+                    missing.join(", "),
+                    if missing.len() == 1 { "has" } else { "have" },
+                    parts.len(),
+                    first.parts_in_run
+                ),
+            );
+        }
+        Ok(Run {
+            dir: dir.to_path_buf(),
+            manifests,
+            parts,
+            warnings,
+        })
+    }
+
+    /// The run's spec, as its first manifest records it (the manifests agree on everything
+    /// but the shard).
+    pub fn spec(&self) -> &RunSpec {
+        &self.manifests[0].spec
+    }
+
+    /// Shards the run was split into (1 for an unsharded run).
+    pub fn shard_count(&self) -> u32 {
+        self.spec().shard.count
+    }
+
+    /// The shards that have a manifest here.
+    pub fn shards_present(&self) -> Vec<Shard> {
+        self.manifests.iter().map(|m| m.spec.shard).collect()
+    }
+
+    /// Parts in the whole run, all shards together.
+    pub fn parts_in_run(&self) -> u64 {
+        self.manifests[0].parts_in_run
+    }
+
+    /// Whether every part of the run is recorded (no shard missing or unfinished).
+    pub fn is_complete(&self) -> bool {
+        self.parts.len() as u64 == self.parts_in_run()
+    }
+
+    /// The recorded part holding deal `deal_id`, if any.
+    pub fn part_of_deal(&self, deal_id: u64) -> Option<&PartRecord> {
+        let unit = match self.spec().unit {
+            Unit::Deals => deal_id,
+            Unit::Games => deal_id / MAX_DEALS_PER_GAME,
+        };
+        let i = self.parts.partition_point(|p| p.units[1] <= unit);
+        self.parts
+            .get(i)
+            .filter(|p| p.units[0] <= unit && unit < p.units[1])
+    }
+
+    /// The path of a recorded file.
+    pub fn path(&self, file: &FileRecord) -> PathBuf {
+        self.dir.join(&file.file)
+    }
+
+    /// Opens one table of a recorded part, checking its footer against the manifest.
+    pub fn open_part(&self, part: &PartRecord, table: Table) -> Result<PartFile, HarnessError> {
+        let file = part.file(table);
+        PartFile::open(&self.path(file), Some(file))
+    }
+
+    /// Checks one table of a recorded part against the manifest's SHA-256, reading it whole.
+    pub fn verify_checksum(&self, part: &PartRecord, table: Table) -> Result<(), HarnessError> {
+        let file = part.file(table);
+        verify_checksum(&self.path(file), file)
+    }
+}
+
+/// `variant.toml` must be the variant the manifest hashed.
+fn check_variant(dir: &Path, spec: &RunSpec) -> Result<(), HarnessError> {
+    let path = dir.join(VARIANT_FILE);
+    let text = match std::fs::read(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(corrupt(
+                &path,
+                "missing; every run directory holds its variant",
+            ))
+        }
+        Err(e) => return Err(HarnessError::io("cannot read", &path)(e)),
+    };
+    let hash = sha256_hex(&text);
+    if hash != spec.variant.sha256 {
+        return Err(corrupt(
+            &path,
+            format!(
+                "its SHA-256 is {}, the manifest recorded {}",
+                &hash[..12],
+                &spec.variant.sha256[..12.min(spec.variant.sha256.len())]
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One manifest's own consistency: parts inside its shard's range with the units the spec
+/// gives them, row totals that add up, and a complete shard that records every part.
+fn check_manifest(dir: &Path, m: &Manifest) -> Result<(), HarnessError> {
+    let path = Manifest::path(dir, m.spec.shard);
+    let range = m.spec.shard_parts();
+    if m.parts_in_run != m.spec.parts() || [range.start, range.end] != m.shard_parts {
+        return Err(corrupt(
+            &path,
+            format!(
+                "records parts {:?} of {}, but its spec gives parts {range:?} of {}",
+                m.shard_parts,
+                m.parts_in_run,
+                m.spec.parts()
+            ),
+        ));
+    }
+    for p in &m.parts {
+        let (first, end) = m.spec.part_units(p.index);
+        if !range.contains(&p.index) || p.units != [first, end] {
+            return Err(corrupt(
+                &path,
+                format!(
+                    "part {} (units {:?}) is not part of shard {} (parts {range:?})",
+                    p.index, p.units, m.spec.shard
+                ),
+            ));
+        }
+        for table in Table::ALL {
+            let file = p.file(table);
+            let expected = crate::part::part_path(Path::new(""), table, p.index);
+            if Path::new(&file.file) != expected {
+                return Err(corrupt(
+                    &path,
+                    format!(
+                        "part {} records its {} file as {:?}",
+                        p.index,
+                        table.dir(),
+                        file.file
+                    ),
+                ));
+            }
+            if !dir.join(&file.file).is_file() {
+                return Err(corrupt(
+                    &dir.join(&file.file),
+                    "recorded in the manifest but missing",
+                ));
+            }
+        }
+    }
+    let sum = |t: Table| m.parts.iter().map(|p| p.file(t).rows).sum::<u64>();
+    let totals = [
+        (Table::Deals, m.rows.deals),
+        (Table::Wins, m.rows.wins),
+        (Table::Tai, m.rows.tai),
+    ];
+    for (table, total) in totals {
+        if sum(table) != total {
+            return Err(corrupt(
+                &path,
+                format!(
+                    "its {} rows total {total}, but its parts' rows add up to {}",
+                    table.dir(),
+                    sum(table)
+                ),
+            ));
+        }
+    }
+    if m.status == Status::Complete && m.parts.len() as u64 != range.end - range.start {
+        return Err(corrupt(
+            &path,
+            format!(
+                "complete, yet records {} of its shard's {} parts",
+                m.parts.len(),
+                range.end - range.start
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads `path` whole and compares its size and SHA-256 with the manifest's record.
+pub fn verify_checksum(path: &Path, record: &FileRecord) -> Result<(), HarnessError> {
+    let mut file = File::open(path).map_err(HarnessError::io("cannot read", path))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut bytes = 0u64;
+    loop {
+        let n = file
+            .read(&mut buf)
+            .map_err(HarnessError::io("cannot read", path))?;
+        if n == 0 {
+            break;
+        }
+        bytes += n as u64;
+        hasher.update(&buf[..n]);
+    }
+    let digest = hasher.finalize();
+    let hash: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    if bytes != record.bytes || hash != record.sha256 {
+        return Err(corrupt(
+            path,
+            format!(
+                "{bytes} bytes with SHA-256 {}…, but the manifest recorded {} bytes with {}…",
+                &hash[..12],
+                record.bytes,
+                &record.sha256[..12.min(record.sha256.len())]
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One Parquet part file, opened and its footer read.
+pub struct PartFile {
+    path: PathBuf,
+    builder: ParquetRecordBatchReaderBuilder<File>,
+    rows: u64,
+}
+
+impl PartFile {
+    /// Opens `path` and reads its footer; with a manifest record, checks the file's size and
+    /// the footer's row count against it.
+    pub fn open(path: &Path, record: Option<&FileRecord>) -> Result<PartFile, HarnessError> {
+        let file = File::open(path).map_err(HarnessError::io("cannot read", path))?;
+        let bytes = file
+            .metadata()
+            .map_err(HarnessError::io("cannot read", path))?
+            .len();
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+            .map_err(|e| corrupt(path, format!("not a readable Parquet file: {e}")))?;
+        let rows = builder.metadata().file_metadata().num_rows().max(0) as u64;
+        if let Some(r) = record {
+            if rows != r.rows {
+                return Err(corrupt(
+                    path,
+                    format!(
+                        "its footer says {rows} rows, the manifest recorded {}",
+                        r.rows
+                    ),
+                ));
+            }
+            if bytes != r.bytes {
+                return Err(corrupt(
+                    path,
+                    format!("{bytes} bytes, the manifest recorded {}", r.bytes),
+                ));
+            }
+        }
+        Ok(PartFile {
+            path: path.to_path_buf(),
+            builder,
+            rows,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Rows, from the footer.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Streams the rows in batches of at most `batch_rows`, decoding only `columns` (each
+    /// must exist). Columns come in the file's order: look them up by name.
+    pub fn batches(self, columns: &[&str], batch_rows: usize) -> Result<Batches, HarnessError> {
+        let schema = self.builder.schema().clone();
+        let mut roots = Vec::with_capacity(columns.len());
+        for name in columns {
+            let i = schema
+                .index_of(name)
+                .map_err(|_| corrupt(&self.path, format!("has no column {name:?}")))?;
+            roots.push(i);
+        }
+        let mask = ProjectionMask::roots(self.builder.parquet_schema(), roots);
+        let reader = self
+            .builder
+            .with_projection(mask)
+            .with_batch_size(batch_rows.max(1))
+            .build()
+            .map_err(|e| corrupt(&self.path, format!("cannot read: {e}")))?;
+        Ok(Batches {
+            path: self.path,
+            reader,
+        })
+    }
+}
+
+/// The record batches of one part file; a decoding failure is reported with the file.
+pub struct Batches {
+    path: PathBuf,
+    reader: ParquetRecordBatchReader,
+}
+
+impl Iterator for Batches {
+    type Item = Result<RecordBatch, HarnessError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.reader
+            .next()
+            .map(|r| r.map_err(|e| corrupt(&self.path, format!("cannot decode: {e}"))))
+    }
+}
+
+/// A column of a batch as the array type `T`, or an error naming the file.
+pub fn column<'a, T: Array + 'static>(
+    batch: &'a RecordBatch,
+    name: &str,
+    path: &Path,
+) -> Result<&'a T, HarnessError> {
+    let col = batch
+        .column_by_name(name)
+        .ok_or_else(|| corrupt(path, format!("has no column {name:?}")))?;
+    col.as_any().downcast_ref::<T>().ok_or_else(|| {
+        corrupt(
+            path,
+            format!("column {name:?} has type {}", col.data_type()),
+        )
+    })
+}
+
+/// A string column (dictionary-encoded with `Int8` keys, as taisim writes them, or plain)
+/// turned into small codes: `code` maps each distinct string once per batch, nulls give
+/// `None`, and a string it rejects is an error naming the file and the value.
+pub fn string_codes<F: FnMut(&str) -> Option<usize>>(
+    batch: &RecordBatch,
+    name: &str,
+    path: &Path,
+    mut code: F,
+) -> Result<Vec<Option<usize>>, HarnessError> {
+    let col = batch
+        .column_by_name(name)
+        .ok_or_else(|| corrupt(path, format!("has no column {name:?}")))?;
+    let unexpected = |v: &str| corrupt(path, format!("unexpected value {v:?} in column {name:?}"));
+    match col.data_type() {
+        DataType::Dictionary(key, value)
+            if **key == DataType::Int8 && **value == DataType::Utf8 =>
+        {
+            let dict = col.as_dictionary::<Int8Type>();
+            let values = dict.values().as_string::<i32>();
+            let mut map = Vec::with_capacity(values.len());
+            for i in 0..values.len() {
+                // A dictionary may hold values no row uses; reject only used ones.
+                map.push(if values.is_null(i) {
+                    None
+                } else {
+                    Some(code(values.value(i)).ok_or_else(|| values.value(i).to_string()))
+                });
+            }
+            let keys = dict.keys();
+            let mut out = Vec::with_capacity(keys.len());
+            for i in 0..keys.len() {
+                if keys.is_null(i) {
+                    out.push(None);
+                    continue;
+                }
+                let k = keys.value(i);
+                match usize::try_from(k).ok().and_then(|k| map.get(k)) {
+                    Some(Some(Ok(c))) => out.push(Some(*c)),
+                    Some(Some(Err(v))) => return Err(unexpected(v)),
+                    Some(None) => out.push(None),
+                    None => {
+                        return Err(corrupt(
+                            path,
+                            format!("column {name:?}: dictionary key {k} out of range"),
+                        ))
+                    }
+                }
+            }
+            Ok(out)
+        }
+        DataType::Utf8 => {
+            let values = col.as_string::<i32>();
+            let mut out = Vec::with_capacity(values.len());
+            for i in 0..values.len() {
+                if values.is_null(i) {
+                    out.push(None);
+                } else {
+                    let v = values.value(i);
+                    out.push(Some(code(v).ok_or_else(|| unexpected(v))?));
+                }
+            }
+            Ok(out)
+        }
+        other => Err(corrupt(
+            path,
+            format!("column {name:?} has type {other}, expected strings"),
+        )),
+    }
+}

@@ -1,0 +1,365 @@
+//! What a run plays: the variant, deals or full games, how many, the seed, the agents, the
+//! shard. Everything that decides the rows, and nothing that does not (threads, progress).
+
+use core::fmt;
+use core::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use taisim_agents::{parse_agents, AgentSpec};
+use taisim_sim::score::Variant;
+
+use crate::error::HarnessError;
+
+/// Independent deals, or full games (four rounds with dealer continuation).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Deal i is the first deal of a game (East round, E deals), seeded from (run seed, i).
+    Deals,
+    /// Game g is seeded from (run seed, g); its deal j from (game seed, j).
+    Games,
+}
+
+impl Unit {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Unit::Deals => "deals",
+            Unit::Games => "games",
+        }
+    }
+
+    /// Units per part when the user does not say: about 65,000 deals either way, so a part
+    /// is a few MB in memory and one row group of the deals table.
+    pub const fn default_part_size(self) -> u64 {
+        match self {
+            Unit::Deals => 65_536,
+            Unit::Games => 2_048,
+        }
+    }
+}
+
+/// `--shard K/N`: the K-th (1-based) of N disjoint ranges of parts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    pub const fn is_whole(self) -> bool {
+        self.count == 1
+    }
+
+    /// The parts `[first, end)` of `parts` this shard plays: contiguous, disjoint across the
+    /// shards, and covering all of them.
+    pub const fn parts(self, parts: u64) -> (u64, u64) {
+        let k = (self.index - 1) as u64;
+        let n = self.count as u64;
+        (k * parts / n, (k + 1) * parts / n)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard expects K/N with 1 <= K <= N (as in 3/8), got {s:?}");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u32 = k.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The variant a run scores with, kept as its TOML text so the run directory can carry an
+/// exact copy and the manifest its hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantSource {
+    /// The name inside the file (`taiwan16`, …).
+    pub name: String,
+    /// `builtin:NAME` or the path it was read from.
+    pub origin: String,
+    /// SHA-256 of the TOML text, hex.
+    pub sha256: String,
+    #[serde(skip)]
+    pub text: String,
+}
+
+impl VariantSource {
+    /// A shipped variant by name, or else a TOML file by path; errors name the known
+    /// variants or the file, line and problem.
+    pub fn by_name_or_path(name: &str) -> Result<(VariantSource, Variant), HarnessError> {
+        let (text, origin) = match Variant::builtin_text(name) {
+            Some(text) => (text.to_string(), format!("builtin:{name}")),
+            None if std::path::Path::new(name).is_file() => {
+                let text = std::fs::read_to_string(name).map_err(|e| {
+                    HarnessError::Usage(format!("cannot read variant file {name}: {e}"))
+                })?;
+                (text, name.to_string())
+            }
+            None => {
+                return Err(HarnessError::Usage(format!(
+                    "unknown variant {name:?}: not a shipped variant ({}) nor a file",
+                    Variant::names().join(", ")
+                )))
+            }
+        };
+        VariantSource::from_text(text, origin)
+    }
+
+    /// Parses a variant's TOML text.
+    pub fn from_text(
+        text: String,
+        origin: String,
+    ) -> Result<(VariantSource, Variant), HarnessError> {
+        let variant = Variant::from_toml_str(&text, &origin)
+            .map_err(|e| HarnessError::Usage(e.to_string()))?;
+        let source = VariantSource {
+            name: variant.name.clone(),
+            origin,
+            sha256: sha256_hex(text.as_bytes()),
+            text,
+        };
+        Ok((source, variant))
+    }
+}
+
+/// Lower-case hex SHA-256.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(64);
+    for b in digest.iter() {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// Everything that decides a run's rows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunSpec {
+    pub variant: VariantSource,
+    pub unit: Unit,
+    /// Deals or games in the whole run (all shards).
+    pub count: u64,
+    pub seed: u64,
+    /// Seat order E, S, W, N, as `--agents` spells them.
+    #[serde(with = "agent_names")]
+    pub agents: [AgentSpec; 4],
+    /// Units per part file.
+    pub part_size: u64,
+    pub shard: Shard,
+    /// Record each deal's decisions in the deals table's `actions` column.
+    pub log_actions: bool,
+    /// Settlement: each payment is `base + tai × per_tai`.
+    pub base: i64,
+    pub per_tai: i64,
+}
+
+impl RunSpec {
+    /// Checks what clap cannot.
+    pub fn validate(&self) -> Result<(), HarnessError> {
+        if self.count == 0 {
+            return Err(HarnessError::Usage(format!(
+                "--{} must be at least 1",
+                self.unit.name()
+            )));
+        }
+        if self.part_size == 0 {
+            return Err(HarnessError::Usage("--part-size must be at least 1".into()));
+        }
+        if self.parts() > 99_999 {
+            return Err(HarnessError::Usage(format!(
+                "{} {} in parts of {} make {} parts; part files are numbered with five digits, so raise --part-size",
+                self.count,
+                self.unit.name(),
+                self.part_size,
+                self.parts()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Part files in the whole run.
+    pub const fn parts(&self) -> u64 {
+        self.count.div_ceil(self.part_size)
+    }
+
+    /// The units `[first, end)` of part `p`.
+    pub fn part_units(&self, p: u64) -> (u64, u64) {
+        let first = p * self.part_size;
+        (first, (first + self.part_size).min(self.count))
+    }
+
+    /// The parts this shard plays.
+    pub fn shard_parts(&self) -> std::ops::Range<u64> {
+        let (a, b) = self.shard.parts(self.parts());
+        a..b
+    }
+
+    /// The agents as `--agents` spells them.
+    pub fn agents_arg(&self) -> String {
+        let names: Vec<String> = self.agents.iter().map(|a| a.to_string()).collect();
+        names.join(",")
+    }
+}
+
+/// A run as a user asks for it: every field optional. [`RunRequest::spec`] fills the gaps
+/// with the defaults of a new run, or with the recorded run's own values on `--resume`
+/// (where any field given must then agree with the run).
+#[derive(Clone, Debug, Default)]
+pub struct RunRequest {
+    pub variant: Option<String>,
+    pub deals: Option<u64>,
+    pub games: Option<u64>,
+    pub seed: Option<u64>,
+    pub agents: Option<String>,
+    pub part_size: Option<u64>,
+    pub shard: Option<Shard>,
+    pub log_actions: bool,
+    pub base: Option<i64>,
+    pub per_tai: Option<i64>,
+}
+
+impl RunRequest {
+    /// The default run: 1,000,000 deals of taiwan16, greedy agents, seed 0.
+    pub const DEFAULT_DEALS: u64 = 1_000_000;
+    pub const DEFAULT_AGENTS: &'static str = "greedy";
+
+    /// The spec of the run to play into `out`.
+    pub fn spec(&self, out: &std::path::Path, resume: bool) -> Result<RunSpec, HarnessError> {
+        if self.deals.is_some() && self.games.is_some() {
+            return Err(HarnessError::Usage(
+                "give --deals or --games, not both".into(),
+            ));
+        }
+        let shard = self.shard.unwrap_or(Shard::WHOLE);
+        let mut spec = if resume {
+            crate::run::resume_spec(out, shard)?
+        } else {
+            let (source, variant) = VariantSource::by_name_or_path(
+                self.variant.as_deref().unwrap_or(Variant::DEFAULT),
+            )?;
+            let unit = if self.games.is_some() {
+                Unit::Games
+            } else {
+                Unit::Deals
+            };
+            RunSpec {
+                unit,
+                count: RunRequest::DEFAULT_DEALS,
+                seed: 0,
+                agents: parse_agents(RunRequest::DEFAULT_AGENTS).expect("a known agent"),
+                part_size: unit.default_part_size(),
+                shard,
+                log_actions: false,
+                base: variant.settlement.base,
+                per_tai: variant.settlement.per_tai,
+                variant: source,
+            }
+        };
+        if let (Some(name), true) = (&self.variant, resume) {
+            spec.variant = VariantSource::by_name_or_path(name)?.0;
+        }
+        if let Some(n) = self.deals {
+            spec.unit = Unit::Deals;
+            spec.count = n;
+        }
+        if let Some(n) = self.games {
+            if !resume && self.part_size.is_none() {
+                spec.part_size = Unit::Games.default_part_size();
+            }
+            spec.unit = Unit::Games;
+            spec.count = n;
+        }
+        if let Some(seed) = self.seed {
+            spec.seed = seed;
+        }
+        if let Some(agents) = &self.agents {
+            spec.agents = parse_agents(agents).map_err(|e| HarnessError::Usage(e.to_string()))?;
+        }
+        if let Some(n) = self.part_size {
+            spec.part_size = n;
+        }
+        if self.log_actions {
+            spec.log_actions = true;
+        }
+        if let Some(base) = self.base {
+            spec.base = base;
+        }
+        if let Some(per_tai) = self.per_tai {
+            spec.per_tai = per_tai;
+        }
+        spec.validate()?;
+        Ok(spec)
+    }
+}
+
+/// `runs/20261122-073015`: the default output directory, by UTC start time (sortable).
+pub fn default_out_dir() -> std::path::PathBuf {
+    let now = chrono::Utc::now();
+    std::path::Path::new("runs").join(now.format("%Y%m%d-%H%M%S").to_string())
+}
+
+/// `[AgentSpec; 4]` as four strings.
+mod agent_names {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(agents: &[AgentSpec; 4], s: S) -> Result<S::Ok, S::Error> {
+        let names: Vec<String> = agents.iter().map(|a| a.to_string()).collect();
+        names.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[AgentSpec; 4], D::Error> {
+        let names: Vec<String> = Vec::deserialize(d)?;
+        if names.len() != 4 {
+            return Err(serde::de::Error::custom(format!(
+                "expected four agents, got {}",
+                names.len()
+            )));
+        }
+        parse_agents(&names.join(",")).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_parts() {
+        for parts in [0u64, 1, 5, 16, 17, 1000] {
+            for n in 1..=9u32 {
+                let mut next = 0;
+                for k in 1..=n {
+                    let (a, b) = Shard { index: k, count: n }.parts(parts);
+                    assert_eq!(a, next, "shards are contiguous");
+                    assert!(b >= a);
+                    next = b;
+                }
+                assert_eq!(next, parts, "shards cover every part");
+            }
+        }
+    }
+
+    #[test]
+    fn shard_syntax() {
+        assert_eq!("3/8".parse::<Shard>(), Ok(Shard { index: 3, count: 8 }));
+        for bad in ["0/4", "5/4", "1/0", "3", "a/b", "1/2/3"] {
+            let err = bad.parse::<Shard>().unwrap_err();
+            assert!(err.contains("K/N"), "{err}");
+        }
+    }
+}

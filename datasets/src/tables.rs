@@ -1,0 +1,572 @@
+//! The three tables of a part, accumulated column by column in plain vectors (a push per
+//! value, no per-row builder dispatch) and turned into Arrow record batches at the end of
+//! the part. Each table's schema is declared beside the code that fills it, and a test
+//! checks the two agree.
+//!
+//! Low-cardinality strings (seats, outcomes, tiles, pattern ids) are dictionary columns
+//! with fixed dictionaries: a row stores a one-byte key, and readers (DuckDB, Polars,
+//! pandas) see plain strings.
+
+use std::fmt::Write as _;
+use std::sync::{Arc, OnceLock};
+
+use arrow_array::builder::{BinaryBuilder, StringBuilder};
+use arrow_array::types::Int8Type;
+use arrow_array::{
+    ArrayRef, BooleanArray, DictionaryArray, Int64Array, Int8Array, RecordBatch, StringArray,
+    UInt16Array, UInt64Array, UInt8Array,
+};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use taisim_sim::score::{PatternId, ReadingKind, WaitShape};
+use taisim_sim::{Outcome, Seat, Tile, Wind};
+
+/// The fixed dictionaries of the dictionary columns.
+pub(crate) struct Dictionaries {
+    seats: ArrayRef,
+    outcomes: ArrayRef,
+    tiles: ArrayRef,
+    patterns: ArrayRef,
+    pattern_names: ArrayRef,
+    waits: ArrayRef,
+    readings: ArrayRef,
+}
+
+pub(crate) const OUTCOMES: [Outcome; 4] = [
+    Outcome::SelfDraw,
+    Outcome::Discard,
+    Outcome::FlowerWin,
+    Outcome::ExhaustiveDraw,
+];
+
+const WAITS: [WaitShape; 6] = [
+    WaitShape::TwoSided,
+    WaitShape::Edge,
+    WaitShape::Closed,
+    WaitShape::Single,
+    WaitShape::DoublePair,
+    WaitShape::None,
+];
+
+const READINGS: [ReadingKind; 4] = [
+    ReadingKind::Regular,
+    ReadingKind::EightPairs,
+    ReadingKind::ThirteenOrphans,
+    ReadingKind::FlowerWin,
+];
+
+fn strings<I: IntoIterator<Item = S>, S: AsRef<str>>(values: I) -> ArrayRef {
+    Arc::new(StringArray::from_iter_values(values))
+}
+
+pub(crate) fn dictionaries() -> &'static Dictionaries {
+    static DICTS: OnceLock<Dictionaries> = OnceLock::new();
+    DICTS.get_or_init(|| Dictionaries {
+        seats: strings(Wind::ALL.iter().map(|s| s.to_string())),
+        outcomes: strings(OUTCOMES.iter().map(|o| o.name())),
+        tiles: strings((0..34).map(|i| Tile::new(i).to_string())),
+        patterns: strings(PatternId::ALL.iter().map(|p| p.id())),
+        pattern_names: strings(PatternId::ALL.iter().map(|p| p.name_zh())),
+        waits: strings(WAITS.iter().map(|w| w.name())),
+        readings: strings(READINGS.iter().map(|r| r.name())),
+    })
+}
+
+fn dict_type() -> DataType {
+    DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8))
+}
+
+fn dict(name: &str, nullable: bool) -> Field {
+    Field::new(name, dict_type(), nullable)
+}
+
+fn dict_column(keys: Vec<Option<i8>>, values: &ArrayRef) -> ArrayRef {
+    let keys = Int8Array::from(keys);
+    Arc::new(
+        DictionaryArray::<Int8Type>::try_new(keys, values.clone())
+            .expect("keys index the fixed dictionary"),
+    )
+}
+
+fn dict_column_full(keys: Vec<i8>, values: &ArrayRef) -> ArrayRef {
+    let keys = Int8Array::from(keys);
+    Arc::new(
+        DictionaryArray::<Int8Type>::try_new(keys, values.clone())
+            .expect("keys index the fixed dictionary"),
+    )
+}
+
+pub(crate) const fn seat_key(s: Seat) -> i8 {
+    s as i8
+}
+
+pub(crate) fn outcome_key(o: Outcome) -> i8 {
+    OUTCOMES.iter().position(|x| *x == o).unwrap_or(0) as i8
+}
+
+fn wait_key(w: WaitShape) -> i8 {
+    WAITS
+        .iter()
+        .position(|x| *x == w)
+        .unwrap_or(WAITS.len() - 1) as i8
+}
+
+fn reading_key(r: ReadingKind) -> i8 {
+    READINGS.iter().position(|x| *x == r).unwrap_or(0) as i8
+}
+
+/// Per-seat columns of the deals table, in the order of their names' suffixes.
+const SEAT_SUFFIX: [&str; 4] = ["e", "s", "w", "n"];
+
+/// What each seat ended the deal with.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SeatEnd {
+    pub pay: i64,
+    pub flowers: u8,
+    pub chows: u8,
+    pub pungs: u8,
+    /// Kongs claimed from a discard (明槓).
+    pub kongs: u8,
+    pub concealed_kongs: u8,
+    pub added_kongs: u8,
+    pub declared_ready: bool,
+    /// Shanten of the final concealed hand; −1 for a winner.
+    pub shanten: i8,
+}
+
+/// One row of the deals table.
+#[derive(Clone, Debug)]
+pub(crate) struct DealRow {
+    pub deal_id: u64,
+    pub game: Option<(u64, u16)>,
+    pub seed: u64,
+    pub round_wind: Wind,
+    pub dealer: Seat,
+    pub dealer_streak: u8,
+    pub outcome: Outcome,
+    pub winners: taisim_sim::SeatSet,
+    pub discarder: Option<Seat>,
+    pub win_tile: Option<Tile>,
+    pub total_tai: Option<u16>,
+    pub turns: u16,
+    pub decisions: u16,
+    pub tiles_left: u8,
+    pub seats: [SeatEnd; 4],
+}
+
+/// The deals table of one part.
+#[derive(Default)]
+pub(crate) struct DealsColumns {
+    deal_id: Vec<u64>,
+    game_id: Vec<Option<u64>>,
+    deal_in_game: Vec<Option<u16>>,
+    seed: Vec<u64>,
+    round_wind: Vec<i8>,
+    dealer: Vec<i8>,
+    dealer_streak: Vec<u8>,
+    outcome: Vec<i8>,
+    winners: Vec<Option<u8>>,
+    n_winners: Vec<u8>,
+    discarder: Vec<Option<i8>>,
+    win_tile: Vec<Option<i8>>,
+    total_tai: Vec<Option<u16>>,
+    turns: Vec<u16>,
+    decisions: Vec<u16>,
+    tiles_left: Vec<u8>,
+    seats: [SeatColumns; 4],
+    /// Each deal's decisions as action-space indices, one byte each; present with
+    /// `--log-actions`.
+    actions: Option<BinaryBuilder>,
+}
+
+#[derive(Default)]
+struct SeatColumns {
+    pay: Vec<i64>,
+    flowers: Vec<u8>,
+    chows: Vec<u8>,
+    pungs: Vec<u8>,
+    kongs: Vec<u8>,
+    concealed_kongs: Vec<u8>,
+    added_kongs: Vec<u8>,
+    declared_ready: Vec<bool>,
+    shanten: Vec<i8>,
+}
+
+/// The winner sets, as the strings the `winners` column shows: seat letters in seat order.
+fn winner_sets() -> ArrayRef {
+    strings((0u8..16).map(|bits| {
+        Wind::ALL
+            .iter()
+            .filter(|s| bits & (1 << **s as u8) != 0)
+            .map(|s| s.to_string())
+            .collect::<String>()
+    }))
+}
+
+fn winners_key(set: taisim_sim::SeatSet) -> u8 {
+    let mut bits = 0;
+    for s in set.iter() {
+        bits |= 1 << s as u8;
+    }
+    bits
+}
+
+impl DealsColumns {
+    pub fn new(log_actions: bool, capacity: usize) -> DealsColumns {
+        DealsColumns {
+            actions: log_actions.then(|| BinaryBuilder::with_capacity(capacity, capacity * 80)),
+            ..DealsColumns::default()
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.deal_id.len()
+    }
+
+    pub fn schema(log_actions: bool) -> SchemaRef {
+        let mut fields = vec![
+            Field::new("deal_id", DataType::UInt64, false),
+            Field::new("game_id", DataType::UInt64, true),
+            Field::new("deal_in_game", DataType::UInt16, true),
+            Field::new("seed", DataType::UInt64, false),
+            dict("variant", false),
+            dict("round_wind", false),
+            dict("dealer", false),
+            Field::new("dealer_streak", DataType::UInt8, false),
+            dict("outcome", false),
+            dict("winners", true),
+            Field::new("n_winners", DataType::UInt8, false),
+            dict("discarder", true),
+            dict("win_tile", true),
+            Field::new("total_tai", DataType::UInt16, true),
+            Field::new("turns", DataType::UInt16, false),
+            Field::new("decisions", DataType::UInt16, false),
+            Field::new("tiles_left", DataType::UInt8, false),
+        ];
+        for s in SEAT_SUFFIX {
+            fields.push(Field::new(format!("pay_{s}"), DataType::Int64, false));
+        }
+        for s in SEAT_SUFFIX {
+            for (name, ty) in [
+                ("flowers", DataType::UInt8),
+                ("chows", DataType::UInt8),
+                ("pungs", DataType::UInt8),
+                ("kongs", DataType::UInt8),
+                ("concealed_kongs", DataType::UInt8),
+                ("added_kongs", DataType::UInt8),
+                ("declared_ready", DataType::Boolean),
+                ("shanten", DataType::Int8),
+            ] {
+                fields.push(Field::new(format!("{name}_{s}"), ty, false));
+            }
+        }
+        if log_actions {
+            fields.push(Field::new("actions", DataType::Binary, false));
+        }
+        Arc::new(Schema::new(fields))
+    }
+
+    pub fn push(&mut self, row: &DealRow, actions: &[u8]) {
+        self.deal_id.push(row.deal_id);
+        self.game_id.push(row.game.map(|g| g.0));
+        self.deal_in_game.push(row.game.map(|g| g.1));
+        self.seed.push(row.seed);
+        self.round_wind.push(seat_key(row.round_wind));
+        self.dealer.push(seat_key(row.dealer));
+        self.dealer_streak.push(row.dealer_streak);
+        self.outcome.push(outcome_key(row.outcome));
+        let winners = winners_key(row.winners);
+        self.winners.push((winners != 0).then_some(winners));
+        self.n_winners.push(row.winners.len() as u8);
+        self.discarder.push(row.discarder.map(seat_key));
+        self.win_tile.push(row.win_tile.map(|t| t.to_u8() as i8));
+        self.total_tai.push(row.total_tai);
+        self.turns.push(row.turns);
+        self.decisions.push(row.decisions);
+        self.tiles_left.push(row.tiles_left);
+        for (cols, end) in self.seats.iter_mut().zip(&row.seats) {
+            cols.pay.push(end.pay);
+            cols.flowers.push(end.flowers);
+            cols.chows.push(end.chows);
+            cols.pungs.push(end.pungs);
+            cols.kongs.push(end.kongs);
+            cols.concealed_kongs.push(end.concealed_kongs);
+            cols.added_kongs.push(end.added_kongs);
+            cols.declared_ready.push(end.declared_ready);
+            cols.shanten.push(end.shanten);
+        }
+        if let Some(b) = &mut self.actions {
+            b.append_value(actions);
+        }
+    }
+
+    pub fn finish(self, variant: &str) -> RecordBatch {
+        let d = dictionaries();
+        let n = self.deal_id.len();
+        let log_actions = self.actions.is_some();
+        let variants = strings([variant]);
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(UInt64Array::from(self.deal_id)),
+            Arc::new(UInt64Array::from(self.game_id)),
+            Arc::new(UInt16Array::from(self.deal_in_game)),
+            Arc::new(UInt64Array::from(self.seed)),
+            dict_column_full(vec![0; n], &variants),
+            dict_column_full(self.round_wind, &d.seats),
+            dict_column_full(self.dealer, &d.seats),
+            Arc::new(UInt8Array::from(self.dealer_streak)),
+            dict_column_full(self.outcome, &d.outcomes),
+            dict_column(
+                self.winners
+                    .into_iter()
+                    .map(|w| w.map(|w| w as i8))
+                    .collect(),
+                &winner_sets(),
+            ),
+            Arc::new(UInt8Array::from(self.n_winners)),
+            dict_column(self.discarder, &d.seats),
+            dict_column(self.win_tile, &d.tiles),
+            Arc::new(UInt16Array::from(self.total_tai)),
+            Arc::new(UInt16Array::from(self.turns)),
+            Arc::new(UInt16Array::from(self.decisions)),
+            Arc::new(UInt8Array::from(self.tiles_left)),
+        ];
+        let mut seats = self.seats;
+        for cols in &mut seats {
+            columns.push(Arc::new(Int64Array::from(std::mem::take(&mut cols.pay))));
+        }
+        for cols in seats {
+            columns.push(Arc::new(UInt8Array::from(cols.flowers)));
+            columns.push(Arc::new(UInt8Array::from(cols.chows)));
+            columns.push(Arc::new(UInt8Array::from(cols.pungs)));
+            columns.push(Arc::new(UInt8Array::from(cols.kongs)));
+            columns.push(Arc::new(UInt8Array::from(cols.concealed_kongs)));
+            columns.push(Arc::new(UInt8Array::from(cols.added_kongs)));
+            columns.push(Arc::new(BooleanArray::from(cols.declared_ready)));
+            columns.push(Arc::new(arrow_array::Int8Array::from(cols.shanten)));
+        }
+        if let Some(mut b) = self.actions {
+            columns.push(Arc::new(b.finish()));
+        }
+        RecordBatch::try_new(DealsColumns::schema(log_actions), columns)
+            .expect("the deals columns follow the deals schema")
+    }
+}
+
+/// One row of the wins table.
+#[derive(Clone, Debug)]
+pub(crate) struct WinRow<'a> {
+    pub deal_id: u64,
+    pub winner: Seat,
+    pub discarder: Option<Seat>,
+    pub win_tile: Option<Tile>,
+    pub total_tai: u16,
+    pub dealer_tai: u16,
+    pub wait: WaitShape,
+    pub reading: ReadingKind,
+    pub context: taisim_sim::WinContext,
+    pub concealed: bool,
+    pub declared_ready: bool,
+    pub winner_is_dealer: bool,
+    pub meets_minimum: bool,
+    pub capped: bool,
+    pub payment: i64,
+    pub n_patterns: u8,
+    pub hand: &'a taisim_sim::Hand,
+    pub melds: &'a [taisim_sim::Meld],
+    pub flowers: taisim_sim::FlowerSet,
+}
+
+/// The wins table of one part.
+#[derive(Default)]
+pub(crate) struct WinsColumns {
+    deal_id: Vec<u64>,
+    winner: Vec<i8>,
+    discarder: Vec<Option<i8>>,
+    win_tile: Vec<Option<i8>>,
+    total_tai: Vec<u16>,
+    dealer_tai: Vec<u16>,
+    wait: Vec<i8>,
+    reading: Vec<i8>,
+    flags: [Vec<bool>; WinsColumns::FLAGS.len()],
+    payment: Vec<i64>,
+    n_patterns: Vec<u8>,
+    n_melds: Vec<u8>,
+    n_flowers: Vec<u8>,
+    hand: StringBuilder,
+    melds: StringBuilder,
+    flowers: StringBuilder,
+}
+
+impl WinsColumns {
+    const FLAGS: [&'static str; 15] = [
+        "self_draw",
+        "robbing_kong",
+        "kong_replacement",
+        "flower_replacement",
+        "last_tile",
+        "heavenly",
+        "earthly",
+        "human",
+        "flower_win",
+        "concealed",
+        "declared_ready",
+        "winner_is_dealer",
+        "meets_minimum",
+        "capped",
+        "exposed_kong_replacement",
+    ];
+
+    pub fn len(&self) -> usize {
+        self.deal_id.len()
+    }
+
+    pub fn schema() -> SchemaRef {
+        let mut fields = vec![
+            Field::new("deal_id", DataType::UInt64, false),
+            dict("winner", false),
+            dict("discarder", true),
+            dict("win_tile", true),
+            Field::new("total_tai", DataType::UInt16, false),
+            Field::new("dealer_tai", DataType::UInt16, false),
+            dict("wait", false),
+            dict("reading", false),
+        ];
+        for flag in WinsColumns::FLAGS {
+            fields.push(Field::new(flag, DataType::Boolean, false));
+        }
+        fields.extend([
+            Field::new("payment", DataType::Int64, false),
+            Field::new("n_patterns", DataType::UInt8, false),
+            Field::new("n_melds", DataType::UInt8, false),
+            Field::new("n_flowers", DataType::UInt8, false),
+            Field::new("hand", DataType::Utf8, false),
+            Field::new("melds", DataType::Utf8, false),
+            Field::new("flowers", DataType::Utf8, false),
+        ]);
+        Arc::new(Schema::new(fields))
+    }
+
+    pub fn push(&mut self, row: &WinRow<'_>) {
+        self.deal_id.push(row.deal_id);
+        self.winner.push(seat_key(row.winner));
+        self.discarder.push(row.discarder.map(seat_key));
+        self.win_tile.push(row.win_tile.map(|t| t.to_u8() as i8));
+        self.total_tai.push(row.total_tai);
+        self.dealer_tai.push(row.dealer_tai);
+        self.wait.push(wait_key(row.wait));
+        self.reading.push(reading_key(row.reading));
+        let c = &row.context;
+        let flags = [
+            c.self_draw,
+            c.robbing_kong,
+            c.kong_replacement,
+            c.flower_replacement,
+            c.last_tile,
+            c.heavenly,
+            c.earthly,
+            c.human,
+            c.flower_win,
+            row.concealed,
+            row.declared_ready,
+            row.winner_is_dealer,
+            row.meets_minimum,
+            row.capped,
+            c.exposed_kong_from.is_some(),
+        ];
+        for (col, v) in self.flags.iter_mut().zip(flags) {
+            col.push(v);
+        }
+        self.payment.push(row.payment);
+        self.n_patterns.push(row.n_patterns);
+        self.n_melds.push(row.melds.len() as u8);
+        self.n_flowers.push(row.flowers.len() as u8);
+        // Writing into the builder appends to its buffer: no String per row.
+        let _ = write!(self.hand, "{}", row.hand);
+        self.hand.append_value("");
+        for (i, m) in row.melds.iter().enumerate() {
+            let _ = write!(self.melds, "{}{m}", if i == 0 { "" } else { " " });
+        }
+        self.melds.append_value("");
+        let _ = write!(self.flowers, "{}", row.flowers);
+        self.flowers.append_value("");
+    }
+
+    pub fn finish(mut self) -> RecordBatch {
+        let d = dictionaries();
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(UInt64Array::from(self.deal_id)),
+            dict_column_full(self.winner, &d.seats),
+            dict_column(self.discarder, &d.seats),
+            dict_column(self.win_tile, &d.tiles),
+            Arc::new(UInt16Array::from(self.total_tai)),
+            Arc::new(UInt16Array::from(self.dealer_tai)),
+            dict_column_full(self.wait, &d.waits),
+            dict_column_full(self.reading, &d.readings),
+        ];
+        for flag in self.flags {
+            columns.push(Arc::new(BooleanArray::from(flag)));
+        }
+        columns.push(Arc::new(Int64Array::from(self.payment)));
+        columns.push(Arc::new(UInt8Array::from(self.n_patterns)));
+        columns.push(Arc::new(UInt8Array::from(self.n_melds)));
+        columns.push(Arc::new(UInt8Array::from(self.n_flowers)));
+        columns.push(Arc::new(self.hand.finish()));
+        columns.push(Arc::new(self.melds.finish()));
+        columns.push(Arc::new(self.flowers.finish()));
+        RecordBatch::try_new(WinsColumns::schema(), columns)
+            .expect("the wins columns follow the wins schema")
+    }
+}
+
+/// The tai table of one part: one row per counted pattern of each win.
+#[derive(Default)]
+pub(crate) struct TaiColumns {
+    deal_id: Vec<u64>,
+    winner: Vec<i8>,
+    pattern: Vec<i8>,
+    count: Vec<u8>,
+    tai: Vec<u16>,
+}
+
+impl TaiColumns {
+    pub fn len(&self) -> usize {
+        self.deal_id.len()
+    }
+
+    pub fn schema() -> SchemaRef {
+        Arc::new(Schema::new(vec![
+            Field::new("deal_id", DataType::UInt64, false),
+            dict("winner", false),
+            dict("pattern", false),
+            dict("name", false),
+            Field::new("count", DataType::UInt8, false),
+            Field::new("tai", DataType::UInt16, false),
+        ]))
+    }
+
+    pub fn push(&mut self, deal_id: u64, winner: Seat, pattern: PatternId, count: u8, tai: u16) {
+        self.deal_id.push(deal_id);
+        self.winner.push(seat_key(winner));
+        self.pattern.push(pattern.index() as i8);
+        self.count.push(count);
+        self.tai.push(tai);
+    }
+
+    pub fn finish(self) -> RecordBatch {
+        let d = dictionaries();
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(UInt64Array::from(self.deal_id)),
+            dict_column_full(self.winner, &d.seats),
+            dict_column_full(self.pattern.clone(), &d.patterns),
+            dict_column_full(self.pattern, &d.pattern_names),
+            Arc::new(UInt8Array::from(self.count)),
+            Arc::new(UInt16Array::from(self.tai)),
+        ];
+        RecordBatch::try_new(TaiColumns::schema(), columns)
+            .expect("the tai columns follow the tai schema")
+    }
+}
+
+const _: () = assert!(
+    PatternId::COUNT <= i8::MAX as usize,
+    "pattern keys fit an i8"
+);

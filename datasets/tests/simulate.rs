@@ -1,0 +1,513 @@
+//! Runs written by the harness: determinism across threads and part sizes, resume, shards,
+//! the rows' internal consistency, replays, and the errors a user can provoke.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::Path;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int64Type, UInt16Type, UInt64Type, UInt8Type};
+use arrow_array::{Array, RecordBatch};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use taisim_agents::parse_agents;
+use taisim_datasets::{
+    part_path, replay, simulate, HarnessError, Manifest, RunOptions, RunSpec, Shard, Status, Table,
+    Unit, VariantSource,
+};
+
+fn spec(variant: &str, unit: Unit, count: u64, part_size: u64, agents: &str) -> RunSpec {
+    let (source, v) = VariantSource::by_name_or_path(variant).unwrap();
+    RunSpec {
+        variant: source,
+        unit,
+        count,
+        seed: 7,
+        agents: parse_agents(agents).unwrap(),
+        part_size,
+        shard: Shard::WHOLE,
+        log_actions: false,
+        base: v.settlement.base,
+        per_tai: v.settlement.per_tai,
+    }
+}
+
+fn options(threads: usize) -> RunOptions {
+    RunOptions {
+        threads: Some(threads),
+        ..RunOptions::default()
+    }
+}
+
+/// A table's rows, every part in order, as one batch.
+fn read_table(out: &Path, table: Table) -> RecordBatch {
+    let manifests = Manifest::read_all(out).unwrap();
+    let mut parts: Vec<u64> = manifests
+        .iter()
+        .flat_map(|m| m.parts.iter().map(|p| p.index))
+        .collect();
+    parts.sort();
+    let mut batches = Vec::new();
+    for p in parts {
+        let file = File::open(part_path(out, table, p)).unwrap();
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap();
+        batches.extend(reader.map(|b| b.unwrap()));
+    }
+    let schema = batches[0].schema();
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+}
+
+fn u64s(batch: &RecordBatch, name: &str) -> Vec<u64> {
+    batch
+        .column_by_name(name)
+        .unwrap()
+        .as_primitive::<UInt64Type>()
+        .values()
+        .to_vec()
+}
+
+fn strs(batch: &RecordBatch, name: &str) -> Vec<Option<String>> {
+    let col = batch.column_by_name(name).unwrap();
+    let dict = col.as_dictionary::<arrow_array::types::Int8Type>();
+    let values = dict.values().as_string::<i32>();
+    (0..dict.len())
+        .map(|i| {
+            dict.is_valid(i)
+                .then(|| values.value(dict.keys().value(i) as usize).to_string())
+        })
+        .collect()
+}
+
+fn checksums(out: &Path) -> Vec<(u64, String, String, String)> {
+    let mut all: Vec<_> = Manifest::read_all(out)
+        .unwrap()
+        .iter()
+        .flat_map(|m| {
+            m.parts.iter().map(|p| {
+                (
+                    p.index,
+                    p.deals.sha256.clone(),
+                    p.wins.sha256.clone(),
+                    p.tai.sha256.clone(),
+                )
+            })
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn files_are_identical_on_one_and_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = spec(
+        "taiwan16",
+        Unit::Deals,
+        6_000,
+        1_000,
+        "greedy,greedy,random,defensive",
+    );
+    simulate(&s, &dir.path().join("one"), &options(1)).unwrap();
+    simulate(&s, &dir.path().join("two"), &options(2)).unwrap();
+    let one = checksums(&dir.path().join("one"));
+    assert_eq!(one.len(), 6);
+    assert_eq!(one, checksums(&dir.path().join("two")));
+}
+
+#[test]
+fn rows_do_not_depend_on_the_part_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    simulate(
+        &spec("taiwan16", Unit::Deals, 3_000, 3_000, "greedy"),
+        &a,
+        &options(2),
+    )
+    .unwrap();
+    simulate(
+        &spec("taiwan16", Unit::Deals, 3_000, 700, "greedy"),
+        &b,
+        &options(2),
+    )
+    .unwrap();
+    for table in [Table::Deals, Table::Wins, Table::Tai] {
+        assert_eq!(
+            read_table(&a, table),
+            read_table(&b, table),
+            "{}",
+            table.dir()
+        );
+    }
+}
+
+#[test]
+fn rows_agree_with_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let summary = simulate(
+        &spec("taiwan16", Unit::Deals, 4_000, 1_500, "greedy"),
+        &out,
+        &options(2),
+    )
+    .unwrap();
+    let m = &summary.manifest;
+    assert_eq!(m.status, Status::Complete);
+    let deals = read_table(&out, Table::Deals);
+    let wins = read_table(&out, Table::Wins);
+    let tai = read_table(&out, Table::Tai);
+    assert_eq!(
+        (
+            deals.num_rows() as u64,
+            wins.num_rows() as u64,
+            tai.num_rows() as u64
+        ),
+        (m.rows.deals, m.rows.wins, m.rows.tai)
+    );
+    assert_eq!(u64s(&deals, "deal_id"), (0..4_000).collect::<Vec<_>>());
+
+    // Payments are conserved, and winners' rows match the deals'.
+    let pays: Vec<_> = ["pay_e", "pay_s", "pay_w", "pay_n"]
+        .iter()
+        .map(|c| {
+            deals
+                .column_by_name(c)
+                .unwrap()
+                .as_primitive::<Int64Type>()
+                .clone()
+        })
+        .collect();
+    let n_winners = deals
+        .column_by_name("n_winners")
+        .unwrap()
+        .as_primitive::<UInt8Type>();
+    let outcomes = strs(&deals, "outcome");
+    let mut winners_by_deal: HashMap<u64, u64> = HashMap::new();
+    for id in u64s(&wins, "deal_id") {
+        *winners_by_deal.entry(id).or_default() += 1;
+    }
+    for (i, outcome) in outcomes.iter().enumerate() {
+        let sum: i64 = pays.iter().map(|p| p.value(i)).sum();
+        assert_eq!(sum, 0, "deal {i} pays");
+        let n = n_winners.value(i) as u64;
+        assert_eq!(winners_by_deal.get(&(i as u64)).copied().unwrap_or(0), n);
+        assert_eq!(n == 0, outcome.as_deref() == Some("exhaustive_draw"));
+    }
+    assert!(winners_by_deal.len() > 1_000, "greedy players win often");
+
+    // Each win's pattern rows add up to its total (unless the limit cut it).
+    let mut tai_by_win: HashMap<(u64, String), (u64, u64)> = HashMap::new();
+    let tai_ids = u64s(&tai, "deal_id");
+    let tai_winner = strs(&tai, "winner");
+    let tai_values = tai
+        .column_by_name("tai")
+        .unwrap()
+        .as_primitive::<UInt16Type>();
+    for i in 0..tai.num_rows() {
+        let e = tai_by_win
+            .entry((tai_ids[i], tai_winner[i].clone().unwrap()))
+            .or_default();
+        e.0 += tai_values.value(i) as u64;
+        e.1 += 1;
+    }
+    let win_ids = u64s(&wins, "deal_id");
+    let win_winner = strs(&wins, "winner");
+    let totals = wins
+        .column_by_name("total_tai")
+        .unwrap()
+        .as_primitive::<UInt16Type>();
+    let n_patterns = wins
+        .column_by_name("n_patterns")
+        .unwrap()
+        .as_primitive::<UInt8Type>();
+    let capped = wins.column_by_name("capped").unwrap().as_boolean();
+    for i in 0..wins.num_rows() {
+        let (sum, rows) = tai_by_win
+            .get(&(win_ids[i], win_winner[i].clone().unwrap()))
+            .copied()
+            .unwrap_or((0, 0));
+        assert_eq!(rows, n_patterns.value(i) as u64);
+        if !capped.value(i) {
+            assert_eq!(sum, totals.value(i) as u64, "win {i}");
+        }
+    }
+}
+
+#[test]
+fn resume_finishes_exactly_as_an_uninterrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    let broken = dir.path().join("broken");
+    let s = spec(
+        "taiwan16",
+        Unit::Deals,
+        5_000,
+        1_000,
+        "random,greedy,random,greedy",
+    );
+    simulate(&s, &whole, &options(2)).unwrap();
+    simulate(&s, &broken, &options(2)).unwrap();
+
+    // What a kill leaves: a part whose deals file was never renamed into place (its wins
+    // and tai files were), a part with only temporary files, and a manifest still running.
+    std::fs::remove_file(part_path(&broken, Table::Deals, 1)).unwrap();
+    for table in Table::ALL {
+        let path = part_path(&broken, table, 3);
+        let tmp = path.with_file_name(".part-00003.parquet.tmp");
+        std::fs::rename(&path, &tmp).unwrap();
+        std::fs::write(&tmp, b"half a file").unwrap();
+    }
+    let mut m = Manifest::read(&broken.join("manifest.json")).unwrap();
+    m.status = Status::Running;
+    m.parts.clear();
+    m.write(&broken).unwrap();
+
+    let resumed = simulate(
+        &s,
+        &broken,
+        &RunOptions {
+            resume: true,
+            ..options(1)
+        },
+    )
+    .unwrap();
+    assert_eq!(resumed.parts_played, 2);
+    assert_eq!(resumed.deals_played, 2_000);
+    assert_eq!(checksums(&whole), checksums(&broken));
+    let leftovers: Vec<_> = std::fs::read_dir(broken.join("deals"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn shards_in_one_directory_make_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    let sharded = dir.path().join("sharded");
+    let s = spec("taiwan16", Unit::Deals, 4_500, 1_000, "greedy");
+    simulate(&s, &whole, &options(2)).unwrap();
+    for k in 1..=3 {
+        let shard = RunSpec {
+            shard: Shard { index: k, count: 3 },
+            ..s.clone()
+        };
+        simulate(&shard, &sharded, &options(1)).unwrap();
+    }
+    assert_eq!(Manifest::read_all(&sharded).unwrap().len(), 3);
+    assert_eq!(checksums(&whole), checksums(&sharded));
+
+    // A shard of another run may not join them.
+    let stranger = RunSpec {
+        seed: 8,
+        shard: Shard { index: 1, count: 4 },
+        ..s.clone()
+    };
+    let err = simulate(&stranger, &sharded, &options(1)).unwrap_err();
+    assert!(matches!(err, HarnessError::Usage(_)), "{err}");
+    assert!(err.to_string().contains("seed"), "{err}");
+}
+
+#[test]
+fn games_follow_the_dealer() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games");
+    simulate(
+        &spec("taiwan16", Unit::Games, 30, 8, "greedy"),
+        &out,
+        &options(2),
+    )
+    .unwrap();
+    let deals = read_table(&out, Table::Deals);
+    let games = deals
+        .column_by_name("game_id")
+        .unwrap()
+        .as_primitive::<UInt64Type>();
+    let nums = deals
+        .column_by_name("deal_in_game")
+        .unwrap()
+        .as_primitive::<UInt16Type>();
+    let ids = u64s(&deals, "deal_id");
+    let dealers = strs(&deals, "dealer");
+    let rounds = strs(&deals, "round_wind");
+    let mut seen_games = 0;
+    for i in 0..deals.num_rows() {
+        let (g, j) = (games.value(i), nums.value(i) as u64);
+        assert_eq!(ids[i], taisim_datasets::game_deal_id(g, j));
+        if j == 0 {
+            assert_eq!(g, seen_games, "games in order");
+            seen_games += 1;
+            assert_eq!(dealers[i].as_deref(), Some("E"));
+            assert_eq!(rounds[i].as_deref(), Some("E"));
+        } else {
+            assert_eq!(games.value(i - 1), g);
+            assert_eq!(nums.value(i - 1) as u64, j - 1);
+        }
+    }
+    assert_eq!(seen_games, 30);
+    // A game runs four rounds: at least 16 deals, and its last deal is in the North round.
+    for (i, round) in rounds.iter().enumerate() {
+        let last = i + 1 == deals.num_rows() || nums.value(i + 1) == 0;
+        if last {
+            assert!(nums.value(i) >= 15);
+            assert_eq!(round.as_deref(), Some("N"));
+        }
+    }
+}
+
+#[test]
+fn every_deal_replays_with_or_without_an_action_log() {
+    let dir = tempfile::tempdir().unwrap();
+    for log in [true, false] {
+        let out = dir.path().join(format!("log-{log}"));
+        let s = RunSpec {
+            log_actions: log,
+            ..spec(
+                "taiwan16-2015",
+                Unit::Deals,
+                300,
+                100,
+                "greedy,random,defensive,greedy",
+            )
+        };
+        simulate(&s, &out, &options(2)).unwrap();
+        for id in (0..300).step_by(7) {
+            let mut text = Vec::new();
+            replay(&out, id, &mut text).unwrap_or_else(|e| panic!("deal {id}: {e}"));
+            let text = String::from_utf8(text).unwrap();
+            assert!(text.contains("result: "), "{text}");
+        }
+        let err = replay(&out, 300, &mut Vec::new()).unwrap_err();
+        assert!(err.to_string().contains("not in the run"), "{err}");
+    }
+}
+
+#[test]
+fn an_action_log_that_does_not_fit_its_deal_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let s = RunSpec {
+        log_actions: true,
+        ..spec("taiwan16", Unit::Deals, 40, 40, "greedy")
+    };
+    simulate(&s, &out, &options(1)).unwrap();
+    // Give each deal the next deal's decisions.
+    let path = part_path(&out, Table::Deals, 0);
+    let batch = read_table(&out, Table::Deals);
+    let actions = batch.column_by_name("actions").unwrap().as_binary::<i32>();
+    let shifted: arrow_array::BinaryArray = (0..actions.len())
+        .map(|i| Some(actions.value((i + 1) % actions.len())))
+        .collect();
+    let index = batch.schema().index_of("actions").unwrap();
+    let mut columns = batch.columns().to_vec();
+    columns[index] = std::sync::Arc::new(shifted);
+    let tampered = RecordBatch::try_new(batch.schema(), columns).unwrap();
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(File::create(&path).unwrap(), tampered.schema(), None)
+            .unwrap();
+    writer.write(&tampered).unwrap();
+    writer.close().unwrap();
+    for id in 0..40 {
+        let err = replay(&out, id, &mut Vec::new()).unwrap_err();
+        assert!(
+            matches!(err, HarnessError::Corrupt { .. }),
+            "deal {id}: {err}"
+        );
+    }
+}
+
+#[test]
+fn user_errors_are_usage_errors_and_touch_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let s = spec("taiwan16", Unit::Deals, 200, 100, "random");
+    simulate(&s, &out, &options(1)).unwrap();
+    let before = checksums(&out);
+
+    // An existing run without --resume.
+    let err = simulate(&s, &out, &options(1)).unwrap_err();
+    assert!(matches!(err, HarnessError::Usage(_)));
+    assert!(err.to_string().contains("--resume"), "{err}");
+    // --resume with other arguments names the difference.
+    let err = simulate(
+        &RunSpec {
+            seed: 1,
+            ..s.clone()
+        },
+        &out,
+        &RunOptions {
+            resume: true,
+            ..options(1)
+        },
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("seed: the run has 7"), "{err}");
+    assert_eq!(before, checksums(&out));
+
+    // An output path below a file.
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let err = simulate(&s, &file.join("run"), &options(1)).unwrap_err();
+    assert_eq!(err.exit_code(), 2, "{err}");
+    assert!(err.to_string().contains("output directory"), "{err}");
+
+    // Unknown names list the known ones.
+    let err = VariantSource::by_name_or_path("taiwan17").unwrap_err();
+    assert!(err.to_string().contains("taiwan16-house"), "{err}");
+    let err = simulate(
+        &RunSpec {
+            count: 0,
+            ..s.clone()
+        },
+        &dir.path().join("z"),
+        &options(1),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("at least 1"), "{err}");
+}
+
+#[test]
+fn a_failed_write_keeps_the_complete_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let s = spec("taiwan16", Unit::Deals, 300, 100, "random");
+    simulate(&s, &out, &options(1)).unwrap();
+    let before = checksums(&out);
+    // Part 2 must be played again, but a directory squats on its temporary wins file.
+    std::fs::remove_file(part_path(&out, Table::Deals, 2)).unwrap();
+    let squat = out.join("wins").join(".part-00002.parquet.tmp");
+    std::fs::create_dir(&squat).unwrap();
+    std::fs::write(squat.join("x"), "x").unwrap();
+    let err = simulate(
+        &s,
+        &out,
+        &RunOptions {
+            resume: true,
+            ..options(1)
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.exit_code(), 1, "{err}");
+    assert!(err.to_string().contains(".part-00002.parquet.tmp"), "{err}");
+    for p in [0, 1] {
+        for table in Table::ALL {
+            assert!(part_path(&out, table, p).is_file());
+        }
+    }
+    // Once the obstacle is gone, the run resumes to the same files.
+    std::fs::remove_dir_all(&squat).unwrap();
+    simulate(
+        &s,
+        &out,
+        &RunOptions {
+            resume: true,
+            ..options(1)
+        },
+    )
+    .unwrap();
+    assert_eq!(before, checksums(&out));
+}
