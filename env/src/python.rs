@@ -358,6 +358,79 @@ fn action_name(index: usize) -> PyResult<String> {
     })
 }
 
+/// `taisim.simulate(...)`: plays a run into a Parquet dataset (the arguments of `taisim
+/// simulate`) and returns the output directory. The GIL is released while it runs.
+#[pyfunction]
+#[pyo3(signature = (
+    out = None, *, variant = None, deals = None, games = None, seed = None, agents = None,
+    threads = None, part_size = None, shard = None, log_actions = false, base = None,
+    per_tai = None, resume = false, progress = false
+))]
+#[allow(clippy::too_many_arguments)]
+fn simulate(
+    py: Python<'_>,
+    out: Option<std::path::PathBuf>,
+    variant: Option<String>,
+    deals: Option<u64>,
+    games: Option<u64>,
+    seed: Option<u64>,
+    agents: Option<String>,
+    threads: Option<usize>,
+    part_size: Option<u64>,
+    shard: Option<String>,
+    log_actions: bool,
+    base: Option<i64>,
+    per_tai: Option<i64>,
+    resume: bool,
+    progress: bool,
+) -> PyResult<String> {
+    use taisim_datasets::{HarnessError, ProgressMode, RunOptions, RunRequest};
+    let shard = shard
+        .map(|s| s.parse::<taisim_datasets::Shard>())
+        .transpose()
+        .map_err(value_error)?;
+    if resume && out.is_none() {
+        return Err(value_error(
+            "resume=True needs out: the run directory to continue",
+        ));
+    }
+    let out = out.unwrap_or_else(taisim_datasets::default_out_dir);
+    let request = RunRequest {
+        variant,
+        deals,
+        games,
+        seed,
+        agents,
+        part_size,
+        shard,
+        log_actions,
+        base,
+        per_tai,
+    };
+    let options = RunOptions {
+        threads,
+        resume,
+        progress: if progress {
+            ProgressMode::Auto
+        } else {
+            ProgressMode::Quiet
+        },
+        command: vec!["taisim.simulate (Python)".to_string()],
+    };
+    let done = py.allow_threads(|| {
+        let spec = request.spec(&out, resume)?;
+        taisim_datasets::simulate(&spec, &out, &options)
+    });
+    match done {
+        Ok(summary) => Ok(summary.out.display().to_string()),
+        Err(e @ HarnessError::Usage(_)) => Err(value_error(e)),
+        Err(e @ HarnessError::Io { .. }) => {
+            Err(pyo3::exceptions::PyOSError::new_err(e.to_string()))
+        }
+        Err(e) => Err(pyo3::exceptions::PyRuntimeError::new_err(e.to_string())),
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEnv>()?;
@@ -365,6 +438,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(action_name, m)?)?;
     m.add_function(wrap_pyfunction!(score_json, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
     m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;
     m.add("OBS_VERSION", OBS_VERSION)?;
