@@ -20,3 +20,6 @@ bash scripts/python-env.sh
 export VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH"
 maturin develop --release --locked -m env/Cargo.toml
 python -m pytest env/python/tests -q
+
+echo "== Analysis scripts (DuckDB, matplotlib) on a small run of the binary cargo test built"
+bash scripts/check_analysis.sh .venv/bin/python target/debug/taisim

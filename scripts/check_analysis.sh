@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# CI check of scripts/analyze.py: installs its pinned packages into a virtual environment,
+# simulates two variants on the same seeds (the second as two shards sharing a directory),
+# analyses them with --compare, and checks the PNGs, summary.json's numbers and the errors.
+# Usage: bash scripts/check_analysis.sh [PYTHON] [TAISIM]
+#   PYTHON  a virtual environment's python (default .venv/bin/python); the packages go there
+#   TAISIM  the taisim binary (default target/release/taisim, else target/debug/taisim)
+# Paths given are taken from the current directory, the defaults from the repository's root.
+# Exits non-zero on any failure.
+set -euo pipefail
+
+absolute() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+py=${1:+$(absolute "$1")}
+taisim=${2:+$(absolute "$2")}
+cd "$(dirname "$0")/.."
+py=${py:-$PWD/.venv/bin/python}
+if [ -z "$taisim" ]; then
+  taisim=$PWD/target/release/taisim
+  [ -x "$taisim" ] || taisim=$PWD/target/debug/taisim
+fi
+[ -x "$py" ] || { echo "check_analysis: no python at $py (create .venv with scripts/python-env.sh)" >&2; exit 1; }
+[ -x "$taisim" ] || { echo "check_analysis: no taisim binary at $taisim (cargo build first)" >&2; exit 1; }
+
+echo "== analysis: pinned packages into $(dirname "$(dirname "$py")")"
+# Pinned versions already installed make this a quick no-op.
+"$py" -m pip install --quiet --disable-pip-version-check -r scripts/requirements-analysis.txt
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# 2,000 deals keep this to seconds: greedy players are the slowest part of a run (several
+# times slower under taiwan16-2015, whose special hands they also chase), and 2015's scoring
+# differs enough that greedy play, and so the outcomes, differ on the same walls.
+deals=2000
+echo "== analysis: simulate taiwan16 and taiwan16-2015, $deals deals each, seed 7"
+sim=("$taisim" simulate --deals $deals --agents greedy --seed 7 --part-size 800 --quiet)
+"${sim[@]}" --variant taiwan16 --out "$tmp/a"
+"${sim[@]}" --variant taiwan16-2015 --out "$tmp/b" --shard 1/2
+"${sim[@]}" --variant taiwan16-2015 --out "$tmp/b" --shard 2/2
+
+echo "== analysis: analyze.py --compare"
+"$py" scripts/analyze.py "$tmp/a" --compare "$tmp/b" --out "$tmp/plots"
+
+echo "== analysis: outputs and sanity numbers"
+"$py" - "$tmp/plots" "$deals" <<'EOF'
+import json
+import math
+import sys
+from pathlib import Path
+
+out, deals = Path(sys.argv[1]), int(sys.argv[2])
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+plots = ["tai_histogram.png", "patterns.png", "seats.png",
+         "compare_patterns.png", "compare_tai.png", "compare_outcomes.png"]
+for name in plots:
+    f = out / name
+    check(f.is_file() and f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f.stat().st_size > 5000,
+          f"{name} is missing, not a PNG, or nearly empty")
+summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+check(summary["plots"] == plots, f"summary.json lists plots {summary['plots']}")
+
+
+def in_unit(r):
+    lo, hi = r["ci95"]
+    return 0 <= lo <= r["rate"] <= hi <= 1
+
+
+for key in ("run", "compare_run"):
+    s = summary[key]
+    check(s["deals"] == deals, f"{key}: {s['deals']} deals, not {deals}")
+    check(s["wins"] > 0 and s["patterns"], f"{key}: no wins or no patterns")
+    check(all(in_unit(r) for r in s["outcomes"].values()), f"{key}: an outcome rate outside [0, 1]")
+    check(math.isclose(sum(r["rate"] for r in s["outcomes"].values()), 1), f"{key}: outcome shares do not sum to 1")
+    check(sum(s["tai"]["histogram"].values()) == s["wins"], f"{key}: the tai histogram does not count every win")
+    check(all(p["ci95_per_1000"][0] <= p["per_1000_wins"] <= p["ci95_per_1000"][1] <= 1000 for p in s["patterns"]),
+          f"{key}: a pattern frequency outside its interval or above 1,000 per 1,000 wins")
+    for seat, v in s["seats"].items():
+        check(all(in_unit(v[k]) for k in ("win", "self_draw", "deal_in")), f"{key}: seat {seat} has a rate outside [0, 1]")
+    # Every deal's payments sum to zero over the seats, so the seats' means do too.
+    check(abs(s["mean_payment_sum"]) < 1e-6, f"{key}: mean payments by seat sum to {s['mean_payment_sum']}")
+check(summary["compare_run"]["manifests"] == 2, "the sharded run's two manifests were not both read")
+c = summary["comparison"]
+check(c["paired_deals"] == deals, f"{c['paired_deals']} paired deals, not {deals} (same seeds)")
+check(in_unit(c["outcome_differs"]) and in_unit(c["outcome_or_winners_differ"]), "a differing share outside [0, 1]")
+check(c["outcome_differs"]["rate"] <= c["outcome_or_winners_differ"]["rate"], "outcome differs more often than outcome or winners")
+check(sum(x["deals"] for x in c["outcome_crosstab"]) == deals, "the outcome crosstab does not count every paired deal")
+
+for f in failures:
+    print(f"check_analysis: FAILED: {f}", file=sys.stderr)
+sys.exit(1 if failures else 0)
+EOF
+
+echo "== analysis: bad input exits with status 2"
+mkdir "$tmp/empty"
+for bad in "$tmp/missing" "$tmp/empty"; do
+  status=0
+  "$py" scripts/analyze.py "$bad" --out "$tmp/bad-plots" 2>"$tmp/err" || status=$?
+  if [ "$status" -ne 2 ] || ! grep -q "$bad" "$tmp/err"; then
+    echo "check_analysis: FAILED: analyze.py $bad exited $status with: $(cat "$tmp/err")" >&2
+    exit 1
+  fi
+done
+
+echo "check_analysis: ok"
