@@ -2,7 +2,7 @@
 //! safety against opponents that look ready.
 
 use arrayvec::ArrayVec;
-use taisim_sim::algo::{shanten_with, SpecialHands};
+use taisim_sim::algo::{improving_kinds, shanten_with, SpecialHands};
 use taisim_sim::{Action, ActionList, Hand, Seat, Tile, TileSet, View};
 
 use crate::agent::Agent;
@@ -140,20 +140,10 @@ pub fn ukeire(
     unseen: &[u8; Tile::NUM],
     special: SpecialHands,
 ) -> u32 {
+    let kinds = TileSet(may_improve(hand, special));
     let mut total = 0;
-    let mut kinds = may_improve(hand, special);
-    while kinds != 0 {
-        let t = Tile::new(kinds.trailing_zeros() as u8);
-        kinds &= kinds - 1;
-        let n = unseen[t.index()];
-        if n == 0 || hand.count(t) >= 4 {
-            continue;
-        }
-        let mut h = *hand;
-        h.add(t);
-        if shanten_with(&h, sets, special) < shanten {
-            total += n as u32;
-        }
+    for t in improving_kinds(hand, sets, special, shanten, kinds) {
+        total += unseen[t.index()] as u32;
     }
     total
 }
@@ -186,83 +176,155 @@ fn may_improve(hand: &Hand, special: SpecialHands) -> u64 {
 /// 1m 9m 1p 9p 1s 9s and the seven honors.
 const ORPHAN_KINDS: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27;
 
-/// A candidate on the seat's turn, ranked by `(danger, shanten, -ukeire, preference)`.
-struct Candidate {
-    action: Action,
-    after: Hand,
-    sets: u8,
-    danger: u8,
-    shanten: i8,
-    /// Computed only when two candidates tie on danger and shanten.
-    ukeire: Option<u32>,
-    /// 0 ready declaration, 1 kong, 2 plain discard.
-    preference: u8,
+/// What a turn action leaves in the concealed hand: one tile fewer of a kind (a discard,
+/// ready declaration or added kong, which all leave the same hand), or four fewer (a
+/// concealed kong).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Leaves {
+    One(Tile),
+    Four(Tile),
 }
+
+impl Leaves {
+    /// The hand left and the sets its concealed part must still form.
+    fn apply(self, hand: &Hand, sets: u8) -> (Hand, u8) {
+        let mut after = *hand;
+        match self {
+            Leaves::One(t) => {
+                after.remove(t);
+                (after, sets)
+            }
+            // The kong becomes a meld: one set fewer to form.
+            Leaves::Four(t) => {
+                after.remove_n(t, 4);
+                (after, sets - 1)
+            }
+        }
+    }
+}
+
+/// A turn action's place in the ranking: what it leaves, its preference (0 ready
+/// declaration, 1 kong, 2 plain discard) and the tile it exposes to a ron, if any.
+fn turn_candidate(action: Action, rob_concealed_kong: bool) -> Option<(Leaves, u8, Option<Tile>)> {
+    Some(match action {
+        Action::Discard(t) => (Leaves::One(t), 2, Some(t)),
+        Action::DiscardReady(t) => (Leaves::One(t), 0, Some(t)),
+        Action::ConcealedKong(t) => (Leaves::Four(t), 1, rob_concealed_kong.then_some(t)),
+        // The fourth tile joins the pung meld: the concealed part keeps its sets.
+        Action::AddedKong(t) => (Leaves::One(t), 1, Some(t)),
+        _ => return None,
+    })
+}
+
+/// The most actions a decision offers.
+const LEGAL_MAX: usize = {
+    const fn capacity<const N: usize>(_: fn() -> ArrayVec<Action, N>) -> usize {
+        N
+    }
+    capacity(ActionList::new)
+};
 
 /// The turn decision: a discard, ready declaration or kong from `legal` (which holds no
 /// winning action). `threats` are the safe-tile sets of opponents to defend against; a
 /// discard's danger is the number of them it is not safe against.
+///
+/// Candidates rank by `(danger, shanten, -ukeire, preference)`, the first in `legal` order
+/// winning a tie. Two passes: the first finds the least `(danger, shanten)` (the shanten
+/// computed once per distinct hand left), the second breaks ties at it by ukeire, computed
+/// only when the tied candidates leave at least two distinct hands, and once per hand.
 pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSet]) -> Action {
+    const UNKNOWN: i8 = i8::MAX;
     let hand = view.hand();
     let sets = sets_needed(view);
     let rules = view.rules();
-    let danger = |t: Tile| threats.iter().filter(|safe| !safe.contains(t)).count() as u8;
-    let mut unseen: Option<[u8; Tile::NUM]> = None;
-    let mut best: Option<Candidate> = None;
-    for &action in legal {
-        let mut after = *hand;
-        let (sets, preference, exposed) = match action {
-            Action::Discard(t) => {
-                after.remove(t);
-                (sets, 2, Some(t))
+    let special = rules.special;
+    let danger = |t: Option<Tile>| {
+        t.map_or(0, |t| {
+            threats.iter().filter(|safe| !safe.contains(t)).count() as u8
+        })
+    };
+    // Shanten after discarding one tile of each kind, filled on first use.
+    let mut after_one = [UNKNOWN; Tile::NUM];
+    let mut shanten_of = |leaves: Leaves| match leaves {
+        Leaves::One(t) => {
+            let cached = &mut after_one[t.index()];
+            if *cached == UNKNOWN {
+                let (after, sets) = leaves.apply(hand, sets);
+                *cached = shanten_with(&after, sets, special);
             }
-            Action::DiscardReady(t) => {
-                after.remove(t);
-                (sets, 0, Some(t))
-            }
-            Action::ConcealedKong(t) => {
-                after.remove_n(t, 4);
-                (sets - 1, 1, rules.rob_concealed_kong.then_some(t))
-            }
-            // The fourth tile joins the pung meld: the concealed part keeps its sets.
-            Action::AddedKong(t) => {
-                after.remove(t);
-                (sets, 1, Some(t))
-            }
-            _ => continue,
-        };
-        let mut cand = Candidate {
-            action,
-            after,
-            sets,
-            danger: exposed.map_or(0, danger),
-            shanten: shanten_with(&after, sets, rules.special),
-            ukeire: None,
-            preference,
-        };
-        let Some(b) = best.as_mut() else {
-            best = Some(cand);
+            *cached
+        }
+        Leaves::Four(_) => {
+            let (after, sets) = leaves.apply(hand, sets);
+            shanten_with(&after, sets, special)
+        }
+    };
+
+    // Pass 1: the least (danger, shanten), the first candidate at it, and whether the
+    // candidates at it leave more than one distinct hand (else ukeire cannot separate them).
+    let mut best = (u8::MAX, i8::MAX);
+    let mut first: Option<(usize, Leaves)> = None;
+    let mut ranks = [(u8::MAX, i8::MAX); LEGAL_MAX];
+    let mut distinct = false;
+    for (i, &action) in legal.iter().enumerate() {
+        let Some((leaves, _, exposed)) = turn_candidate(action, rules.rob_concealed_kong) else {
             continue;
         };
-        let coarse = (cand.danger, cand.shanten).cmp(&(b.danger, b.shanten));
-        let better = match coarse {
-            core::cmp::Ordering::Less => true,
-            core::cmp::Ordering::Greater => false,
-            core::cmp::Ordering::Equal => {
-                let unseen = unseen.get_or_insert_with(|| unseen_counts(view));
-                let bu = *b.ukeire.get_or_insert_with(|| {
-                    ukeire(&b.after, b.sets, b.shanten, unseen, rules.special)
-                });
-                let cu = ukeire(&cand.after, cand.sets, cand.shanten, unseen, rules.special);
-                cand.ukeire = Some(cu);
-                (core::cmp::Reverse(cu), cand.preference) < (core::cmp::Reverse(bu), b.preference)
-            }
-        };
-        if better {
-            *b = cand;
+        let rank = (danger(exposed), shanten_of(leaves));
+        ranks[i] = rank;
+        if rank < best {
+            best = rank;
+            first = Some((i, leaves));
+            distinct = false;
+        } else if rank == best && first.is_some_and(|(_, l)| l != leaves) {
+            distinct = true;
         }
     }
-    best.map_or(legal[0], |b| b.action)
+    let Some((first, _)) = first else {
+        return legal[0];
+    };
+
+    // Pass 2: among the candidates at the least rank, the most ukeire, then the preferred
+    // kind of action, then the first. Candidates leaving the same hand share their ukeire.
+    let unseen = if distinct {
+        unseen_counts(view)
+    } else {
+        [0; Tile::NUM]
+    };
+    let mut uke_one = [u32::MAX; Tile::NUM];
+    let mut ukeire_of = |leaves: Leaves, shanten: i8| -> u32 {
+        if !distinct {
+            return 0;
+        }
+        let compute = || {
+            let (after, sets) = leaves.apply(hand, sets);
+            ukeire(&after, sets, shanten, &unseen, special)
+        };
+        match leaves {
+            Leaves::One(t) => {
+                let cached = &mut uke_one[t.index()];
+                if *cached == u32::MAX {
+                    *cached = compute();
+                }
+                *cached
+            }
+            Leaves::Four(_) => compute(),
+        }
+    };
+    let mut chosen: Option<(core::cmp::Reverse<u32>, u8, Action)> = None;
+    for (i, &action) in legal.iter().enumerate().skip(first) {
+        if ranks[i] != best {
+            continue;
+        }
+        let Some((leaves, preference, _)) = turn_candidate(action, rules.rob_concealed_kong) else {
+            continue;
+        };
+        let key = (core::cmp::Reverse(ukeire_of(leaves, best.1)), preference);
+        if chosen.is_none_or(|(u, p, _)| key < (u, p)) {
+            chosen = Some((key.0, key.1, action));
+        }
+    }
+    chosen.map_or(legal[first], |(_, _, a)| a)
 }
 
 /// The answer to a discard, kong or flower on offer (no winning action in `legal`): the claim
@@ -305,4 +367,129 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &ActionList) -> Action {
         }
     }
     best.map_or(Action::Pass, |(_, _, a)| a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BuiltinAgent, RandomAgent};
+    use taisim_sim::score::Variant;
+    use taisim_sim::{Deal, DealContext, Wind};
+
+    /// The contract's ukeire, spelled out: the unseen copies of every kind whose draw lowers
+    /// the shanten, one shanten query per kind.
+    fn reference_ukeire(
+        hand: &Hand,
+        sets: u8,
+        shanten: i8,
+        unseen: &[u8; Tile::NUM],
+        special: SpecialHands,
+    ) -> u32 {
+        let mut total = 0;
+        for t in Tile::ALL {
+            if unseen[t.index()] > 0 && hand.count(t) < 4 {
+                let mut h = *hand;
+                h.add(t);
+                if shanten_with(&h, sets, special) < shanten {
+                    total += unseen[t.index()] as u32;
+                }
+            }
+        }
+        total
+    }
+
+    /// The contract's turn decision, spelled out: every candidate's full rank
+    /// `(danger, shanten, -ukeire, preference)`, the first least in `legal` order.
+    fn reference_choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSet]) -> Action {
+        let hand = view.hand();
+        let sets = sets_needed(view);
+        let rules = view.rules();
+        let unseen = unseen_counts(view);
+        let mut best: Option<((u8, i8, core::cmp::Reverse<u32>, u8), Action)> = None;
+        for &action in legal {
+            let mut after = *hand;
+            let (sets, preference, exposed) = match action {
+                Action::Discard(t) => {
+                    after.remove(t);
+                    (sets, 2, Some(t))
+                }
+                Action::DiscardReady(t) => {
+                    after.remove(t);
+                    (sets, 0, Some(t))
+                }
+                Action::ConcealedKong(t) => {
+                    after.remove_n(t, 4);
+                    (sets - 1, 1, rules.rob_concealed_kong.then_some(t))
+                }
+                Action::AddedKong(t) => {
+                    after.remove(t);
+                    (sets, 1, Some(t))
+                }
+                _ => continue,
+            };
+            let danger = exposed.map_or(0, |t| {
+                threats.iter().filter(|safe| !safe.contains(t)).count() as u8
+            });
+            let shanten = shanten_with(&after, sets, rules.special);
+            let ukeire = reference_ukeire(&after, sets, shanten, &unseen, rules.special);
+            let rank = (danger, shanten, core::cmp::Reverse(ukeire), preference);
+            if best.is_none_or(|(b, _)| rank < b) {
+                best = Some((rank, action));
+            }
+        }
+        best.map_or(legal[0], |(_, a)| a)
+    }
+
+    /// Every turn decision of deals under each shipped variant, with no threats, a defensive
+    /// agent's threats and threats forced on at every turn: the fast choice is the
+    /// reference's.
+    #[test]
+    fn choose_turn_matches_the_reference() {
+        let defensive = DefensiveAgent::new();
+        let always = DefensiveAgent::with_thresholds(u8::MAX, i8::MIN);
+        let mut legal = ActionList::new();
+        let mut agents = [
+            BuiltinAgent::Greedy(GreedyAgent::new()),
+            BuiltinAgent::Defensive(DefensiveAgent::new()),
+            BuiltinAgent::Random(RandomAgent::new()),
+            BuiltinAgent::Defensive(DefensiveAgent::with_thresholds(40, 1)),
+        ];
+        let mut turns = 0;
+        for name in Variant::names() {
+            let rules = Variant::builtin(name).unwrap().rules();
+            for seed in 0..150u64 {
+                let context = DealContext {
+                    round_wind: Wind::East,
+                    dealer: Wind::new((seed % 4) as u8),
+                    streak: 0,
+                };
+                let mut deal = Deal::new(rules, seed, context).unwrap();
+                agents.rotate_left(1);
+                for seat in Seat::ALL {
+                    agents[seat as usize].reset(deal.seed(), seat);
+                }
+                while let Some(seat) = deal.to_act() {
+                    deal.legal_actions(&mut legal);
+                    let view = deal.view(seat);
+                    let turn = winning_action(&legal).is_none() && !legal.contains(&Action::Pass);
+                    if turn {
+                        let threat_sets = [
+                            ArrayVec::<TileSet, 3>::new(),
+                            defensive.threats(&view),
+                            always.threats(&view),
+                        ];
+                        for threats in &threat_sets {
+                            let fast = choose_turn(&view, &legal, threats);
+                            let slow = reference_choose_turn(&view, &legal, threats);
+                            assert_eq!(fast, slow, "{name} seed {seed} {legal:?} {threats:?}");
+                        }
+                        turns += 1;
+                    }
+                    let action = agents[seat as usize].act(&view, &legal);
+                    deal.play(action).unwrap();
+                }
+            }
+        }
+        assert!(turns > 10_000, "{turns} turns");
+    }
 }

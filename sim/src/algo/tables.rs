@@ -351,6 +351,34 @@ pub(crate) fn distance_table() -> &'static DistanceTable {
     })
 }
 
+/// Group-at-a-time access, for scans that change one group of a hand and keep the others
+/// (see `improve.rs`): a group's palette slot, and the half arrays of two slots.
+impl DistanceTable {
+    /// The palette slot of a numbered suit's key.
+    #[inline(always)]
+    pub(crate) fn suit_slot(&self, key: u32) -> usize {
+        self.suit_index.get(key as usize).copied().unwrap_or(0) as usize
+    }
+
+    /// The palette slot of the honors' key.
+    #[inline(always)]
+    pub(crate) fn honor_slot(&self, key: u32) -> usize {
+        self.honor_index.get(key as usize).copied().unwrap_or(0) as usize
+    }
+
+    /// The convolution of the man and pin groups at slots `m` and `p`.
+    #[inline(always)]
+    pub(crate) fn man_pin(&self, m: usize, p: usize) -> &Dist {
+        &self.convolved[self.suit_pairs[m * self.suits + p] as usize]
+    }
+
+    /// The convolution of the sou and honor groups at slots `s` and `h`.
+    #[inline(always)]
+    pub(crate) fn sou_honor(&self, s: usize, h: usize) -> &Dist {
+        &self.convolved[self.suit_honor_pairs[s * self.honors + h] as usize]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,273 @@
+//! The kinds whose draw lowers a hand's shanten (the ukeire scan), without a full shanten
+//! query per kind.
+//!
+//! Adding one tile changes one group's key, so of the man-pin and sou-honor halves that a
+//! regular shanten query convolves, one stays fixed over the whole scan of a group: it is
+//! looked up once and only the changed half is reloaded per kind.
+//!
+//! Every form's distance (tiles lacking) drops by at most one when a tile is added, so a
+//! form can lower the hand's shanten only if it already achieves the hand's lack; the
+//! others are skipped outright. Special forms are rarely that close and are then checked
+//! kind by kind with their exact distances.
+
+use super::special;
+use super::tables::{distance_table, Dist, FAR};
+use super::SpecialHands;
+use crate::hand::{Hand, POW5};
+use crate::tile::TileSet;
+
+/// The second operand of a `(sets, 1)` convolution entry, lanes reversed so that the entry
+/// is the minimum of a lane-wise sum: lane `i` pairs with `8 + sets - i`, lane `8 + i` with
+/// `sets - i`, and lanes past `sets` hold [`FAR`] so that they never reach a small lack.
+#[inline(always)]
+fn reversed(b: &Dist, sets: usize) -> Dist {
+    let mut r = [FAR; 16];
+    for i in 0..=sets {
+        r[i] = b[8 + sets - i];
+        r[8 + i] = b[sets - i];
+    }
+    r
+}
+
+/// Whether the `(sets, 1)` entry of the convolution of `a` with the group `rev` was
+/// reversed from (see [`reversed`]) is below `lack`.
+#[inline(always)]
+fn below(a: &Dist, rev: &Dist, lack: u8) -> bool {
+    let mut hit = 0u8;
+    for l in 0..16 {
+        hit |= u8::from(a[l].saturating_add(rev[l]) < lack);
+    }
+    hit != 0
+}
+
+/// The `(sets, 1)` entry of the convolution of `a` and `b`.
+#[inline(always)]
+fn entry(a: &Dist, rev: &Dist) -> u8 {
+    let mut best = u8::MAX;
+    for l in 0..16 {
+        best = best.min(a[l].saturating_add(rev[l]));
+    }
+    best
+}
+
+/// Kinds of `kinds` (held fewer than four times) whose addition lowers the regular
+/// distance of `hand` below `lack`.
+fn regular(hand: &Hand, sets: usize, lack: u8, kinds: u64) -> u64 {
+    let table = distance_table();
+    let keys = hand.keys();
+    let man = table.suit_slot(keys[0]);
+    let pin = table.suit_slot(keys[1]);
+    let sou = table.suit_slot(keys[2]);
+    let honor = table.honor_slot(keys[3]);
+    let man_pin = table.man_pin(man, pin);
+    let sou_honor = table.sou_honor(sou, honor);
+    let fixed_sh = reversed(sou_honor, sets);
+    // The regular distance drops by at most one per tile: unless it is the lack already,
+    // no kind brings it below.
+    if entry(man_pin, &fixed_sh) > lack {
+        return 0;
+    }
+    let fixed_mp = reversed(man_pin, sets);
+    // One group at a time: the kinds of `bits` (ranks of the group at bit `shift`) whose
+    // added tile, giving the half `half(pow)`, brings the `(sets, 1)` entry below `lack`.
+    #[inline(always)]
+    fn scan<'t>(
+        bits: u64,
+        shift: u32,
+        fixed: &Dist,
+        lack: u8,
+        half: impl Fn(u32) -> &'t Dist,
+    ) -> u64 {
+        let mut out = 0;
+        let mut bits = bits;
+        while bits != 0 {
+            let r = bits.trailing_zeros();
+            bits &= bits - 1;
+            if below(half(POW5[r as usize]), fixed, lack) {
+                out |= 1 << (shift + r);
+            }
+        }
+        out
+    }
+    scan(kinds & 0x1ff, 0, &fixed_sh, lack, |pow| {
+        table.man_pin(table.suit_slot(keys[0] + pow), pin)
+    }) | scan((kinds >> 9) & 0x1ff, 9, &fixed_sh, lack, |pow| {
+        table.man_pin(man, table.suit_slot(keys[1] + pow))
+    }) | scan((kinds >> 18) & 0x1ff, 18, &fixed_mp, lack, |pow| {
+        table.sou_honor(table.suit_slot(keys[2] + pow), honor)
+    }) | scan((kinds >> 27) & 0x7f, 27, &fixed_mp, lack, |pow| {
+        table.sou_honor(sou, table.honor_slot(keys[3] + pow))
+    })
+}
+
+/// See [`super::improving_kinds`].
+pub(crate) fn improving_kinds(
+    hand: &Hand,
+    sets: u8,
+    special: SpecialHands,
+    shanten: i8,
+    kinds: TileSet,
+) -> TileSet {
+    // A complete hand (or a corrupt shanten) has nothing to lower.
+    if shanten < 0 {
+        return TileSet::EMPTY;
+    }
+    let lack = (shanten + 1) as u8;
+    let kinds = kinds.0 & !hand.fours().0 & ((1 << 34) - 1);
+    let mut out = regular(hand, sets.min(5) as usize, lack, kinds);
+    // The special forms apply to the hand with the drawn tile.
+    if sets == 5 && (hand.len() == 15 || hand.len() == 16) {
+        // Each form's lower bound drops by at most one per tile too.
+        if special.eight_pairs && special::eight_pairs_lower_bound(hand) <= lack {
+            out |= eight_pairs(hand, lack) & kinds;
+        }
+        if special.thirteen_orphans && special::missing_orphans(hand) <= lack {
+            out |= thirteen_orphans(hand, lack) & kinds;
+        }
+    }
+    TileSet(out)
+}
+
+/// The two pair slots of a kind held `c` times, by the tiles each lacks (see
+/// [`special::eight_pairs_distance`]).
+const PAIR_SLOTS: [[u8; 2]; 5] = [[2, 2], [1, 2], [0, 2], [0, 1], [0, 0]];
+
+/// [`special::eight_pairs_distance`] from the number of kinds held 0 to 4 times, which is all
+/// it depends on: the same cheapest-slots count, with the triplet tried once per class of
+/// kinds rather than once per kind.
+fn eight_pairs_distance(classes: &[u8; 5]) -> u8 {
+    let mut by_cost = [0u8; 3];
+    for (c, &n) in classes.iter().enumerate() {
+        for cost in PAIR_SLOTS[c] {
+            by_cost[cost as usize] += n;
+        }
+    }
+    let mut best = u8::MAX;
+    for (c, &n) in classes.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let mut n = by_cost;
+        for cost in PAIR_SLOTS[c] {
+            n[cost as usize] -= 1;
+        }
+        let free = n[0].min(7);
+        let ones = n[1].min(7 - free);
+        let twos = 7 - free - ones;
+        best = best.min(3u8.saturating_sub(c as u8) + ones + 2 * twos);
+    }
+    best
+}
+
+/// The kinds whose draw brings 八對's distance below `lack`. The distance depends only on
+/// how many kinds the hand holds 0, 1, 2, 3 and 4 times, so drawing any kind held `c` times
+/// has the same effect: four cases decide every kind.
+fn eight_pairs(hand: &Hand, lack: u8) -> u64 {
+    let mut classes = [0u8; 5];
+    let mut held = [0u64; 4];
+    for (k, c) in hand.counts().into_iter().enumerate() {
+        classes[c as usize] += 1;
+        if c < 4 {
+            held[c as usize] |= 1 << k;
+        }
+    }
+    let mut out = 0;
+    for (c, &kinds) in held.iter().enumerate() {
+        if kinds != 0 {
+            let mut after = classes;
+            after[c] -= 1;
+            after[c + 1] += 1;
+            if eight_pairs_distance(&after) < lack {
+                out |= kinds;
+            }
+        }
+    }
+    out
+}
+
+/// The kinds whose draw brings 十三么's distance below `lack`, where the hand's own distance
+/// is at least `lack`.
+///
+/// The distance is the least `|T - hand|` over the targets `T` (the thirteen orphans, one
+/// extra set, one orphan paired), so drawing `t` lowers it exactly when some target at the
+/// least distance wants more copies of `t` than the hand holds. One pass over the targets
+/// of [`special::thirteen_orphans_distance`] finds the least distance and the union of
+/// those kinds.
+fn thirteen_orphans(hand: &Hand, lack: u8) -> u64 {
+    let counts = hand.counts();
+    let orphans = ORPHAN_KINDS;
+    let held = hand.kinds().0;
+    // The thirteen alone: each orphan once.
+    let base_short = orphans & !held;
+    let base_lack = base_short.count_ones() as u8;
+    let mut spare_base = 0u64;
+    for (k, &c) in counts.iter().enumerate() {
+        if orphans >> k & 1 == 1 && c >= 2 {
+            spare_base |= 1 << k;
+        }
+    }
+    let mut least = u8::MAX;
+    let mut union = 0u64;
+    let mut try_set = |kinds: &[usize], per: u8| {
+        let mut short = base_short;
+        let mut spare = spare_base;
+        let mut cost = base_lack;
+        // Orphans that may still take the pair (their target is below four).
+        let mut pairable = orphans;
+        for &k in kinds {
+            let orphan = orphans >> k & 1 == 1;
+            let base = u8::from(orphan);
+            let target = base + per;
+            if target > 4 {
+                return;
+            }
+            let h = counts[k];
+            cost = cost - base.saturating_sub(h) + target.saturating_sub(h);
+            let bit = 1u64 << k;
+            short = if target > h {
+                short | bit
+            } else {
+                short & !bit
+            };
+            spare = if h > target {
+                spare | bit
+            } else {
+                spare & !bit
+            };
+            if target >= 4 {
+                pairable &= !bit;
+            }
+        }
+        spare &= pairable;
+        // The pair is free on an orphan with a spare copy; else it costs one, on any
+        // pairable orphan (each then wants one more copy than the hand holds).
+        let (total, wants) = if spare != 0 {
+            (cost, short)
+        } else if pairable != 0 {
+            (cost + 1, short | pairable)
+        } else {
+            return;
+        };
+        if total < least {
+            least = total;
+            union = wants;
+        } else if total == least {
+            union |= wants;
+        }
+    };
+    for k in 0..34 {
+        try_set(&[k], 3);
+        if k < 27 && k % 9 < 7 {
+            try_set(&[k, k + 1, k + 2], 1);
+        }
+    }
+    debug_assert_eq!(least, special::thirteen_orphans_distance(hand));
+    if least == lack {
+        union
+    } else {
+        0
+    }
+}
+
+/// The 13 terminal and honor kinds of 十三么, as a kind bitset.
+const ORPHAN_KINDS: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27;
