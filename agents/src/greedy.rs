@@ -398,14 +398,17 @@ mod tests {
         total
     }
 
-    /// The contract's turn decision, spelled out: every candidate's full rank
-    /// `(danger, shanten, -ukeire, preference)`, the first least in `legal` order.
+    /// A candidate's full rank: `(danger, shanten, -ukeire, preference)`.
+    type Rank = (u8, i8, core::cmp::Reverse<u32>, u8);
+
+    /// The contract's turn decision, spelled out: every candidate's full rank, the first
+    /// least in `legal` order.
     fn reference_choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSet]) -> Action {
         let hand = view.hand();
         let sets = sets_needed(view);
         let rules = view.rules();
         let unseen = unseen_counts(view);
-        let mut best: Option<((u8, i8, core::cmp::Reverse<u32>, u8), Action)> = None;
+        let mut best: Option<(Rank, Action)> = None;
         for &action in legal {
             let mut after = *hand;
             let (sets, preference, exposed) = match action {
