@@ -5,25 +5,19 @@
 //! built-in agent is a function of the deal's seed and what it sees, so the deal comes out
 //! the same. Either way the replayed result is checked against the recorded row.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::{Int64Type, UInt64Type, UInt8Type};
-use arrow_array::{Array, RecordBatch};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::arrow::ProjectionMask;
+use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt64Array, UInt8Array};
 use taisim_agents::{build_agents, index_to_action, play_deal_with};
 use taisim_sim::score::{score, settle, WinInput};
-use taisim_sim::{ActionList, Deal, DealContext, Seat, Wind};
+use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
 use crate::error::HarnessError;
-use crate::manifest::Manifest;
-use crate::part::{part_path, Table};
-use crate::play::MAX_DEALS_PER_GAME;
-use crate::spec::{RunSpec, Unit};
-use crate::{resume_spec, Shard};
+use crate::part::Table;
+use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
+use crate::resume_spec;
+use crate::spec::RunSpec;
 
 /// What the deals table recorded of one deal.
 struct Recorded {
@@ -33,28 +27,14 @@ struct Recorded {
     actions: Option<Vec<u8>>,
 }
 
-/// The run's spec (any shard's manifest will do: they agree on everything but the shard).
-fn run_spec(out: &Path) -> Result<RunSpec, HarnessError> {
-    if !out.is_dir() {
-        return Err(HarnessError::Usage(format!(
-            "{} is not a directory",
-            out.display()
-        )));
-    }
-    let manifests = Manifest::read_all(out)?;
-    let first = manifests.first().ok_or_else(|| {
-        HarnessError::Usage(format!(
-            "{} has no manifest.json: is it a taisim run directory?",
-            out.display()
-        ))
-    })?;
-    resume_spec(out, first.spec.shard).or_else(|_| resume_spec(out, Shard::WHOLE))
-}
-
-fn find(out: &Path, spec: &RunSpec, deal_id: u64) -> Result<Recorded, HarnessError> {
+/// The run's spec with its variant's text, and the deals row of `deal_id`.
+fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), HarnessError> {
+    let run = Run::open(out)?;
+    // The shards agree on everything but the shard; any one's spec carries the variant.
+    let spec = resume_spec(out, run.spec().shard)?;
     let unit = match spec.unit {
-        Unit::Deals => deal_id,
-        Unit::Games => deal_id / MAX_DEALS_PER_GAME,
+        crate::Unit::Deals => deal_id,
+        crate::Unit::Games => deal_id / crate::MAX_DEALS_PER_GAME,
     };
     if unit >= spec.count {
         return Err(HarnessError::Usage(format!(
@@ -63,17 +43,16 @@ fn find(out: &Path, spec: &RunSpec, deal_id: u64) -> Result<Recorded, HarnessErr
             spec.unit.name()
         )));
     }
-    let part = unit / spec.part_size;
-    let path = part_path(out, Table::Deals, part);
-    let file = File::open(&path).map_err(|e| {
+    let part = run.part_of_deal(deal_id).ok_or_else(|| {
         HarnessError::Usage(format!(
-            "deal {deal_id} is in part {part}, which this directory lacks ({}: {e}); was it played by another shard?",
-            path.display()
+            "deal {deal_id} is in part {}, which no manifest in {} records; was it played by another shard?",
+            unit / spec.part_size,
+            out.display()
         ))
     })?;
-    let corrupt = HarnessError::parquet("cannot read", &path);
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(corrupt)?;
-    let wanted = [
+    let file = run.open_part(part, Table::Deals)?;
+    let path = file.path().to_path_buf();
+    let mut columns = vec![
         "deal_id",
         "seed",
         "round_wind",
@@ -83,81 +62,58 @@ fn find(out: &Path, spec: &RunSpec, deal_id: u64) -> Result<Recorded, HarnessErr
         "pay_s",
         "pay_w",
         "pay_n",
-        "actions",
     ];
-    let schema = builder.parquet_schema();
-    let indices: Vec<usize> = (0..schema.num_columns())
-        .filter(|&i| wanted.contains(&schema.column(i).name()))
-        .collect();
-    let mask = ProjectionMask::leaves(schema, indices);
-    let reader = builder
-        .with_projection(mask)
-        .build()
-        .map_err(HarnessError::parquet("cannot read", &path))?;
-    for batch in reader {
-        let batch = batch.map_err(HarnessError::parquet("cannot read", &path))?;
-        let ids = column(&batch, "deal_id", &path)?.as_primitive::<UInt64Type>();
+    if spec.log_actions {
+        columns.push("actions");
+    }
+    for batch in file.batches(&columns, READ_BATCH_ROWS)? {
+        let batch = batch?;
+        let ids = column::<UInt64Array>(&batch, "deal_id", &path)?;
         if let Some(row) = ids.values().iter().position(|&id| id == deal_id) {
-            return recorded(&batch, row, &path);
+            return Ok((spec, recorded(&batch, row, &path)?));
         }
     }
-    Err(HarnessError::Usage(format!(
-        "deal {deal_id} is not in {}",
-        path.display()
-    )))
+    Err(HarnessError::Corrupt {
+        path,
+        message: format!("deal {deal_id} is missing from its part"),
+    })
 }
 
-fn column<'a>(
-    batch: &'a RecordBatch,
-    name: &str,
-    path: &Path,
-) -> Result<&'a dyn Array, HarnessError> {
-    batch
-        .column_by_name(name)
-        .map(|c| c.as_ref())
+/// A seat column's value at `row`.
+fn seat_at(batch: &RecordBatch, name: &str, row: usize, path: &Path) -> Result<Wind, HarnessError> {
+    let codes = string_codes(batch, name, path, |s| {
+        s.chars()
+            .next()
+            .and_then(Wind::from_char)
+            .map(|w| w as usize)
+    })?;
+    codes[row]
+        .map(|i| Wind::ALL[i])
         .ok_or_else(|| HarnessError::Corrupt {
             path: path.to_path_buf(),
-            message: format!("no column {name}"),
-        })
-}
-
-/// A seat letter from a dictionary column.
-fn seat_at(batch: &RecordBatch, name: &str, row: usize, path: &Path) -> Result<Seat, HarnessError> {
-    let col = column(batch, name, path)?;
-    let dict = col.as_dictionary::<arrow_array::types::Int8Type>();
-    let key = dict.keys().value(row) as usize;
-    let text = dict.values().as_string::<i32>().value(key);
-    text.chars()
-        .next()
-        .and_then(Wind::from_char)
-        .ok_or_else(|| HarnessError::Corrupt {
-            path: path.to_path_buf(),
-            message: format!("{name} holds {text:?}, not a seat"),
+            message: format!("{name} is null in row {row}"),
         })
 }
 
 fn recorded(batch: &RecordBatch, row: usize, path: &Path) -> Result<Recorded, HarnessError> {
-    let seed = column(batch, "seed", path)?
-        .as_primitive::<UInt64Type>()
-        .value(row);
-    let streak = column(batch, "dealer_streak", path)?
-        .as_primitive::<UInt8Type>()
-        .value(row);
     let mut pays = [0; 4];
     for (i, name) in ["pay_e", "pay_s", "pay_w", "pay_n"].iter().enumerate() {
-        pays[i] = column(batch, name, path)?
-            .as_primitive::<Int64Type>()
-            .value(row);
+        pays[i] = column::<Int64Array>(batch, name, path)?.value(row);
     }
-    let actions = batch
-        .column_by_name("actions")
-        .map(|c| c.as_binary::<i32>().value(row).to_vec());
+    let actions = match batch.column_by_name("actions") {
+        Some(_) => Some(
+            column::<BinaryArray>(batch, "actions", path)?
+                .value(row)
+                .to_vec(),
+        ),
+        None => None,
+    };
     Ok(Recorded {
-        seed,
+        seed: column::<UInt64Array>(batch, "seed", path)?.value(row),
         context: DealContext {
             round_wind: seat_at(batch, "round_wind", row, path)?,
             dealer: seat_at(batch, "dealer", row, path)?,
-            streak,
+            streak: column::<UInt8Array>(batch, "dealer_streak", path)?.value(row),
         },
         pays,
         actions,
@@ -166,8 +122,7 @@ fn recorded(batch: &RecordBatch, row: usize, path: &Path) -> Result<Recorded, Ha
 
 /// Prints deal `deal_id` of the run in `out` step by step.
 pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), HarnessError> {
-    let spec = run_spec(out)?;
-    let rec = find(out, &spec, deal_id)?;
+    let (spec, rec) = find(out, deal_id)?;
     let (_, variant) =
         crate::VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
     let rules = variant.rules();
