@@ -79,18 +79,11 @@ fn dict(name: &str, nullable: bool) -> Field {
     Field::new(name, dict_type(), nullable)
 }
 
-fn dict_column(keys: Vec<Option<i8>>, values: &ArrayRef) -> ArrayRef {
-    let keys = Int8Array::from(keys);
+/// A dictionary column over a fixed dictionary; `keys` is a `Vec<i8>`, or a
+/// `Vec<Option<i8>>` for a nullable column.
+fn dict_column(keys: impl Into<Int8Array>, values: &ArrayRef) -> ArrayRef {
     Arc::new(
-        DictionaryArray::<Int8Type>::try_new(keys, values.clone())
-            .expect("keys index the fixed dictionary"),
-    )
-}
-
-fn dict_column_full(keys: Vec<i8>, values: &ArrayRef) -> ArrayRef {
-    let keys = Int8Array::from(keys);
-    Arc::new(
-        DictionaryArray::<Int8Type>::try_new(keys, values.clone())
+        DictionaryArray::<Int8Type>::try_new(keys.into(), values.clone())
             .expect("keys index the fixed dictionary"),
     )
 }
@@ -309,16 +302,16 @@ impl DealsColumns {
             Arc::new(UInt64Array::from(self.game_id)),
             Arc::new(UInt16Array::from(self.deal_in_game)),
             Arc::new(UInt64Array::from(self.seed)),
-            dict_column_full(vec![0; n], &variants),
-            dict_column_full(self.round_wind, &d.seats),
-            dict_column_full(self.dealer, &d.seats),
+            dict_column(vec![0; n], &variants),
+            dict_column(self.round_wind, &d.seats),
+            dict_column(self.dealer, &d.seats),
             Arc::new(UInt8Array::from(self.dealer_streak)),
-            dict_column_full(self.outcome, &d.outcomes),
+            dict_column(self.outcome, &d.outcomes),
             dict_column(
                 self.winners
                     .into_iter()
                     .map(|w| w.map(|w| w as i8))
-                    .collect(),
+                    .collect::<Vec<_>>(),
                 &winner_sets(),
             ),
             Arc::new(UInt8Array::from(self.n_winners)),
@@ -494,13 +487,13 @@ impl WinsColumns {
         let d = dictionaries();
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(UInt64Array::from(self.deal_id)),
-            dict_column_full(self.winner, &d.seats),
+            dict_column(self.winner, &d.seats),
             dict_column(self.discarder, &d.seats),
             dict_column(self.win_tile, &d.tiles),
             Arc::new(UInt16Array::from(self.total_tai)),
             Arc::new(UInt16Array::from(self.dealer_tai)),
-            dict_column_full(self.wait, &d.waits),
-            dict_column_full(self.reading, &d.readings),
+            dict_column(self.wait, &d.waits),
+            dict_column(self.reading, &d.readings),
         ];
         for flag in self.flags {
             columns.push(Arc::new(BooleanArray::from(flag)));
@@ -555,9 +548,9 @@ impl TaiColumns {
         let d = dictionaries();
         let columns: Vec<ArrayRef> = vec![
             Arc::new(UInt64Array::from(self.deal_id)),
-            dict_column_full(self.winner, &d.seats),
-            dict_column_full(self.pattern.clone(), &d.patterns),
-            dict_column_full(self.pattern, &d.pattern_names),
+            dict_column(self.winner, &d.seats),
+            dict_column(self.pattern.clone(), &d.patterns),
+            dict_column(self.pattern, &d.pattern_names),
             Arc::new(UInt8Array::from(self.count)),
             Arc::new(UInt16Array::from(self.tai)),
         ];
