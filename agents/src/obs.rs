@@ -277,6 +277,30 @@ impl River {
     }
 }
 
+/// `TABLE[n] = n / D` for `n` in `0..N`, each value the same float division would give.
+/// A `divss` per scalar was the costliest line of [`write`] (its latency sits in the
+/// chain of stores to the scalar row); a load from these tables is not.
+const fn fractions<const N: usize>(d: f32) -> [f32; N] {
+    let mut t = [0f32; N];
+    let mut n = 0;
+    while n < N {
+        t[n] = n as f32 / d;
+        n += 1;
+    }
+    t
+}
+
+/// Concealed kongs laid face down / 5: a seat has at most five melds (`MeldList`'s bound).
+const FIFTHS: [f32; 6] = fractions(5.0);
+/// Concealed tiles held / 17 (at most `3 * 5 + 2`).
+const SEVENTEENTHS: [f32; 18] = fractions(17.0);
+/// The dealer's streak / 8, the streak capped at 8.
+const EIGHTHS: [f32; 9] = fractions(8.0);
+/// Drawable tiles / 64, capped at 64.
+const SIXTY_FOURTHS: [f32; 65] = fractions(64.0);
+/// Discards in the river / 136 (every tile discarded at most once).
+const RIVER_FRACTIONS: [f32; 137] = fractions(136.0);
+
 /// Writes the observation of `view`'s seat, with the river read from `river`.
 fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     use channel::*;
@@ -347,9 +371,9 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
                 }
             }
         }
-        scalars[scalar::HIDDEN_KONGS + r] = hidden as f32 / 5.0;
+        scalars[scalar::HIDDEN_KONGS + r] = FIFTHS[hidden as usize];
         scalars[scalar::READY + r] = view.declared_ready(seat) as u8 as f32;
-        scalars[scalar::HAND_LEN + r] = view.hand_len(seat) as f32 / 17.0;
+        scalars[scalar::HAND_LEN + r] = SEVENTEENTHS[view.hand_len(seat)];
         let mut flowers = view.flowers(seat).0;
         while flowers != 0 {
             out[row(FLOWERS) + 8 * r + flowers.trailing_zeros() as usize] = 1.0;
@@ -390,12 +414,12 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
 
     let responding = view.tile_on_offer().is_some() || view.flower_on_offer().is_some();
     scalars[scalar::DEALER + relative(ctx.dealer, me)] = 1.0;
-    scalars[scalar::STREAK] = (ctx.streak as f32 / 8.0).min(1.0);
-    scalars[scalar::DRAWABLE] = (view.drawable() as f32 / 64.0).min(1.0);
+    scalars[scalar::STREAK] = EIGHTHS[(ctx.streak as usize).min(8)];
+    scalars[scalar::DRAWABLE] = SIXTY_FOURTHS[(view.drawable() as usize).min(64)];
     scalars[scalar::MISSED] = view.is_missed() as u8 as f32;
     scalars[scalar::TURN] = (view.to_act() == Some(me) && !responding) as u8 as f32;
     scalars[scalar::RESPONDING] = view.tile_on_offer().is_some() as u8 as f32;
     scalars[scalar::ROB_FLOWER] = view.flower_on_offer().is_some() as u8 as f32;
-    scalars[scalar::RIVER_LEN] = river.len as f32 / 136.0;
+    scalars[scalar::RIVER_LEN] = RIVER_FRACTIONS[river.len];
     out[row(SCALARS)..row(SCALARS) + OBS_WIDTH].copy_from_slice(&scalars);
 }

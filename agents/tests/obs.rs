@@ -22,6 +22,24 @@ fn shapes_are_versioned() {
     assert_eq!(err.found, [OBS_CHANNELS - 1, OBS_WIDTH]);
 }
 
+#[test]
+fn dealer_streak_is_scaled_and_capped() {
+    let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
+    for (streak, expected) in [(0, 0.0), (3, 0.375), (8, 1.0), (12, 1.0), (255, 1.0)] {
+        let context = DealContext {
+            streak,
+            ..DealContext::FIRST
+        };
+        let deal = Deal::new(Rules::TAIWAN16, 5, context).unwrap();
+        encode(&deal.view(Seat::South), obs.view_mut()).unwrap();
+        assert_eq!(
+            obs[[channel::SCALARS, scalar::STREAK]],
+            expected,
+            "streak {streak}"
+        );
+    }
+}
+
 fn row(obs: &Array2<f32>, c: usize) -> Vec<f32> {
     obs.row(c).to_vec()
 }
@@ -85,7 +103,21 @@ fn encoding_matches_the_deal() {
                         scalars[scalar::READY + r],
                         deal.ready_declaration(other).is_some() as u8 as f32
                     );
+                    assert_eq!(
+                        scalars[scalar::HAND_LEN + r],
+                        deal.hand(other).len() as f32 / 17.0
+                    );
                 }
+                let scalars = row(&obs, channel::SCALARS);
+                assert_eq!(
+                    scalars[scalar::DRAWABLE],
+                    (deal.drawable() as f32 / 64.0).min(1.0)
+                );
+                assert_eq!(
+                    scalars[scalar::RIVER_LEN],
+                    deal.discards().len() as f32 / 136.0
+                );
+                assert_eq!(scalars[scalar::STREAK], 0.0);
                 // Seen copies and safe kinds agree with the agents' own bookkeeping.
                 let visible = visible_counts(&view);
                 for t in Tile::ALL {
