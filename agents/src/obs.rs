@@ -301,6 +301,17 @@ const SIXTY_FOURTHS: [f32; 65] = fractions(64.0);
 /// Discards in the river / 136 (every tile discarded at most once).
 const RIVER_FRACTIONS: [f32; 137] = fractions(136.0);
 
+/// Copies one 34-value row. A plain `copy_from_slice` of 136 bytes is one more 16-byte move
+/// than LLVM inlines, so it became a `memcpy` call: five a step, 4% of a single-agent step's
+/// time in a perf profile. Two copies of 128 and 8 bytes are each inlined as moves.
+#[inline(always)]
+fn copy_row(dst: &mut [f32], src: &[f32; OBS_WIDTH]) {
+    const HEAD: usize = 32;
+    let dst: &mut [f32; OBS_WIDTH] = dst.try_into().expect("a row");
+    dst[..HEAD].copy_from_slice(&src[..HEAD]);
+    dst[HEAD..].copy_from_slice(&src[HEAD..]);
+}
+
 /// Writes the observation of `view`'s seat, with the river read from `river`.
 fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     use channel::*;
@@ -329,10 +340,13 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
             out[row(HAND + k) + i] = v;
         }
     }
+    // Each of these asks the deal whose decision it is: ask once.
+    let offer = view.tile_on_offer();
+    let flower_offer = view.flower_on_offer();
     if let Some(t) = view.drawn_tile() {
         out[row(DRAWN) + t.index()] = 1.0;
     }
-    if let Some(t) = view.tile_on_offer() {
+    if let Some(t) = offer {
         out[row(OFFER) + t.index()] = 1.0;
     }
     for t in view.waits() {
@@ -388,7 +402,7 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
         let s = seat as usize;
         let r = relative(seat, me);
         let base = row(RIVER + RIVER_ROWS * r);
-        out[base..base + OBS_WIDTH].copy_from_slice(&river.counts[s]);
+        copy_row(&mut out[base..base + OBS_WIDTH], &river.counts[s]);
         let mut recent = river.recent[s];
         for k in 0..river.recent_len[s] as usize {
             out[base + row(1 + k) + (recent & 0xff) as usize] = 1.0;
@@ -412,14 +426,14 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     out[row(SEAT_WIND) + seat_wind(me, ctx.dealer).tile().index()] = 1.0;
     out[row(ROUND_WIND) + ctx.round_wind.tile().index()] = 1.0;
 
-    let responding = view.tile_on_offer().is_some() || view.flower_on_offer().is_some();
+    let responding = offer.is_some() || flower_offer.is_some();
     scalars[scalar::DEALER + relative(ctx.dealer, me)] = 1.0;
     scalars[scalar::STREAK] = EIGHTHS[(ctx.streak as usize).min(8)];
     scalars[scalar::DRAWABLE] = SIXTY_FOURTHS[(view.drawable() as usize).min(64)];
     scalars[scalar::MISSED] = view.is_missed() as u8 as f32;
     scalars[scalar::TURN] = (view.to_act() == Some(me) && !responding) as u8 as f32;
-    scalars[scalar::RESPONDING] = view.tile_on_offer().is_some() as u8 as f32;
-    scalars[scalar::ROB_FLOWER] = view.flower_on_offer().is_some() as u8 as f32;
+    scalars[scalar::RESPONDING] = offer.is_some() as u8 as f32;
+    scalars[scalar::ROB_FLOWER] = flower_offer.is_some() as u8 as f32;
     scalars[scalar::RIVER_LEN] = RIVER_FRACTIONS[river.len];
-    out[row(SCALARS)..row(SCALARS) + OBS_WIDTH].copy_from_slice(&scalars);
+    copy_row(&mut out[row(SCALARS)..row(SCALARS) + OBS_WIDTH], &scalars);
 }

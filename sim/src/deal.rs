@@ -510,6 +510,7 @@ impl Deal {
     }
 
     /// The seat that must decide now, or `None` when the deal is over.
+    #[inline]
     pub fn to_act(&self) -> Option<Seat> {
         match self.phase {
             Phase::Turn { seat, .. } => Some(seat),
