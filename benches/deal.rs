@@ -2,16 +2,14 @@
 //! flowers and all), on one thread; and the perft fixture counts, asserted as they are timed.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use taisim_sim::{bounded, perft, rng_from_seed, Action, ActionList, Deal, DealContext, Rules};
+use taisim_sim::{
+    perft, play_randomly, rng_from_seed, Action, ActionList, Deal, DealContext, Rules,
+};
 
 fn random_deal(seed: u64, actions: &mut ActionList) -> u16 {
     let mut rng = rng_from_seed(seed ^ 0x5eed);
     let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
-    while !deal.is_over() {
-        deal.legal_actions(actions);
-        let a = actions[bounded(&mut rng, actions.len() as u32) as usize];
-        deal.play_unchecked(a);
-    }
+    play_randomly(&mut deal, &mut rng, actions, |_, _| {});
     deal.steps()
 }
 

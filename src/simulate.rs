@@ -10,7 +10,8 @@ use taisim_datasets::{
 
 use rayon::prelude::*;
 use taisim_sim::{
-    bounded, deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Outcome, Rules, Wind,
+    deal_seed, play_randomly, rng_from_seed, Action, ActionList, Deal, DealContext, Outcome, Rules,
+    Wind,
 };
 
 #[derive(clap::Args)]
@@ -132,20 +133,11 @@ const OUTCOMES: [Outcome; 4] = [
 ];
 
 /// Plays one deal with uniformly random legal actions.
-fn play_random(
-    seed: u64,
-    actions: &mut ActionList,
-    mut on_step: impl FnMut(&Deal, Action),
-) -> Deal {
+fn play_random(seed: u64, actions: &mut ActionList, on_step: impl FnMut(&Deal, Action)) -> Deal {
     let mut rng = rng_from_seed(seed ^ 0xa9e7_5eed);
     let mut deal =
         Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).expect("the built-in rules are valid");
-    while !deal.is_over() {
-        deal.legal_actions(actions);
-        let a = actions[bounded(&mut rng, actions.len() as u32) as usize];
-        on_step(&deal, a);
-        deal.play_unchecked(a);
-    }
+    play_randomly(&mut deal, &mut rng, actions, on_step);
     deal
 }
 

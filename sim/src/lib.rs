@@ -22,6 +22,7 @@ mod hand;
 mod meld;
 mod notation;
 mod perft;
+mod playout;
 mod rules;
 pub mod score;
 mod seat;
@@ -40,6 +41,7 @@ pub use notation::{
     write_tiles, ParseError,
 };
 pub use perft::perft;
+pub use playout::play_randomly;
 pub use rules::{DealerContinuation, Rules, RulesError};
 pub use seat::{seat_wind, BySeat, SeatSet};
 pub use tile::{
