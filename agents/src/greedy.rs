@@ -2,7 +2,7 @@
 //! safety against opponents that look ready.
 
 use arrayvec::ArrayVec;
-use taisim_sim::algo::{improving_kinds, shanten_with, SpecialHands};
+use taisim_sim::algo::{improving_kinds, shanten_with, Discards, SpecialHands};
 use taisim_sim::{Action, ActionList, Hand, Seat, Tile, TileSet, View};
 
 use crate::agent::Agent;
@@ -176,6 +176,38 @@ fn may_improve(hand: &Hand, special: SpecialHands) -> u64 {
 /// 1m 9m 1p 9p 1s 9s and the seven honors.
 const ORPHAN_KINDS: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27;
 
+/// Per-kind counts (0 to 4) as three bit planes, kind `k` at bit `k`: a set of kinds then
+/// sums its counts with [`weighted_count`] rather than a load per kind.
+fn bit_planes(counts: &[u8; Tile::NUM]) -> [u64; 3] {
+    debug_assert!(counts.iter().all(|&n| n <= 4), "{counts:?}");
+    let mut bytes = [0u8; 40];
+    bytes[..Tile::NUM].copy_from_slice(counts);
+    let mut planes = [0u64; 3];
+    for (i, chunk) in bytes.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        for (b, plane) in planes.iter_mut().enumerate() {
+            // The multiply moves bit `b` of byte `j` to bit `56 + j`, each product term to
+            // its own position, so nothing carries into the top byte.
+            let bits = (word >> b) & 0x0101_0101_0101_0101;
+            *plane |= (bits.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+        }
+    }
+    planes
+}
+
+/// The sum of the counts of the kinds of `set`, from the counts' [`bit_planes`]: each
+/// plane's popcount by bytes, weighted and added by bytes, then one horizontal add. A byte
+/// sums at most 8 kinds of 4 copies and the whole at most 34 of them, so no byte overflows.
+fn weighted_count(set: u64, planes: &[u64; 3]) -> u32 {
+    let bytes = |x: u64| {
+        let x = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+        (x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f
+    };
+    let sum = bytes(set & planes[0]) + 2 * bytes(set & planes[1]) + 4 * bytes(set & planes[2]);
+    (sum.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
 /// What a turn action leaves in the concealed hand: one tile fewer of a kind (a discard,
 /// ready declaration or added kong, which all leave the same hand), or four fewer (a
 /// concealed kong).
@@ -229,56 +261,57 @@ const LEGAL_MAX: usize = {
 /// discard's danger is the number of them it is not safe against.
 ///
 /// Candidates rank by `(danger, shanten, -ukeire, preference)`, the first in `legal` order
-/// winning a tie. Two passes: the first finds the least `(danger, shanten)` (the shanten
-/// computed once per distinct hand left), the second breaks ties at it by ukeire, computed
-/// only when the tied candidates leave at least two distinct hands, and once per hand.
+/// winning a tie. Two passes: the first finds the least `(danger, shanten)`, the shanten of
+/// every one-tile discard coming from one [`Discards`] scan of the hand; the second breaks
+/// ties at it by ukeire, computed only when the tied candidates leave at least two distinct
+/// hands, and once per hand.
 pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSet]) -> Action {
-    const UNKNOWN: i8 = i8::MAX;
     let hand = view.hand();
     let sets = sets_needed(view);
     let rules = view.rules();
     let special = rules.special;
-    let danger = |t: Option<Tile>| {
-        t.map_or(0, |t| {
-            threats.iter().filter(|safe| !safe.contains(t)).count() as u8
-        })
-    };
-    // Shanten after discarding one tile of each kind, filled on first use.
-    let mut after_one = [UNKNOWN; Tile::NUM];
-    let mut shanten_of = |leaves: Leaves| match leaves {
-        Leaves::One(t) => {
-            let cached = &mut after_one[t.index()];
-            if *cached == UNKNOWN {
-                let (after, sets) = leaves.apply(hand, sets);
-                *cached = shanten_with(&after, sets, special);
-            }
-            *cached
-        }
-        Leaves::Four(_) => {
-            let (after, sets) = leaves.apply(hand, sets);
-            shanten_with(&after, sets, special)
-        }
-    };
+    let discards = Discards::new(hand, sets, special);
 
-    // Pass 1: the least (danger, shanten), the first candidate at it, and whether the
+    // Pass 1: the least rank `(danger, shanten)` (as one integer in the same order), the
+    // first candidate at it, the kinds one-tile candidates at it discard, and whether the
     // candidates at it leave more than one distinct hand (else ukeire cannot separate them).
-    let mut best = (u8::MAX, i8::MAX);
-    let mut first: Option<(usize, Leaves)> = None;
-    let mut ranks = [(u8::MAX, i8::MAX); LEGAL_MAX];
+    let mut best = u16::MAX;
+    let mut first = None;
+    let mut ranks = [u16::MAX; LEGAL_MAX];
+    let mut tied = 0u64;
     let mut distinct = false;
     for (i, &action) in legal.iter().enumerate() {
         let Some((leaves, _, exposed)) = turn_candidate(action, rules.rob_concealed_kong) else {
             continue;
         };
-        let rank = (danger(exposed), shanten_of(leaves));
+        let (tile, four, shanten) = match leaves {
+            Leaves::One(t) => (t, false, discards.shanten(t)),
+            Leaves::Four(t) => {
+                let (after, sets) = leaves.apply(hand, sets);
+                (t, true, shanten_with(&after, sets, special))
+            }
+        };
+        let danger = match exposed {
+            Some(t) if !threats.is_empty() => {
+                threats.iter().filter(|safe| !safe.contains(t)).count() as u16
+            }
+            _ => 0,
+        };
+        let rank = danger << 8 | (shanten as u8 ^ 0x80) as u16;
         ranks[i] = rank;
+        // What the candidate leaves, as one byte.
+        let left = tile.to_u8() | u8::from(four) << 6;
         if rank < best {
             best = rank;
-            first = Some((i, leaves));
+            first = Some((i, left));
             distinct = false;
-        } else if rank == best && first.is_some_and(|(_, l)| l != leaves) {
-            distinct = true;
+            tied = 0;
+        } else if rank == best {
+            distinct |= first.is_some_and(|(_, l)| l != left);
+        } else {
+            continue;
         }
+        tied |= u64::from(!four) << tile.index();
     }
     let Some((first, _)) = first else {
         return legal[0];
@@ -286,31 +319,21 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSe
 
     // Pass 2: among the candidates at the least rank, the most ukeire, then the preferred
     // kind of action, then the first. Candidates leaving the same hand share their ukeire.
-    let unseen = if distinct {
-        unseen_counts(view)
-    } else {
-        [0; Tile::NUM]
-    };
-    let mut uke_one = [u32::MAX; Tile::NUM];
-    let mut ukeire_of = |leaves: Leaves, shanten: i8| -> u32 {
-        if !distinct {
-            return 0;
+    let mut uke_one = [0u32; Tile::NUM];
+    let mut unseen = [0u8; Tile::NUM];
+    if distinct {
+        unseen = unseen_counts(view);
+        let planes = bit_planes(&unseen);
+        // Kinds with no copy left add nothing, and the hand's near kinds hold every kind
+        // that may improve a hand it leaves (which holds fewer kinds and no new four).
+        let drawable = planes[0] | planes[1] | planes[2];
+        let kinds = TileSet(may_improve(hand, special) & drawable);
+        let improving = discards.improving_kinds(TileSet(tied), kinds);
+        for t in TileSet(tied) {
+            uke_one[t.index()] = weighted_count(improving[t.index()].0, &planes);
         }
-        let compute = || {
-            let (after, sets) = leaves.apply(hand, sets);
-            ukeire(&after, sets, shanten, &unseen, special)
-        };
-        match leaves {
-            Leaves::One(t) => {
-                let cached = &mut uke_one[t.index()];
-                if *cached == u32::MAX {
-                    *cached = compute();
-                }
-                *cached
-            }
-            Leaves::Four(_) => compute(),
-        }
-    };
+    }
+    let shanten = (best as u8 ^ 0x80) as i8;
     let mut chosen: Option<(core::cmp::Reverse<u32>, u8, Action)> = None;
     for (i, &action) in legal.iter().enumerate().skip(first) {
         if ranks[i] != best {
@@ -319,7 +342,15 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSe
         let Some((leaves, preference, _)) = turn_candidate(action, rules.rob_concealed_kong) else {
             continue;
         };
-        let key = (core::cmp::Reverse(ukeire_of(leaves, best.1)), preference);
+        let ukeire = match leaves {
+            _ if !distinct => 0,
+            Leaves::One(t) => uke_one[t.index()],
+            Leaves::Four(_) => {
+                let (after, sets) = leaves.apply(hand, sets);
+                ukeire(&after, sets, shanten, &unseen, special)
+            }
+        };
+        let key = (core::cmp::Reverse(ukeire), preference);
         if chosen.is_none_or(|(u, p, _)| key < (u, p)) {
             chosen = Some((key.0, key.1, action));
         }
@@ -373,6 +404,7 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &ActionList) -> Action {
 mod tests {
     use super::*;
     use crate::{BuiltinAgent, RandomAgent};
+    use rand_core::RngCore;
     use taisim_sim::score::Variant;
     use taisim_sim::{Deal, DealContext, Wind};
 
@@ -396,6 +428,38 @@ mod tests {
             }
         }
         total
+    }
+
+    /// The bit-plane sum against a sum of loads, on random counts and sets of kinds.
+    #[test]
+    fn weighted_count_sums_the_counts_of_a_set() {
+        let mut rng = taisim_sim::rng_from_seed(5);
+        for round in 0..20_000u32 {
+            let mut counts = [0u8; Tile::NUM];
+            for c in counts.iter_mut() {
+                // Some rounds every kind four times, the most a sum can reach.
+                *c = if round % 16 == 0 {
+                    4
+                } else {
+                    taisim_sim::bounded(&mut rng, 5) as u8
+                };
+            }
+            let all = (1 << Tile::NUM) - 1;
+            let set = if round % 16 == 0 {
+                all
+            } else {
+                (u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())) & all
+            };
+            let want: u32 = (0..Tile::NUM)
+                .filter(|&k| set >> k & 1 == 1)
+                .map(|k| u32::from(counts[k]))
+                .sum();
+            assert_eq!(
+                weighted_count(set, &bit_planes(&counts)),
+                want,
+                "{counts:?} {set:x}"
+            );
+        }
     }
 
     /// A candidate's full rank: `(danger, shanten, -ukeire, preference)`.

@@ -2,53 +2,19 @@
 //! query per kind.
 //!
 //! Adding one tile changes one group's key, so of the man-pin and sou-honor halves that a
-//! regular shanten query convolves, one stays fixed over the whole scan of a group: it is
-//! looked up once and only the changed half is reloaded per kind.
+//! regular shanten query combines, one stays fixed over the whole scan of a group: its row
+//! of lacks is looked up once and only the changed half is reloaded per kind.
 //!
 //! Every form's distance (tiles lacking) drops by at most one when a tile is added, so a
 //! form can lower the hand's shanten only if it already achieves the hand's lack; the
 //! others are skipped outright. Special forms are rarely that close and are then checked
 //! kind by kind with their exact distances.
 
-use super::special;
-use super::tables::{distance_table, Dist, FAR};
+use super::special::{self, ORPHAN_KINDS};
+use super::tables::{distance_table, Row};
 use super::SpecialHands;
 use crate::hand::{Hand, POW5};
 use crate::tile::TileSet;
-
-/// The second operand of a `(sets, 1)` convolution entry, lanes reversed so that the entry
-/// is the minimum of a lane-wise sum: lane `i` pairs with `8 + sets - i`, lane `8 + i` with
-/// `sets - i`, and lanes past `sets` hold [`FAR`] so that they never reach a small lack.
-#[inline(always)]
-fn reversed(b: &Dist, sets: usize) -> Dist {
-    let mut r = [FAR; 16];
-    for i in 0..=sets {
-        r[i] = b[8 + sets - i];
-        r[8 + i] = b[sets - i];
-    }
-    r
-}
-
-/// Whether the `(sets, 1)` entry of the convolution of `a` with the group `rev` was
-/// reversed from (see [`reversed`]) is below `lack`.
-#[inline(always)]
-fn below(a: &Dist, rev: &Dist, lack: u8) -> bool {
-    let mut hit = 0u8;
-    for l in 0..16 {
-        hit |= u8::from(a[l].saturating_add(rev[l]) < lack);
-    }
-    hit != 0
-}
-
-/// The `(sets, 1)` entry of the convolution of `a` and `b`.
-#[inline(always)]
-fn entry(a: &Dist, rev: &Dist) -> u8 {
-    let mut best = u8::MAX;
-    for l in 0..16 {
-        best = best.min(a[l].saturating_add(rev[l]));
-    }
-    best
-}
 
 /// Kinds of `kinds` (held fewer than four times) whose addition lowers the regular
 /// distance of `hand` below `lack`.
@@ -61,41 +27,34 @@ fn regular(hand: &Hand, sets: usize, lack: u8, kinds: u64) -> u64 {
     let honor = table.honor_slot(keys[3]);
     let man_pin = table.man_pin(man, pin);
     let sou_honor = table.sou_honor(sou, honor);
-    let fixed_sh = reversed(sou_honor, sets);
     // The regular distance drops by at most one per tile: unless it is the lack already,
     // no kind brings it below.
-    if entry(man_pin, &fixed_sh) > lack {
+    if table.lack(sets, man_pin, sou_honor) > lack {
         return 0;
     }
-    let fixed_mp = reversed(man_pin, sets);
     // One group at a time: the kinds of `bits` (ranks of the group at bit `shift`) whose
-    // added tile, giving the half `half(pow)`, brings the `(sets, 1)` entry below `lack`.
+    // added tile, giving the half `half(pow)`, brings the lack against the fixed half
+    // (its `row`) below `lack`.
     #[inline(always)]
-    fn scan<'t>(
-        bits: u64,
-        shift: u32,
-        fixed: &Dist,
-        lack: u8,
-        half: impl Fn(u32) -> &'t Dist,
-    ) -> u64 {
+    fn scan(bits: u64, shift: u32, row: Row<'_>, lack: u8, half: impl Fn(u32) -> usize) -> u64 {
         let mut out = 0;
         let mut bits = bits;
         while bits != 0 {
             let r = bits.trailing_zeros();
             bits &= bits - 1;
-            if below(half(POW5[r as usize]), fixed, lack) {
-                out |= 1 << (shift + r);
-            }
+            out |= u64::from(row.lack(half(POW5[r as usize])) < lack) << (shift + r);
         }
         out
     }
-    scan(kinds & 0x1ff, 0, &fixed_sh, lack, |pow| {
+    let with_sou_honor = table.lack_row(sets, sou_honor);
+    let with_man_pin = table.lack_row(sets, man_pin);
+    scan(kinds & 0x1ff, 0, with_sou_honor, lack, |pow| {
         table.man_pin(table.suit_slot(keys[0] + pow), pin)
-    }) | scan((kinds >> 9) & 0x1ff, 9, &fixed_sh, lack, |pow| {
+    }) | scan((kinds >> 9) & 0x1ff, 9, with_sou_honor, lack, |pow| {
         table.man_pin(man, table.suit_slot(keys[1] + pow))
-    }) | scan((kinds >> 18) & 0x1ff, 18, &fixed_mp, lack, |pow| {
+    }) | scan((kinds >> 18) & 0x1ff, 18, with_man_pin, lack, |pow| {
         table.sou_honor(table.suit_slot(keys[2] + pow), honor)
-    }) | scan((kinds >> 27) & 0x7f, 27, &fixed_mp, lack, |pow| {
+    }) | scan((kinds >> 27) & 0x7f, 27, with_man_pin, lack, |pow| {
         table.sou_honor(sou, table.honor_slot(keys[3] + pow))
     })
 }
@@ -128,37 +87,6 @@ pub(crate) fn improving_kinds(
     TileSet(out)
 }
 
-/// The two pair slots of a kind held `c` times, by the tiles each lacks (see
-/// [`special::eight_pairs_distance`]).
-const PAIR_SLOTS: [[u8; 2]; 5] = [[2, 2], [1, 2], [0, 2], [0, 1], [0, 0]];
-
-/// [`special::eight_pairs_distance`] from the number of kinds held 0 to 4 times, which is all
-/// it depends on: the same cheapest-slots count, with the triplet tried once per class of
-/// kinds rather than once per kind.
-fn eight_pairs_distance(classes: &[u8; 5]) -> u8 {
-    let mut by_cost = [0u8; 3];
-    for (c, &n) in classes.iter().enumerate() {
-        for cost in PAIR_SLOTS[c] {
-            by_cost[cost as usize] += n;
-        }
-    }
-    let mut best = u8::MAX;
-    for (c, &n) in classes.iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
-        let mut n = by_cost;
-        for cost in PAIR_SLOTS[c] {
-            n[cost as usize] -= 1;
-        }
-        let free = n[0].min(7);
-        let ones = n[1].min(7 - free);
-        let twos = 7 - free - ones;
-        best = best.min(3u8.saturating_sub(c as u8) + ones + 2 * twos);
-    }
-    best
-}
-
 /// The kinds whose draw brings 八對's distance below `lack`. The distance depends only on
 /// how many kinds the hand holds 0, 1, 2, 3 and 4 times, so drawing any kind held `c` times
 /// has the same effect: four cases decide every kind.
@@ -177,7 +105,7 @@ fn eight_pairs(hand: &Hand, lack: u8) -> u64 {
             let mut after = classes;
             after[c] -= 1;
             after[c + 1] += 1;
-            if eight_pairs_distance(&after) < lack {
+            if special::eight_pairs_distance_of_classes(&after) < lack {
                 out |= kinds;
             }
         }
@@ -193,7 +121,7 @@ fn eight_pairs(hand: &Hand, lack: u8) -> u64 {
 /// least distance wants more copies of `t` than the hand holds. One pass over the targets
 /// of [`special::thirteen_orphans_distance`] finds the least distance and the union of
 /// those kinds.
-fn thirteen_orphans(hand: &Hand, lack: u8) -> u64 {
+pub(super) fn thirteen_orphans(hand: &Hand, lack: u8) -> u64 {
     let counts = hand.counts();
     let orphans = ORPHAN_KINDS;
     let held = hand.kinds().0;
@@ -268,6 +196,3 @@ fn thirteen_orphans(hand: &Hand, lack: u8) -> u64 {
         0
     }
 }
-
-/// The 13 terminal and honor kinds of 十三么, as a kind bitset.
-const ORPHAN_KINDS: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27;

@@ -5,6 +5,7 @@
 //! for 13-tile variants). Melds never enter these functions: they are already sets.
 
 mod decompose;
+mod discard;
 mod improve;
 mod shanten;
 mod special;
@@ -15,6 +16,7 @@ use crate::hand::Hand;
 use crate::tile::{Tile, TileSet};
 
 pub use decompose::{decompositions, Decomposition, DecompositionList, Set, MAX_DECOMPOSITIONS};
+pub use discard::Discards;
 
 /// The special (non set-and-pair) winning forms a rule set enables.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]

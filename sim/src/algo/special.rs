@@ -117,7 +117,7 @@ pub(crate) fn missing_orphans(hand: &Hand) -> u8 {
 }
 
 /// The orphan kinds as a kind bitset.
-const ORPHAN_KINDS: u64 = {
+pub(crate) const ORPHAN_KINDS: u64 = {
     let mut m = 0u64;
     let mut i = 0;
     while i < 13 {
@@ -173,69 +173,213 @@ pub(crate) fn eight_pairs_waits(hand: &Hand) -> TileSet {
 /// For a kind held `h` times the first pair lacks `max(0, 2 - h)` tiles and the second
 /// `max(0, 4 - h) - max(0, 2 - h)`; the second never costs less than the first, so for a
 /// fixed triplet kind the cheapest seven pairs are simply the seven cheapest pair slots of
-/// the other kinds. Slot costs are 0, 1 or 2, so counting slots by cost is enough.
+/// the other kinds. Slot costs are 0, 1 or 2, so counting slots by cost is enough, and the
+/// distance depends only on how many kinds are held 0 to 4 times.
 pub(crate) fn eight_pairs_distance(hand: &Hand) -> u8 {
-    let counts = hand.counts();
-    let slot_costs = |h: u8| -> [u8; 2] {
-        let first = 2u8.saturating_sub(h);
-        [first, 4u8.saturating_sub(h) - first]
-    };
+    let mut classes = [0u8; 5];
+    for c in hand.counts() {
+        classes[c as usize] += 1;
+    }
+    eight_pairs_distance_of_classes(&classes)
+}
+
+/// The two pair slots of a kind held `c` times, by the tiles each lacks (see
+/// [`eight_pairs_distance`]).
+const PAIR_SLOTS: [[u8; 2]; 5] = [[2, 2], [1, 2], [0, 2], [0, 1], [0, 0]];
+
+/// [`eight_pairs_distance`] from the number of kinds held 0 to 4 times (`classes[c]`), the
+/// triplet tried once per class of kinds rather than once per kind. Scans that change one
+/// kind's count (a draw, a discard) move one kind between classes and call this directly.
+pub(crate) fn eight_pairs_distance_of_classes(classes: &[u8; 5]) -> u8 {
     let mut by_cost = [0u8; 3];
-    for &h in &counts {
-        for c in slot_costs(h) {
-            by_cost[c as usize] += 1;
+    for (c, &n) in classes.iter().enumerate() {
+        for cost in PAIR_SLOTS[c] {
+            by_cost[cost as usize] += n;
         }
     }
     let mut best = u8::MAX;
-    for &h in &counts {
+    for (c, &n) in classes.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
         let mut n = by_cost;
-        for c in slot_costs(h) {
-            n[c as usize] -= 1;
+        for cost in PAIR_SLOTS[c] {
+            n[cost as usize] -= 1;
         }
         let free = n[0].min(7);
         let ones = n[1].min(7 - free);
         let twos = 7 - free - ones;
-        best = best.min(3u8.saturating_sub(h) + ones + 2 * twos);
+        best = best.min(3u8.saturating_sub(c as u8) + ones + 2 * twos);
     }
     best
 }
 
 /// Tiles lacking for 十三么 (the hand has 16 or 17 tiles): the best over every extra set
 /// and every choice of the paired orphan.
+#[inline]
 pub(crate) fn thirteen_orphans_distance(hand: &Hand) -> u8 {
+    thirteen_orphans_keep(hand).0
+}
+
+/// 十三么's distance of `hand`, and the held kinds a discard of which keeps it: discarding any
+/// other held kind makes it one more.
+///
+/// The distance is the least `|T - hand|` over the targets `T`: the thirteen orphans, one
+/// extra set `S` (a pung or chow), one orphan `o` paired. Discarding `d` raises
+/// `|T - hand|` by one unless `T` leaves a copy of `d` spare (`hand[d] > T[d]`), so the
+/// distance after it stays only if a closest target spares `d`. Per `S`, with `B` the
+/// thirteen plus `S` and `F` the orphans with a copy spare of `B` that may still take the
+/// pair (`B[o] < 4`): if `F` is not empty, the pair is free on any of them, and every kind
+/// spare of `B` stays spare, except the pair's own kind when `F` holds only it and only one
+/// copy spare; if `F` is empty, the pair costs a tile and takes no spare copy.
+pub(crate) fn thirteen_orphans_keep(hand: &Hand) -> (u8, u64) {
     let counts = hand.counts();
-    let mut base = [0u8; 34];
-    for k in ORPHANS {
-        base[k] = 1;
+    let held = hand.kinds().0;
+    // The thirteen alone: each orphan once, so an orphan is spare from two copies and any
+    // other held kind always.
+    let base_cost = (ORPHAN_KINDS & !held).count_ones() as u8;
+    let mut base_spare = held & !ORPHAN_KINDS;
+    for (k, &c) in counts.iter().enumerate() {
+        base_spare |= u64::from(c >= 2 && ORPHAN_KINDS >> k & 1 == 1) << k;
     }
-    let lack = |target: &[u8; 34], k: usize| target[k].saturating_sub(counts[k]);
-    let base_lack: u8 = ORPHANS.iter().map(|&k| lack(&base, k)).sum();
-    let mut best = u8::MAX;
+    let orphan = |k: usize| u8::from(ORPHAN_KINDS >> k & 1 == 1);
+    let mut least = u8::MAX;
+    let mut keep = 0u64;
     let mut try_set = |kinds: &[usize], per: u8| {
-        let mut target = base;
-        let mut cost = base_lack;
+        let mut cost = base_cost;
+        let mut spare = base_spare;
+        let mut pairable = ORPHAN_KINDS;
         for &k in kinds {
-            cost -= lack(&base, k);
-            target[k] += per;
-            if target[k] > 4 {
+            let base = orphan(k);
+            let want = base + per;
+            if want > 4 {
                 return;
             }
-            cost += lack(&target, k);
+            let h = counts[k];
+            cost = cost - base.saturating_sub(h) + want.saturating_sub(h);
+            let bit = 1u64 << k;
+            spare = if h > want { spare | bit } else { spare & !bit };
+            if want >= 4 {
+                pairable &= !bit;
+            }
         }
-        // The paired orphan: free if some orphan already has a spare copy beyond the target.
-        let extra = ORPHANS
-            .iter()
-            .filter(|&&k| target[k] < 4)
-            .map(|&k| u8::from(counts[k] <= target[k]))
-            .min()
-            .unwrap_or(u8::MAX);
-        best = best.min(cost.saturating_add(extra));
+        let free = spare & pairable;
+        let (cost, kept) = if free & free.wrapping_sub(1) != 0 {
+            (cost, spare)
+        } else if free != 0 {
+            let o = free.trailing_zeros() as usize;
+            let want = orphan(o) + if kinds.contains(&o) { per } else { 0 };
+            // The pair takes one spare copy of `o`: `o` stays spare only with two.
+            let kept = if counts[o] >= want + 2 {
+                spare
+            } else {
+                spare & !free
+            };
+            (cost, kept)
+        } else if pairable != 0 {
+            (cost + 1, spare)
+        } else {
+            return;
+        };
+        if cost < least {
+            least = cost;
+            keep = kept;
+        } else if cost == least {
+            keep |= kept;
+        }
     };
-    for k in 0..34 {
+    for k in 0..Tile::NUM {
         try_set(&[k], 3);
         if chow_start(k) {
             try_set(&[k, k + 1, k + 2], 1);
         }
     }
-    best
+    (least, keep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The distance spelled out: for every extra set and every paired orphan, the target's
+    /// tiles the hand lacks.
+    fn naive_thirteen_orphans_distance(hand: &Hand) -> u8 {
+        let counts = hand.counts();
+        let mut best = u8::MAX;
+        let mut try_target = |target: &[u8; 34]| {
+            let lack: u8 = (0..34).map(|k| target[k].saturating_sub(counts[k])).sum();
+            best = best.min(lack);
+        };
+        for k in 0..34 {
+            let sets: &[&[usize]] = if chow_start(k) {
+                &[&[k, k, k], &[k, k + 1, k + 2]]
+            } else {
+                &[&[k, k, k]]
+            };
+            for set in sets {
+                for pair in ORPHANS {
+                    let mut target = [0u8; 34];
+                    for o in ORPHANS {
+                        target[o] = 1;
+                    }
+                    target[pair] += 1;
+                    for &t in *set {
+                        target[t] += 1;
+                    }
+                    if target.iter().all(|&n| n <= 4) {
+                        try_target(&target);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// A random hand of `len` tiles, mostly orphans so that the closest targets vary.
+    fn orphan_heavy_hand(rng: &mut impl rand_core::RngCore, round: u32, len: usize) -> Hand {
+        const POOL: &[u8] = &[0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33, 1, 2, 3];
+        let mut hand = Hand::EMPTY;
+        while hand.len() < len {
+            let k = if round % 4 == 3 {
+                crate::bounded(rng, 34) as u8
+            } else {
+                POOL[crate::bounded(rng, POOL.len() as u32) as usize]
+            };
+            let t = Tile::new(k);
+            // Some rounds add pairs, so that spare copies and full kinds come up.
+            for _ in 0..1 + u32::from(round % 4 == 2) {
+                if hand.count(t) < 4 && hand.len() < len {
+                    hand.add(t);
+                }
+            }
+        }
+        hand
+    }
+
+    /// The 十三么 distance after each discard from the kept kinds, against the distance of
+    /// each hand left, on hands of every length the special forms see.
+    #[test]
+    fn thirteen_orphans_keep_matches_the_distance() {
+        let mut rng = crate::rng_from_seed(23);
+        let mut raised = 0;
+        let mut kept = 0;
+        for round in 0..3_000u32 {
+            let len = 14 + round as usize % 5;
+            // Mostly orphans, so that the closest targets vary.
+            let hand = orphan_heavy_hand(&mut rng, round, len);
+            let (least, keep) = thirteen_orphans_keep(&hand);
+            assert_eq!(least, naive_thirteen_orphans_distance(&hand), "{hand:?}");
+            for t in hand.kinds() {
+                let mut left = hand;
+                left.remove(t);
+                let after = naive_thirteen_orphans_distance(&left);
+                let want_kept = after == least;
+                assert_eq!(keep >> t.index() & 1 == 1, want_kept, "{hand:?} - {t}");
+                assert!(want_kept || after == least + 1, "{hand:?} - {t}");
+                raised += usize::from(!want_kept);
+                kept += usize::from(want_kept);
+            }
+        }
+        assert!(raised > 5_000 && kept > 5_000, "{raised} {kept}");
+    }
 }

@@ -8,7 +8,8 @@
 //!   plus one pair, or neither (488 KiB for the suits, 19 KiB for the honors).
 //! * [`DistanceTable`]: per key, how many tiles must be added to the group so that it contains
 //!   `m` sets and `p` pairs (`m <= 5`, `p <= 1`), stored as a byte index into a palette of
-//!   the distinct arrays, since far fewer arrays than keys exist.
+//!   the distinct arrays, since far fewer arrays than keys exist; then the same for pairs of
+//!   groups, and the tiles a whole hand lacks for each pair of halves (205 KB).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -150,46 +151,91 @@ pub(crate) const FAR: u8 = 0x40;
 ///
 /// Because the palettes are that small, the convolution of two groups is tabulated too: for
 /// every (man, pin) palette pair and every (sou, honor) pair, an index into a palette of the
-/// distinct convolved arrays. A shanten query then costs four index loads, two pair loads
-/// and one final `(sets, pair)` reduction instead of two full convolutions.
+/// distinct convolved arrays, a half's id. Only 328 halves occur, so the last step is
+/// tabulated as well: the tiles lacking for `sets` sets and a pair of every pair of halves,
+/// a byte each, in rows per `(sets, half)` of which only 626 are distinct (205 KB). A
+/// shanten query then costs four slot loads, two half loads, a row load and a lack load,
+/// and a scan that varies one half against a fixed one reads one row.
 pub(crate) struct DistanceTable {
     suit_index: Box<[u8]>,
     honor_index: Box<[u8]>,
-    /// `suit_pairs[a * suits + b]`: the convolution of suit palette entries `a` and `b`.
+    /// `suit_pairs[a * suits + b]`: the half id of suit palette entries `a` and `b`.
     suit_pairs: Box<[u16]>,
-    /// `suit_honor_pairs[a * honors + h]`: suit entry `a` convolved with honor entry `h`.
+    /// `suit_honor_pairs[a * honors + h]`: the half id of suit entry `a` and honor entry `h`.
     suit_honor_pairs: Box<[u16]>,
     honors: usize,
     suits: usize,
-    convolved: Box<[Dist]>,
+    /// Number of distinct halves.
+    halves: usize,
+    /// `rows[row_at[sets * halves + a] + b]`: the `(sets, 1)` entry of the convolution of
+    /// halves `a` and `b`, for `sets <= 5`. Symmetric in `a` and `b`, as convolution is.
+    /// Padded at the end so that [`ROW_LEN`] bytes follow every row's start.
+    row_at: Box<[u32]>,
+    rows: Box<[u8]>,
 }
 
-impl DistanceTable {
-    /// The convolution of the man and pin groups, and of the sou and honor groups.
+/// Bytes a [`Row`] spans: a power of two above the number of halves, so that a read masks
+/// its index instead of comparing it with a length (scans read rows in their innermost
+/// loops). Rows are stored `halves` apart, so a row's span reaches into the next ones: only
+/// its first `halves` bytes are its own, which every half id indexes (the build asserts
+/// that they fit).
+const ROW_LEN: usize = 512;
+
+/// The lacks of one half with every half, indexed by the other half's id.
+#[derive(Copy, Clone)]
+pub(crate) struct Row<'t>(&'t [u8; ROW_LEN]);
+
+impl Row<'_> {
+    /// The lack with half `half`.
     #[inline(always)]
-    pub(crate) fn halves(&self, keys: [u32; 4]) -> (&Dist, &Dist) {
-        let get = |index: &[u8], key: u32| index.get(key as usize).copied().unwrap_or(0) as usize;
-        let m = get(&self.suit_index, keys[0]);
-        let p = get(&self.suit_index, keys[1]);
-        let s = get(&self.suit_index, keys[2]);
-        let h = get(&self.honor_index, keys[3]);
-        let mp = self.suit_pairs[m * self.suits + p];
-        let sh = self.suit_honor_pairs[s * self.honors + h];
-        (&self.convolved[mp as usize], &self.convolved[sh as usize])
+    pub(crate) fn lack(self, half: usize) -> u8 {
+        self.0[half & (ROW_LEN - 1)]
+    }
+}
+
+/// The most sets a lack is tabulated for.
+const MAX_SETS: usize = 5;
+
+impl DistanceTable {
+    /// The man-pin and sou-honor half ids of a hand's group keys.
+    #[inline(always)]
+    pub(crate) fn halves(&self, keys: [u32; 4]) -> (usize, usize) {
+        let m = self.suit_slot(keys[0]);
+        let p = self.suit_slot(keys[1]);
+        let s = self.suit_slot(keys[2]);
+        let h = self.honor_slot(keys[3]);
+        (self.man_pin(m, p), self.sou_honor(s, h))
     }
 
-    /// Bytes held by the indices, pair tables and palettes.
+    /// Tiles lacking for `sets` sets and a pair in a hand of halves `a` and `b` (either
+    /// order); `sets` is capped at 5.
+    #[inline(always)]
+    pub(crate) fn lack(&self, sets: usize, a: usize, b: usize) -> u8 {
+        self.lack_row(sets, a).lack(b)
+    }
+
+    /// [`DistanceTable::lack`] of half `a` with every half, indexed by the other half's id.
+    #[inline(always)]
+    pub(crate) fn lack_row(&self, sets: usize, a: usize) -> Row<'_> {
+        let start = self.row_at[sets.min(MAX_SETS) * self.halves + a] as usize;
+        Row(self.rows[start..start + ROW_LEN]
+            .try_into()
+            .expect("rows are padded to a full span"))
+    }
+
+    /// Bytes held by the indices, pair tables and lacks.
     pub(crate) fn bytes(&self) -> usize {
         self.suit_index.len()
             + self.honor_index.len()
             + 2 * (self.suit_pairs.len() + self.suit_honor_pairs.len())
-            + 16 * self.convolved.len()
+            + 4 * self.row_at.len()
+            + self.rows.len()
     }
 
-    /// Distinct distance arrays of the suits and of the honors, and of convolved pairs.
+    /// Distinct distance arrays of the suits and of the honors, and distinct halves.
     #[cfg(test)]
     pub(crate) fn palette_sizes(&self) -> (usize, usize, usize) {
-        (self.suits, self.honors, self.convolved.len())
+        (self.suits, self.honors, self.halves)
     }
 }
 
@@ -339,6 +385,30 @@ pub(crate) fn distance_table() -> &'static DistanceTable {
         };
         let suit_pairs = pairs(&suit_palette);
         let suit_honor_pairs = pairs(&honor_palette);
+        let halves = convolved.len();
+        let mut lacks = vec![0u8; (MAX_SETS + 1) * halves * halves];
+        // Convolution is commutative: each pair is convolved once and stored both ways.
+        for (a, da) in convolved.iter().enumerate() {
+            for (b, db) in convolved.iter().enumerate().skip(a) {
+                let both = convolve(da, db);
+                for sets in 0..=MAX_SETS {
+                    lacks[(sets * halves + a) * halves + b] = both[8 + sets];
+                    lacks[(sets * halves + b) * halves + a] = both[8 + sets];
+                }
+            }
+        }
+        assert!(halves <= ROW_LEN, "{halves} halves outgrew a row of lacks");
+        let mut row_at = Vec::with_capacity((MAX_SETS + 1) * halves);
+        let mut rows = Vec::new();
+        let mut seen_rows: HashMap<&[u8], u32> = HashMap::new();
+        for row in lacks.chunks(halves) {
+            row_at.push(*seen_rows.entry(row).or_insert_with(|| {
+                let at = rows.len() as u32;
+                rows.extend_from_slice(row);
+                at
+            }));
+        }
+        rows.resize(rows.len() + ROW_LEN - halves, FAR);
         DistanceTable {
             suit_index,
             honor_index,
@@ -346,13 +416,16 @@ pub(crate) fn distance_table() -> &'static DistanceTable {
             suit_honor_pairs,
             honors: honor_palette.len(),
             suits: suit_palette.len(),
-            convolved: convolved.into_boxed_slice(),
+            halves,
+            row_at: row_at.into_boxed_slice(),
+            rows: rows.into_boxed_slice(),
         }
     })
 }
 
 /// Group-at-a-time access, for scans that change one group of a hand and keep the others
-/// (see `improve.rs`): a group's palette slot, and the half arrays of two slots.
+/// (see `improve.rs` and `discard.rs`): a group's palette slot, and the half id of two
+/// slots.
 impl DistanceTable {
     /// The palette slot of a numbered suit's key.
     #[inline(always)]
@@ -366,22 +439,125 @@ impl DistanceTable {
         self.honor_index.get(key as usize).copied().unwrap_or(0) as usize
     }
 
-    /// The convolution of the man and pin groups at slots `m` and `p`.
+    /// The half id of the man and pin groups at slots `m` and `p`.
     #[inline(always)]
-    pub(crate) fn man_pin(&self, m: usize, p: usize) -> &Dist {
-        &self.convolved[self.suit_pairs[m * self.suits + p] as usize]
+    pub(crate) fn man_pin(&self, m: usize, p: usize) -> usize {
+        self.suit_pairs[m * self.suits + p] as usize
     }
 
-    /// The convolution of the sou and honor groups at slots `s` and `h`.
+    /// The half id of the sou and honor groups at slots `s` and `h`.
     #[inline(always)]
-    pub(crate) fn sou_honor(&self, s: usize, h: usize) -> &Dist {
-        &self.convolved[self.suit_honor_pairs[s * self.honors + h] as usize]
+    pub(crate) fn sou_honor(&self, s: usize, h: usize) -> usize {
+        self.suit_honor_pairs[s * self.honors + h] as usize
+    }
+
+    /// The id of half `h` (0 man-pin, 1 sou-honor) from the slots of its two groups, in
+    /// group order.
+    #[inline(always)]
+    pub(crate) fn half(&self, h: usize, first: usize, second: usize) -> usize {
+        if h == 0 {
+            self.man_pin(first, second)
+        } else {
+            self.sou_honor(first, second)
+        }
+    }
+
+    /// The palette slot of each group's key (man, pin, sou, honors).
+    #[inline(always)]
+    pub(crate) fn slots(&self, keys: [u32; 4]) -> [usize; 4] {
+        [
+            self.suit_slot(keys[0]),
+            self.suit_slot(keys[1]),
+            self.suit_slot(keys[2]),
+            self.honor_slot(keys[3]),
+        ]
+    }
+
+    /// Group `g` (0 to 2 the numbered suits, 3 the honors), the other group of its half at
+    /// its slot in `slots`.
+    #[inline(always)]
+    pub(crate) fn group(&self, g: usize, slots: &[usize; 4]) -> Group<'_> {
+        let (pairs, width) = if g < 2 {
+            (&self.suit_pairs, self.suits)
+        } else {
+            (&self.suit_honor_pairs, self.honors)
+        };
+        let index = if g == 3 {
+            &self.honor_index
+        } else {
+            &self.suit_index
+        };
+        // A pair table is indexed `first * width + second`, in group order.
+        let (stride, offset) = if g % 2 == 0 {
+            (width, slots[g + 1])
+        } else {
+            (1, slots[g - 1] * width)
+        };
+        Group {
+            index,
+            pairs,
+            stride,
+            offset,
+        }
+    }
+}
+
+/// One group of a hand, the other group of its half held fixed: the palette slot of a key
+/// of the group, and the half id that slot makes. Built once per scan, so that a loop over
+/// the group's kinds does not branch on which group it is.
+#[derive(Copy, Clone)]
+pub(crate) struct Group<'t> {
+    index: &'t [u8],
+    pairs: &'t [u16],
+    /// The half id of slot `s` is `pairs[s * stride + offset]`.
+    stride: usize,
+    offset: usize,
+}
+
+impl Group<'_> {
+    /// The palette slot of a key of the group.
+    #[inline(always)]
+    pub(crate) fn slot(&self, key: u32) -> usize {
+        self.index.get(key as usize).copied().unwrap_or(0) as usize
+    }
+
+    /// The half id of the group at palette slot `slot`.
+    #[inline(always)]
+    pub(crate) fn half(&self, slot: usize) -> usize {
+        self.pairs[slot * self.stride + self.offset] as usize
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Convolution is commutative: the lack table convolves each pair of halves once and
+    /// stores it both ways, and scans read a fixed half's row with the varying half on
+    /// either side.
+    #[test]
+    fn convolution_is_commutative() {
+        let mut rng = crate::rng_from_seed(7);
+        for _ in 0..20_000 {
+            let mut random = || {
+                let mut d = [FAR; 16];
+                for lane in (0..6).chain(8..14) {
+                    d[lane] = crate::bounded(&mut rng, 20) as u8;
+                }
+                d
+            };
+            let (a, b) = (random(), random());
+            assert_eq!(convolve(&a, &b), convolve(&b, &a), "{a:?} {b:?}");
+        }
+        let table = distance_table();
+        for sets in 0..=MAX_SETS {
+            for a in 0..table.halves {
+                for b in 0..a {
+                    assert_eq!(table.lack(sets, a, b), table.lack(sets, b, a));
+                }
+            }
+        }
+    }
 
     #[test]
     fn build_report() {
