@@ -248,14 +248,6 @@ fn turn_candidate(action: Action, rob_concealed_kong: bool) -> Option<(Leaves, u
     })
 }
 
-/// The most actions a decision offers.
-const LEGAL_MAX: usize = {
-    const fn capacity<const N: usize>(_: fn() -> ArrayVec<Action, N>) -> usize {
-        N
-    }
-    capacity(ActionList::new)
-};
-
 /// The turn decision: a discard, ready declaration or kong from `legal` (which holds no
 /// winning action). `threats` are the safe-tile sets of opponents to defend against; a
 /// discard's danger is the number of them it is not safe against.
@@ -272,50 +264,59 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSe
     let special = rules.special;
     let discards = Discards::new(hand, sets, special);
 
-    // Pass 1: the least rank `(danger, shanten)` (as one integer in the same order), the
-    // first candidate at it, the kinds one-tile candidates at it discard, and whether the
-    // candidates at it leave more than one distinct hand (else ukeire cannot separate them).
-    let mut best = u16::MAX;
-    let mut first = None;
-    let mut ranks = [u16::MAX; LEGAL_MAX];
-    let mut tied = 0u64;
-    let mut distinct = false;
-    for (i, &action) in legal.iter().enumerate() {
-        let Some((leaves, _, exposed)) = turn_candidate(action, rules.rob_concealed_kong) else {
-            continue;
-        };
-        let (tile, four, shanten) = match leaves {
-            Leaves::One(t) => (t, false, discards.shanten(t)),
-            Leaves::Four(t) => {
-                let (after, sets) = leaves.apply(hand, sets);
-                (t, true, shanten_with(&after, sets, special))
+    // Pass 1: the kinds the candidates leave one tile fewer of, and four fewer of. Candidates
+    // that leave the same hand (a discard and a ready declaration of one kind, say) expose
+    // the same tile and so share their `(danger, shanten)`: ranking kinds rather than actions
+    // decides it once per hand, where a per-action pass redid it for each.
+    let mut one = 0u64;
+    let mut four = 0u64;
+    for &action in legal {
+        if let Some((leaves, _, _)) = turn_candidate(action, rules.rob_concealed_kong) {
+            match leaves {
+                Leaves::One(t) => one |= 1 << t.index(),
+                Leaves::Four(t) => four |= 1 << t.index(),
             }
-        };
-        let danger = match exposed {
-            Some(t) if !threats.is_empty() => {
-                threats.iter().filter(|safe| !safe.contains(t)).count() as u16
-            }
-            _ => 0,
-        };
-        let rank = danger << 8 | (shanten as u8 ^ 0x80) as u16;
-        ranks[i] = rank;
-        // What the candidate leaves, as one byte.
-        let left = tile.to_u8() | u8::from(four) << 6;
-        if rank < best {
-            best = rank;
-            first = Some((i, left));
-            distinct = false;
-            tied = 0;
-        } else if rank == best {
-            distinct |= first.is_some_and(|(_, l)| l != left);
-        } else {
-            continue;
         }
-        tied |= u64::from(!four) << tile.index();
     }
-    let Some((first, _)) = first else {
+    if one | four == 0 {
         return legal[0];
-    };
+    }
+    // The least rank `(danger, shanten)`, as one integer in the same order, and the kinds
+    // at it.
+    let danger = |t: Tile| threats.iter().filter(|safe| !safe.contains(t)).count() as u16;
+    let rank = |danger: u16, shanten: i8| danger << 8 | (shanten as u8 ^ 0x80) as u16;
+    let mut best = u16::MAX;
+    let mut tied_one = 0u64;
+    for t in TileSet(one) {
+        let r = rank(danger(t), discards.shanten(t));
+        if r < best {
+            best = r;
+            tied_one = 0;
+        }
+        if r == best {
+            tied_one |= 1 << t.index();
+        }
+    }
+    let mut tied_four = 0u64;
+    for t in TileSet(four) {
+        let (after, sets) = Leaves::Four(t).apply(hand, sets);
+        let exposed_danger = if rules.rob_concealed_kong {
+            danger(t)
+        } else {
+            0
+        };
+        let r = rank(exposed_danger, shanten_with(&after, sets, special));
+        if r < best {
+            best = r;
+            tied_one = 0;
+            tied_four = 0;
+        }
+        if r == best {
+            tied_four |= 1 << t.index();
+        }
+    }
+    // Ukeire can separate the tied candidates only if they leave at least two hands.
+    let distinct = tied_one.count_ones() + tied_four.count_ones() > 1;
 
     // Pass 2: among the candidates at the least rank, the most ukeire, then the preferred
     // kind of action, then the first. Candidates leaving the same hand share their ukeire.
@@ -328,21 +329,20 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSe
         // that may improve a hand it leaves (which holds fewer kinds and no new four).
         let drawable = planes[0] | planes[1] | planes[2];
         let kinds = TileSet(may_improve(hand, special) & drawable);
-        let improving = discards.improving_kinds(TileSet(tied), kinds);
-        for t in TileSet(tied) {
+        let improving = discards.improving_kinds(TileSet(tied_one), kinds);
+        for t in TileSet(tied_one) {
             uke_one[t.index()] = weighted_count(improving[t.index()].0, &planes);
         }
     }
     let shanten = (best as u8 ^ 0x80) as i8;
     let mut chosen: Option<(core::cmp::Reverse<u32>, u8, Action)> = None;
-    for (i, &action) in legal.iter().enumerate().skip(first) {
-        if ranks[i] != best {
-            continue;
-        }
+    for &action in legal {
         let Some((leaves, preference, _)) = turn_candidate(action, rules.rob_concealed_kong) else {
             continue;
         };
         let ukeire = match leaves {
+            Leaves::One(t) if tied_one >> t.index() & 1 == 0 => continue,
+            Leaves::Four(t) if tied_four >> t.index() & 1 == 0 => continue,
             _ if !distinct => 0,
             Leaves::One(t) => uke_one[t.index()],
             Leaves::Four(_) => {
@@ -355,7 +355,7 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSe
             chosen = Some((key.0, key.1, action));
         }
     }
-    chosen.map_or(legal[first], |(_, _, a)| a)
+    chosen.map_or(legal[0], |(_, _, a)| a)
 }
 
 /// The answer to a discard, kong or flower on offer (no winning action in `legal`): the claim
