@@ -1,9 +1,11 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
-use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent};
+use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
 use taisim_sim::algo::shanten_with;
 use taisim_sim::score::{score, settle, Variant, WinInput};
-use taisim_sim::{deal_seed, ActionList, Deal, DealContext, MeldKind, Outcome, Rules, Wind};
+use taisim_sim::{
+    deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
+};
 
 use crate::error::HarnessError;
 use crate::spec::{RunSpec, Unit};
@@ -36,12 +38,33 @@ impl PartTables {
     }
 }
 
+/// The four seats' agents. Four random agents get a variant of their own so that the
+/// decision loop is compiled for [`RandomAgent`] alone: its choice inlines to a generator
+/// step, where [`BuiltinAgent`] costs a call that sets up the greedy agent's stack frame on
+/// every decision. The built-in agents are boxed (once per worker): a policy agent's
+/// weights make them far larger than four generators.
+enum Seats {
+    Random([RandomAgent; 4]),
+    Builtin(Box<[BuiltinAgent; 4]>),
+}
+
+impl Seats {
+    fn new(agents: [BuiltinAgent; 4]) -> Seats {
+        match &agents {
+            [BuiltinAgent::Random(e), BuiltinAgent::Random(s), BuiltinAgent::Random(w), BuiltinAgent::Random(n)] => {
+                Seats::Random([e.clone(), s.clone(), w.clone(), n.clone()])
+            }
+            _ => Seats::Builtin(Box::new(agents)),
+        }
+    }
+}
+
 /// One worker's players and scratch space, reused from deal to deal.
 pub(crate) struct Player<'a> {
     spec: &'a RunSpec,
     variant: &'a Variant,
     rules: Rules,
-    agents: [BuiltinAgent; 4],
+    seats: Seats,
     legal: ActionList,
     /// The current deal's decisions as action indices (with `--log-actions`); its capacity
     /// grows to the longest deal once and is then reused.
@@ -54,7 +77,7 @@ impl<'a> Player<'a> {
             spec,
             variant,
             rules: variant.rules(),
-            agents,
+            seats: Seats::new(agents),
             legal: ActionList::new(),
             actions: Vec::with_capacity(if spec.log_actions { 256 } else { 0 }),
         }
@@ -74,10 +97,9 @@ impl<'a> Player<'a> {
                 for j in 0..MAX_DEALS_PER_GAME {
                     let seed = deal_seed(game_seed, j);
                     let id = game_deal_id(index, j);
-                    let deal =
+                    let result =
                         self.play_deal(id, Some((index, j as u16)), seed, context, tables)?;
-                    let result = deal.result().expect("a played deal is over");
-                    match context.next(result, &self.rules) {
+                    match context.next(&result, &self.rules) {
                         Some(next) => context = next,
                         None => return Ok(j + 1),
                     }
@@ -87,6 +109,8 @@ impl<'a> Player<'a> {
         }
     }
 
+    /// Plays one deal into `tables` and returns its result (the deal itself stays here: it
+    /// is large, and a game needs only the result to go on).
     fn play_deal(
         &mut self,
         deal_id: u64,
@@ -94,7 +118,7 @@ impl<'a> Player<'a> {
         seed: u64,
         context: DealContext,
         tables: &mut PartTables,
-    ) -> Result<Deal, HarnessError> {
+    ) -> Result<DealResult, HarnessError> {
         let engine = |message: String| HarnessError::Engine {
             deal_id,
             seed,
@@ -104,12 +128,18 @@ impl<'a> Player<'a> {
         self.actions.clear();
         let log = self.spec.log_actions;
         let actions = &mut self.actions;
-        let decisions = play_deal_with(&mut deal, &mut self.agents, &mut self.legal, |d, a| {
+        let log_action = |d: &Deal, a: Action| {
             if log {
                 // The action space has 144 entries, so an index fits a byte.
                 actions.push(action_to_index(a, d).map_or(u8::MAX, |i| i as u8));
             }
-        });
+        };
+        let decisions = match &mut self.seats {
+            Seats::Random(agents) => play_deal_with(&mut deal, agents, &mut self.legal, log_action),
+            Seats::Builtin(agents) => {
+                play_deal_with(&mut deal, agents, &mut self.legal, log_action)
+            }
+        };
         let result = *deal.result().expect("a played deal is over");
 
         let mut seats = [SeatEnd::default(); 4];
@@ -199,6 +229,6 @@ impl<'a> Player<'a> {
             },
             &self.actions,
         );
-        Ok(deal)
+        Ok(result)
     }
 }

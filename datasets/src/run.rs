@@ -361,7 +361,7 @@ fn play_part(
     let mut files = Vec::with_capacity(3);
     for ((table, batch), rows) in Table::ALL.into_iter().zip(&batches).zip(rows) {
         let path = part::part_path(out, table, p);
-        let bytes = part::encode(batch, &path)?;
+        let bytes = part::encode(table, batch, &path)?;
         files.push(part::record(table, p, rows, &bytes));
         match part::stage(out, table, p, &bytes) {
             Ok(tmp) => staged.push(tmp),

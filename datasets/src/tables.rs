@@ -1,7 +1,7 @@
-//! The three tables of a part, accumulated column by column in plain vectors (a push per
-//! value, no per-row builder dispatch) and turned into Arrow record batches at the end of
-//! the part. Each table's schema is declared beside the code that fills it, and a test
-//! checks the two agree.
+//! The three tables of a part, accumulated in plain vectors (no per-row builder dispatch)
+//! and turned into Arrow record batches at the end of the part: the deals table as whole
+//! rows, the smaller wins and tai tables column by column. Each table's schema is declared
+//! beside the code that fills it, and building the batch checks the two agree.
 //!
 //! Low-cardinality strings (seats, outcomes, tiles, pattern ids) are dictionary columns
 //! with fixed dictionaries: a row stores a one-byte key, and readers (DuckDB, Polars,
@@ -19,6 +19,8 @@ use arrow_array::{
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use taisim_sim::score::{PatternId, ReadingKind, WaitShape};
 use taisim_sim::{Outcome, Seat, Tile, Wind};
+
+use crate::part::Table;
 
 /// The fixed dictionaries of the dictionary columns.
 pub(crate) struct Dictionaries {
@@ -107,6 +109,61 @@ fn reading_key(r: ReadingKind) -> i8 {
     READINGS.iter().position(|x| *x == r).unwrap_or(0) as i8
 }
 
+/// How a column is laid out in its part file, chosen from what its values look like. The
+/// writer's default, a dictionary, hashes every value into a table: dearer per value than
+/// anything else it does, and wasted on ids and random bits. Costs were measured with
+/// callgrind on parts of random and greedy deals, counting the SHA-256 of the bytes written
+/// (about 50 instructions a byte there) as part of each layout's cost.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Storage {
+    /// Distinct values once, then bit-packed keys, zstd-compressed: for values of many
+    /// kinds repeated often (tiles, payments of won deals).
+    Dictionary,
+    /// The values in row order, zstd-compressed: for columns nearly always one value (a
+    /// kong, a draw's payment), which zstd shrinks to almost nothing in a single pass.
+    Plain,
+    /// `DELTA_BINARY_PACKED` and uncompressed: for ids in order (a few bytes a page) and for
+    /// small counts spread over a few values (each then takes the few bits its range
+    /// needs, which zstd could not shrink much further).
+    Delta,
+    /// The values in row order, uncompressed: random bits, which zstd cannot shrink.
+    Raw,
+}
+
+/// Whether `column` identifies a deal (in any table).
+pub(crate) fn is_id(column: &str) -> bool {
+    matches!(column, "deal_id" | "game_id" | "deal_in_game" | "seed")
+}
+
+/// The storage of `column` of `table`.
+pub(crate) fn storage(table: Table, column: &str) -> Storage {
+    let stem = match column.rsplit_once('_') {
+        Some((stem, "e" | "s" | "w" | "n")) if table == Table::Deals => stem,
+        _ => column,
+    };
+    match (table, stem) {
+        (_, "deal_id") | (Table::Deals, "game_id" | "deal_in_game") => Storage::Delta,
+        (Table::Deals, "seed") => Storage::Raw,
+        (
+            Table::Deals,
+            "total_tai" | "turns" | "decisions" | "pay" | "flowers" | "chows" | "pungs" | "shanten",
+        )
+        | (
+            Table::Wins,
+            "total_tai" | "dealer_tai" | "payment" | "n_patterns" | "n_melds" | "n_flowers",
+        ) => Storage::Delta,
+        (
+            Table::Deals,
+            "variant" | "round_wind" | "dealer" | "outcome" | "dealer_streak" | "n_winners"
+            | "tiles_left" | "kongs" | "concealed_kongs" | "added_kongs" | "declared_ready"
+            | "actions",
+        )
+        | (Table::Wins, "reading" | "hand" | "melds")
+        | (Table::Tai, "count" | "tai") => Storage::Plain,
+        _ => Storage::Dictionary,
+    }
+}
+
 /// Per-seat columns of the deals table, in the order of their names' suffixes.
 const SEAT_SUFFIX: [&str; 4] = ["e", "s", "w", "n"];
 
@@ -127,7 +184,7 @@ pub(crate) struct SeatEnd {
 }
 
 /// One row of the deals table.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub(crate) struct DealRow {
     pub deal_id: u64,
     pub game: Option<(u64, u16)>,
@@ -146,42 +203,14 @@ pub(crate) struct DealRow {
     pub seats: [SeatEnd; 4],
 }
 
-/// The deals table of one part.
-#[derive(Default)]
+/// The deals table of one part. Unlike the other tables it keeps whole rows and makes the
+/// columns only at the end of the part: a deal is one push here instead of one push into
+/// each of some fifty column vectors, each checking its own length and capacity.
 pub(crate) struct DealsColumns {
-    deal_id: Vec<u64>,
-    game_id: Vec<Option<u64>>,
-    deal_in_game: Vec<Option<u16>>,
-    seed: Vec<u64>,
-    round_wind: Vec<i8>,
-    dealer: Vec<i8>,
-    dealer_streak: Vec<u8>,
-    outcome: Vec<i8>,
-    winners: Vec<Option<u8>>,
-    n_winners: Vec<u8>,
-    discarder: Vec<Option<i8>>,
-    win_tile: Vec<Option<i8>>,
-    total_tai: Vec<Option<u16>>,
-    turns: Vec<u16>,
-    decisions: Vec<u16>,
-    tiles_left: Vec<u8>,
-    seats: [SeatColumns; 4],
+    rows: Vec<DealRow>,
     /// Each deal's decisions as action-space indices, one byte each; present with
     /// `--log-actions`.
     actions: Option<BinaryBuilder>,
-}
-
-#[derive(Default)]
-struct SeatColumns {
-    pay: Vec<i64>,
-    flowers: Vec<u8>,
-    chows: Vec<u8>,
-    pungs: Vec<u8>,
-    kongs: Vec<u8>,
-    concealed_kongs: Vec<u8>,
-    added_kongs: Vec<u8>,
-    declared_ready: Vec<bool>,
-    shanten: Vec<i8>,
 }
 
 /// The winner sets, as the strings the `winners` column shows: seat letters in seat order.
@@ -204,15 +233,16 @@ fn winners_key(set: taisim_sim::SeatSet) -> u8 {
 }
 
 impl DealsColumns {
+    /// A table for about `capacity` deals, reserved up front.
     pub fn new(log_actions: bool, capacity: usize) -> DealsColumns {
         DealsColumns {
+            rows: Vec::with_capacity(capacity),
             actions: log_actions.then(|| BinaryBuilder::with_capacity(capacity, capacity * 80)),
-            ..DealsColumns::default()
         }
     }
 
     pub fn len(&self) -> usize {
-        self.deal_id.len()
+        self.rows.len()
     }
 
     pub fn schema(log_actions: bool) -> SchemaRef {
@@ -259,34 +289,7 @@ impl DealsColumns {
     }
 
     pub fn push(&mut self, row: &DealRow, actions: &[u8]) {
-        self.deal_id.push(row.deal_id);
-        self.game_id.push(row.game.map(|g| g.0));
-        self.deal_in_game.push(row.game.map(|g| g.1));
-        self.seed.push(row.seed);
-        self.round_wind.push(seat_key(row.round_wind));
-        self.dealer.push(seat_key(row.dealer));
-        self.dealer_streak.push(row.dealer_streak);
-        self.outcome.push(outcome_key(row.outcome));
-        let winners = winners_key(row.winners);
-        self.winners.push((winners != 0).then_some(winners));
-        self.n_winners.push(row.winners.len() as u8);
-        self.discarder.push(row.discarder.map(seat_key));
-        self.win_tile.push(row.win_tile.map(|t| t.to_u8() as i8));
-        self.total_tai.push(row.total_tai);
-        self.turns.push(row.turns);
-        self.decisions.push(row.decisions);
-        self.tiles_left.push(row.tiles_left);
-        for (cols, end) in self.seats.iter_mut().zip(&row.seats) {
-            cols.pay.push(end.pay);
-            cols.flowers.push(end.flowers);
-            cols.chows.push(end.chows);
-            cols.pungs.push(end.pungs);
-            cols.kongs.push(end.kongs);
-            cols.concealed_kongs.push(end.concealed_kongs);
-            cols.added_kongs.push(end.added_kongs);
-            cols.declared_ready.push(end.declared_ready);
-            cols.shanten.push(end.shanten);
-        }
+        self.rows.push(*row);
         if let Some(b) = &mut self.actions {
             b.append_value(actions);
         }
@@ -294,47 +297,77 @@ impl DealsColumns {
 
     pub fn finish(self, variant: &str) -> RecordBatch {
         let d = dictionaries();
-        let n = self.deal_id.len();
+        let rows = &self.rows[..];
         let log_actions = self.actions.is_some();
-        let variants = strings([variant]);
+        // Generic, not `&dyn Fn`, so that each column's loop inlines its field access.
+        fn u8s(rows: &[DealRow], f: impl Fn(&DealRow) -> u8) -> ArrayRef {
+            Arc::new(UInt8Array::from_iter_values(rows.iter().map(f)))
+        }
+        fn u16s(rows: &[DealRow], f: impl Fn(&DealRow) -> u16) -> ArrayRef {
+            Arc::new(UInt16Array::from_iter_values(rows.iter().map(f)))
+        }
+        fn keys(rows: &[DealRow], f: impl Fn(&DealRow) -> i8) -> Int8Array {
+            Int8Array::from_iter_values(rows.iter().map(f))
+        }
+        fn nullable_keys(rows: &[DealRow], f: impl Fn(&DealRow) -> Option<i8>) -> Int8Array {
+            Int8Array::from_iter(rows.iter().map(f))
+        }
         let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(UInt64Array::from(self.deal_id)),
-            Arc::new(UInt64Array::from(self.game_id)),
-            Arc::new(UInt16Array::from(self.deal_in_game)),
-            Arc::new(UInt64Array::from(self.seed)),
-            dict_column(vec![0; n], &variants),
-            dict_column(self.round_wind, &d.seats),
-            dict_column(self.dealer, &d.seats),
-            Arc::new(UInt8Array::from(self.dealer_streak)),
-            dict_column(self.outcome, &d.outcomes),
+            Arc::new(UInt64Array::from_iter_values(
+                rows.iter().map(|r| r.deal_id),
+            )),
+            Arc::new(UInt64Array::from_iter(
+                rows.iter().map(|r| r.game.map(|g| g.0)),
+            )),
+            Arc::new(UInt16Array::from_iter(
+                rows.iter().map(|r| r.game.map(|g| g.1)),
+            )),
+            Arc::new(UInt64Array::from_iter_values(rows.iter().map(|r| r.seed))),
+            dict_column(Int8Array::from_value(0, rows.len()), &strings([variant])),
+            dict_column(keys(rows, |r| seat_key(r.round_wind)), &d.seats),
+            dict_column(keys(rows, |r| seat_key(r.dealer)), &d.seats),
+            u8s(rows, |r| r.dealer_streak),
+            dict_column(keys(rows, |r| outcome_key(r.outcome)), &d.outcomes),
             dict_column(
-                self.winners
-                    .into_iter()
-                    .map(|w| w.map(|w| w as i8))
-                    .collect::<Vec<_>>(),
+                nullable_keys(rows, |r| {
+                    let w = winners_key(r.winners);
+                    (w != 0).then_some(w as i8)
+                }),
                 &winner_sets(),
             ),
-            Arc::new(UInt8Array::from(self.n_winners)),
-            dict_column(self.discarder, &d.seats),
-            dict_column(self.win_tile, &d.tiles),
-            Arc::new(UInt16Array::from(self.total_tai)),
-            Arc::new(UInt16Array::from(self.turns)),
-            Arc::new(UInt16Array::from(self.decisions)),
-            Arc::new(UInt8Array::from(self.tiles_left)),
+            u8s(rows, |r| r.winners.len() as u8),
+            dict_column(nullable_keys(rows, |r| r.discarder.map(seat_key)), &d.seats),
+            dict_column(
+                nullable_keys(rows, |r| r.win_tile.map(|t| t.to_u8() as i8)),
+                &d.tiles,
+            ),
+            Arc::new(UInt16Array::from_iter(rows.iter().map(|r| r.total_tai))),
+            u16s(rows, |r| r.turns),
+            u16s(rows, |r| r.decisions),
+            u8s(rows, |r| r.tiles_left),
         ];
-        let mut seats = self.seats;
-        for cols in &mut seats {
-            columns.push(Arc::new(Int64Array::from(std::mem::take(&mut cols.pay))));
+        for s in 0..4 {
+            columns.push(Arc::new(Int64Array::from_iter_values(
+                rows.iter().map(|r| r.seats[s].pay),
+            )));
         }
-        for cols in seats {
-            columns.push(Arc::new(UInt8Array::from(cols.flowers)));
-            columns.push(Arc::new(UInt8Array::from(cols.chows)));
-            columns.push(Arc::new(UInt8Array::from(cols.pungs)));
-            columns.push(Arc::new(UInt8Array::from(cols.kongs)));
-            columns.push(Arc::new(UInt8Array::from(cols.concealed_kongs)));
-            columns.push(Arc::new(UInt8Array::from(cols.added_kongs)));
-            columns.push(Arc::new(BooleanArray::from(cols.declared_ready)));
-            columns.push(Arc::new(arrow_array::Int8Array::from(cols.shanten)));
+        for s in 0..4 {
+            columns.extend([
+                u8s(rows, |r| r.seats[s].flowers),
+                u8s(rows, |r| r.seats[s].chows),
+                u8s(rows, |r| r.seats[s].pungs),
+                u8s(rows, |r| r.seats[s].kongs),
+                u8s(rows, |r| r.seats[s].concealed_kongs),
+                u8s(rows, |r| r.seats[s].added_kongs),
+                Arc::new(BooleanArray::from(
+                    rows.iter()
+                        .map(|r| r.seats[s].declared_ready)
+                        .collect::<Vec<_>>(),
+                )),
+                Arc::new(Int8Array::from_iter_values(
+                    rows.iter().map(|r| r.seats[s].shanten),
+                )),
+            ]);
         }
         if let Some(mut b) = self.actions {
             columns.push(Arc::new(b.finish()));
