@@ -29,7 +29,10 @@ mod tables;
 
 pub use error::HarnessError;
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, VARIANT_FILE};
-pub use part::{part_path, writer_properties, FileRecord, PartRecord, Table, MAX_ROW_GROUP_ROWS};
+pub use part::{
+    part_path, writer_properties, FileRecord, PartRecord, Table, MAX_ROW_GROUP_ROWS,
+    MIN_COMPRESSED_ROWS,
+};
 pub use play::{game_deal_id, MAX_DEALS_PER_GAME};
 pub use progress::ProgressMode;
 pub use read::{column, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS};

@@ -61,21 +61,29 @@ fn temp_path(out: &Path, table: Table, index: u64) -> PathBuf {
 /// at most one row group's encoded pages at a time.
 pub const MAX_ROW_GROUP_ROWS: usize = 128 * 1024;
 
-/// The writer settings of a table's parts, spelled out so a crate upgrade cannot change the
-/// files silently: zstd level 1 (fast, and still ~5× smaller than plain), each column laid
-/// out as [`storage`] says, and a fixed `created_by` so the same run gives byte-identical
-/// files.
+/// Parts of a table with fewer rows than this are written uncompressed: zstd's set-up for
+/// each page then costs more than compressing (and checksumming) the few kilobytes saves.
+/// Random agents win about one deal in 200, so their wins and tai tables stay below it.
+pub const MIN_COMPRESSED_ROWS: usize = 1024;
+
+/// The writer settings of a part of `table` with `rows` rows, spelled out so a crate
+/// upgrade cannot change the files silently: zstd level 1 (fast, and still ~5× smaller than
+/// plain) from [`MIN_COMPRESSED_ROWS`] rows up, each column laid out for its values (see
+/// `tables::storage`), and a fixed `created_by` so the same run gives byte-identical files.
 ///
 /// Only the id columns carry statistics (page and chunk min/max): they let a reader looking
 /// up a deal skip every other part and page. Elsewhere a part of 65,536 deals holds nearly
 /// every value a column takes, so min/max could prune nothing, while computing them costs
 /// the writer a comparison or two per value (a string comparison for the string columns).
-pub fn writer_properties(table: Table) -> WriterProperties {
+pub fn writer_properties(table: Table, rows: usize) -> WriterProperties {
+    let compression = if rows < MIN_COMPRESSED_ROWS {
+        Compression::UNCOMPRESSED
+    } else {
+        Compression::ZSTD(ZstdLevel::try_new(1).expect("zstd level 1 exists"))
+    };
     let mut builder = WriterProperties::builder()
         .set_writer_version(WriterVersion::PARQUET_1_0)
-        .set_compression(Compression::ZSTD(
-            ZstdLevel::try_new(1).expect("zstd level 1 exists"),
-        ))
+        .set_compression(compression)
         .set_dictionary_enabled(true)
         .set_encoding(Encoding::PLAIN)
         .set_statistics_enabled(EnabledStatistics::Page)
@@ -135,10 +143,10 @@ impl PartRecord {
 
 /// Encodes `batch`, a part of `table`, as one Parquet file in memory.
 pub fn encode(table: Table, batch: &RecordBatch, path: &Path) -> Result<Vec<u8>, HarnessError> {
-    // About what a deal's row takes (the seed alone is 8 bytes): sized once, the buffer is
-    // not copied again and again as it doubles.
+    // Sized up front for a typical part (a row takes well under 32 bytes), so that the
+    // buffer is not copied over and over as it doubles.
     let mut buf = Vec::with_capacity(32 * batch.num_rows() + 64 * 1024);
-    let props = writer_properties(table);
+    let props = writer_properties(table, batch.num_rows());
     let mut writer = ArrowWriter::try_new(&mut buf, batch.schema(), Some(props))
         .map_err(HarnessError::parquet("cannot encode", path))?;
     writer

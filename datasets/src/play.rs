@@ -41,8 +41,7 @@ impl PartTables {
 /// The four seats' agents. Four random agents get a variant of their own so that the
 /// decision loop is compiled for [`RandomAgent`] alone: its choice inlines to a generator
 /// step, where [`BuiltinAgent`] costs a call that sets up the greedy agent's stack frame on
-/// every decision. The built-in agents are boxed (once per worker): a policy agent's
-/// weights make them far larger than four generators.
+/// every decision. (Boxed: the other agents are five times the random ones' size.)
 enum Seats {
     Random([RandomAgent; 4]),
     Builtin(Box<[BuiltinAgent; 4]>),

@@ -113,14 +113,17 @@ fn reading_key(r: ReadingKind) -> i8 {
 /// writer's default, a dictionary, hashes every value into a table: dearer per value than
 /// anything else it does, and wasted on ids and random bits. Costs were measured with
 /// callgrind on parts of random and greedy deals, counting the SHA-256 of the bytes written
-/// (about 50 instructions a byte there) as part of each layout's cost.
+/// (about 50 instructions a byte there) as part of each layout's cost; where the two kinds
+/// of run disagree (`tiles_left`, nearly constant when random agents play), the random runs
+/// decide, as they set the harness's throughput.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Storage {
-    /// Distinct values once, then bit-packed keys, zstd-compressed: for values of many
-    /// kinds repeated often (tiles, payments of won deals).
+    /// Distinct values once, then bit-packed keys, zstd-compressed: for values of a few
+    /// dozen kinds repeated often (tiles, wait shapes, pattern ids).
     Dictionary,
-    /// The values in row order, zstd-compressed: for columns nearly always one value (a
-    /// kong, a draw's payment), which zstd shrinks to almost nothing in a single pass.
+    /// The values in row order, zstd-compressed: for columns nearly always one value (the
+    /// variant, kongs), which zstd shrinks to almost nothing in one pass, and for strings
+    /// nearly all distinct (hands, action logs), where a dictionary only costs.
     Plain,
     /// `DELTA_BINARY_PACKED` and uncompressed: for ids in order (a few bytes a page) and for
     /// small counts spread over a few values (each then takes the few bits its range
