@@ -1,5 +1,7 @@
 //! The `env/` benchmark's loop run standalone, so `valgrind --tool=callgrind` can count the
-//! instructions of a single-agent step (criterion's harness would drown them):
+//! instructions of a single-agent step (criterion's harness would drown them). Its mask scan
+//! is a plain byte filter, dearer than the benchmark's word-wise one; count inside
+//! `Env::step` (`--toggle-collect`) to leave it out:
 //!
 //! ```text
 //! cargo build --release -p taisim-env --example env_steps

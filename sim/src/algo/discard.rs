@@ -411,19 +411,6 @@ mod tests {
     use crate::algo::{improving_kinds, shanten, shanten_with};
     use rand_core::RngCore;
 
-    const SPECIALS: [SpecialHands; 4] = [
-        SpecialHands::NONE,
-        SpecialHands::ALL,
-        SpecialHands {
-            eight_pairs: true,
-            thirteen_orphans: false,
-        },
-        SpecialHands {
-            eight_pairs: false,
-            thirteen_orphans: true,
-        },
-    ];
-
     /// A random hand of `len` tiles. Some rounds draw from the orphans, from a few kinds or
     /// in pairs, so that the special forms and low shanten come up often.
     fn random_hand(rng: &mut impl rand_core::RngCore, round: u32, len: usize) -> Hand {
@@ -464,7 +451,7 @@ mod tests {
             } else {
                 (u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())) & ALL_KINDS
             };
-            for special in SPECIALS {
+            for special in SpecialHands::EVERY {
                 let scan = Discards::new(&hand, sets, special);
                 let all = scan.improving_kinds(hand.kinds(), TileSet(kinds));
                 for t in Tile::ALL {

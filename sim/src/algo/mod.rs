@@ -44,6 +44,23 @@ impl SpecialHands {
     };
 }
 
+#[cfg(test)]
+impl SpecialHands {
+    /// Every combination of the special forms, for tests that must hold under each.
+    pub(crate) const EVERY: [SpecialHands; 4] = [
+        SpecialHands::NONE,
+        SpecialHands::ALL,
+        SpecialHands {
+            eight_pairs: true,
+            thirteen_orphans: false,
+        },
+        SpecialHands {
+            eight_pairs: false,
+            thirteen_orphans: true,
+        },
+    ];
+}
+
 /// A regular complete hand: exactly `sets` sets (chow or pung) plus one pair; requires
 /// `hand.len() == 3 * sets + 2`.
 ///
@@ -393,18 +410,6 @@ mod tests {
     #[test]
     fn improving_kinds_match_shanten_queries() {
         let mut rng = crate::rng_from_seed(11);
-        let specials = [
-            SpecialHands::NONE,
-            SpecialHands::ALL,
-            SpecialHands {
-                eight_pairs: true,
-                thirteen_orphans: false,
-            },
-            SpecialHands {
-                eight_pairs: false,
-                thirteen_orphans: true,
-            },
-        ];
         let all: TileSet = Tile::ALL.into_iter().collect();
         let mut checked = 0;
         for round in 0..20_000u32 {
@@ -428,7 +433,7 @@ mod tests {
                     hand.add(t);
                 }
             }
-            for special in specials {
+            for special in SpecialHands::EVERY {
                 let sh = shanten_with(&hand, sets, special);
                 let mut want = TileSet::EMPTY;
                 for t in Tile::ALL {
