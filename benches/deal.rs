@@ -6,10 +6,10 @@ use taisim_sim::{
     perft, play_randomly, rng_from_seed, Action, ActionList, Deal, DealContext, Rules,
 };
 
-fn random_deal(seed: u64, actions: &mut ActionList) -> u16 {
+fn random_deal(seed: u64, _: &mut ActionList) -> u16 {
     let mut rng = rng_from_seed(seed ^ 0x5eed);
     let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
-    play_randomly(&mut deal, &mut rng, actions, |_, _| {});
+    play_randomly(&mut deal, &mut rng, |_, _| {});
     deal.steps()
 }
 

@@ -10,8 +10,7 @@ use taisim_datasets::{
 
 use rayon::prelude::*;
 use taisim_sim::{
-    deal_seed, play_randomly, rng_from_seed, Action, ActionList, Deal, DealContext, Outcome, Rules,
-    Wind,
+    deal_seed, play_randomly, rng_from_seed, Action, Deal, DealContext, Outcome, Rules, Wind,
 };
 
 #[derive(clap::Args)]
@@ -133,11 +132,11 @@ const OUTCOMES: [Outcome; 4] = [
 ];
 
 /// Plays one deal with uniformly random legal actions.
-fn play_random(seed: u64, actions: &mut ActionList, on_step: impl FnMut(&Deal, Action)) -> Deal {
+fn play_random(seed: u64, on_step: impl FnMut(&Deal, Action)) -> Deal {
     let mut rng = rng_from_seed(seed ^ 0xa9e7_5eed);
     let mut deal =
         Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).expect("the built-in rules are valid");
-    play_randomly(&mut deal, &mut rng, actions, on_step);
+    play_randomly(&mut deal, &mut rng, on_step);
     deal
 }
 
@@ -160,9 +159,8 @@ pub fn engine_bench(args: &EngineBenchArgs) -> Result<(), String> {
             .into_par_iter()
             .map(|c| {
                 let mut t = Totals::default();
-                let mut actions = ActionList::new();
                 for i in c * CHUNK..((c + 1) * CHUNK).min(args.deals) {
-                    let deal = play_random(deal_seed(args.seed, i), &mut actions, |_, _| {});
+                    let deal = play_random(deal_seed(args.seed, i), |_, _| {});
                     let r = deal.result().expect("the deal is over");
                     t.deals += 1;
                     t.steps += deal.steps() as u64;
@@ -276,7 +274,6 @@ pub fn show_deal(args: &DealArgs) -> Result<(), String> {
 }
 
 fn write_deal(args: &DealArgs, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let mut actions = ActionList::new();
     let start = Deal::new(Rules::TAIWAN16, args.seed, DealContext::FIRST)
         .expect("the built-in rules are valid");
     writeln!(
@@ -294,7 +291,7 @@ fn write_deal(args: &DealArgs, out: &mut impl std::io::Write) -> std::io::Result
         )?;
     }
     let mut written = Ok(());
-    let deal = play_random(args.seed, &mut actions, |deal, a| {
+    let deal = play_random(args.seed, |deal, a| {
         if written.is_err() {
             return;
         }

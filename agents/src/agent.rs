@@ -31,6 +31,16 @@ pub trait Agent {
         }
     }
 
+    /// Chooses for `seat`, the seat to act in `deal`: by default [`Agent::act`] on the seat's
+    /// view and its legal actions, listed into `scratch`. An agent that needs no list
+    /// overrides it (the random agent draws a position in [`Deal::legal`]); an override must
+    /// decide only on what `deal.view(seat)` shows and choose what `act` would.
+    #[inline]
+    fn act_in(&mut self, deal: &Deal, seat: Seat, scratch: &mut ActionList) -> Action {
+        deal.legal_actions(scratch);
+        self.act(&deal.view(seat), scratch)
+    }
+
     /// The agent's name as the command line spells it (`random`, `greedy`, …).
     fn name(&self) -> &str;
 }
@@ -73,6 +83,13 @@ impl Agent for RandomAgent {
         legal[bounded(&mut self.rng, legal.len() as u32) as usize]
     }
 
+    /// The same draw as [`Agent::act`], from the packed legal actions: nothing is listed.
+    #[inline]
+    fn act_in(&mut self, deal: &Deal, _seat: Seat, _scratch: &mut ActionList) -> Action {
+        let legal = deal.legal();
+        legal.get(bounded(&mut self.rng, legal.len() as u32) as usize)
+    }
+
     fn name(&self) -> &str {
         "random"
     }
@@ -98,10 +115,9 @@ pub fn play_deal_with<A: Agent>(
     }
     let mut steps = 0;
     while let Some(seat) = deal.to_act() {
-        deal.legal_actions(legal);
-        let action = agents[seat as usize].act(&deal.view(seat), legal);
+        let action = agents[seat as usize].act_in(deal, seat, legal);
         debug_assert!(
-            legal.contains(&action),
+            deal.is_legal(action),
             "{} chose illegal {action}",
             agents[seat as usize].name()
         );

@@ -5,7 +5,7 @@ use core::str::FromStr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use taisim_sim::{Action, ActionList, Seat, View};
+use taisim_sim::{Action, ActionList, Deal, Seat, View};
 
 use crate::agent::{Agent, RandomAgent};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
@@ -142,6 +142,16 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Greedy(a) => a.act(view, legal),
             BuiltinAgent::Defensive(a) => a.act(view, legal),
             BuiltinAgent::Policy(a) => a.act(view, legal),
+        }
+    }
+
+    #[inline]
+    fn act_in(&mut self, deal: &Deal, seat: Seat, scratch: &mut ActionList) -> Action {
+        match self {
+            BuiltinAgent::Random(a) => a.act_in(deal, seat, scratch),
+            BuiltinAgent::Greedy(a) => a.act_in(deal, seat, scratch),
+            BuiltinAgent::Defensive(a) => a.act_in(deal, seat, scratch),
+            BuiltinAgent::Policy(a) => a.act_in(deal, seat, scratch),
         }
     }
 

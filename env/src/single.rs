@@ -241,12 +241,12 @@ impl Core {
     /// `self.legal`) or the deal ends (false).
     fn advance(&mut self) -> bool {
         while let Some(seat) = self.deal.to_act() {
-            self.deal.legal_actions(&mut self.legal);
             if seat == self.seat {
+                self.deal.legal_actions(&mut self.legal);
                 return true;
             }
-            let action = self.agents[seat as usize].act(&self.deal.view(seat), &self.legal);
-            debug_assert!(self.legal.contains(&action));
+            let action = self.agents[seat as usize].act_in(&self.deal, seat, &mut self.legal);
+            debug_assert!(self.deal.is_legal(action));
             self.deal.play_unchecked(action);
         }
         self.legal.clear();

@@ -1,10 +1,11 @@
-//! What a seat may do: a small `Copy` value, and a fixed-capacity list of them.
+//! What a seat may do: a small `Copy` value, a fixed-capacity list of them, and the same
+//! list packed so that a uniform choice needs no listing.
 
 use core::fmt;
 
 use arrayvec::ArrayVec;
 
-use crate::tile::Tile;
+use crate::tile::{Tile, TileSet};
 
 /// One decision. Only one seat acts at a time ([`Deal::to_act`](crate::Deal::to_act)), so an
 /// action does not name its seat.
@@ -93,6 +94,123 @@ impl fmt::Display for Action {
 /// A claim offers at most win, pung, kong, three chows and pass: 7.
 pub type ActionList = ArrayVec<Action, 41>;
 
+/// The legal actions at one decision, packed: the actions before the discards (wins, kongs,
+/// and every answer to an offer) in a short list, then the discards and the ready-declaring
+/// discards as kind sets. It holds the actions of [`ActionList`] in the same order, but is
+/// built without writing a discard per kind, and [`LegalSet::get`] reaches any of them by
+/// position: a uniform choice costs a count and a bit search, not a list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LegalSet {
+    /// Bound: a turn offers at most 2 wins and 5 kongs (see [`ActionList`]); an offer at
+    /// most win, kong, pung, three chows and pass. 7 either way.
+    head: ArrayVec<Action, 7>,
+    discards: TileSet,
+    ready: TileSet,
+    /// The sizes of the two sets, counted once: a uniform choice needs both, and a
+    /// population count is a dozen instructions on baseline x86-64.
+    discard_count: u8,
+    ready_count: u8,
+}
+
+impl LegalSet {
+    /// No actions (the deal is over).
+    pub const fn new() -> LegalSet {
+        LegalSet {
+            head: ArrayVec::new_const(),
+            discards: TileSet::EMPTY,
+            ready: TileSet::EMPTY,
+            discard_count: 0,
+            ready_count: 0,
+        }
+    }
+
+    /// Appends an action before the discards.
+    ///
+    /// # Panics
+    /// With more than 7 such actions, or once discards were added.
+    #[inline]
+    pub(crate) fn push(&mut self, action: Action) {
+        debug_assert!(self.discards.is_empty() && self.ready.is_empty());
+        self.head.push(action);
+    }
+
+    /// Discards every kind of `kinds` (after the actions pushed).
+    #[inline]
+    pub(crate) fn discard(&mut self, kinds: TileSet) {
+        self.discards = kinds;
+        self.discard_count = kinds.len() as u8;
+    }
+
+    /// Discards and declares ready every kind of `kinds` (after the plain discards).
+    #[inline]
+    pub(crate) fn discard_ready(&mut self, kinds: TileSet) {
+        self.ready = kinds;
+        self.ready_count = kinds.len() as u8;
+    }
+
+    pub const fn len(&self) -> usize {
+        self.head.len() + self.discard_count as usize + self.ready_count as usize
+    }
+
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The action at `index` in [`ActionList`] order.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get(&self, index: usize) -> Action {
+        let head = self.head.len();
+        if index < head {
+            return self.head[index];
+        }
+        let index = index - head;
+        let discards = self.discard_count as usize;
+        if index < discards {
+            Action::Discard(nth_kind(self.discards, index))
+        } else {
+            Action::DiscardReady(nth_kind(self.ready, index - discards))
+        }
+    }
+
+    /// Whether `action` is among them.
+    pub fn contains(&self, action: Action) -> bool {
+        match action {
+            Action::Discard(t) => self.discards.contains(t),
+            Action::DiscardReady(t) => self.ready.contains(t),
+            _ => self.head.contains(&action),
+        }
+    }
+
+    /// The actions in order.
+    pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        let discards = self.discards.iter().map(Action::Discard);
+        let ready = self.ready.iter().map(Action::DiscardReady);
+        self.head.iter().copied().chain(discards).chain(ready)
+    }
+
+    /// Lists the actions into `out`, replacing what it held.
+    pub fn list_into(&self, out: &mut ActionList) {
+        out.clear();
+        // `extend` keeps the length in a register; a `push` per kind round-trips it through
+        // memory.
+        out.extend(self.iter());
+    }
+}
+
+/// The `n`-th kind of `kinds` in index order; `n < kinds.len()`.
+#[inline]
+fn nth_kind(kinds: TileSet, n: usize) -> Tile {
+    let mut bits = kinds.0;
+    for _ in 0..n {
+        bits &= bits.wrapping_sub(1);
+    }
+    assert!(bits != 0, "kind {n} of {:?} asked", kinds);
+    Tile::new(bits.trailing_zeros() as u8)
+}
+
 /// An action that is not legal now. The deal is unchanged.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalAction {
@@ -111,5 +229,52 @@ mod tests {
         assert!(core::mem::size_of::<Action>() <= 2);
         assert_eq!(Action::Chow(Tile::new(2)).to_string(), "chow 3m");
         assert_eq!(Action::Pass.to_string(), "pass");
+    }
+
+    #[test]
+    fn packed_set_lists_head_then_discards_then_ready_declarations() {
+        let t = |i| Tile::new(i);
+        let mut set = LegalSet::new();
+        assert!(set.is_empty());
+        set.push(Action::SelfDrawWin);
+        set.push(Action::ConcealedKong(t(4)));
+        set.discard(TileSet::EMPTY.with(t(0)).with(t(4)).with(t(33)));
+        set.discard_ready(TileSet::EMPTY.with(t(0)).with(t(33)));
+        let expected = [
+            Action::SelfDrawWin,
+            Action::ConcealedKong(t(4)),
+            Action::Discard(t(0)),
+            Action::Discard(t(4)),
+            Action::Discard(t(33)),
+            Action::DiscardReady(t(0)),
+            Action::DiscardReady(t(33)),
+        ];
+        assert_eq!(set.len(), expected.len());
+        assert_eq!(set.iter().collect::<Vec<_>>(), expected);
+        for (i, a) in expected.iter().enumerate() {
+            assert_eq!(set.get(i), *a, "position {i}");
+            assert!(set.contains(*a));
+        }
+        for absent in [
+            Action::Discard(t(1)),
+            Action::DiscardReady(t(4)),
+            Action::ConcealedKong(t(0)),
+            Action::Pass,
+        ] {
+            assert!(!set.contains(absent), "{absent}");
+        }
+        let mut list = ActionList::new();
+        list.push(Action::Pass);
+        set.list_into(&mut list);
+        assert_eq!(list.as_slice(), expected);
+    }
+
+    #[test]
+    #[should_panic(expected = "kind 2 of")]
+    fn a_position_past_the_end_panics() {
+        let mut set = LegalSet::new();
+        set.discard(TileSet::EMPTY.with(Tile::new(2)));
+        set.discard_ready(TileSet::EMPTY.with(Tile::new(2)));
+        let _ = set.get(3);
     }
 }

@@ -8,7 +8,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::action::{Action, ActionList, IllegalAction};
+use crate::action::{Action, ActionList, IllegalAction, LegalSet};
 use crate::algo::{is_win_with, shanten_with, waits};
 use crate::hand::Hand;
 use crate::meld::{Meld, MeldKind, MeldList};
@@ -641,13 +641,19 @@ impl Deal {
 
     /// The legal actions of the seat to act, in a fixed order. Empty when the deal is over.
     pub fn legal_actions(&self, out: &mut ActionList) {
-        out.clear();
+        self.legal().list_into(out);
+    }
+
+    /// [`Deal::legal_actions`], packed: the same actions in the same order, built without
+    /// listing a discard per kind.
+    pub fn legal(&self) -> LegalSet {
+        let mut set = LegalSet::new();
         match self.phase {
             Phase::Turn {
                 seat,
                 source,
                 drawn,
-            } => self.turn_actions(seat, source, drawn, out),
+            } => self.turn_actions(seat, source, drawn, &mut set),
             Phase::Claims {
                 tile,
                 discarder,
@@ -656,31 +662,32 @@ impl Deal {
                 ..
             } => {
                 let Some(seat) = pending.iter_after(discarder).next() else {
-                    return;
+                    return set;
                 };
                 let opts = options[seat as usize];
                 if opts.has(ClaimOptions::WIN) {
-                    out.push(Action::Win);
+                    set.push(Action::Win);
                 }
                 if opts.has(ClaimOptions::KONG) {
-                    out.push(Action::Kong);
+                    set.push(Action::Kong);
                 }
                 if opts.has(ClaimOptions::PUNG) {
-                    out.push(Action::Pung);
+                    set.push(Action::Pung);
                 }
                 for k in 0..3u8 {
                     if opts.has(ClaimOptions::CHOW_LOW << k) {
-                        out.push(Action::Chow(Tile::new(tile.to_u8() - k)));
+                        set.push(Action::Chow(Tile::new(tile.to_u8() - k)));
                     }
                 }
-                out.push(Action::Pass);
+                set.push(Action::Pass);
             }
             Phase::RobKong { .. } | Phase::RobFlower { .. } => {
-                out.push(Action::Win);
-                out.push(Action::Pass);
+                set.push(Action::Win);
+                set.push(Action::Pass);
             }
             Phase::Over => {}
         }
+        set
     }
 
     fn turn_actions(
@@ -688,7 +695,7 @@ impl Deal {
         seat: Seat,
         source: DrawSource,
         drawn: Option<Tile>,
-        out: &mut ActionList,
+        out: &mut LegalSet,
     ) {
         let hand = &self.hands[seat];
         let claimed = matches!(source, DrawSource::Claim);
@@ -708,51 +715,47 @@ impl Deal {
             out.push(Action::FlowerWin);
         }
         if self.ready[seat].is_some() {
-            // A declared ready hand is locked: it discards what it drew.
-            if let Some(t) = drawn {
-                out.push(Action::Discard(t));
-            } else {
-                // Only the dealer's first turn has no drawn tile, and it cannot have
-                // declared yet; stay total anyway.
-                out.extend(hand.kinds().into_iter().map(Action::Discard));
-            }
+            // A declared ready hand is locked: it discards what it drew. Only the dealer's
+            // first turn has no drawn tile, and it cannot have declared yet; stay total
+            // anyway.
+            out.discard(drawn.map_or(hand.kinds(), |t| TileSet::EMPTY.with(t)));
             return;
         }
         let can_kong = !claimed && self.drawable() > 0;
         if can_kong {
-            out.extend(hand.fours().into_iter().map(Action::ConcealedKong));
+            for t in hand.fours() {
+                out.push(Action::ConcealedKong(t));
+            }
             for m in self.melds[seat].iter() {
                 if m.kind() == MeldKind::Pung && hand.count(m.tile()) > 0 {
                     out.push(Action::AddedKong(m.tile()));
                 }
             }
         }
+        out.discard(hand.kinds());
         let may_declare = self.rules.declare_ready
             && !claimed
             && (self.discards.len() as u8) < self.rules.ready_window
             && !self.any_meld();
-        // `extend` keeps the length in a register; a `push` per kind round-trips it through
-        // memory (measured: a quarter of this function).
-        out.extend(hand.kinds().into_iter().map(Action::Discard));
         // A discard can leave the hand ready only if the hand before it is at most one tile
         // from complete: one shanten call usually rules every candidate out.
         if may_declare && shanten_with(hand, self.sets_needed(seat), self.rules.special) <= 0 {
             let sets = self.sets_needed(seat);
+            let mut ready = TileSet::EMPTY;
             for t in hand.kinds() {
                 let mut after = *hand;
                 after.remove(t);
                 if shanten_with(&after, sets, self.rules.special) == 0 {
-                    out.push(Action::DiscardReady(t));
+                    ready.insert(t);
                 }
             }
+            out.discard_ready(ready);
         }
     }
 
     /// Whether `action` is legal now.
     pub fn is_legal(&self, action: Action) -> bool {
-        let mut list = ActionList::new();
-        self.legal_actions(&mut list);
-        list.contains(&action)
+        self.legal().contains(action)
     }
 
     // ----- playing -------------------------------------------------------------------

@@ -30,7 +30,7 @@ mod tile;
 mod view;
 mod wall;
 
-pub use action::{Action, ActionList, IllegalAction};
+pub use action::{Action, ActionList, IllegalAction, LegalSet};
 pub use deal::{
     Deal, DealContext, DealResult, Discard, DiscardList, DrawSource, Outcome, WinContext,
 };

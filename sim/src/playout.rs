@@ -3,22 +3,17 @@
 
 use rand_pcg::Pcg64Mcg;
 
-use crate::action::{Action, ActionList};
+use crate::action::Action;
 use crate::deal::Deal;
 use crate::wall::bounded;
 
 /// Plays `deal` to its end, drawing each decision uniformly from the legal actions with
-/// `rng`; `before(deal, action)` sees each decision just before it is played. `actions` is
-/// scratch space. Allocates nothing.
-pub fn play_randomly(
-    deal: &mut Deal,
-    rng: &mut Pcg64Mcg,
-    actions: &mut ActionList,
-    mut before: impl FnMut(&Deal, Action),
-) {
+/// `rng`; `before(deal, action)` sees each decision just before it is played. Allocates
+/// nothing.
+pub fn play_randomly(deal: &mut Deal, rng: &mut Pcg64Mcg, mut before: impl FnMut(&Deal, Action)) {
     while !deal.is_over() {
-        deal.legal_actions(actions);
-        let a = actions[bounded(rng, actions.len() as u32) as usize];
+        let legal = deal.legal();
+        let a = legal.get(bounded(rng, legal.len() as u32) as usize);
         before(deal, a);
         deal.play_unchecked(a);
     }
