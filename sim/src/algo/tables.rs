@@ -74,26 +74,64 @@ fn write2(bits: &mut [u64], key: usize, code: u32) {
     bits[key >> 5] |= (code as u64) << (2 * (key & 31));
 }
 
-/// The lowest rank present in a nonzero key and its count.
-#[inline]
-fn lowest(key: usize) -> (usize, usize) {
-    let mut k = key;
-    let mut i = 0;
-    while k % 5 == 0 {
-        k /= 5;
-        i += 1;
-    }
-    (i, k % 5)
-}
+/// A group key's base-5 digits (the copies held of each rank), stepped along with the key:
+/// the table builds visit every key in order, and reading each digit back by division was a
+/// fifth of the build.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Digits([u8; 9]);
 
-/// The key after removing a chow starting at rank `i`, if the group has one there.
-#[inline]
-fn without_chow(key: usize, i: usize, kinds: usize, chows: bool) -> Option<usize> {
-    let p = |r: usize| POW5[r] as usize;
-    if chows && i + 2 < kinds && (key / p(i + 1)) % 5 > 0 && (key / p(i + 2)) % 5 > 0 {
-        Some(key - p(i) - p(i + 1) - p(i + 2))
-    } else {
-        None
+impl Digits {
+    /// The digits of key 0 (of key `5^9` once stepped down past 0, which no build reads).
+    const ZERO: Digits = Digits([0; 9]);
+
+    /// The digits of `key`.
+    fn of(mut key: usize) -> Digits {
+        let mut d = [0; 9];
+        for digit in &mut d {
+            *digit = (key % 5) as u8;
+            key /= 5;
+        }
+        Digits(d)
+    }
+
+    /// Steps to the next key.
+    #[inline]
+    fn increment(&mut self) {
+        for digit in &mut self.0 {
+            if *digit < 4 {
+                *digit += 1;
+                return;
+            }
+            *digit = 0;
+        }
+    }
+
+    /// Steps to the previous key.
+    #[inline]
+    fn decrement(&mut self) {
+        for digit in &mut self.0 {
+            if *digit > 0 {
+                *digit -= 1;
+                return;
+            }
+            *digit = 4;
+        }
+    }
+
+    /// The lowest rank present in a nonzero key and its count.
+    #[inline]
+    fn lowest(&self) -> (usize, usize) {
+        let i = self.0.iter().position(|&c| c > 0).expect("a nonzero key");
+        (i, self.0[i] as usize)
+    }
+
+    /// The key less a chow starting at rank `i`, if the group (of `kinds` ranks, chows
+    /// allowed or not) holds one there: `key` is the key these digits spell.
+    #[inline]
+    fn without_chow(&self, key: usize, i: usize, kinds: usize, chows: bool) -> Option<usize> {
+        let p = |r: usize| POW5[r] as usize;
+        (chows && i + 2 < kinds && self.0[i + 1] > 0 && self.0[i + 2] > 0)
+            .then(|| key - p(i) - p(i + 1) - p(i + 2))
     }
 }
 
@@ -101,11 +139,13 @@ fn build_win<const WORDS: usize>(kinds: usize, chows: bool) -> Box<[u64; WORDS]>
     let n = POW5[kinds - 1] as usize * 5;
     let mut bits = vec![0u64; WORDS];
     // Keys are visited in increasing order, and every key looked up below is smaller.
+    let mut digits = Digits::ZERO;
     for key in 1..n {
-        let (i, c) = lowest(key);
+        digits.increment();
+        let (i, c) = digits.lowest();
         let get = |bits: &[u64], k: usize| read2(bits, k as u32);
         let p = POW5[i] as usize;
-        let chow = without_chow(key, i, kinds, chows);
+        let chow = digits.without_chow(key, i, kinds, chows);
         // The lowest tile present is in a pung, a chow starting at it, or the pair.
         let sets = (c >= 3 && get(&bits, key - 3 * p) == CODE_SETS)
             || chow.is_some_and(|k| get(&bits, k) == CODE_SETS);
@@ -280,8 +320,10 @@ fn build_distance(kinds: usize, chows: bool) -> (Box<[u8]>, Box<[Dist]>) {
     // most[key] = [sets without a pair, sets with a pair (-1: no pair at all)], capped at 5.
     let mut most = vec![[0i8; 2]; n];
     most[0] = [0, -1];
+    let mut digits = Digits::ZERO;
     for key in 1..n {
-        let (i, c) = lowest(key);
+        digits.increment();
+        let (i, c) = digits.lowest();
         let p = POW5[i] as usize;
         let [mut m0, mut m1] = most[key - p];
         if c >= 2 {
@@ -297,7 +339,7 @@ fn build_distance(kinds: usize, chows: bool) -> (Box<[u8]>, Box<[Dist]>) {
         if c >= 3 {
             take(key - 3 * p);
         }
-        if let Some(k) = without_chow(key, i, kinds, chows) {
+        if let Some(k) = digits.without_chow(key, i, kinds, chows) {
             take(k);
         }
         most[key] = [m0.min(5), m1.min(5)];
@@ -307,18 +349,10 @@ fn build_distance(kinds: usize, chows: bool) -> (Box<[u8]>, Box<[Dist]>) {
     let mut index = vec![0u16; n];
     let mut palette: Vec<Dist> = Vec::new();
     let mut seen = DistMap::default();
+    let mut digits = Digits::of(n - 1);
     for key in (0..n).rev() {
-        let mut best = [u8::MAX; 16];
-        let mut k = key;
-        for r in 0..kinds {
-            if k % 5 < 4 {
-                let nb = &palette[index[key + POW5[r] as usize] as usize];
-                for (b, x) in best.iter_mut().zip(nb) {
-                    *b = (*b).min(*x);
-                }
-            }
-            k /= 5;
-        }
+        let best = nearest(&palette, &index, key, &digits, kinds);
+        digits.decrement();
         let mut d = [FAR; 16];
         for (p, &most_sets) in most[key].iter().enumerate() {
             for m in 0..6 {
@@ -338,6 +372,25 @@ fn build_distance(kinds: usize, chows: bool) -> (Box<[u8]>, Box<[Dist]>) {
     );
     let index: Box<[u8]> = index.iter().map(|&i| i as u8).collect();
     (index, palette.into_boxed_slice())
+}
+
+/// The lane-wise minimum of the distance arrays of the keys one tile above `key` (whose
+/// `digits` are given) in a group of `kinds` ranks: each is done, as keys are built downwards.
+/// Kept out of line so that the minimum compiles to one vector instruction per neighbour
+/// (inlined, the arrays were split into bytes and compared one by one); the loop runs nine
+/// times for each of the two million suit keys.
+#[inline(never)]
+fn nearest(palette: &[Dist], index: &[u16], key: usize, digits: &Digits, kinds: usize) -> Dist {
+    let mut best = [u8::MAX; 16];
+    for r in 0..kinds {
+        if digits.0[r] < 4 {
+            let above = &palette[index[key + POW5[r] as usize] as usize];
+            for lane in 0..16 {
+                best[lane] = best[lane].min(above[lane]);
+            }
+        }
+    }
+    best
 }
 
 /// A cheap multiplicative hash for the palette map: SipHash's DoS resistance buys nothing for
@@ -531,6 +584,31 @@ impl Group<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The builds step a key's digits instead of dividing: every step must spell the key.
+    #[test]
+    fn stepped_digits_spell_every_key() {
+        let n = SUIT_KEYS;
+        let mut up = Digits::ZERO;
+        for key in 1..n {
+            up.increment();
+            assert_eq!(up, Digits::of(key), "up to {key}");
+            let (i, c) = up.lowest();
+            assert_eq!((key / POW5[i] as usize) % 5, c);
+            assert_eq!(key % POW5[i] as usize, 0);
+        }
+        let mut down = Digits::of(n - 1);
+        for key in (0..n - 1).rev() {
+            down.decrement();
+            assert_eq!(down, Digits::of(key), "down to {key}");
+        }
+        // 3m4m5m held: the chow from 3m leaves nothing; none starts at 4m or in honors.
+        let key = (POW5[2] + POW5[3] + POW5[4]) as usize;
+        let digits = Digits::of(key);
+        assert_eq!(digits.without_chow(key, 2, 9, true), Some(0));
+        assert_eq!(digits.without_chow(key, 3, 9, true), None);
+        assert_eq!(digits.without_chow(key, 2, 9, false), None);
+    }
 
     /// Convolution is commutative: the lack table convolves each pair of halves once and
     /// stores it both ways, and scans read a fixed half's row with the varying half on
