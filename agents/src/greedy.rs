@@ -3,7 +3,7 @@
 
 use arrayvec::ArrayVec;
 use taisim_sim::algo::{improving_kinds, shanten_with, Discards, SpecialHands};
-use taisim_sim::{Action, ActionList, Hand, Seat, Tile, TileSet, View};
+use taisim_sim::{Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View};
 
 use crate::agent::Agent;
 use crate::knowledge::{
@@ -28,18 +28,34 @@ impl Agent for GreedyAgent {
     fn reset(&mut self, _seed: u64, _seat: Seat) {}
 
     fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
-        if let Some(win) = winning_action(legal) {
-            return win;
-        }
-        if legal.contains(&Action::Pass) {
-            return choose_claim(view, legal);
-        }
-        choose_turn(view, legal, &[])
+        decide(view, &legal.iter().copied().collect(), |_| ArrayVec::new())
+    }
+
+    /// [`Agent::act`] on the packed legal actions, which rank by kind sets without a list.
+    fn act_in(&mut self, deal: &Deal, seat: Seat, _scratch: &mut ActionList) -> Action {
+        decide(&deal.view(seat), &deal.legal(), |_| ArrayVec::new())
     }
 
     fn name(&self) -> &str {
         "greedy"
     }
+}
+
+/// The greedy decision: a win if offered, else the best claim or pass when answering an
+/// offer, else the best turn action against the threats `threats(view)` gives.
+#[inline]
+fn decide(
+    view: &View<'_>,
+    legal: &LegalSet,
+    threats: impl FnOnce(&View<'_>) -> ArrayVec<TileSet, 3>,
+) -> Action {
+    if let Some(win) = winning_action(legal) {
+        return win;
+    }
+    if legal.contains(Action::Pass) {
+        return choose_claim(view, legal);
+    }
+    choose_turn(view, legal, &threats(view))
 }
 
 /// Greedy, except that when an opponent looks ready (three or more sets laid down, a declared
@@ -107,14 +123,11 @@ impl Agent for DefensiveAgent {
     fn reset(&mut self, _seed: u64, _seat: Seat) {}
 
     fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
-        if let Some(win) = winning_action(legal) {
-            return win;
-        }
-        if legal.contains(&Action::Pass) {
-            return choose_claim(view, legal);
-        }
-        let threats = self.threats(view);
-        choose_turn(view, legal, &threats)
+        decide(view, &legal.iter().copied().collect(), |v| self.threats(v))
+    }
+
+    fn act_in(&mut self, deal: &Deal, seat: Seat, _scratch: &mut ActionList) -> Action {
+        decide(&deal.view(seat), &deal.legal(), |v| self.threats(v))
     }
 
     fn name(&self) -> &str {
@@ -122,10 +135,11 @@ impl Agent for DefensiveAgent {
     }
 }
 
-/// The first winning action offered, if any.
+/// The first winning action offered, if any (wins come first, before the discards).
 #[inline]
-fn winning_action(legal: &ActionList) -> Option<Action> {
+fn winning_action(legal: &LegalSet) -> Option<Action> {
     legal
+        .head()
         .iter()
         .copied()
         .find(|a| matches!(a, Action::Win | Action::SelfDrawWin | Action::FlowerWin))
@@ -257,7 +271,7 @@ fn turn_candidate(action: Action, rob_concealed_kong: bool) -> Option<(Leaves, u
 /// every one-tile discard coming from one [`Discards`] scan of the hand; the second breaks
 /// ties at it by ukeire, computed only when the tied candidates leave at least two distinct
 /// hands, and once per hand.
-pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSet]) -> Action {
+pub(crate) fn choose_turn(view: &View<'_>, legal: &LegalSet, threats: &[TileSet]) -> Action {
     let hand = view.hand();
     let sets = sets_needed(view);
     let rules = view.rules();
@@ -268,9 +282,9 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSe
     // that leave the same hand (a discard and a ready declaration of one kind, say) expose
     // the same tile and so share their `(danger, shanten)`: ranking kinds rather than actions
     // decides it once per hand, where a per-action pass redid it for each.
-    let mut one = 0u64;
+    let mut one = legal.discards().0 | legal.ready().0;
     let mut four = 0u64;
-    for &action in legal {
+    for &action in legal.head() {
         if let Some((leaves, _, _)) = turn_candidate(action, rules.rob_concealed_kong) {
             match leaves {
                 Leaves::One(t) => one |= 1 << t.index(),
@@ -279,7 +293,7 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSe
         }
     }
     if one | four == 0 {
-        return legal[0];
+        return legal.get(0);
     }
     // The least rank `(danger, shanten)`, as one integer in the same order, and the kinds
     // at it.
@@ -335,11 +349,20 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSe
         }
     }
     let shanten = (best as u8 ^ 0x80) as i8;
+    // The tied candidates in `legal` order: the kongs among the actions before the
+    // discards, then the tied discards, then the tied ready declarations.
+    let kongs = legal
+        .head()
+        .iter()
+        .filter_map(|&a| turn_candidate(a, rules.rob_concealed_kong).map(|c| (a, c.0, c.1)));
+    let discards = TileSet(legal.discards().0 & tied_one)
+        .iter()
+        .map(|t| (Action::Discard(t), Leaves::One(t), 2));
+    let ready = TileSet(legal.ready().0 & tied_one)
+        .iter()
+        .map(|t| (Action::DiscardReady(t), Leaves::One(t), 0));
     let mut chosen: Option<(core::cmp::Reverse<u32>, u8, Action)> = None;
-    for &action in legal {
-        let Some((leaves, preference, _)) = turn_candidate(action, rules.rob_concealed_kong) else {
-            continue;
-        };
+    for (action, leaves, preference) in kongs.chain(discards).chain(ready) {
         let ukeire = match leaves {
             Leaves::One(t) if tied_one >> t.index() & 1 == 0 => continue,
             Leaves::Four(t) if tied_four >> t.index() & 1 == 0 => continue,
@@ -355,12 +378,12 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSe
             chosen = Some((key.0, key.1, action));
         }
     }
-    chosen.map_or(legal[0], |(_, _, a)| a)
+    chosen.map_or(legal.get(0), |(_, _, a)| a)
 }
 
 /// The answer to a discard, kong or flower on offer (no winning action in `legal`): the claim
 /// that lowers shanten most (a kong before a pung before a chow on equal shanten), or pass.
-pub(crate) fn choose_claim(view: &View<'_>, legal: &ActionList) -> Action {
+pub(crate) fn choose_claim(view: &View<'_>, legal: &LegalSet) -> Action {
     let Some(offer) = view.tile_on_offer() else {
         return Action::Pass;
     };
@@ -369,7 +392,7 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &ActionList) -> Action {
     let special = view.rules().special;
     let now = shanten_with(hand, sets, special);
     let mut best: Option<(i8, u8, Action)> = None;
-    for &action in legal {
+    for &action in legal.head() {
         let mut after = *hand;
         let preference = match action {
             Action::Kong => {
@@ -538,7 +561,8 @@ mod tests {
                 while let Some(seat) = deal.to_act() {
                     deal.legal_actions(&mut legal);
                     let view = deal.view(seat);
-                    let turn = winning_action(&legal).is_none() && !legal.contains(&Action::Pass);
+                    let packed = deal.legal();
+                    let turn = winning_action(&packed).is_none() && !legal.contains(&Action::Pass);
                     if turn {
                         let threat_sets = [
                             ArrayVec::<TileSet, 3>::new(),
@@ -546,7 +570,7 @@ mod tests {
                             always.threats(&view),
                         ];
                         for threats in &threat_sets {
-                            let fast = choose_turn(&view, &legal, threats);
+                            let fast = choose_turn(&view, &packed, threats);
                             let slow = reference_choose_turn(&view, &legal, threats);
                             assert_eq!(fast, slow, "{name} seed {seed} {legal:?} {threats:?}");
                         }

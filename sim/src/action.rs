@@ -152,6 +152,22 @@ impl LegalSet {
         self.head.len() + self.discard_count as usize + self.ready_count as usize
     }
 
+    /// The actions before the discards, in order: wins and kongs on a turn, every answer to
+    /// an offer.
+    pub fn head(&self) -> &[Action] {
+        &self.head
+    }
+
+    /// The kinds [`Action::Discard`] may name.
+    pub const fn discards(&self) -> TileSet {
+        self.discards
+    }
+
+    /// The kinds [`Action::DiscardReady`] may name.
+    pub const fn ready(&self) -> TileSet {
+        self.ready
+    }
+
     pub const fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -197,6 +213,28 @@ impl LegalSet {
         // `extend` keeps the length in a register; a `push` per kind round-trips it through
         // memory.
         out.extend(self.iter());
+    }
+}
+
+/// Packs a list as [`Deal::legal_actions`](crate::Deal::legal_actions) gives it (discards and
+/// ready declarations after the other actions).
+///
+/// # Panics
+/// With more than 7 actions other than discards, which no legal list holds.
+impl FromIterator<Action> for LegalSet {
+    fn from_iter<I: IntoIterator<Item = Action>>(actions: I) -> LegalSet {
+        let mut set = LegalSet::new();
+        let (mut discards, mut ready) = (TileSet::EMPTY, TileSet::EMPTY);
+        for action in actions {
+            match action {
+                Action::Discard(t) => discards.insert(t),
+                Action::DiscardReady(t) => ready.insert(t),
+                other => set.head.push(other),
+            }
+        }
+        set.discard(discards);
+        set.discard_ready(ready);
+        set
     }
 }
 
@@ -267,6 +305,9 @@ mod tests {
         list.push(Action::Pass);
         set.list_into(&mut list);
         assert_eq!(list.as_slice(), expected);
+        assert_eq!(list.iter().copied().collect::<LegalSet>(), set);
+        assert_eq!(set.head(), &expected[..2]);
+        assert_eq!((set.discards().len(), set.ready().len()), (3, 2));
     }
 
     #[test]

@@ -4,7 +4,8 @@
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use taisim_sim::{
-    bounded, rng_from_seed, Action, ActionList, Deal, DealContext, Outcome, Rules, Tile, Wind,
+    bounded, rng_from_seed, Action, ActionList, Deal, DealContext, LegalSet, Outcome, Rules, Tile,
+    Wind,
 };
 
 /// Plays a deal to the end with uniformly random legal actions, calling `each` after every
@@ -108,6 +109,7 @@ fn packed_legal_actions_agree_with_the_list_at_every_step() {
             let legal = deal.legal();
             deal.legal_actions(&mut list);
             assert_eq!(legal.len(), list.len(), "deal {i} step {}", deal.steps());
+            assert_eq!(list.iter().copied().collect::<LegalSet>(), legal);
             for (k, &a) in list.iter().enumerate() {
                 assert_eq!(
                     legal.get(k),
