@@ -3,7 +3,7 @@
 //! encoder so that both count the same way.
 
 use taisim_sim::algo::shanten_with;
-use taisim_sim::{Hand, MeldKind, Seat, Tile, TileSet, View};
+use taisim_sim::{Hand, Seat, Tile, TileSet, View};
 
 /// Position of `seat` relative to `viewer` in turn order: 0 the viewer, 1 the next seat
 /// (下家, who may chow the viewer's discards), 2 across, 3 the previous seat (上家).
@@ -26,27 +26,11 @@ pub fn shanten(view: &View<'_>, hand: &Hand, sets: u8) -> i8 {
 
 /// Copies of each kind the viewer can see: its own hand, every meld face up (its own
 /// concealed kongs included, other seats' hidden), and the discards still lying in the river
-/// (a claimed discard lies in a meld and is counted there). At most 4 each.
+/// (a claimed discard lies in a meld and is counted there). At most 4 each. The deal keeps
+/// the face-up part as it goes ([`View::seen_counts`]).
+#[inline]
 pub fn visible_counts(view: &View<'_>) -> [u8; Tile::NUM] {
-    let mut seen = view.hand().counts();
-    for seat in Seat::ALL {
-        for m in view.melds(seat) {
-            let Some(t) = m.tile else { continue };
-            match m.kind {
-                MeldKind::Chow => {
-                    for k in 0..3 {
-                        seen[t.index() + k] += 1;
-                    }
-                }
-                kind => seen[t.index()] += kind.len(),
-            }
-        }
-    }
-    for d in view.discards() {
-        if !d.is_claimed() {
-            seen[d.tile().index()] += 1;
-        }
-    }
+    let seen = view.seen_counts();
     debug_assert!(seen.iter().all(|&n| n <= 4), "{seen:?}");
     seen
 }

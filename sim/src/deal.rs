@@ -268,6 +268,11 @@ pub struct Deal {
     discards: DiscardList,
     /// Discards each seat has made.
     discard_counts: BySeat<u8>,
+    /// Copies of each kind face up for every seat: the river's unclaimed discards and the
+    /// exposed melds (a claimed discard counted once, in its meld). Kept as the deal goes
+    /// because agents ask at every turn what they can see (see
+    /// [`View::seen_counts`](crate::View::seen_counts)).
+    shown: [u8; Tile::NUM],
     /// The river index of each seat's ready declaration.
     ready: BySeat<Option<u8>>,
     /// 過水: passed a win since its own last discard.
@@ -312,6 +317,7 @@ impl Deal {
             hidden_flowers: BySeat::default(),
             discards: DiscardList::new(),
             discard_counts: BySeat::default(),
+            shown: [0; Tile::NUM],
             ready: BySeat::default(),
             missed: SeatSet::EMPTY,
             waits: BySeat::default(),
@@ -545,6 +551,12 @@ impl Deal {
 
     pub fn discards(&self) -> &[Discard] {
         &self.discards
+    }
+
+    /// Copies of each kind face up for every seat: the river's unclaimed discards and the
+    /// exposed melds' tiles (concealed kongs are not among them).
+    pub const fn shown_counts(&self) -> [u8; Tile::NUM] {
+        self.shown
     }
 
     /// Tiles left in the wall, the reserve included.
@@ -882,6 +894,7 @@ impl Deal {
                     self.ready[seat] = Some(self.discards.len() as u8);
                 }
                 self.discards.push(Discard::new(t, seat, ready));
+                self.shown[t.index()] += 1;
                 self.discard_counts[seat] += 1;
                 self.missed.remove(seat);
                 self.update_waits(seat);
@@ -922,6 +935,7 @@ impl Deal {
             self.melds[seat].push(Meld::new(MeldKind::ConcealedKong, tile, seat, 0));
         } else {
             self.hands[seat].remove(tile);
+            self.shown[tile.index()] += 1;
             let meld = self.melds[seat]
                 .iter_mut()
                 .find(|m| m.kind() == MeldKind::Pung && m.tile() == tile)
@@ -1169,6 +1183,7 @@ impl Deal {
         let claimed = match (meld, chow) {
             (Some((claimer, Action::Pung)), _) => {
                 self.hands[claimer].remove_n(tile, 2);
+                self.shown[tile.index()] += 2;
                 self.melds[claimer].push(Meld::new(MeldKind::Pung, tile, discarder, 0));
                 self.phase = Phase::Turn {
                     seat: claimer,
@@ -1179,6 +1194,7 @@ impl Deal {
             }
             (Some((claimer, _)), _) => {
                 self.hands[claimer].remove_n(tile, 3);
+                self.shown[tile.index()] += 3;
                 self.melds[claimer].push(Meld::new(MeldKind::Kong, tile, discarder, 0));
                 self.mark_last_discard_claimed();
                 self.draw(
@@ -1194,7 +1210,9 @@ impl Deal {
                 let offset = tile.to_u8() - lowest.to_u8();
                 for k in 0..3 {
                     if k != offset {
-                        self.hands[claimer].remove(Tile::new(lowest.to_u8() + k));
+                        let t = Tile::new(lowest.to_u8() + k);
+                        self.hands[claimer].remove(t);
+                        self.shown[t.index()] += 1;
                     }
                 }
                 self.melds[claimer].push(Meld::new(MeldKind::Chow, lowest, discarder, offset));
@@ -1249,10 +1267,25 @@ impl Deal {
             }
         }
         // A claimed discard lies in a meld; a discard won on lies in the river.
+        let mut shown = [0u8; Tile::NUM];
         for d in &self.discards {
             if !d.is_claimed() {
                 seen[d.tile().index()] += 1;
+                shown[d.tile().index()] += 1;
             }
+        }
+        for m in self.melds.0.iter().flatten() {
+            if m.kind() != MeldKind::ConcealedKong {
+                for t in m.tiles() {
+                    shown[t.index()] += 1;
+                }
+            }
+        }
+        if shown != self.shown {
+            return Err(format!(
+                "shown counts {:?} disagree with the river and melds {shown:?}",
+                self.shown
+            ));
         }
         for (i, &n) in seen.iter().enumerate() {
             let want = if i < 34 {

@@ -54,6 +54,23 @@ impl<'a> View<'a> {
             })
     }
 
+    /// Copies of each kind the viewer can see: its own hand, every meld face up (its own
+    /// concealed kongs included, other seats' hidden), and the discards still lying in the
+    /// river (a claimed discard lies in a meld and is counted there). At most 4 each.
+    pub fn seen_counts(&self) -> [u8; Tile::NUM] {
+        let mut seen = self.deal.shown_counts();
+        let hand = self.hand().counts();
+        for (s, h) in seen.iter_mut().zip(hand) {
+            *s += h;
+        }
+        for m in self.own_melds() {
+            if m.kind() == MeldKind::ConcealedKong {
+                seen[m.tile().index()] += 4;
+            }
+        }
+        seen
+    }
+
     /// The viewer's own melds, concealed kongs included.
     pub fn own_melds(&self) -> &'a [Meld] {
         self.deal.melds(self.seat)
