@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use arrow_schema::{DataType, SchemaRef};
 
 use crate::part::Table;
-use crate::tables::{DealsColumns, TaiColumns, WinsColumns};
+use crate::tables::{stem, DealsColumns, TaiColumns, WinsColumns};
 
 /// A table's Arrow schema (the deals table with its `actions` column when `log_actions`).
 pub fn schema(table: Table, log_actions: bool) -> SchemaRef {
@@ -18,11 +18,7 @@ pub fn schema(table: Table, log_actions: bool) -> SchemaRef {
 
 /// What a column holds. Per-seat columns are described once by their stem (`pay_*`).
 fn describe(table: Table, column: &str) -> Option<&'static str> {
-    let stem = match column.rsplit_once('_') {
-        Some((stem, "e" | "s" | "w" | "n")) if table == Table::Deals => stem,
-        _ => column,
-    };
-    Some(match (table, stem) {
+    Some(match (table, stem(table, column)) {
         (_, "deal_id") => "the deal: i for independent deals; game * 65536 + deal for games",
         (Table::Deals, "game_id") => "the game (with --games), else null",
         (Table::Deals, "deal_in_game") => "the deal's number in its game from 0 (with --games), else null",
@@ -133,5 +129,34 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A misspelt name in the layout lists would quietly leave its column a dictionary.
+    #[test]
+    fn every_laid_out_name_is_a_column() {
+        use crate::tables::{storage, Storage, LAYOUTS};
+        for (table, layout, names) in LAYOUTS {
+            let schema = schema(table, true);
+            let stems: Vec<&str> = schema
+                .fields()
+                .iter()
+                .map(|f| stem(table, f.name()))
+                .collect();
+            for name in names {
+                assert!(
+                    stems.contains(name),
+                    "{}.{name} is not a column",
+                    table.dir()
+                );
+            }
+            for field in schema.fields() {
+                let listed = names.contains(&stem(table, field.name()));
+                if listed {
+                    assert_eq!(storage(table, field.name()), layout, "{}", field.name());
+                }
+            }
+        }
+        assert_eq!(storage(Table::Deals, "pay_w"), Storage::Delta);
+        assert_eq!(storage(Table::Wins, "win_tile"), Storage::Dictionary);
     }
 }

@@ -138,33 +138,79 @@ pub(crate) fn is_id(column: &str) -> bool {
     matches!(column, "deal_id" | "game_id" | "deal_in_game" | "seed")
 }
 
-/// The storage of `column` of `table`.
-pub(crate) fn storage(table: Table, column: &str) -> Storage {
-    let stem = match column.rsplit_once('_') {
+/// A column's name without its seat suffix: the deals table's per-seat columns (`pay_e` …
+/// `pay_n`) share their stem's layout and description.
+pub(crate) fn stem(table: Table, column: &str) -> &str {
+    match column.rsplit_once('_') {
         Some((stem, "e" | "s" | "w" | "n")) if table == Table::Deals => stem,
         _ => column,
-    };
-    match (table, stem) {
-        (_, "deal_id") | (Table::Deals, "game_id" | "deal_in_game") => Storage::Delta,
-        (Table::Deals, "seed") => Storage::Raw,
-        (
-            Table::Deals,
-            "total_tai" | "turns" | "decisions" | "pay" | "flowers" | "chows" | "pungs" | "shanten",
-        )
-        | (
-            Table::Wins,
-            "total_tai" | "dealer_tai" | "payment" | "n_patterns" | "n_melds" | "n_flowers",
-        ) => Storage::Delta,
-        (
-            Table::Deals,
-            "variant" | "round_wind" | "dealer" | "outcome" | "dealer_streak" | "n_winners"
-            | "tiles_left" | "kongs" | "concealed_kongs" | "added_kongs" | "declared_ready"
-            | "actions",
-        )
-        | (Table::Wins, "reading" | "hand" | "melds")
-        | (Table::Tai, "count" | "tai") => Storage::Plain,
-        _ => Storage::Dictionary,
     }
+}
+
+/// The columns (by [`stem`]) of each table stored other than as a dictionary, by layout. A
+/// test checks that every name here is a column of its table.
+pub(crate) const LAYOUTS: [(Table, Storage, &[&str]); 7] = [
+    (
+        Table::Deals,
+        Storage::Delta,
+        &[
+            "deal_id",
+            "game_id",
+            "deal_in_game",
+            "total_tai",
+            "turns",
+            "decisions",
+            "pay",
+            "flowers",
+            "chows",
+            "pungs",
+            "shanten",
+        ],
+    ),
+    (Table::Deals, Storage::Raw, &["seed"]),
+    (
+        Table::Deals,
+        Storage::Plain,
+        &[
+            "variant",
+            "round_wind",
+            "dealer",
+            "outcome",
+            "dealer_streak",
+            "n_winners",
+            "tiles_left",
+            "kongs",
+            "concealed_kongs",
+            "added_kongs",
+            "declared_ready",
+            "actions",
+        ],
+    ),
+    (
+        Table::Wins,
+        Storage::Delta,
+        &[
+            "deal_id",
+            "total_tai",
+            "dealer_tai",
+            "payment",
+            "n_patterns",
+            "n_melds",
+            "n_flowers",
+        ],
+    ),
+    (Table::Wins, Storage::Plain, &["reading", "hand", "melds"]),
+    (Table::Tai, Storage::Delta, &["deal_id"]),
+    (Table::Tai, Storage::Plain, &["count", "tai"]),
+];
+
+/// The storage of `column` of `table`: as [`LAYOUTS`] lists it, else a dictionary.
+pub(crate) fn storage(table: Table, column: &str) -> Storage {
+    let stem = stem(table, column);
+    LAYOUTS
+        .iter()
+        .find(|(t, _, names)| *t == table && names.contains(&stem))
+        .map_or(Storage::Dictionary, |&(_, storage, _)| storage)
 }
 
 /// Per-seat columns of the deals table, in the order of their names' suffixes.
