@@ -231,13 +231,16 @@ fn spec_difference(recorded: &RunSpec, asked: &RunSpec) -> String {
         .unwrap_or_else(|| "the variant text".into())
 }
 
+/// An output directory that cannot be `verb`ed (read, created, written to), and why.
+fn dir_error(verb: &str, dir: &Path, e: impl std::fmt::Display) -> HarnessError {
+    HarnessError::Usage(format!(
+        "cannot {verb} the output directory {}: {e}",
+        dir.display()
+    ))
+}
+
 fn unwritable(out: &Path) -> impl Fn(HarnessError) -> HarnessError + '_ {
-    move |e| {
-        HarnessError::Usage(format!(
-            "cannot write to the output directory {}: {e}",
-            out.display()
-        ))
-    }
+    move |e| dir_error("write to", out, e)
 }
 
 /// Creates the run directory, or checks that an existing one may take this run: empty, or
@@ -251,12 +254,7 @@ fn prepare_fresh(out: &Path, spec: &RunSpec) -> Result<(), HarnessError> {
     }
     if out.is_dir() {
         let entries: Vec<String> = std::fs::read_dir(out)
-            .map_err(|e| {
-                HarnessError::Usage(format!(
-                    "cannot read the output directory {}: {e}",
-                    out.display()
-                ))
-            })?
+            .map_err(|e| dir_error("read", out, e))?
             .filter_map(|e| e.ok())
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
@@ -292,14 +290,7 @@ fn prepare_fresh(out: &Path, spec: &RunSpec) -> Result<(), HarnessError> {
             }
         }
     }
-    let mk = |dir: &Path| {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            HarnessError::Usage(format!(
-                "cannot create the output directory {}: {e}",
-                dir.display()
-            ))
-        })
-    };
+    let mk = |dir: &Path| std::fs::create_dir_all(dir).map_err(|e| dir_error("create", dir, e));
     mk(out)?;
     for table in Table::ALL {
         mk(&out.join(table.dir()))?;
@@ -311,12 +302,8 @@ fn prepare_fresh(out: &Path, spec: &RunSpec) -> Result<(), HarnessError> {
             "{} holds a different {VARIANT_FILE}",
             out.display()
         ))),
-        Err(_) => std::fs::write(&variant_path, &spec.variant.text).map_err(|e| {
-            HarnessError::Usage(format!(
-                "cannot write to the output directory {}: {e}",
-                out.display()
-            ))
-        }),
+        Err(_) => std::fs::write(&variant_path, &spec.variant.text)
+            .map_err(|e| dir_error("write to", out, e)),
     }
 }
 
