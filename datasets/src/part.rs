@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
+use bytes::Bytes;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
@@ -205,13 +206,12 @@ pub fn record(table: Table, index: u64, rows: usize, bytes: &[u8]) -> FileRecord
 }
 
 /// The record of a complete part file found on disk (a resumed run's earlier parts): its
-/// rows from the Parquet footer, its checksum from its bytes.
+/// rows from the Parquet footer, its checksum from its bytes, both from one read.
 pub fn inspect(out: &Path, table: Table, index: u64) -> Result<FileRecord, HarnessError> {
     let path = part_path(out, table, index);
-    let bytes = std::fs::read(&path).map_err(HarnessError::io("cannot read", &path))?;
-    let file = File::open(&path).map_err(HarnessError::io("cannot read", &path))?;
-    let reader =
-        SerializedFileReader::new(file).map_err(HarnessError::parquet("cannot read", &path))?;
+    let bytes = Bytes::from(std::fs::read(&path).map_err(HarnessError::io("cannot read", &path))?);
+    let reader = SerializedFileReader::new(bytes.clone())
+        .map_err(HarnessError::parquet("cannot read", &path))?;
     let rows = reader.metadata().file_metadata().num_rows();
     Ok(record(table, index, rows as usize, &bytes))
 }
