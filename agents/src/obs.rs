@@ -200,8 +200,6 @@ struct River {
     /// Per seat, copies of each kind it has discarded (claimed ones included) / 4, in the
     /// observation's own units so that writing a row is a copy.
     counts: [[f32; OBS_WIDTH]; 4],
-    /// Copies of each kind still lying in the river (not claimed).
-    unclaimed: [u8; OBS_WIDTH],
     /// Per seat, its last discards, one kind index per byte, most recent in the low byte.
     recent: [u64; 4],
     /// How many of those bytes are meaningful (at most [`channel::RECENT`]).
@@ -218,7 +216,6 @@ impl River {
             len: 0,
             last: None,
             counts: [[0.0; OBS_WIDTH]; 4],
-            unclaimed: [0; OBS_WIDTH],
             recent: [0; 4],
             recent_len: [0; 4],
             safe: [TileSet::EMPTY; 4],
@@ -239,8 +236,7 @@ impl River {
                         && now.is_claimed()
                         && !last.is_claimed() =>
                 {
-                    // Claimed since: it now lies in a meld, where the encoder counts it.
-                    self.unclaimed[now.tile().index()] -= 1;
+                    // Claimed since: nothing kept here depends on the flag.
                     self.last = Some(now);
                 }
                 _ => *self = River::new(),
@@ -264,7 +260,6 @@ impl River {
         let t = d.tile();
         let i = t.index();
         self.counts[s][i] += 0.25;
-        self.unclaimed[i] += !d.is_claimed() as u8;
         self.recent[s] = self.recent[s] << 8 | i as u64;
         self.recent_len[s] = (self.recent_len[s] + 1).min(channel::RECENT as u8);
         // Every other seat that has discarded sees this tile after its own last discard.
@@ -320,10 +315,8 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     let me = view.seat();
     let row = |c: usize| c * OBS_WIDTH;
 
-    // Copies seen by the observer, gathered along the way (as `knowledge::visible_counts`
-    // counts them; a test checks the two agree).
     let hand = view.hand();
-    let mut seen = hand.counts();
+    let counts = hand.counts();
     // Only the kinds held (at most 17), four unconditional stores each from a table: cheaper
     // than a loop over every kind or a loop per copy (measured).
     const THRESHOLDS: [[f32; 4]; 5] = [
@@ -335,7 +328,7 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     ];
     for t in hand.kinds() {
         let i = t.index();
-        let th = &THRESHOLDS[(seen[i] as usize).min(4)];
+        let th = &THRESHOLDS[(counts[i] as usize).min(4)];
         for (k, &v) in th.iter().enumerate() {
             out[row(HAND + k) + i] = v;
         }
@@ -368,21 +361,11 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
                 MeldKind::Chow => {
                     for k in 0..3 {
                         out[base + i + k] += 0.25;
-                        seen[i + k] += 1;
                     }
                 }
-                MeldKind::Pung => {
-                    out[base + OBS_WIDTH + i] = 1.0;
-                    seen[i] += 3;
-                }
-                MeldKind::Kong | MeldKind::AddedKong => {
-                    out[base + 2 * OBS_WIDTH + i] = 1.0;
-                    seen[i] += 4;
-                }
-                MeldKind::ConcealedKong => {
-                    out[base + 3 * OBS_WIDTH + i] = 1.0;
-                    seen[i] += 4;
-                }
+                MeldKind::Pung => out[base + OBS_WIDTH + i] = 1.0,
+                MeldKind::Kong | MeldKind::AddedKong => out[base + 2 * OBS_WIDTH + i] = 1.0,
+                MeldKind::ConcealedKong => out[base + 3 * OBS_WIDTH + i] = 1.0,
             }
         }
         scalars[scalar::HIDDEN_KONGS + r] = FIFTHS[hidden as usize];
@@ -397,7 +380,7 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
 
     // The river, from what `river` gathered: each seat's discard counts (a copy of rows kept
     // in the observation's units), its recent discards, the kinds discarded after each
-    // opponent's last discard, and the copies still lying there.
+    // opponent's last discard.
     for seat in Seat::ALL {
         let s = seat as usize;
         let r = relative(seat, me);
@@ -414,11 +397,9 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
             }
         }
     }
-    for (n, &u) in seen.iter_mut().zip(&river.unclaimed) {
-        *n += u;
-    }
+    // Copies seen by the observer, as the deal keeps them.
     let dst = &mut out[row(VISIBLE)..row(VISIBLE + 1)];
-    for (d, &n) in dst.iter_mut().zip(&seen) {
+    for (d, &n) in dst.iter_mut().zip(&view.seen_counts()) {
         *d = n as f32 * 0.25;
     }
 

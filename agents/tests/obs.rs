@@ -8,7 +8,7 @@ use taisim_agents::{
     OBS_VERSION, OBS_WIDTH,
 };
 use taisim_sim::{
-    bounded, rng_from_seed, ActionList, Deal, DealContext, MeldKind, Rules, Seat, Tile,
+    bounded, rng_from_seed, ActionList, Deal, DealContext, MeldKind, Rules, Seat, Tile, View,
 };
 
 #[test]
@@ -38,6 +38,25 @@ fn dealer_streak_is_scaled_and_capped() {
             "streak {streak}"
         );
     }
+}
+
+/// Copies the viewer can see, walked out of the view: its hand, every meld face up (its own
+/// concealed kongs included), the discards not claimed.
+fn seen_by_walking(view: &View<'_>) -> [u8; Tile::NUM] {
+    let mut seen = view.hand().counts();
+    for seat in Seat::ALL {
+        for m in view.melds(seat) {
+            let Some(t) = m.tile else { continue };
+            match m.kind {
+                MeldKind::Chow => (0..3).for_each(|k| seen[t.index() + k] += 1),
+                kind => seen[t.index()] += kind.len(),
+            }
+        }
+    }
+    for d in view.discards().iter().filter(|d| !d.is_claimed()) {
+        seen[d.tile().index()] += 1;
+    }
+    seen
 }
 
 fn row(obs: &Array2<f32>, c: usize) -> Vec<f32> {
@@ -118,12 +137,15 @@ fn encoding_matches_the_deal() {
                     deal.discards().len() as f32 / 136.0
                 );
                 assert_eq!(scalars[scalar::STREAK], 0.0);
-                // Seen copies and safe kinds agree with the agents' own bookkeeping.
+                // Seen copies, counted here from what the view shows, agree with the agents'
+                // bookkeeping and the observation; safe kinds with the agents'.
                 let visible = visible_counts(&view);
+                let recount = seen_by_walking(&view);
                 for t in Tile::ALL {
+                    assert_eq!(visible[t.index()], recount[t.index()], "{t}");
                     assert_eq!(
                         obs[[channel::VISIBLE, t.index()]],
-                        visible[t.index()] as f32 / 4.0
+                        recount[t.index()] as f32 / 4.0
                     );
                 }
                 let last = last_discards(&view);
