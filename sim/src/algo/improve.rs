@@ -10,7 +10,7 @@
 //! others are skipped outright. Special forms are rarely that close and are then checked
 //! kind by kind with their exact distances.
 
-use super::special::{self, ORPHAN_KINDS};
+use super::special;
 use super::tables::{distance_table, Row};
 use super::SpecialHands;
 use crate::hand::{Hand, POW5};
@@ -122,73 +122,17 @@ fn eight_pairs(hand: &Hand, lack: u8) -> u64 {
 /// of [`special::thirteen_orphans_distance`] finds the least distance and the union of
 /// those kinds.
 pub(super) fn thirteen_orphans(hand: &Hand, lack: u8) -> u64 {
-    let counts = hand.counts();
-    let orphans = ORPHAN_KINDS;
-    let held = hand.kinds().0;
-    // The thirteen alone: each orphan once.
-    let base_short = orphans & !held;
-    let base_lack = base_short.count_ones() as u8;
-    let mut spare_base = 0u64;
-    for (k, &c) in counts.iter().enumerate() {
-        if orphans >> k & 1 == 1 && c >= 2 {
-            spare_base |= 1 << k;
-        }
-    }
-    let mut least = u8::MAX;
-    let mut union = 0u64;
-    let mut try_set = |kinds: &[usize], per: u8| {
-        let mut short = base_short;
-        let mut spare = spare_base;
-        let mut cost = base_lack;
-        // Orphans that may still take the pair (their target is below four).
-        let mut pairable = orphans;
-        for &k in kinds {
-            let orphan = orphans >> k & 1 == 1;
-            let base = u8::from(orphan);
-            let target = base + per;
-            if target > 4 {
-                return;
-            }
-            let h = counts[k];
-            cost = cost - base.saturating_sub(h) + target.saturating_sub(h);
-            let bit = 1u64 << k;
-            short = if target > h {
-                short | bit
-            } else {
-                short & !bit
-            };
-            spare = if h > target {
-                spare | bit
-            } else {
-                spare & !bit
-            };
-            if target >= 4 {
-                pairable &= !bit;
-            }
-        }
-        spare &= pairable;
+    let mut least = (u8::MAX, 0);
+    special::orphan_targets(hand, |t| {
         // The pair is free on an orphan with a spare copy; else it costs one, on any
         // pairable orphan (each then wants one more copy than the hand holds).
-        let (total, wants) = if spare != 0 {
-            (cost, short)
-        } else if pairable != 0 {
-            (cost + 1, short | pairable)
-        } else {
-            return;
-        };
-        if total < least {
-            least = total;
-            union = wants;
-        } else if total == least {
-            union |= wants;
+        if t.spare & t.pairable != 0 {
+            special::keep_least(&mut least, t.cost, t.short);
+        } else if t.pairable != 0 {
+            special::keep_least(&mut least, t.cost + 1, t.short | t.pairable);
         }
-    };
-    for k in 0..34 {
-        try_set(&[k], 3);
-        if k < 27 && k % 9 < 7 {
-            try_set(&[k, k + 1, k + 2], 1);
-        }
-    }
+    });
+    let (least, union) = least;
     debug_assert_eq!(least, special::thirteen_orphans_distance(hand));
     if least == lack {
         union

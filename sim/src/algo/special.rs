@@ -221,80 +221,111 @@ pub(crate) fn thirteen_orphans_distance(hand: &Hand) -> u8 {
     thirteen_orphans_keep(hand).0
 }
 
+/// One of 十三么's targets before its pair (the thirteen orphans once each and one extra
+/// set: a pung of any kind or a chow) as a hand stands against it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct OrphanTarget {
+    /// Tiles the hand lacks for it.
+    pub cost: u8,
+    /// The kinds it wants more copies of than the hand holds.
+    pub short: u64,
+    /// The held kinds with a copy it does not want.
+    pub spare: u64,
+    /// The held kinds with two copies it does not want.
+    pub twice_spare: u64,
+    /// The orphans that may still take the pair (it wants fewer than four of them).
+    pub pairable: u64,
+}
+
+/// Calls `f` with each of 十三么's 55 targets before the pair (see [`OrphanTarget`]) that
+/// wants no fifth copy of a kind.
+#[inline]
+pub(crate) fn orphan_targets(hand: &Hand, mut f: impl FnMut(OrphanTarget)) {
+    let counts = hand.counts();
+    let held = hand.kinds().0;
+    let at_least = |n: u8| {
+        counts
+            .iter()
+            .enumerate()
+            .fold(0u64, |bits, (k, &c)| bits | u64::from(c >= n) << k)
+    };
+    // The thirteen alone: each orphan once, so an orphan is spare from two copies (twice
+    // from three) and any other held kind from one (two).
+    let thirteen = OrphanTarget {
+        cost: (ORPHAN_KINDS & !held).count_ones() as u8,
+        short: ORPHAN_KINDS & !held,
+        spare: held & !ORPHAN_KINDS | at_least(2) & ORPHAN_KINDS,
+        twice_spare: at_least(2) & !ORPHAN_KINDS | at_least(3) & ORPHAN_KINDS,
+        pairable: ORPHAN_KINDS,
+    };
+    let mut with_set = |kinds: &[usize], per: u8| {
+        let mut target = thirteen;
+        for &k in kinds {
+            let alone = u8::from(ORPHAN_KINDS >> k & 1 == 1);
+            let want = alone + per;
+            if want > 4 {
+                return;
+            }
+            let h = counts[k];
+            target.cost = target.cost - alone.saturating_sub(h) + want.saturating_sub(h);
+            let bit = 1u64 << k;
+            let set =
+                |bits: &mut u64, on: bool| *bits = if on { *bits | bit } else { *bits & !bit };
+            set(&mut target.short, want > h);
+            set(&mut target.spare, h > want);
+            set(&mut target.twice_spare, h >= want + 2);
+            if want >= 4 {
+                target.pairable &= !bit;
+            }
+        }
+        f(target);
+    };
+    for k in 0..Tile::NUM {
+        with_set(&[k], 3);
+        if chow_start(k) {
+            with_set(&[k, k + 1, k + 2], 1);
+        }
+    }
+}
+
+/// Keeps the least `cost` offered and the union of the `bits` offered with it.
+#[inline]
+pub(crate) fn keep_least(least: &mut (u8, u64), cost: u8, bits: u64) {
+    if cost < least.0 {
+        *least = (cost, bits);
+    } else if cost == least.0 {
+        least.1 |= bits;
+    }
+}
+
 /// 十三么's distance of `hand`, and the held kinds a discard of which keeps it: discarding any
 /// other held kind makes it one more.
 ///
 /// The distance is the least `|T - hand|` over the targets `T`: the thirteen orphans, one
 /// extra set `S` (a pung or chow), one orphan `o` paired. Discarding `d` raises
 /// `|T - hand|` by one unless `T` leaves a copy of `d` spare (`hand[d] > T[d]`), so the
-/// distance after it stays only if a closest target spares `d`. Per `S`, with `B` the
-/// thirteen plus `S` and `F` the orphans with a copy spare of `B` that may still take the
-/// pair (`B[o] < 4`): if `F` is not empty, the pair is free on any of them, and every kind
-/// spare of `B` stays spare, except the pair's own kind when `F` holds only it and only one
-/// copy spare; if `F` is empty, the pair costs a tile and takes no spare copy.
+/// distance after it stays only if a closest target spares `d`. Per `S`, with `F` the
+/// orphans spare of the [`OrphanTarget`] that may still take the pair: if `F` is not empty,
+/// the pair is free on any of them, and every spare kind stays spare, except the pair's own
+/// kind when `F` holds only it and only one copy spare; if `F` is empty, the pair costs a
+/// tile and takes no spare copy.
 pub(crate) fn thirteen_orphans_keep(hand: &Hand) -> (u8, u64) {
-    let counts = hand.counts();
-    let held = hand.kinds().0;
-    // The thirteen alone: each orphan once, so an orphan is spare from two copies and any
-    // other held kind always.
-    let base_cost = (ORPHAN_KINDS & !held).count_ones() as u8;
-    let mut base_spare = held & !ORPHAN_KINDS;
-    for (k, &c) in counts.iter().enumerate() {
-        base_spare |= u64::from(c >= 2 && ORPHAN_KINDS >> k & 1 == 1) << k;
-    }
-    let orphan = |k: usize| u8::from(ORPHAN_KINDS >> k & 1 == 1);
-    let mut least = u8::MAX;
-    let mut keep = 0u64;
-    let mut try_set = |kinds: &[usize], per: u8| {
-        let mut cost = base_cost;
-        let mut spare = base_spare;
-        let mut pairable = ORPHAN_KINDS;
-        for &k in kinds {
-            let base = orphan(k);
-            let want = base + per;
-            if want > 4 {
-                return;
-            }
-            let h = counts[k];
-            cost = cost - base.saturating_sub(h) + want.saturating_sub(h);
-            let bit = 1u64 << k;
-            spare = if h > want { spare | bit } else { spare & !bit };
-            if want >= 4 {
-                pairable &= !bit;
-            }
-        }
-        let free = spare & pairable;
-        let (cost, kept) = if free & free.wrapping_sub(1) != 0 {
-            (cost, spare)
-        } else if free != 0 {
-            let o = free.trailing_zeros() as usize;
-            let want = orphan(o) + if kinds.contains(&o) { per } else { 0 };
-            // The pair takes one spare copy of `o`: `o` stays spare only with two.
-            let kept = if counts[o] >= want + 2 {
-                spare
-            } else {
-                spare & !free
-            };
-            (cost, kept)
-        } else if pairable != 0 {
-            (cost + 1, spare)
+    let mut least = (u8::MAX, 0);
+    orphan_targets(hand, |t| {
+        let free = t.spare & t.pairable;
+        let kept = if free & free.wrapping_sub(1) != 0 || t.twice_spare & free != 0 {
+            t.spare
         } else {
-            return;
+            // The pair takes the one spare copy of its kind, if it has one.
+            t.spare & !free
         };
-        if cost < least {
-            least = cost;
-            keep = kept;
-        } else if cost == least {
-            keep |= kept;
+        if free != 0 {
+            keep_least(&mut least, t.cost, kept);
+        } else if t.pairable != 0 {
+            keep_least(&mut least, t.cost + 1, t.spare);
         }
-    };
-    for k in 0..Tile::NUM {
-        try_set(&[k], 3);
-        if chow_start(k) {
-            try_set(&[k, k + 1, k + 2], 1);
-        }
-    }
-    (least, keep)
+    });
+    least
 }
 
 #[cfg(test)]
