@@ -1247,6 +1247,8 @@ impl Deal {
     pub fn validate(&self) -> Result<(), String> {
         // Conservation: 34 kinds × 4 and 8 flowers × 1.
         let mut seen = [0u8; 42];
+        // What `self.shown` should hold: the exposed melds and the river's unclaimed tiles.
+        let mut shown = [0u8; Tile::NUM];
         for t in self.wall.undrawn() {
             seen[t.index()] += 1;
         }
@@ -1255,8 +1257,10 @@ impl Deal {
                 seen[t.index()] += 1;
             }
             for m in &self.melds[seat] {
+                let exposed = m.kind() != MeldKind::ConcealedKong;
                 for t in m.tiles() {
                     seen[t.index()] += 1;
+                    shown[t.index()] += u8::from(exposed);
                 }
             }
             for f in self.flowers[seat]
@@ -1267,18 +1271,10 @@ impl Deal {
             }
         }
         // A claimed discard lies in a meld; a discard won on lies in the river.
-        let mut shown = [0u8; Tile::NUM];
         for d in &self.discards {
             if !d.is_claimed() {
                 seen[d.tile().index()] += 1;
                 shown[d.tile().index()] += 1;
-            }
-        }
-        for m in self.melds.0.iter().flatten() {
-            if m.kind() != MeldKind::ConcealedKong {
-                for t in m.tiles() {
-                    shown[t.index()] += 1;
-                }
             }
         }
         if shown != self.shown {
