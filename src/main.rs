@@ -4,9 +4,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod output;
 mod report;
 mod score;
 mod simulate;
+
+use output::Failure;
 
 #[derive(Parser)]
 #[command(
@@ -41,57 +44,18 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let outcome = match &cli.command {
-        Command::Simulate(args) => {
-            return match simulate::simulate(args) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    if e.exit_code() != 2 {
-                        eprintln!(
-                            "complete parts are kept; rerun with --resume --out DIR to continue"
-                        );
-                    }
-                    ExitCode::from(e.exit_code())
-                }
-            }
-        }
-        Command::EngineBench(args) => simulate::engine_bench(args),
+    let result: Result<(), Failure> = match &cli.command {
+        Command::Simulate(args) => simulate::simulate(args),
+        Command::EngineBench(args) => simulate::engine_bench(args).map_err(Failure::from),
         Command::Replay(args) => {
-            let mut stdout = std::io::stdout().lock();
-            return match taisim_datasets::replay(&args.run, args.deal_id, &mut stdout) {
-                Ok(()) => ExitCode::SUCCESS,
-                // A closed pipe (`taisim replay … | head`) is the reader's choice.
-                Err(taisim_datasets::HarnessError::Io { source, .. })
-                    if source.kind() == std::io::ErrorKind::BrokenPipe =>
-                {
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(e.exit_code())
-                }
-            };
+            taisim_datasets::replay(&args.run, args.deal_id, &mut output::Stdout)
+                .map_err(Failure::from)
         }
-        Command::Report(args) => {
-            return match report::report(args) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(e.exit_code())
-                }
-            };
-        }
-        Command::Deal(args) => simulate::show_deal(args),
-        Command::Score(args) => score::run(args),
-        Command::Variants => score::list_variants(),
-        Command::Variant(args) => score::variant(args),
+        Command::Report(args) => report::report(args).map_err(Failure::from),
+        Command::Deal(args) => simulate::show_deal(args).map_err(Failure::from),
+        Command::Score(args) => score::run(args).map_err(Failure::from),
+        Command::Variants => score::list_variants().map_err(Failure::from),
+        Command::Variant(args) => score::variant(args).map_err(Failure::from),
     };
-    match outcome {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
-        }
-    }
+    output::finish(result)
 }

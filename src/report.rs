@@ -4,7 +4,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use taisim_datasets::{HarnessError, Report, ReportOptions};
+use taisim_datasets::{write_atomically, HarnessError, Report, ReportOptions};
+
+use crate::output::Stdout;
 
 #[derive(clap::Args)]
 pub struct ReportArgs {
@@ -20,16 +22,13 @@ pub struct ReportArgs {
     /// Check row counts and sizes only, not every file's SHA-256 (faster on large runs).
     #[arg(long)]
     no_checksums: bool,
-    /// Worker threads (default: all cores). The report does not depend on it.
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: all cores). The report does not depend on it.
+    #[arg(long, value_parser = crate::simulate::parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
 }
 
 /// Computes the report, writes the Markdown file, prints the tables.
 pub fn report(args: &ReportArgs) -> Result<(), HarnessError> {
-    if args.threads == Some(0) {
-        return Err(HarnessError::Usage("--threads must be at least 1".into()));
-    }
     let options = ReportOptions {
         verify_checksums: !args.no_checksums,
         threads: args.threads,
@@ -39,24 +38,15 @@ pub fn report(args: &ReportArgs) -> Result<(), HarnessError> {
         .markdown
         .clone()
         .unwrap_or_else(|| args.run.join("report.md"));
-    std::fs::write(&path, report.to_markdown(args.top)).map_err(|e| {
-        HarnessError::Usage(format!(
-            "cannot write the Markdown report {}: {e}",
-            path.display()
-        ))
-    })?;
+    // Whole or not at all: a full disk leaves the previous report, not a truncated one.
+    write_atomically(&path, report.to_markdown(args.top).as_bytes())?;
     let text = format!(
         "{}\nMarkdown report: {}\n",
         report.to_terminal(args.top),
         path.display()
     );
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        // A closed pipe (`taisim report RUN | head`) is the reader's choice.
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(HarnessError::Io {
-            action: "cannot write",
-            path: PathBuf::from("<stdout>"),
-            source: e,
-        }),
-        _ => Ok(()),
-    }
+    // A write error is kept by `Stdout` and turned into the exit status by
+    // `output::finish`.
+    let _ = Stdout.write_all(text.as_bytes());
+    Ok(())
 }

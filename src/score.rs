@@ -3,6 +3,8 @@
 
 use std::io::Read;
 
+use crate::output::{out, outln};
+
 use taisim_sim::parse_flowers;
 use taisim_sim::score::{score, score_json, Score, ScoreJob, ScoreRequest, Variant};
 use taisim_sim::FlowerSet;
@@ -86,7 +88,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         std::io::stdin()
             .read_to_string(&mut text)
             .map_err(|e| format!("cannot read stdin: {e}"))?;
-        println!("{}", score_json(&text)?);
+        outln!("{}", score_json(&text)?);
         return Ok(());
     }
     let hand = args
@@ -154,7 +156,7 @@ fn print_table(job: &ScoreJob, s: &Score) {
             i.discarder.map_or("?".into(), |d| d.to_string())
         )
     };
-    println!(
+    outln!(
         "variant {} · seat {} (seat wind {}, round {}, dealer {}) · {how} · wait {}",
         job.variant.name,
         i.seat,
@@ -163,7 +165,7 @@ fn print_table(job: &ScoreJob, s: &Score) {
         i.dealer,
         s.wait.name()
     );
-    println!(
+    outln!(
         "{}{}{}{:>4}",
         pad("牌型", 14),
         pad("pattern", 28),
@@ -176,7 +178,7 @@ fn print_table(job: &ScoreJob, s: &Score) {
         } else {
             p.name_en().to_string()
         };
-        println!(
+        outln!(
             "{}{}{}{:>4}",
             pad(p.name_zh(), 14),
             pad(p.id.id(), 28),
@@ -184,21 +186,21 @@ fn print_table(job: &ScoreJob, s: &Score) {
             p.tai
         );
     }
-    println!("{}{:>4}", pad("total", 76), s.total);
-    println!(
+    outln!("{}{:>4}", pad("total", 76), s.total);
+    outln!(
         "{}{:>4}",
         pad("dealer tai (payments with the dealer)", 76),
         s.dealer_tai
     );
     if !s.meets_minimum {
-        println!(
+        outln!(
             "below the minimum of {} tai (起胡): not a valid win",
             job.variant.min_tai
         );
     }
     if let Some(pay) = job.settlement(s) {
         let parts: Vec<String> = pay.iter().map(|(w, v)| format!("{w} {v:+}")).collect();
-        println!("settlement: {}", parts.join("  "));
+        outln!("settlement: {}", parts.join("  "));
     }
 }
 
@@ -210,7 +212,7 @@ pub fn list_variants() -> Result<(), String> {
         } else {
             ""
         };
-        println!(
+        outln!(
             "{name:<16}{:>3} patterns  {}{default}",
             v.patterns().count(),
             v.description
@@ -223,7 +225,7 @@ pub fn variant(args: &VariantArgs) -> Result<(), String> {
     match &args.command {
         VariantCommand::Show { name } => {
             let v = Variant::by_name_or_path(name).map_err(|e| e.to_string())?;
-            print!("{}", v.to_toml());
+            out!("{}", v.to_toml());
             Ok(())
         }
     }

@@ -5,8 +5,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use taisim_datasets::{
-    default_out_dir, schema_text, HarnessError, ProgressMode, RunOptions, RunRequest, Shard,
+    check_threads, default_out_dir, schema_text, HarnessError, ProgressMode, RunOptions,
+    RunRequest, Shard,
 };
+
+use crate::output::{outln, Failure, Stdout};
 
 use rayon::prelude::*;
 use taisim_sim::{
@@ -24,20 +27,24 @@ pub struct SimulateArgs {
     /// Full games to play instead: four rounds with dealer continuation.
     #[arg(long)]
     games: Option<u64>,
-    /// Run seed: deal i (game i) is seeded from (seed, i) alone [default: 0].
-    #[arg(long)]
+    /// Run seed, 0 to 2^64 - 1: deal i (game i) is seeded from (seed, i) alone [default: 0].
+    #[arg(long, value_parser = parse_seed, allow_negative_numbers = true)]
     seed: Option<u64>,
     /// One agent for all seats, or four comma-separated in seat order E,S,W,N: random,
     /// greedy, defensive, policy:PATH [default: greedy].
     #[arg(long)]
     agents: Option<String>,
-    /// Worker threads (default: all cores). The rows do not depend on it.
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: all cores; never more than the parts to play).
+    /// The rows do not depend on it.
+    #[arg(long, value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
     /// Output directory [default: runs/<UTC timestamp>].
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Continue the interrupted run in --out; the other arguments default to the run's own.
+    /// Continue the interrupted run in --out: every part already there is checked against
+    /// its recorded SHA-256 and played again if it differs, is truncated or missing. The
+    /// other arguments default to the run's own; a run killed before it wrote its manifest
+    /// resumes from the arguments alone, so give the killed command's.
     #[arg(long, requires = "out")]
     resume: bool,
     /// Play the K-th of N disjoint ranges of the run's parts (1-based), e.g. 3/8.
@@ -78,6 +85,7 @@ pub struct ReplayArgs {
     /// The run directory.
     pub run: PathBuf,
     /// The deal's `deal_id`.
+    #[arg(value_parser = parse_deal_id, allow_negative_numbers = true)]
     pub deal_id: u64,
 }
 
@@ -86,19 +94,64 @@ pub struct EngineBenchArgs {
     /// Number of deals.
     #[arg(long, default_value_t = 1_000_000)]
     deals: u64,
-    /// Run seed.
-    #[arg(long, default_value_t = 0)]
+    /// Run seed, 0 to 2^64 - 1.
+    #[arg(long, default_value_t = 0, value_parser = parse_seed, allow_negative_numbers = true)]
     seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
 }
 
 #[derive(clap::Args)]
 pub struct DealArgs {
-    /// Deal seed.
-    #[arg(long, default_value_t = 0)]
+    /// Deal seed, 0 to 2^64 - 1.
+    #[arg(long, default_value_t = 0, value_parser = parse_seed, allow_negative_numbers = true)]
     seed: u64,
+}
+
+/// A whole number from 0 to 2^64 - 1, with a message naming what is wrong: a sign, too many
+/// digits, or something else (clap's own message for u64 says only "invalid digit").
+fn parse_u64(what: &str, s: &str) -> Result<u64, String> {
+    let digits = s.trim().strip_prefix('+').unwrap_or(s.trim());
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return digits.parse().map_err(|_| {
+            format!(
+                "{s} is more than {}, the largest {what} (2^64 - 1)",
+                u64::MAX
+            )
+        });
+    }
+    match digits.strip_prefix('-') {
+        Some(rest) if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
+            "a {what} is a whole number from 0 to {}, not negative",
+            u64::MAX
+        )),
+        _ => Err(format!(
+            "{s:?} is not a {what}: expected a whole number from 0 to {}",
+            u64::MAX
+        )),
+    }
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    parse_u64("seed", s)
+}
+
+fn parse_deal_id(s: &str) -> Result<u64, String> {
+    parse_u64("deal id", s)
+}
+
+/// A worker thread count, bounded as a run bounds it.
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let n = parse_u64("thread count", s)?;
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    check_threads(Some(n)).map_err(|e| e.to_string())?;
+    Ok(n)
+}
+
+/// "1 thread", "8 threads".
+fn threads_text(n: usize) -> String {
+    format!("{n} thread{}", if n == 1 { "" } else { "s" })
 }
 
 /// Per-run totals, merged across workers.
@@ -144,16 +197,21 @@ pub fn engine_bench(args: &EngineBenchArgs) -> Result<(), String> {
     if args.deals == 0 {
         return Err("--deals must be at least 1".into());
     }
+    // Fixed-size chunks of deal indices: the totals do not depend on the thread count.
+    const CHUNK: u64 = 4096;
+    let chunks = args.deals.div_ceil(CHUNK);
+    // No more threads than chunks: the others would only be started to idle.
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(usize::try_from(chunks).unwrap_or(usize::MAX));
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(threads)
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
     // The lookup tables are built once per process; build them before the clock starts.
     taisim_sim::algo::warm_up();
     let start = Instant::now();
-    // Fixed-size chunks of deal indices: the totals do not depend on the thread count.
-    const CHUNK: u64 = 4096;
-    let chunks = args.deals.div_ceil(CHUNK);
     let totals = pool.install(|| {
         (0..chunks)
             .into_par_iter()
@@ -175,20 +233,20 @@ pub fn engine_bench(args: &EngineBenchArgs) -> Result<(), String> {
             .reduce(Totals::default, Totals::merge)
     });
     let secs = start.elapsed().as_secs_f64();
-    println!(
-        "{} deals (seed {}, random agents, taiwan16 flow) in {:.2} s: {:.0} deals/s on {} threads",
+    outln!(
+        "{} deals (seed {}, random agents, taiwan16 flow) in {:.2} s: {:.0} deals/s on {}",
         totals.deals,
         args.seed,
         secs,
-        totals.deals as f64 / secs,
-        pool.current_num_threads()
+        totals.deals as f64 / secs.max(1e-9),
+        threads_text(pool.current_num_threads())
     );
-    println!(
+    outln!(
         "mean decisions per deal: {:.1}",
         totals.steps as f64 / totals.deals as f64
     );
     for (o, n) in OUTCOMES.iter().zip(totals.outcomes) {
-        println!(
+        outln!(
             "  {:<16} {:>10}  {:>6.2}%",
             o.name(),
             n,
@@ -196,15 +254,15 @@ pub fn engine_bench(args: &EngineBenchArgs) -> Result<(), String> {
         );
     }
     for s in Wind::ALL {
-        println!("  wins by {s}: {}", totals.wins_by_seat[s as usize]);
+        outln!("  wins by {s}: {}", totals.wins_by_seat[s as usize]);
     }
     Ok(())
 }
 
 /// `taisim simulate`.
-pub fn simulate(args: &SimulateArgs) -> Result<(), HarnessError> {
+pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
     if args.schema {
-        print!("{}", schema_text());
+        crate::output::out!("{}", schema_text());
         return Ok(());
     }
     let out = args.out.clone().unwrap_or_else(default_out_dir);
@@ -236,10 +294,26 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), HarnessError> {
         progress,
         command: std::env::args().collect(),
     };
-    let summary = taisim_datasets::simulate(&spec, &out, &options)?;
+    let summary = taisim_datasets::simulate(&spec, &out, &options).map_err(|e| {
+        // Resuming helps only when the machine failed (a full disk, a lost mount), not
+        // when the arguments, the directory's files or the engine are at fault.
+        let retry = matches!(e, HarnessError::Io { .. } | HarnessError::Parquet { .. });
+        let mut failure = Failure::from(e);
+        if retry {
+            failure.advice = Some(format!(
+                "complete parts are kept; once the cause is fixed, continue with: taisim simulate --resume --out {}{}",
+                out.display(),
+                spec_shard_arg(spec.shard)
+            ));
+        }
+        failure
+    })?;
+    for why in &summary.repaired {
+        crate::output::errln!("taisim: played again: {why}");
+    }
     if !args.quiet {
         let m = &summary.manifest;
-        println!(
+        outln!(
             "{}: {} deals, {} wins, {} pattern rows in {} parts ({} {} of {}, seed {}, agents {})",
             out.display(),
             m.rows.deals,
@@ -252,25 +326,33 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), HarnessError> {
             spec.seed,
             spec.agents_arg()
         );
-        println!(
-            "this invocation: {} deals in {} parts, {:.2} s, {:.0} deals/s on {} threads",
+        outln!(
+            "this invocation: {} deals in {} parts, {:.2} s, {:.0} deals/s on {}",
             summary.deals_played,
             summary.parts_played,
             summary.seconds,
             summary.deals_played as f64 / summary.seconds.max(1e-9),
-            summary.threads
+            threads_text(summary.threads)
         );
-        println!("next: taisim report {}", out.display());
+        outln!("next: taisim report {}", out.display());
     }
     Ok(())
 }
 
-pub fn show_deal(args: &DealArgs) -> Result<(), String> {
-    match write_deal(args, &mut std::io::stdout().lock()) {
-        // A closed pipe (`taisim deal | head`) is the reader's choice, not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.map_err(|e| format!("cannot write the deal: {e}")),
+/// ` --shard K/N`, or nothing for an unsplit run.
+fn spec_shard_arg(shard: Shard) -> String {
+    if shard.is_whole() {
+        String::new()
+    } else {
+        format!(" --shard {shard}")
     }
+}
+
+pub fn show_deal(args: &DealArgs) -> Result<(), String> {
+    // A write error is kept by `Stdout` and reported (or, for a closed pipe, ended
+    // quietly) by `output::finish`.
+    let _ = write_deal(args, &mut Stdout);
+    Ok(())
 }
 
 fn write_deal(args: &DealArgs, out: &mut impl std::io::Write) -> std::io::Result<()> {

@@ -123,3 +123,63 @@ fn bad_runs_fail_with_the_right_status() {
         "no report from a damaged run"
     );
 }
+
+/// Manifests with values no run could have (a part size of 0, a split into 0 shards, shard
+/// 0): `report`, `replay` and `simulate --resume` name the problem instead of dividing by
+/// zero.
+#[test]
+fn impossible_manifests_are_named_not_divided_by() {
+    let scratch = Scratch::new("impossible");
+    let run = scratch.0.join("run");
+    simulate(&run);
+    let manifest = run.join("manifest.json");
+    let good = std::fs::read_to_string(&manifest).unwrap();
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit, &str); 4] = [
+        (
+            "part size 0",
+            |m| m["spec"]["part_size"] = 0.into(),
+            "part size",
+        ),
+        (
+            "0 shards",
+            |m| m["spec"]["shard"]["count"] = 0.into(),
+            "shard",
+        ),
+        (
+            "shard 0",
+            |m| m["spec"]["shard"]["index"] = 0.into(),
+            "shard",
+        ),
+        ("no deals", |m| m["spec"]["count"] = 0.into(), "at least 1"),
+    ];
+    let mut handled = 0;
+    for (name, edit, needle) in edits {
+        let mut m: serde_json::Value = serde_json::from_str(&good).unwrap();
+        edit(&mut m);
+        std::fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+        let run = run.to_str().unwrap();
+        for args in [
+            &["report", run][..],
+            &["replay", run, "3"],
+            &["simulate", "--resume", "--out", run, "--quiet"],
+        ] {
+            let o = taisim(args);
+            assert_eq!(
+                o.status.code(),
+                Some(1),
+                "{name} {args:?}: {}",
+                text(&o.stderr)
+            );
+            let err = text(&o.stderr);
+            assert!(err.contains("manifest.json"), "{name} {args:?}: {err}");
+            assert!(err.contains(needle), "{name} {args:?}: {err}");
+            assert!(!err.contains("panicked"), "{name} {args:?}: {err}");
+            handled += 1;
+        }
+    }
+    assert_eq!(handled, 12);
+    std::fs::write(&manifest, good).unwrap();
+    let o = taisim(&["report", run.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}

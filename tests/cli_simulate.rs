@@ -163,3 +163,317 @@ fn schema_lists_every_table() {
         assert!(text.contains(needle), "{needle}");
     }
 }
+
+/// Every file under a run's table directories, by relative path, with its bytes.
+fn table_files(out: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    for table in ["deals", "wins", "tai"] {
+        for e in std::fs::read_dir(out.join(table)).unwrap() {
+            let e = e.unwrap();
+            let name = format!("{table}/{}", e.file_name().to_string_lossy());
+            files.push((name, std::fs::read(e.path()).unwrap()));
+        }
+    }
+    files.sort();
+    files
+}
+
+const SMALL: [&str; 8] = [
+    "simulate",
+    "--deals",
+    "3000",
+    "--seed",
+    "11",
+    "--part-size",
+    "500",
+    "--quiet",
+];
+
+/// Faults injected into a finished run's parts: `--resume` plays each damaged part again
+/// and ends with the files of an uninterrupted run, which `report` then verifies.
+#[test]
+fn resume_repairs_flipped_truncated_empty_and_missing_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    let o = taisim(&[&SMALL[..], &["--out", whole.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reference = table_files(&whole);
+    assert_eq!(reference.len(), 18);
+
+    type Fault = fn(&Path);
+    let faults: [(&str, Fault); 5] = [
+        ("flip a byte", |run| {
+            let path = run.join("deals/part-00002.parquet");
+            let mut bytes = std::fs::read(&path).unwrap();
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 0x20;
+            std::fs::write(&path, bytes).unwrap();
+        }),
+        ("truncate", |run| {
+            let path = run.join("wins/part-00004.parquet");
+            let bytes = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+        }),
+        ("empty", |run| {
+            std::fs::write(run.join("tai/part-00001.parquet"), b"").unwrap();
+        }),
+        ("delete", |run| {
+            std::fs::remove_file(run.join("deals/part-00005.parquet")).unwrap();
+        }),
+        ("leave temporary files", |run| {
+            std::fs::write(run.join("wins/.part-00000.parquet.tmp"), b"half").unwrap();
+            std::fs::write(run.join(".manifest.json.tmp"), b"{").unwrap();
+        }),
+    ];
+    let mut survived = 0;
+    for (name, fault) in faults {
+        let run = dir.path().join(name.replace(' ', "-"));
+        let o = taisim(&[&SMALL[..], &["--out", run.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        fault(&run);
+        if name != "leave temporary files" {
+            // `report` finds the damage and names the file.
+            let o = taisim(&["report", run.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+            assert!(stderr(&o).contains("part-0000"), "{name}: {}", stderr(&o));
+        }
+        let o = taisim(&[
+            "simulate",
+            "--resume",
+            "--out",
+            run.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        if name != "leave temporary files" {
+            assert!(
+                stderr(&o).contains("played again: part"),
+                "{name}: {}",
+                stderr(&o)
+            );
+        }
+        assert_eq!(parts(&whole), parts(&run), "{name}");
+        assert!(table_files(&run) == reference, "{name}: files differ");
+        assert!(!run.join(".manifest.json.tmp").exists());
+        let o = taisim(&["report", run.to_str().unwrap()]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("checksums verified"),
+            "{name}"
+        );
+        survived += 1;
+    }
+    assert_eq!(survived, 5);
+}
+
+/// A run killed after creating its directory but before its first manifest: not rerun
+/// over ("not empty"), but resumed with the same arguments plus --resume.
+#[test]
+fn a_run_killed_before_its_first_manifest_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    let killed = dir.path().join("killed");
+    let o = taisim(&[&SMALL[..], &["--out", whole.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for table in ["deals", "wins", "tai"] {
+        std::fs::create_dir_all(killed.join(table)).unwrap();
+    }
+    std::fs::copy(whole.join("variant.toml"), killed.join("variant.toml")).unwrap();
+    std::fs::write(killed.join("tai/.part-00000.parquet.tmp"), b"half").unwrap();
+
+    let o = taisim(&[&SMALL[..], &["--out", killed.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not empty"), "{}", stderr(&o));
+    let o = taisim(&[&SMALL[..], &["--resume", "--out", killed.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(parts(&whole), parts(&killed));
+    assert!(table_files(&killed) == table_files(&whole));
+
+    // With other arguments, the copied variant.toml is not the one asked for.
+    let other = dir.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(whole.join("variant.toml"), other.join("variant.toml")).unwrap();
+    let o = taisim(&[
+        "simulate",
+        "--resume",
+        "--variant",
+        "taiwan16-house",
+        "--deals",
+        "10",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("variant.toml"), "{}", stderr(&o));
+}
+
+#[test]
+fn shards_of_another_split_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("shared");
+    let out = out.to_str().unwrap();
+    let o = taisim(&[&SMALL[..], &["--shard", "1/2", "--out", out]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for extra in [
+        &["--shard", "1/3"][..],
+        &["--shard", "2/3", "--resume"],
+        &[],
+    ] {
+        let o = taisim(&[&SMALL[..], extra, &["--out", out]].concat());
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("shard 1/2"),
+            "{extra:?}: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    }
+    let o = taisim(&[&SMALL[..], &["--shard", "2/2", "--out", out]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = taisim(&["report", out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Numbers out of range are named, never wrapped or obeyed blindly.
+#[test]
+fn seeds_and_thread_counts_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let out = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (&["simulate", "--seed", "-1", "--out", out], "not negative"),
+        (
+            &["simulate", "--seed", "18446744073709551616", "--out", out],
+            "largest seed",
+        ),
+        (&["simulate", "--seed", "7x", "--out", out], "not a seed"),
+        (&["deal", "--seed", "-3"], "not negative"),
+        (&["simulate", "--threads", "100000", "--out", out], "1024"),
+        (&["simulate", "--threads", "0", "--out", out], "at least 1"),
+        (&["engine-bench", "--threads", "5000"], "1024"),
+        (&["replay", out, "-5"], "not negative"),
+    ];
+    for (args, needle) in cases {
+        let o = taisim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+    assert!(!Path::new(out).exists());
+    // The largest seed is a seed; threads beyond the parts to play are not started.
+    let o = taisim(&[
+        "simulate",
+        "--deals",
+        "10",
+        "--seed",
+        "18446744073709551615",
+        "--threads",
+        "1000",
+        "--out",
+        out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("on 1 thread\n"), "{text}");
+}
+
+/// Every command that prints, with stdout closed and with stdout full: never a panic; a
+/// closed pipe ends quietly with status 0, a full device is reported with status 1.
+#[test]
+fn closed_or_full_stdout_never_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let run = run.to_str().unwrap();
+    let o = taisim(&[&SMALL[..], &["--out", run]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fresh = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let commands: Vec<Vec<String>> = vec![
+        vec!["variants".into()],
+        vec!["variant".into(), "show".into(), "taiwan16".into()],
+        vec!["simulate".into(), "--schema".into()],
+        vec!["deal".into(), "--seed".into(), "3".into()],
+        vec!["replay".into(), run.into(), "1234".into()],
+        vec!["report".into(), run.into()],
+        vec!["engine-bench".into(), "--deals".into(), "100".into()],
+        vec![
+            "score".into(),
+            "123m 456m 789m 234p 99s 345s".into(),
+            "--win-tile".into(),
+            "9s".into(),
+            "--self-drawn".into(),
+        ],
+    ];
+    let mut tried = 0;
+    for (i, args) in commands.iter().enumerate() {
+        // Closed: the read end is dropped before the command writes anything.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_taisim"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_taisim"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write to standard output"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+        tried += 2;
+        let _ = i;
+    }
+    // A whole simulation whose closing summary meets a closed and a full stdout: the run
+    // itself is complete either way.
+    for (name, full) in [("closed", false), ("full", true)] {
+        let out = fresh(name);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_taisim"));
+        cmd.args([
+            "simulate",
+            "--deals",
+            "300",
+            "--part-size",
+            "100",
+            "--out",
+            &out,
+        ]);
+        let o = if full {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            cmd.stdout(f).output().unwrap()
+        } else {
+            let mut child = cmd
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            drop(child.stdout.take());
+            child.wait_with_output().unwrap()
+        };
+        assert_eq!(
+            o.status.code(),
+            Some(if full { 1 } else { 0 }),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+        let m = std::fs::read_to_string(Path::new(&out).join("manifest.json")).unwrap();
+        assert!(m.contains("\"complete\""));
+        tried += 1;
+    }
+    assert_eq!(tried, 18);
+}

@@ -28,6 +28,9 @@ pub enum HarnessError {
     /// A run directory whose files do not agree with its manifest.
     #[error("{}: {message}", path.display())]
     Corrupt { path: PathBuf, message: String },
+    /// The machine refused a resource (worker threads) the run needs.
+    #[error("{0}")]
+    System(String),
     /// The engine or scoring rejected a deal it produced itself: a bug, reported with the
     /// deal so it can be replayed.
     #[error("deal {deal_id} (seed {seed}): {message}")]

@@ -14,6 +14,7 @@
 //! ([`RunOptions::resume`]); `--shard K/N` splits a run over machines into the same layout.
 //! `manifest.json` records the spec, the variant's hash, and every file's rows and SHA-256.
 
+mod atomic;
 mod error;
 mod manifest;
 mod part;
@@ -27,6 +28,7 @@ mod schema;
 mod spec;
 mod tables;
 
+pub use atomic::write_atomically;
 pub use error::HarnessError;
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, VARIANT_FILE};
 pub use part::{
@@ -38,6 +40,11 @@ pub use progress::ProgressMode;
 pub use read::{column, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS};
 pub use replay::replay;
 pub use report::{Report, ReportOptions};
-pub use run::{resume_spec, simulate, RunOptions, RunSummary};
+pub use run::{
+    check_threads, resumable_without_manifest, resume_spec, simulate, RunOptions, RunSummary,
+    MAX_THREADS,
+};
 pub use schema::{schema, schema_text};
-pub use spec::{default_out_dir, sha256_hex, RunRequest, RunSpec, Shard, Unit, VariantSource};
+pub use spec::{
+    default_out_dir, sha256_hex, RunRequest, RunSpec, Shard, Unit, VariantSource, MAX_PARTS,
+};

@@ -99,6 +99,13 @@ impl Manifest {
         out.join(Manifest::file_name(shard))
     }
 
+    /// The journal beside a running shard's manifest: one line per part completed since
+    /// the manifest was last written, so a killed run knows what it finished (hidden, and
+    /// removed once the manifest records every part).
+    pub fn journal_path(out: &Path, shard: Shard) -> PathBuf {
+        out.join(format!(".{}.journal", Manifest::file_name(shard)))
+    }
+
     /// Whether `name` is a manifest's file name.
     pub fn is_manifest_name(name: &str) -> bool {
         name == "manifest.json" || (name.starts_with("manifest-shard-") && name.ends_with(".json"))
@@ -120,6 +127,14 @@ impl Manifest {
                 ),
             });
         }
+        // A spec no run could have (a part size of 0, shard 1/0) is a damaged file, caught
+        // here before any arithmetic divides by it.
+        if let Some(problem) = manifest.spec.problem() {
+            return Err(HarnessError::Corrupt {
+                path: path.to_path_buf(),
+                message: format!("its spec is impossible: {problem}"),
+            });
+        }
         Ok(manifest)
     }
 
@@ -139,13 +154,10 @@ impl Manifest {
         names.iter().map(|n| Manifest::read(&out.join(n))).collect()
     }
 
-    /// Writes the manifest under a temporary name and renames it into place.
+    /// Writes the manifest under a temporary name, flushes it and renames it into place.
     pub fn write(&self, out: &Path) -> Result<(), HarnessError> {
-        let path = Manifest::path(out, self.spec.shard);
-        let tmp = out.join(format!(".{}.tmp", Manifest::file_name(self.spec.shard)));
         let mut text = serde_json::to_string_pretty(self).expect("a manifest serialises");
         text.push('\n');
-        std::fs::write(&tmp, text).map_err(HarnessError::io("cannot write", &tmp))?;
-        std::fs::rename(&tmp, &path).map_err(HarnessError::io("cannot rename into place", &path))
+        crate::atomic::write_atomically(&Manifest::path(out, self.spec.shard), text.as_bytes())
     }
 }

@@ -180,6 +180,20 @@ pub fn commit(out: &Path, table: Table, index: u64, tmp: &Path) -> Result<(), Ha
     std::fs::rename(tmp, &path).map_err(HarnessError::io("cannot rename into place", &path))
 }
 
+/// Removes a part's staged files, left by an invocation killed while writing it.
+pub fn remove_temporaries(out: &Path, index: u64) -> Result<(), HarnessError> {
+    for table in Table::ALL {
+        let path = temp_path(out, table, index);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(HarnessError::io("cannot remove", &path)(e))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Removes a part's staged and final files (an incomplete part before it is played again).
 pub fn remove_part(out: &Path, index: u64) -> Result<(), HarnessError> {
     for table in Table::ALL {
@@ -205,13 +219,52 @@ pub fn record(table: Table, index: u64, rows: usize, bytes: &[u8]) -> FileRecord
     }
 }
 
-/// The record of a complete part file found on disk (a resumed run's earlier parts): its
-/// rows from the Parquet footer, its checksum from its bytes, both from one read.
-pub fn inspect(out: &Path, table: Table, index: u64) -> Result<FileRecord, HarnessError> {
-    let path = part_path(out, table, index);
-    let bytes = Bytes::from(std::fs::read(&path).map_err(HarnessError::io("cannot read", &path))?);
-    let reader = SerializedFileReader::new(bytes.clone())
-        .map_err(HarnessError::parquet("cannot read", &path))?;
-    let rows = reader.metadata().file_metadata().num_rows();
-    Ok(record(table, index, rows as usize, &bytes))
+/// Why the part file `record` describes cannot be trusted, if it cannot: missing, another
+/// size (truncated, empty), another SHA-256 (a flipped byte), or a footer that is unreadable
+/// or counts other rows. `Ok(None)` means the file is exactly what was recorded. Errors are
+/// only the ones that stop a run (a file that exists but cannot be read).
+pub fn verify(out: &Path, record: &FileRecord) -> Result<Option<String>, HarnessError> {
+    let path = out.join(&record.file);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => Bytes::from(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Some(format!("{} is missing", record.file)))
+        }
+        Err(e) => return Err(HarnessError::io("cannot read", &path)(e)),
+    };
+    if bytes.len() as u64 != record.bytes {
+        return Ok(Some(format!(
+            "{} has {} bytes, {} were recorded",
+            record.file,
+            bytes.len(),
+            record.bytes
+        )));
+    }
+    let hash = sha256_hex(&bytes);
+    if hash != record.sha256 {
+        return Ok(Some(format!(
+            "{} has SHA-256 {}…, {}… was recorded",
+            record.file,
+            &hash[..12],
+            record.sha256.get(..12).unwrap_or(&record.sha256)
+        )));
+    }
+    // A checksum can be recorded for bad bytes only by a damaged manifest; the footer
+    // check catches that too.
+    let rows = match SerializedFileReader::new(bytes) {
+        Ok(reader) => reader.metadata().file_metadata().num_rows(),
+        Err(e) => {
+            return Ok(Some(format!(
+                "{}: not a readable Parquet file ({e})",
+                record.file
+            )))
+        }
+    };
+    if u64::try_from(rows).ok() != Some(record.rows) {
+        return Ok(Some(format!(
+            "{}: its footer counts {rows} rows, {} were recorded",
+            record.file, record.rows
+        )));
+    }
+    Ok(None)
 }

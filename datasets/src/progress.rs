@@ -1,7 +1,7 @@
 //! Progress of a run: a bar on a terminal, a plain line now and then when the output is a
 //! log file, or nothing.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -43,9 +43,16 @@ impl Progress {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template(&format!(
-                    "{{bar:40}} {{human_pos}}/{{human_len}} {unit} {{per_sec}} ETA {{eta}}"
+                    "{{bar:40}} {{human_pos}}/{{human_len}} {unit} {{rate}} ETA {{eta}}"
                 ))
-                .expect("the template is valid"),
+                .expect("the template is valid")
+                // indicatif's own `per_sec` shows four decimals of a rate in the thousands.
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0}/s", state.per_sec());
+                    },
+                ),
             );
             bar.set_position(already);
             bar.reset_eta();
@@ -87,7 +94,9 @@ impl Progress {
         } else {
             f64::INFINITY
         };
-        eprintln!(
+        // A closed or full stderr must not stop the run: the line is dropped.
+        let _ = writeln!(
+            std::io::stderr(),
             "taisim: {done}/{} {} ({:.1}%), {rate:.0} {}/s, ETA {eta:.0} s",
             self.total,
             self.unit,

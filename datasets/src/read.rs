@@ -80,6 +80,17 @@ impl Run {
             ));
         }
         for m in &manifests[1..] {
+            if m.spec.shard.count != count {
+                return Err(corrupt(
+                    &Manifest::path(dir, m.spec.shard),
+                    format!(
+                        "shard {} splits the run into {} shards, but {} splits it into {count}; one directory holds the shards of one split",
+                        m.spec.shard,
+                        m.spec.shard.count,
+                        Manifest::file_name(first.spec.shard)
+                    ),
+                ));
+            }
             let mut theirs = m.spec.clone();
             theirs.shard = first.spec.shard;
             if theirs != first.spec {

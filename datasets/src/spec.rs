@@ -53,12 +53,23 @@ impl Shard {
         self.count == 1
     }
 
+    /// Whether `1 <= index <= count`; a shard read from a file may break it.
+    pub const fn is_valid(self) -> bool {
+        self.index >= 1 && self.index <= self.count
+    }
+
     /// The parts `[first, end)` of `parts` this shard plays: contiguous, disjoint across the
-    /// shards, and covering all of them.
+    /// shards, and covering all of them. An invalid shard (see [`Shard::is_valid`]) plays
+    /// none rather than dividing by zero.
     pub const fn parts(self, parts: u64) -> (u64, u64) {
-        let k = (self.index - 1) as u64;
-        let n = self.count as u64;
-        (k * parts / n, (k + 1) * parts / n)
+        if !self.is_valid() {
+            return (0, 0);
+        }
+        let k = (self.index - 1) as u128;
+        let n = self.count as u128;
+        // In u128: `k * parts` overflows u64 for runs of more than 2^32 parts' worth.
+        let p = parts as u128;
+        ((k * p / n) as u64, ((k + 1) * p / n) as u64)
     }
 }
 
@@ -66,7 +77,7 @@ impl FromStr for Shard {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard expects K/N with 1 <= K <= N (as in 3/8), got {s:?}");
+        let bad = || format!("a shard is K/N with 1 <= K <= N (as in 3/8), not {s:?}");
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let index: u32 = k.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
@@ -146,6 +157,9 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     out
 }
 
+/// Part files are numbered with five digits.
+pub const MAX_PARTS: u64 = 99_999;
+
 /// Everything that decides a run's rows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSpec {
@@ -168,38 +182,62 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
-    /// Checks what clap cannot.
+    /// Checks what the argument types cannot. The messages name the setting, not a
+    /// command-line flag: the Python bindings show them too.
     pub fn validate(&self) -> Result<(), HarnessError> {
+        self.problem()
+            .map_or(Ok(()), |p| Err(HarnessError::Usage(p)))
+    }
+
+    /// What makes the spec unplayable, if anything: a user's bad request, or (in a
+    /// manifest read back) a damaged file.
+    pub fn problem(&self) -> Option<String> {
         if self.count == 0 {
-            return Err(HarnessError::Usage(format!(
-                "--{} must be at least 1",
+            return Some(format!(
+                "the number of {} must be at least 1",
                 self.unit.name()
-            )));
+            ));
+        }
+        // deal_id = g × 65536 + j must fit in 64 bits.
+        if self.unit == Unit::Games && self.count > u64::MAX / crate::MAX_DEALS_PER_GAME {
+            return Some(format!(
+                "{} games are more than deal ids can number (at most {})",
+                self.count,
+                u64::MAX / crate::MAX_DEALS_PER_GAME
+            ));
         }
         if self.part_size == 0 {
-            return Err(HarnessError::Usage("--part-size must be at least 1".into()));
+            return Some("the part size must be at least 1".into());
         }
-        if self.parts() > 99_999 {
-            return Err(HarnessError::Usage(format!(
-                "{} {} in parts of {} make {} parts; part files are numbered with five digits, so raise --part-size",
+        if !self.shard.is_valid() {
+            return Some(format!("shard {} is not K/N with 1 <= K <= N", self.shard));
+        }
+        if self.parts() > MAX_PARTS {
+            return Some(format!(
+                "{} {} in parts of {} make {} parts, more than the {MAX_PARTS} that five-digit part numbers allow; raise the part size to at least {}",
                 self.count,
                 self.unit.name(),
                 self.part_size,
-                self.parts()
-            )));
+                self.parts(),
+                self.count.div_ceil(MAX_PARTS)
+            ));
         }
-        Ok(())
+        None
     }
 
-    /// Part files in the whole run.
+    /// Part files in the whole run (0 for a part size of 0, which [`RunSpec::validate`]
+    /// refuses).
     pub const fn parts(&self) -> u64 {
-        self.count.div_ceil(self.part_size)
+        match self.part_size {
+            0 => 0,
+            size => self.count.div_ceil(size),
+        }
     }
 
     /// The units `[first, end)` of part `p`.
     pub fn part_units(&self, p: u64) -> (u64, u64) {
-        let first = p * self.part_size;
-        (first, (first + self.part_size).min(self.count))
+        let first = p.saturating_mul(self.part_size).min(self.count);
+        (first, first.saturating_add(self.part_size).min(self.count))
     }
 
     /// The parts this shard plays.
@@ -216,7 +254,7 @@ impl RunSpec {
 }
 
 /// A run as a user asks for it: every field optional. [`RunRequest::spec`] fills the gaps
-/// with the defaults of a new run, or with the recorded run's own values on `--resume`
+/// with the defaults of a new run, or with the recorded run's own values on resume
 /// (where any field given must then agree with the run).
 #[derive(Clone, Debug, Default)]
 pub struct RunRequest {
@@ -241,11 +279,13 @@ impl RunRequest {
     pub fn spec(&self, out: &std::path::Path, resume: bool) -> Result<RunSpec, HarnessError> {
         if self.deals.is_some() && self.games.is_some() {
             return Err(HarnessError::Usage(
-                "give --deals or --games, not both".into(),
+                "give a number of deals or of games, not both".into(),
             ));
         }
         let shard = self.shard.unwrap_or(Shard::WHOLE);
-        let mut spec = if resume {
+        // A run killed before its first manifest resumes from the arguments alone.
+        let from_manifest = resume && !crate::run::resumable_without_manifest(out, shard);
+        let mut spec = if from_manifest {
             crate::run::resume_spec(out, shard)?
         } else {
             let (source, variant) = VariantSource::by_name_or_path(
@@ -269,7 +309,7 @@ impl RunRequest {
                 variant: source,
             }
         };
-        if let (Some(name), true) = (&self.variant, resume) {
+        if let (Some(name), true) = (&self.variant, from_manifest) {
             spec.variant = VariantSource::by_name_or_path(name)?.0;
         }
         if let Some(n) = self.deals {
@@ -277,7 +317,7 @@ impl RunRequest {
             spec.count = n;
         }
         if let Some(n) = self.games {
-            if !resume && self.part_size.is_none() {
+            if !from_manifest && self.part_size.is_none() {
                 spec.part_size = Unit::Games.default_part_size();
             }
             spec.unit = Unit::Games;

@@ -305,9 +305,19 @@ fn resume_finishes_exactly_as_an_uninterrupted_run() {
         std::fs::rename(&path, &tmp).unwrap();
         std::fs::write(&tmp, b"half a file").unwrap();
     }
+    // The manifest as first written (running, no parts), and the journal of the parts
+    // completed since: 0, 2 and 4, then a line the kill cut short.
     let mut m = Manifest::read(&broken.join("manifest.json")).unwrap();
+    let mut journal = String::new();
+    for p in [0, 2, 4] {
+        journal.push_str(&serde_json::to_string(&m.parts[p]).unwrap());
+        journal.push('\n');
+    }
+    journal.push_str(r#"{"index":1,"units":[1000,20"#);
+    std::fs::write(Manifest::journal_path(&broken, Shard::WHOLE), journal).unwrap();
     m.status = Status::Running;
     m.parts.clear();
+    m.rows = taisim_datasets::Rows::default();
     m.write(&broken).unwrap();
 
     let resumed = simulate(
@@ -328,6 +338,176 @@ fn resume_finishes_exactly_as_an_uninterrupted_run() {
         .filter(|n| n.ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert!(!Manifest::journal_path(&broken, Shard::WHOLE).exists());
+}
+
+/// Faults a resume must find by reading the files, not trust: a flipped byte (same size),
+/// a truncated file, an empty one, a missing one, a part on disk that no record vouches
+/// for. Each part is played again, and the run ends byte-identical to an uninterrupted one.
+#[test]
+fn resume_plays_again_every_part_that_differs_from_its_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    let broken = dir.path().join("broken");
+    let s = spec(
+        "taiwan16",
+        Unit::Deals,
+        6_000,
+        1_000,
+        "random,greedy,random,greedy",
+    );
+    simulate(&s, &whole, &options(2)).unwrap();
+    simulate(&s, &broken, &options(2)).unwrap();
+    let file = |table, p| part_path(&broken, table, p);
+
+    let mut bytes = std::fs::read(file(Table::Deals, 0)).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(file(Table::Deals, 0), &bytes).unwrap();
+    let bytes = std::fs::read(file(Table::Wins, 1)).unwrap();
+    std::fs::write(file(Table::Wins, 1), &bytes[..bytes.len() - 1]).unwrap();
+    std::fs::write(file(Table::Tai, 2), b"").unwrap();
+    std::fs::remove_file(file(Table::Wins, 3)).unwrap();
+    // A record with a checksum the file does not have (a damaged manifest).
+    let mut m = Manifest::read(&broken.join("manifest.json")).unwrap();
+    m.parts[4].tai.sha256 = "0".repeat(64);
+    m.parts.remove(5);
+    m.write(&broken).unwrap();
+
+    let resumed = simulate(
+        &s,
+        &broken,
+        &RunOptions {
+            resume: true,
+            ..options(2)
+        },
+    )
+    .unwrap();
+    assert_eq!(resumed.parts_played, 6, "{:?}", resumed.repaired);
+    let reasons = resumed.repaired.join("\n");
+    for needle in [
+        "part 0: deals/part-00000.parquet has SHA-256",
+        "part 1: wins/part-00001.parquet has",
+        "part 2: tai/part-00002.parquet has 0 bytes",
+        "part 3: wins/part-00003.parquet is missing",
+        "part 4: tai/part-00004.parquet has SHA-256",
+        "part 5: its files were never recorded",
+    ] {
+        assert!(reasons.contains(needle), "{needle} in {reasons}");
+    }
+    assert_eq!(checksums(&whole), checksums(&broken));
+    for table in Table::ALL {
+        for p in 0..6 {
+            assert_eq!(
+                std::fs::read(part_path(&whole, table, p)).unwrap(),
+                std::fs::read(part_path(&broken, table, p)).unwrap()
+            );
+        }
+    }
+
+    // A second resume finds everything as recorded and plays nothing.
+    let again = simulate(
+        &s,
+        &broken,
+        &RunOptions {
+            resume: true,
+            ..options(2)
+        },
+    )
+    .unwrap();
+    assert_eq!(again.parts_played, 0);
+    assert!(again.repaired.is_empty(), "{:?}", again.repaired);
+    assert_eq!(checksums(&whole), checksums(&broken));
+}
+
+/// A run killed after creating its directory but before its first manifest resumes from
+/// the arguments alone; a shard of another split is refused by name.
+#[test]
+fn a_run_killed_before_its_manifest_resumes_and_splits_must_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    let killed = dir.path().join("killed");
+    let s = spec("taiwan16", Unit::Deals, 3_000, 1_000, "random");
+    simulate(&s, &whole, &options(2)).unwrap();
+    for table in Table::ALL {
+        std::fs::create_dir_all(killed.join(table.dir())).unwrap();
+    }
+    std::fs::copy(whole.join("variant.toml"), killed.join("variant.toml")).unwrap();
+    // A finished part (renamed) whose record never reached disk, and a half-written one.
+    for table in Table::ALL {
+        std::fs::copy(part_path(&whole, table, 1), part_path(&killed, table, 1)).unwrap();
+    }
+    std::fs::write(
+        killed.join("deals").join(".part-00002.parquet.tmp"),
+        b"half",
+    )
+    .unwrap();
+
+    let err = simulate(&s, &killed, &options(1)).unwrap_err();
+    assert_eq!(err.exit_code(), 2, "{err}");
+    assert!(err.to_string().contains("not empty"), "{err}");
+    let resumed = simulate(
+        &s,
+        &killed,
+        &RunOptions {
+            resume: true,
+            ..options(1)
+        },
+    )
+    .unwrap();
+    assert_eq!(resumed.parts_played, 3);
+    assert_eq!(checksums(&whole), checksums(&killed));
+    assert!(!killed
+        .join("deals")
+        .join(".part-00002.parquet.tmp")
+        .exists());
+
+    // A directory of another run's files is not resumed.
+    let other = dir.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "mine").unwrap();
+    let err = simulate(
+        &s,
+        &other,
+        &RunOptions {
+            resume: true,
+            ..options(1)
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.exit_code(), 2, "{err}");
+    assert!(std::fs::read_dir(&other).unwrap().count() == 1);
+
+    // Shards of a 2-way split; a 3-way shard (or an unsplit run) cannot join them.
+    let shared = dir.path().join("shared");
+    let shard = |index, count| RunSpec {
+        shard: Shard { index, count },
+        ..s.clone()
+    };
+    simulate(&shard(1, 2), &shared, &options(1)).unwrap();
+    for (asked, resume) in [
+        (shard(1, 3), false),
+        (shard(2, 3), true),
+        (s.clone(), false),
+    ] {
+        let err = simulate(
+            &asked,
+            &shared,
+            &RunOptions {
+                resume,
+                ..options(1)
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.exit_code(), 2, "{err}");
+        let text = err.to_string();
+        assert!(text.contains("shard 1/2"), "{text}");
+        assert!(
+            text.contains(&asked.shard.to_string()) || asked.shard.is_whole(),
+            "{text}"
+        );
+    }
+    simulate(&shard(2, 2), &shared, &options(1)).unwrap();
 }
 
 #[test]
@@ -477,7 +657,11 @@ fn user_errors_are_usage_errors_and_touch_nothing() {
     // An existing run without --resume.
     let err = simulate(&s, &out, &options(1)).unwrap_err();
     assert!(matches!(err, HarnessError::Usage(_)));
-    assert!(err.to_string().contains("--resume"), "{err}");
+    assert!(err.to_string().contains("resume"), "{err}");
+    assert!(
+        !err.to_string().contains("--"),
+        "no command-line flag: {err}"
+    );
     // --resume with other arguments names the difference.
     let err = simulate(
         &RunSpec {

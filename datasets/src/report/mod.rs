@@ -1,0 +1,149 @@
+//! `taisim report`: the statistics of a run directory.
+//!
+//! The parts are read batch by batch (only the columns a figure needs) and folded into
+//! integer counters, one [`Tally`] per part, merged in part order; every figure derives from
+//! those integers at the end. So the report needs memory for one batch per thread whatever
+//! the run's size, and the same run gives the same text whatever the thread count.
+//!
+//! Intervals are 95% (z = 1.96): Wilson score intervals for proportions, and
+//! mean ± z·s/√n (s the sample standard deviation) for means.
+
+mod render;
+mod stats;
+mod tally;
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use taisim_sim::Outcome;
+
+use crate::error::HarnessError;
+use crate::read::Run;
+use crate::spec::{RunSpec, Shard};
+use crate::tables::OUTCOMES;
+pub use stats::{wilson_interval, Moments, PatternStats, Proportion, SeatStats, Z95};
+use tally::Tally;
+
+/// How to compute a report.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// Read every part file whole and check its SHA-256 against the manifest (row counts
+    /// and sizes are always checked).
+    pub verify_checksums: bool,
+    /// Worker threads (1 to [`crate::MAX_THREADS`]); `None` for every core. The report
+    /// does not depend on it.
+    pub threads: Option<usize>,
+}
+
+impl Default for ReportOptions {
+    fn default() -> ReportOptions {
+        ReportOptions {
+            verify_checksums: true,
+            threads: None,
+        }
+    }
+}
+
+/// The statistics of a run: raw counts, from which every printed figure derives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub dir: PathBuf,
+    /// The run's spec (as its first manifest records it).
+    pub spec: RunSpec,
+    pub shards_present: Vec<Shard>,
+    pub parts_counted: u64,
+    pub parts_in_run: u64,
+    /// Missing shards, unfinished manifests.
+    pub warnings: Vec<String>,
+    pub checksums_verified: bool,
+    /// Deal rows counted.
+    pub deals: u64,
+    /// Win rows counted (a deal with two winners has two).
+    pub wins: u64,
+    /// Tai rows counted.
+    pub tai_rows: u64,
+    /// Deals by outcome, in the order self_draw, discard, flower_win, exhaustive_draw.
+    pub outcomes: [u64; 4],
+    /// Deals with more than one winner (一砲多響).
+    pub multi_winner_deals: u64,
+    /// Wins won on one's own draw.
+    pub self_drawn_wins: u64,
+    /// Wins whose total the variant's limit cut.
+    pub capped_wins: u64,
+    /// Wins below the variant's minimum (nobody pays).
+    pub below_minimum_wins: u64,
+    /// Each win's `total_tai`.
+    pub tai_per_win: Moments,
+    /// Each deal's `total_tai`, 0 for a draw.
+    pub tai_per_deal: Moments,
+    /// Each win's `payment` (what the winner received).
+    pub payment_per_win: Moments,
+    /// By seat, E S W N.
+    pub seats: [SeatStats; 4],
+    /// Every pattern counted at least once, most frequent first (ties by id).
+    pub patterns: Vec<PatternStats>,
+    /// Wins by `total_tai`, ascending.
+    pub tai_histogram: Vec<(u16, u64)>,
+}
+
+impl Report {
+    /// Reads the run in `dir` and computes its report.
+    pub fn from_run(dir: &Path, options: &ReportOptions) -> Result<Report, HarnessError> {
+        let run = Run::open(dir)?;
+        Report::compute(&run, options)
+    }
+
+    /// Computes the report of an opened run.
+    pub fn compute(run: &Run, options: &ReportOptions) -> Result<Report, HarnessError> {
+        crate::run::check_threads(options.threads)?;
+        // No more threads than parts: the others would only be started to idle.
+        let threads = options
+            .threads
+            .unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            })
+            .min(run.parts.len().max(1));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| {
+                HarnessError::System(format!("cannot start {threads} worker threads: {e}"))
+            })?;
+        // Parts are tallied in parallel a chunk at a time, so few tallies wait at once
+        // however many parts the run has, and merged in part order; the first failing
+        // part's error is the one reported. Nothing depends on which worker finished first.
+        const CHUNK: usize = 64;
+        let mut total = Tally::default();
+        for chunk in run.parts.chunks(CHUNK) {
+            let tallies: Vec<Result<Tally, HarnessError>> = pool.install(|| {
+                chunk
+                    .par_iter()
+                    .map(|p| Tally::of_part(run, p, options.verify_checksums))
+                    .collect()
+            });
+            for t in tallies {
+                total.merge(t?);
+            }
+        }
+        Ok(total.into_report(run, options.verify_checksums))
+    }
+
+    /// The deals that ended with `outcome`.
+    pub fn outcome(&self, outcome: Outcome) -> Proportion {
+        let i = OUTCOMES.iter().position(|o| *o == outcome).unwrap_or(0);
+        Proportion::new(self.outcomes[i], self.deals)
+    }
+
+    /// Deals with at least one winner.
+    pub fn won(&self) -> Proportion {
+        Proportion::new(
+            self.deals - self.outcome(Outcome::ExhaustiveDraw).k,
+            self.deals,
+        )
+    }
+
+    /// The share of wins counting `pattern` (multiply by 1,000 for per 1,000 wins).
+    pub fn pattern_frequency(&self, pattern: &PatternStats) -> Proportion {
+        Proportion::new(pattern.wins, self.wins)
+    }
+}

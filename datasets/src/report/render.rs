@@ -1,0 +1,469 @@
+//! A report as text: aligned tables for a terminal, and the same tables as Markdown.
+
+use std::fmt::Write as _;
+
+use taisim_sim::{Outcome, Wind};
+
+use super::{Proportion, Report};
+use crate::spec::Unit;
+
+impl Report {
+    /// The report as aligned text tables; `top` limits the pattern list.
+    pub fn to_terminal(&self, top: Option<usize>) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "taisim report: {}", self.dir.display());
+        let header = self.header();
+        let width = header.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        for (k, v) in &header {
+            let _ = writeln!(out, "  {k:<width$}  {v}");
+        }
+        for w in &self.warnings {
+            let _ = writeln!(out, "warning: {w}");
+        }
+        for section in self.sections(top) {
+            out.push('\n');
+            out.push_str(&section.to_terminal());
+        }
+        out
+    }
+
+    /// The report as Markdown; `top` limits the pattern list.
+    pub fn to_markdown(&self, top: Option<usize>) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# taisim report: `{}`\n", self.dir.display());
+        for (k, v) in self.header() {
+            let _ = writeln!(out, "- **{k}**: {}", md_escape(&v));
+        }
+        if !self.warnings.is_empty() {
+            out.push('\n');
+            for w in &self.warnings {
+                let _ = writeln!(out, "> **Warning**: {}", md_escape(w));
+            }
+        }
+        for section in self.sections(top) {
+            out.push('\n');
+            out.push_str(&section.to_markdown());
+        }
+        out
+    }
+
+    fn header(&self) -> Vec<(&'static str, String)> {
+        let s = &self.spec;
+        let hash = &s.variant.sha256[..12.min(s.variant.sha256.len())];
+        let agents: Vec<String> = Wind::ALL
+            .iter()
+            .zip(&s.agents)
+            .map(|(w, a)| format!("{w} {a}"))
+            .collect();
+        let units = match s.unit {
+            Unit::Deals => format!("{} deals", count(s.count)),
+            Unit::Games => format!(
+                "{} games ({} deals played)",
+                count(s.count),
+                count(self.deals)
+            ),
+        };
+        let shards = if s.shard.count == 1 {
+            "unsharded".to_string()
+        } else {
+            let present: Vec<String> = self.shards_present.iter().map(|k| k.to_string()).collect();
+            format!(
+                "{} of {} present ({})",
+                self.shards_present.len(),
+                s.shard.count,
+                present.join(", ")
+            )
+        };
+        vec![
+            (
+                "variant",
+                format!("{} ({}, sha256 {hash})", s.variant.name, s.variant.origin),
+            ),
+            ("agents", agents.join(", ")),
+            (
+                "run",
+                format!(
+                    "{units}, seed {}, {} per part, settlement {} + {} per tai",
+                    s.seed,
+                    count(s.part_size),
+                    s.base,
+                    s.per_tai
+                ),
+            ),
+            (
+                "shards",
+                format!(
+                    "{shards}; parts {} of {} counted{}",
+                    self.parts_counted,
+                    self.parts_in_run,
+                    if self.checksums_verified {
+                        ", checksums verified"
+                    } else {
+                        ", row counts verified (checksums not checked)"
+                    }
+                ),
+            ),
+            (
+                "rows",
+                format!(
+                    "{} deals, {} wins, {} pattern rows",
+                    count(self.deals),
+                    count(self.wins),
+                    count(self.tai_rows)
+                ),
+            ),
+        ]
+    }
+
+    fn sections(&self, top: Option<usize>) -> Vec<Section> {
+        vec![
+            self.outcome_section(),
+            self.tai_section(),
+            self.seat_section(),
+            self.pattern_section(top),
+            self.histogram_section(),
+        ]
+    }
+
+    fn outcome_section(&self) -> Section {
+        let of_deals = [
+            ("won (at least one winner)", self.won()),
+            ("self-draw win (自摸)", self.outcome(Outcome::SelfDraw)),
+            ("discard win (放槍, 搶槓)", self.outcome(Outcome::Discard)),
+            (
+                "flower win (八仙過海, 七搶一)",
+                self.outcome(Outcome::FlowerWin),
+            ),
+            (
+                "exhaustive draw (流局)",
+                self.outcome(Outcome::ExhaustiveDraw),
+            ),
+            (
+                "several winners (一砲多響)",
+                Proportion::new(self.multi_winner_deals, self.deals),
+            ),
+        ];
+        let of_wins = [
+            (
+                "self-drawn",
+                Proportion::new(self.self_drawn_wins, self.wins),
+            ),
+            (
+                "capped at the limit",
+                Proportion::new(self.capped_wins, self.wins),
+            ),
+            (
+                "below the minimum (unpaid)",
+                Proportion::new(self.below_minimum_wins, self.wins),
+            ),
+        ];
+        let mut rows = Vec::new();
+        for (of, list) in [("deals", &of_deals[..]), ("wins", &of_wins[..])] {
+            for (name, p) in list {
+                rows.push(vec![
+                    name.to_string(),
+                    count(p.k),
+                    of.to_string(),
+                    percent(p.rate()),
+                    percent_ci(p.ci95()),
+                ]);
+            }
+        }
+        Section {
+            title: "Outcomes".into(),
+            note: None,
+            headers: vec!["event", "count", "of", "rate", "95% CI"],
+            numeric: vec![false, true, false, true, true],
+            rows,
+        }
+    }
+
+    fn tai_section(&self) -> Section {
+        let measures = [
+            ("tai per win", &self.tai_per_win),
+            ("tai per deal (draws 0)", &self.tai_per_deal),
+            ("payment per win", &self.payment_per_win),
+        ];
+        let rows = measures
+            .iter()
+            .map(|(name, m)| {
+                let (lo, hi) = (m.mean() - m.half_width95(), m.mean() + m.half_width95());
+                vec![
+                    name.to_string(),
+                    count(m.n),
+                    fixed(m.mean(), 3),
+                    format!("[{}, {}]", fixed(lo, 3), fixed(hi, 3)),
+                    fixed(m.std_dev(), 3),
+                ]
+            })
+            .collect();
+        Section {
+            title: "Expected tai".into(),
+            note: Some("total_tai excludes dealer tai; 95% CI = mean ± 1.96·sd/√n".into()),
+            headers: vec!["measure", "n", "mean", "95% CI", "sd"],
+            numeric: vec![false, true, true, true, true],
+            rows,
+        }
+    }
+
+    fn seat_section(&self) -> Section {
+        let rows = Wind::ALL
+            .iter()
+            .zip(&self.seats)
+            .map(|(w, s)| {
+                let win = Proportion::new(s.wins, self.deals);
+                let deal_in = Proportion::new(s.deal_ins, self.deals);
+                let m = &s.pay;
+                vec![
+                    w.to_string(),
+                    s.agent.clone(),
+                    count(s.wins),
+                    format!("{} {}", percent(win.rate()), percent_ci(win.ci95())),
+                    count(s.self_drawn),
+                    format!("{} {}", percent(deal_in.rate()), percent_ci(deal_in.ci95())),
+                    format!("{} ± {}", signed(m.mean(), 3), fixed(m.half_width95(), 3)),
+                ]
+            })
+            .collect();
+        Section {
+            title: "By seat".into(),
+            note: Some(
+                "rates per deal; deal-in: the seat alone paid (discarder, robbed kong's or flower's owner); payment: net per deal ± 95% CI"
+                    .into(),
+            ),
+            headers: vec![
+                "seat",
+                "agent",
+                "wins",
+                "win rate [95% CI]",
+                "self-drawn",
+                "deal-in rate [95% CI]",
+                "mean payment",
+            ],
+            numeric: vec![false, false, true, true, true, true, true],
+            rows,
+        }
+    }
+
+    fn pattern_section(&self, top: Option<usize>) -> Section {
+        let shown = top.unwrap_or(usize::MAX).min(self.patterns.len());
+        let rows = self.patterns[..shown]
+            .iter()
+            .map(|p| {
+                let f = self.pattern_frequency(p);
+                let (lo, hi) = f.ci95();
+                vec![
+                    p.id.clone(),
+                    p.name.clone(),
+                    count(p.wins),
+                    fixed(1000.0 * f.rate(), 2),
+                    format!("[{}, {}]", fixed(1000.0 * lo, 2), fixed(1000.0 * hi, 2)),
+                    fixed(p.mean_tai(), 2),
+                    fixed(Proportion::new(p.tai, self.wins).rate(), 3),
+                ]
+            })
+            .collect();
+        let mut note = "per 1,000 wins with 95% Wilson interval; mean tai when counted; tai/win: contribution averaged over all wins".to_string();
+        if shown < self.patterns.len() {
+            let _ = write!(
+                note,
+                "; the top {shown} of {} patterns",
+                self.patterns.len()
+            );
+        }
+        Section {
+            title: "Patterns".into(),
+            note: Some(note),
+            headers: vec![
+                "pattern",
+                "name",
+                "wins",
+                "per 1,000 wins",
+                "95% CI",
+                "mean tai",
+                "tai/win",
+            ],
+            numeric: vec![false, false, true, true, true, true, true],
+            rows,
+        }
+    }
+
+    fn histogram_section(&self) -> Section {
+        let mut cumulative = 0;
+        let rows = self
+            .tai_histogram
+            .iter()
+            .map(|&(tai, n)| {
+                cumulative += n;
+                vec![
+                    tai.to_string(),
+                    count(n),
+                    percent(Proportion::new(n, self.wins).rate()),
+                    percent(Proportion::new(cumulative, self.wins).rate()),
+                ]
+            })
+            .collect();
+        Section {
+            title: "Tai distribution".into(),
+            note: Some("total_tai of each win".into()),
+            headers: vec!["tai", "wins", "share", "cumulative"],
+            numeric: vec![true, true, true, true],
+            rows,
+        }
+    }
+}
+
+/// A titled table, printed for a terminal or as Markdown.
+struct Section {
+    title: String,
+    note: Option<String>,
+    headers: Vec<&'static str>,
+    /// Right-aligned columns.
+    numeric: Vec<bool>,
+    rows: Vec<Vec<String>>,
+}
+
+/// Display width, counting CJK characters as two columns.
+fn width(s: &str) -> usize {
+    s.chars()
+        .map(|c| if c as u32 >= 0x2e80 { 2 } else { 1 })
+        .sum()
+}
+
+impl Section {
+    fn to_terminal(&self) -> String {
+        let mut widths: Vec<usize> = self.headers.iter().map(|h| width(h)).collect();
+        for row in &self.rows {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(width(cell));
+            }
+        }
+        let line = |cells: &[String]| {
+            let mut s = String::from(" ");
+            for ((cell, w), right) in cells.iter().zip(&widths).zip(&self.numeric) {
+                let pad = " ".repeat(w.saturating_sub(width(cell)));
+                s.push_str("  ");
+                if *right {
+                    s.push_str(&pad);
+                    s.push_str(cell);
+                } else {
+                    s.push_str(cell);
+                    s.push_str(&pad);
+                }
+            }
+            s.trim_end().to_string() + "\n"
+        };
+        let mut out = format!("{}\n", self.title);
+        if let Some(note) = &self.note {
+            let _ = writeln!(out, "  ({note})");
+        }
+        let headers: Vec<String> = self.headers.iter().map(|h| h.to_string()).collect();
+        out.push_str(&line(&headers));
+        let rules: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+        out.push_str(&line(&rules));
+        for row in &self.rows {
+            out.push_str(&line(row));
+        }
+        out
+    }
+
+    fn to_markdown(&self) -> String {
+        let mut out = format!("## {}\n\n", self.title);
+        if let Some(note) = &self.note {
+            let _ = writeln!(out, "{}\n", md_escape(note));
+        }
+        let cells = |row: &[String]| {
+            let escaped: Vec<String> = row.iter().map(|c| md_escape(c)).collect();
+            format!("| {} |\n", escaped.join(" | "))
+        };
+        let headers: Vec<String> = self.headers.iter().map(|h| h.to_string()).collect();
+        out.push_str(&cells(&headers));
+        let align: Vec<&str> = self
+            .numeric
+            .iter()
+            .map(|&r| if r { "---:" } else { "---" })
+            .collect();
+        let _ = writeln!(out, "| {} |", align.join(" | "));
+        for row in &self.rows {
+            out.push_str(&cells(row));
+        }
+        out
+    }
+}
+
+/// Escapes what Markdown tables and emphasis would misread.
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|")
+        .replace('*', "\\*")
+        .replace('_', "\\_")
+}
+
+/// `1234567` as `1,234,567`.
+fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `x` with `decimals` places, never `-0.00`.
+fn fixed(x: f64, decimals: usize) -> String {
+    let s = format!("{x:.decimals$}");
+    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
+        s[1..].to_string()
+    } else {
+        s
+    }
+}
+
+/// `x` with an explicit sign unless it rounds to zero.
+fn signed(x: f64, decimals: usize) -> String {
+    let s = fixed(x, decimals);
+    if s.starts_with('-') || s.chars().all(|c| c == '0' || c == '.') {
+        s
+    } else {
+        format!("+{s}")
+    }
+}
+
+fn percent(rate: f64) -> String {
+    format!("{}%", fixed(100.0 * rate, 2))
+}
+
+fn percent_ci((lo, hi): (f64, f64)) -> String {
+    format!("[{}, {}]", fixed(100.0 * lo, 2), fixed(100.0 * hi, 2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_have_separators() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(29_511), "29,511");
+        assert_eq!(count(10_000_000), "10,000,000");
+    }
+
+    #[test]
+    fn no_negative_zero() {
+        assert_eq!(fixed(-0.0001, 3), "0.000");
+        assert_eq!(fixed(-0.5, 1), "-0.5");
+        assert_eq!(signed(0.0004, 3), "0.000");
+        assert_eq!(signed(1.25, 2), "+1.25");
+        assert_eq!(signed(-1.25, 2), "-1.25");
+    }
+
+    #[test]
+    fn cjk_is_two_columns_wide() {
+        assert_eq!(width("門清"), 4);
+        assert_eq!(width("abc"), 3);
+    }
+}

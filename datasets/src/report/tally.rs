@@ -1,0 +1,366 @@
+//! Folding a run's rows into integer counters: one [`Tally`] per part, read a batch at a
+//! time (only the columns a figure needs), merged in part order into a [`Report`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use arrow_array::{Array, BooleanArray, Int64Array, UInt16Array, UInt64Array, UInt8Array};
+use taisim_sim::{Outcome, Wind};
+
+use super::{Moments, PatternStats, Report, SeatStats};
+use crate::error::HarnessError;
+use crate::part::{PartRecord, Table};
+use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
+use crate::tables::OUTCOMES;
+
+/// The counters of some parts; merged in part order.
+#[derive(Default)]
+pub(super) struct Tally {
+    deals: u64,
+    wins: u64,
+    tai_rows: u64,
+    outcomes: [u64; 4],
+    multi_winner_deals: u64,
+    self_drawn_wins: u64,
+    capped_wins: u64,
+    below_minimum_wins: u64,
+    tai_per_win: Moments,
+    tai_per_deal: Moments,
+    payment_per_win: Moments,
+    seat_wins: [u64; 4],
+    seat_self_drawn: [u64; 4],
+    seat_deal_ins: [u64; 4],
+    seat_pay: [Moments; 4],
+    /// Wins by total_tai, indexed by tai.
+    histogram: Vec<u64>,
+    /// By pattern id: (name, wins, tai).
+    patterns: BTreeMap<String, (String, u64, u64)>,
+}
+
+fn seat_code(s: &str) -> Option<usize> {
+    Wind::ALL.iter().position(|w| w.to_string() == s)
+}
+
+fn outcome_code(s: &str) -> Option<usize> {
+    OUTCOMES.iter().position(|o| o.name() == s)
+}
+
+const PAY_COLUMNS: [&str; 4] = ["pay_e", "pay_s", "pay_w", "pay_n"];
+
+/// A part's pattern ids and names, coded in order of first sight.
+#[derive(Default)]
+struct PatternCodes {
+    ids: Vec<String>,
+    names: Vec<Option<String>>,
+    wins: Vec<u64>,
+    tai: Vec<u64>,
+}
+
+impl PatternCodes {
+    fn code(&mut self, id: &str) -> usize {
+        match self.ids.iter().position(|x| x == id) {
+            Some(i) => i,
+            None => {
+                self.ids.push(id.to_string());
+                self.names.push(None);
+                self.wins.push(0);
+                self.tai.push(0);
+                self.ids.len() - 1
+            }
+        }
+    }
+}
+
+impl Tally {
+    /// Reads one part's three tables.
+    pub(super) fn of_part(
+        run: &Run,
+        part: &PartRecord,
+        verify: bool,
+    ) -> Result<Tally, HarnessError> {
+        if verify {
+            for table in [Table::Deals, Table::Wins, Table::Tai] {
+                run.verify_checksum(part, table)?;
+            }
+        }
+        let mut t = Tally::default();
+        let winners = t.read_deals(run, part)?;
+        let patterns = t.read_wins(run, part)?;
+        if winners != t.wins {
+            return Err(HarnessError::Corrupt {
+                path: run.path(&part.wins),
+                message: format!(
+                    "{} win rows, but the part's deals have {winners} winners",
+                    t.wins
+                ),
+            });
+        }
+        t.read_tai(run, part)?;
+        if patterns != t.tai_rows {
+            return Err(HarnessError::Corrupt {
+                path: run.path(&part.tai),
+                message: format!(
+                    "{} pattern rows, but the part's wins count {patterns} patterns",
+                    t.tai_rows
+                ),
+            });
+        }
+        Ok(t)
+    }
+
+    /// Returns the deals' winners, for checking against the wins table.
+    fn read_deals(&mut self, run: &Run, part: &PartRecord) -> Result<u64, HarnessError> {
+        let file = run.open_part(part, Table::Deals)?;
+        let path = file.path().to_path_buf();
+        let mut columns = vec!["outcome", "n_winners", "discarder", "total_tai"];
+        columns.extend(PAY_COLUMNS);
+        let mut winners = 0;
+        for batch in file.batches(&columns, READ_BATCH_ROWS)? {
+            let batch = batch?;
+            let outcome = string_codes(&batch, "outcome", &path, outcome_code)?;
+            let discarder = string_codes(&batch, "discarder", &path, seat_code)?;
+            let n_winners = column::<UInt8Array>(&batch, "n_winners", &path)?;
+            let total_tai = column::<UInt16Array>(&batch, "total_tai", &path)?;
+            let mut pays = Vec::with_capacity(4);
+            for name in PAY_COLUMNS {
+                pays.push(column::<Int64Array>(&batch, name, &path)?);
+            }
+            for i in 0..batch.num_rows() {
+                let o = outcome[i].ok_or_else(|| null_in(&path, "outcome"))?;
+                let n = n_winners.value(i);
+                if (OUTCOMES[o] == Outcome::ExhaustiveDraw) != (n == 0) {
+                    return Err(HarnessError::Corrupt {
+                        path: path.clone(),
+                        message: format!(
+                            "a deal with outcome {} has {n} winners",
+                            OUTCOMES[o].name()
+                        ),
+                    });
+                }
+                self.deals += 1;
+                self.outcomes[o] += 1;
+                winners += n as u64;
+                if n > 1 {
+                    self.multi_winner_deals += 1;
+                }
+                if let Some(s) = discarder[i] {
+                    self.seat_deal_ins[s] += 1;
+                }
+                let tai = if total_tai.is_null(i) {
+                    0
+                } else {
+                    total_tai.value(i)
+                };
+                self.tai_per_deal.add(tai as i64);
+                for (m, pay) in self.seat_pay.iter_mut().zip(&pays) {
+                    m.add(pay.value(i));
+                }
+            }
+        }
+        Ok(winners)
+    }
+
+    /// Returns the patterns the wins say they count, for checking against the tai table.
+    fn read_wins(&mut self, run: &Run, part: &PartRecord) -> Result<u64, HarnessError> {
+        let file = run.open_part(part, Table::Wins)?;
+        let path = file.path().to_path_buf();
+        let columns = [
+            "winner",
+            "total_tai",
+            "self_draw",
+            "capped",
+            "meets_minimum",
+            "payment",
+            "n_patterns",
+        ];
+        let mut patterns = 0;
+        for batch in file.batches(&columns, READ_BATCH_ROWS)? {
+            let batch = batch?;
+            let winner = string_codes(&batch, "winner", &path, seat_code)?;
+            let total_tai = column::<UInt16Array>(&batch, "total_tai", &path)?;
+            let self_draw = column::<BooleanArray>(&batch, "self_draw", &path)?;
+            let capped = column::<BooleanArray>(&batch, "capped", &path)?;
+            let meets_minimum = column::<BooleanArray>(&batch, "meets_minimum", &path)?;
+            let payment = column::<Int64Array>(&batch, "payment", &path)?;
+            let n_patterns = column::<UInt8Array>(&batch, "n_patterns", &path)?;
+            for (i, w) in winner.iter().enumerate() {
+                let w = w.ok_or_else(|| null_in(&path, "winner"))?;
+                let tai = total_tai.value(i);
+                self.wins += 1;
+                self.seat_wins[w] += 1;
+                if self_draw.value(i) {
+                    self.self_drawn_wins += 1;
+                    self.seat_self_drawn[w] += 1;
+                }
+                self.capped_wins += capped.value(i) as u64;
+                self.below_minimum_wins += !meets_minimum.value(i) as u64;
+                self.tai_per_win.add(tai as i64);
+                self.payment_per_win.add(payment.value(i));
+                let t = tai as usize;
+                if self.histogram.len() <= t {
+                    self.histogram.resize(t + 1, 0);
+                }
+                self.histogram[t] += 1;
+                patterns += n_patterns.value(i) as u64;
+            }
+        }
+        Ok(patterns)
+    }
+
+    fn read_tai(&mut self, run: &Run, part: &PartRecord) -> Result<(), HarnessError> {
+        let file = run.open_part(part, Table::Tai)?;
+        let path = file.path().to_path_buf();
+        let mut codes = PatternCodes::default();
+        let mut names: Vec<String> = Vec::new();
+        // The rows of one win are consecutive; a pattern twice in one win would count the
+        // win twice in its frequency.
+        let mut current: Option<(u64, usize)> = None;
+        let mut seen: Vec<usize> = Vec::new();
+        let columns = ["deal_id", "winner", "pattern", "name", "tai"];
+        for batch in file.batches(&columns, READ_BATCH_ROWS)? {
+            let batch = batch?;
+            let deal_id = column::<UInt64Array>(&batch, "deal_id", &path)?;
+            let winner = string_codes(&batch, "winner", &path, seat_code)?;
+            let pattern = string_codes(&batch, "pattern", &path, |s| Some(codes.code(s)))?;
+            let name = string_codes(&batch, "name", &path, |s| {
+                Some(match names.iter().position(|x| x == s) {
+                    Some(i) => i,
+                    None => {
+                        names.push(s.to_string());
+                        names.len() - 1
+                    }
+                })
+            })?;
+            let tai = column::<UInt16Array>(&batch, "tai", &path)?;
+            for i in 0..batch.num_rows() {
+                let w = winner[i].ok_or_else(|| null_in(&path, "winner"))?;
+                let p = pattern[i].ok_or_else(|| null_in(&path, "pattern"))?;
+                let key = (deal_id.value(i), w);
+                if current != Some(key) {
+                    current = Some(key);
+                    seen.clear();
+                }
+                if seen.contains(&p) {
+                    return Err(HarnessError::Corrupt {
+                        path: path.clone(),
+                        message: format!(
+                            "pattern {:?} appears twice in the win of seat {} in deal {}",
+                            codes.ids[p],
+                            Wind::ALL[w],
+                            key.0
+                        ),
+                    });
+                }
+                seen.push(p);
+                self.tai_rows += 1;
+                codes.wins[p] += 1;
+                codes.tai[p] += tai.value(i) as u64;
+                if codes.names[p].is_none() {
+                    if let Some(n) = name[i] {
+                        codes.names[p] = Some(names[n].clone());
+                    }
+                }
+            }
+        }
+        for (i, id) in codes.ids.into_iter().enumerate() {
+            let name = codes.names[i].take().unwrap_or_default();
+            self.patterns
+                .insert(id, (name, codes.wins[i], codes.tai[i]));
+        }
+        Ok(())
+    }
+
+    pub(super) fn merge(&mut self, o: Tally) {
+        self.deals += o.deals;
+        self.wins += o.wins;
+        self.tai_rows += o.tai_rows;
+        for i in 0..4 {
+            self.outcomes[i] += o.outcomes[i];
+            self.seat_wins[i] += o.seat_wins[i];
+            self.seat_self_drawn[i] += o.seat_self_drawn[i];
+            self.seat_deal_ins[i] += o.seat_deal_ins[i];
+            self.seat_pay[i].merge(&o.seat_pay[i]);
+        }
+        self.multi_winner_deals += o.multi_winner_deals;
+        self.self_drawn_wins += o.self_drawn_wins;
+        self.capped_wins += o.capped_wins;
+        self.below_minimum_wins += o.below_minimum_wins;
+        self.tai_per_win.merge(&o.tai_per_win);
+        self.tai_per_deal.merge(&o.tai_per_deal);
+        self.payment_per_win.merge(&o.payment_per_win);
+        if self.histogram.len() < o.histogram.len() {
+            self.histogram.resize(o.histogram.len(), 0);
+        }
+        for (a, b) in self.histogram.iter_mut().zip(&o.histogram) {
+            *a += b;
+        }
+        for (id, (name, wins, tai)) in o.patterns {
+            // The name first seen (in part order) stays.
+            let e = self.patterns.entry(id).or_insert((name, 0, 0));
+            e.1 += wins;
+            e.2 += tai;
+        }
+    }
+
+    pub(super) fn into_report(self, run: &Run, checksums_verified: bool) -> Report {
+        let spec = run.spec().clone();
+        let mut seats: [SeatStats; 4] = Default::default();
+        for (i, s) in seats.iter_mut().enumerate() {
+            *s = SeatStats {
+                agent: spec.agents[i].to_string(),
+                wins: self.seat_wins[i],
+                self_drawn: self.seat_self_drawn[i],
+                deal_ins: self.seat_deal_ins[i],
+                pay: self.seat_pay[i],
+            };
+        }
+        let mut patterns: Vec<PatternStats> = self
+            .patterns
+            .into_iter()
+            .map(|(id, (name, wins, tai))| PatternStats {
+                id,
+                name,
+                wins,
+                tai,
+            })
+            .collect();
+        patterns.sort_by(|a, b| b.wins.cmp(&a.wins).then_with(|| a.id.cmp(&b.id)));
+        let tai_histogram = self
+            .histogram
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(t, n)| (t as u16, *n))
+            .collect();
+        Report {
+            dir: run.dir.clone(),
+            spec,
+            shards_present: run.shards_present(),
+            parts_counted: run.parts.len() as u64,
+            parts_in_run: run.parts_in_run(),
+            warnings: run.warnings.clone(),
+            checksums_verified,
+            deals: self.deals,
+            wins: self.wins,
+            tai_rows: self.tai_rows,
+            outcomes: self.outcomes,
+            multi_winner_deals: self.multi_winner_deals,
+            self_drawn_wins: self.self_drawn_wins,
+            capped_wins: self.capped_wins,
+            below_minimum_wins: self.below_minimum_wins,
+            tai_per_win: self.tai_per_win,
+            tai_per_deal: self.tai_per_deal,
+            payment_per_win: self.payment_per_win,
+            seats,
+            patterns,
+            tai_histogram,
+        }
+    }
+}
+
+fn null_in(path: &Path, column: &str) -> HarnessError {
+    HarnessError::Corrupt {
+        path: path.to_path_buf(),
+        message: format!("null in the non-nullable column {column:?}"),
+    }
+}

@@ -1,0 +1,133 @@
+//! Standard output for every command, without panics.
+//!
+//! `println!` panics when stdout is closed (`taisim … | head`) or full (`> /dev/full`).
+//! Commands print through [`out!`] and [`outln!`] (or write to [`Stdout`]) instead: the first
+//! failed write is kept and everything after it is dropped, and [`finish`] turns it into
+//! the exit status. A closed pipe is the reader's choice, so the command ends quietly with
+//! status 0, as `head` users expect; any other write error (a full disk) is reported and
+//! exits with status 1, since the output is incomplete.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+/// The first error writing stdout, if any.
+static FAILURE: Mutex<Option<io::Error>> = Mutex::new(None);
+
+fn failure() -> std::sync::MutexGuard<'static, Option<io::Error>> {
+    // Nothing panics while holding the lock; a poisoned lock still holds a valid value.
+    FAILURE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Standard output that records its first error and then refuses further writes (with an
+/// error of the same kind, so a writer's loop stops).
+pub struct Stdout;
+
+impl Stdout {
+    fn attempt<T>(f: impl FnOnce(&mut io::StdoutLock<'static>) -> io::Result<T>) -> io::Result<T> {
+        let mut failed = failure();
+        if let Some(e) = failed.as_ref() {
+            return Err(io::Error::new(e.kind(), "standard output failed earlier"));
+        }
+        let result = f(&mut io::stdout().lock());
+        if let Err(e) = &result {
+            *failed = Some(io::Error::new(e.kind(), e.to_string()));
+        }
+        result
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        Stdout::attempt(|out| out.write(buf))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        Stdout::attempt(|out| out.write_all(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Stdout::attempt(|out| out.flush())
+    }
+}
+
+/// Prints formatted text to stdout; a failure is kept for [`finish`].
+pub fn print(args: std::fmt::Arguments<'_>) {
+    let _ = Stdout.write_fmt(args);
+}
+
+/// `print!` that never panics.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::output::print(format_args!($($arg)*)) };
+}
+
+/// `println!` that never panics.
+macro_rules! outln {
+    () => { $crate::output::print(format_args!("\n")) };
+    ($($arg:tt)*) => {{
+        $crate::output::print(format_args!($($arg)*));
+        $crate::output::print(format_args!("\n"));
+    }};
+}
+
+/// `eprintln!` that never panics: a message nobody can read is dropped.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+pub(crate) use {errln, out, outln};
+
+/// Why a command failed, and the exit status that says so.
+pub struct Failure {
+    pub message: String,
+    /// 2 for the user's mistakes, 1 for everything else.
+    pub code: u8,
+    /// What the user may do next, printed after the message.
+    pub advice: Option<String>,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure {
+            message,
+            code: 2,
+            advice: None,
+        }
+    }
+}
+
+impl From<taisim_datasets::HarnessError> for Failure {
+    fn from(e: taisim_datasets::HarnessError) -> Failure {
+        Failure {
+            message: e.to_string(),
+            code: e.exit_code(),
+            advice: None,
+        }
+    }
+}
+
+/// Flushes stdout and gives the exit status: a stdout failure first (it may be what made
+/// the command fail), then the command's own.
+pub fn finish(result: Result<(), Failure>) -> ExitCode {
+    let _ = Stdout.flush();
+    if let Some(e) = failure().take() {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return ExitCode::SUCCESS;
+        }
+        errln!("error: cannot write to standard output: {e}");
+        return ExitCode::from(1);
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            errln!("error: {}", f.message);
+            if let Some(advice) = f.advice {
+                errln!("{advice}");
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}
