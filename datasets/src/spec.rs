@@ -394,6 +394,94 @@ mod tests {
         }
     }
 
+    fn sample() -> RunSpec {
+        let (variant, _) = VariantSource::by_name_or_path("taiwan16").unwrap();
+        RunSpec {
+            variant,
+            unit: Unit::Deals,
+            count: 1000,
+            seed: 0,
+            agents: parse_agents("greedy").unwrap(),
+            part_size: 100,
+            shard: Shard::WHOLE,
+            log_actions: false,
+            base: 0,
+            per_tai: 1,
+        }
+    }
+
+    /// Values a damaged manifest may hold: each is named, and the arithmetic on them
+    /// neither divides by zero nor overflows.
+    #[test]
+    fn impossible_specs_are_named_and_never_divide_by_zero() {
+        assert_eq!(sample().problem(), None);
+        let cases: [(RunSpec, &str); 6] = [
+            (
+                RunSpec {
+                    part_size: 0,
+                    ..sample()
+                },
+                "part size",
+            ),
+            (
+                RunSpec {
+                    count: 0,
+                    ..sample()
+                },
+                "at least 1",
+            ),
+            (
+                RunSpec {
+                    shard: Shard { index: 1, count: 0 },
+                    ..sample()
+                },
+                "shard 1/0",
+            ),
+            (
+                RunSpec {
+                    shard: Shard { index: 0, count: 2 },
+                    ..sample()
+                },
+                "shard 0/2",
+            ),
+            (
+                RunSpec {
+                    shard: Shard { index: 3, count: 2 },
+                    ..sample()
+                },
+                "shard 3/2",
+            ),
+            (
+                RunSpec {
+                    unit: Unit::Games,
+                    count: u64::MAX,
+                    ..sample()
+                },
+                "deal ids",
+            ),
+        ];
+        for (spec, needle) in cases {
+            let problem = spec.problem().expect(needle);
+            assert!(problem.contains(needle), "{problem}");
+            // What the reader computes before it would look at the problem.
+            let _ = (spec.parts(), spec.shard_parts(), spec.part_units(3));
+        }
+        let too_many = RunSpec {
+            part_size: 1,
+            count: MAX_PARTS + 1,
+            ..sample()
+        };
+        assert!(too_many.problem().unwrap().contains("at least 2"));
+        let huge = RunSpec {
+            count: u64::MAX,
+            part_size: u64::MAX / 2 + 1,
+            ..sample()
+        };
+        assert_eq!(huge.parts(), 2);
+        assert_eq!(huge.part_units(1), (u64::MAX / 2 + 1, u64::MAX));
+        assert_eq!(huge.part_units(7), (u64::MAX, u64::MAX));
+    }
+
     #[test]
     fn shard_syntax() {
         assert_eq!("3/8".parse::<Shard>(), Ok(Shard { index: 3, count: 8 }));
