@@ -248,7 +248,9 @@ pub fn simulate(
     } else {
         pool
     };
-    taisim_sim::algo::warm_up();
+    if !pending.is_empty() {
+        taisim_sim::algo::warm_up();
+    }
     let progress = Progress::new(options.progress, shard_units, done_units, spec.unit.name());
     let start = Instant::now();
     let played: Result<Vec<(PartRecord, u64)>, HarnessError> = pool.install(|| {
