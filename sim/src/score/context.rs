@@ -80,6 +80,18 @@ pub enum ScoreError {
     BadDiscarder,
     #[error("a flower win needs {0}")]
     FlowerWin(&'static str),
+    /// A circumstance the seats, the win or the hand rule out: `circumstance` names it and
+    /// its rule, `needs` says what it takes.
+    #[error("context {circumstance}: {needs}")]
+    Context {
+        circumstance: &'static str,
+        needs: &'static str,
+    },
+    #[error(
+        "discarder {0}: a self-draw has no discarder (only a 槓上開花 on a kong claimed from \
+         a discard names the seat that discarded it)"
+    )]
+    DiscarderOnSelfDraw(Seat),
     #[error("this variant's scoring kind is not supported by the tai scorer")]
     Unsupported,
     #[error("the deal is not over")]
@@ -153,6 +165,7 @@ impl WinInput {
                 }
             }
         }
+        self.validate_context()?;
         if self.context.flower_win {
             if !self.context.self_draw && self.discarder.is_none() {
                 return Err(ScoreError::FlowerWin(
@@ -175,6 +188,146 @@ impl WinInput {
         }
         if !self.context.self_draw && self.discarder.is_none_or(|d| d == self.seat) {
             return Err(ScoreError::BadDiscarder);
+        }
+        Ok(())
+    }
+
+    /// Checks the circumstances against the seats, the kind of win and the melds: each
+    /// special win has one way to happen (taiwan16-common.txt:77-90 and the 2015 table say
+    /// who may claim it and when), and an input that says otherwise is refused by name
+    /// rather than paid.
+    fn validate_context(&self) -> Result<(), ScoreError> {
+        let c = &self.context;
+        let refuse = |circumstance, needs| {
+            Err(ScoreError::Context {
+                circumstance,
+                needs,
+            })
+        };
+        let dealer = self.is_dealer();
+        let no_melds = self.melds.is_empty();
+        if c.flower_win {
+            // 七搶一 / 八仙過海 end the deal on the flowers alone: no tile is won.
+            let others = c.robbing_kong
+                || c.kong_replacement
+                || c.flower_replacement
+                || c.last_tile
+                || c.heavenly
+                || c.earthly
+                || c.human;
+            if others {
+                return refuse(
+                    "flower_win (七搶一/八仙過海)",
+                    "a flower win is won on flowers, with no other circumstance",
+                );
+            }
+            if c.self_draw && self.flowers != FlowerSet::ALL {
+                return refuse(
+                    "flower_win (八仙過海)",
+                    "a self-drawn flower win needs all eight flowers (:79 取得全部8張花牌)",
+                );
+            }
+            if !c.self_draw && self.flowers.len() < 7 {
+                return refuse(
+                    "flower_win (七搶一)",
+                    "robbing the eighth flower needs seven flowers held (:77 持7張花牌)",
+                );
+            }
+        }
+        if c.heavenly {
+            if !dealer || !c.self_draw {
+                return refuse(
+                    "heavenly (天胡)",
+                    "needs the dealer's self-draw on the dealt hand (:90 莊家專屬)",
+                );
+            }
+            if !no_melds {
+                return refuse(
+                    "heavenly (天胡)",
+                    "needs the dealt hand, before any claim or kong: no melds (:90 不可暗槓)",
+                );
+            }
+        }
+        if c.earthly {
+            if dealer || !c.self_draw {
+                return refuse(
+                    "earthly (地胡)",
+                    "needs a non-dealer's self-draw on its first draw (:88 閒家專屬)",
+                );
+            }
+            if !no_melds {
+                return refuse(
+                    "earthly (地胡)",
+                    "needs no claim or kong before the win: no melds (:88 無發生吃、碰、槓)",
+                );
+            }
+        }
+        if c.human {
+            if dealer || c.self_draw {
+                return refuse(
+                    "human (人胡)",
+                    "needs a non-dealer's win on a discard before its first draw (:86 閒家專屬, 胡他人牌)",
+                );
+            }
+            if !no_melds {
+                return refuse(
+                    "human (人胡)",
+                    "needs no claim or kong before the win: no melds (:86 無發生吃、碰、槓)",
+                );
+            }
+        }
+        if c.robbing_kong && c.self_draw {
+            return refuse(
+                "robbing_kong (搶槓)",
+                "is a win on the tile another player adds to a pung, not a self-draw (:44)",
+            );
+        }
+        let kongs = |kinds: &[MeldKind]| self.melds.iter().any(|m| kinds.contains(&m.kind()));
+        if c.kong_replacement {
+            if !c.self_draw {
+                return refuse(
+                    "kong_replacement (槓上開花)",
+                    "is a win on the tile drawn after a kong, a self-draw (:45)",
+                );
+            }
+            if !kongs(&[MeldKind::Kong, MeldKind::ConcealedKong, MeldKind::AddedKong]) {
+                return refuse(
+                    "kong_replacement (槓上開花)",
+                    "needs a kong among the winner's melds (:45 暗槓、加槓)",
+                );
+            }
+        }
+        if c.flower_replacement {
+            if !c.self_draw {
+                return refuse(
+                    "flower_replacement (槓上開花)",
+                    "is a win on the tile drawn after a flower, a self-draw (:45 補花後所摸進的牌)",
+                );
+            }
+            if self.flowers.is_empty() {
+                return refuse(
+                    "flower_replacement (槓上開花)",
+                    "needs a flower among the winner's flowers (:45 補花)",
+                );
+            }
+        }
+        if c.self_draw {
+            if let Some(d) = self.discarder {
+                // The one self-draw with a payer named: the replacement after a kong
+                // claimed from a discard (taiwan16-2015-table.txt makes that seat pay).
+                let claimed_kong = c.kong_replacement && kongs(&[MeldKind::Kong]);
+                if !claimed_kong || d == self.seat {
+                    return Err(ScoreError::DiscarderOnSelfDraw(d));
+                }
+            }
+        }
+        if let Some(from) = c.exposed_kong_from {
+            if !c.kong_replacement || !kongs(&[MeldKind::Kong]) || from == self.seat {
+                return refuse(
+                    "exposed_kong_from",
+                    "needs a 槓上開花 and a kong claimed from another seat's discard",
+                );
+            }
         }
         Ok(())
     }
@@ -204,6 +357,15 @@ impl WinInput {
             Some(0) if seat == ctx.dealer => Ready::OnDeal,
             Some(_) => Ready::Declared,
         };
+        let mut context = result.context;
+        if context.human {
+            // The deal judges 人胡 for the first winner only (one flag for the deal); each
+            // winner of a multiple win is judged on its own: a non-dealer who had not yet
+            // discarded, with no meld on the table.
+            context.human = seat != ctx.dealer
+                && deal.discards().iter().all(|d| d.seat() != seat)
+                && Wind::ALL.iter().all(|&s| deal.melds(s).is_empty());
+        }
         let mut input = WinInput {
             seat,
             dealer: ctx.dealer,
@@ -214,7 +376,7 @@ impl WinInput {
             flowers: deal.flowers(seat),
             win_tile: result.win_tile,
             discarder: result.payer.or(result.context.exposed_kong_from),
-            context: result.context,
+            context,
             ready,
             last_copy: false,
             discards: Some(deal.discards().len().min(u8::MAX as usize) as u8),

@@ -107,7 +107,11 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
             &mut wait_kinds,
         );
         let mask = decomposition_mask | placed;
-        let kept = mask & !(decomposition_excluded | excluded_by(placed, variant));
+        let kept = counted_given(
+            mask,
+            decomposition_excluded | excluded_by(placed, variant),
+            variant,
+        );
         let mut total = 0u32;
         for_each_bit(kept, |p| {
             total += variant.tai(p) as u32 * counts[p.index()] as u32
@@ -142,6 +146,42 @@ fn excluded_by(mask: PatternSet, variant: &Variant) -> PatternSet {
     let mut excluded = 0;
     for_each_bit(mask, |p| excluded |= variant.excludes(p));
     excluded
+}
+
+/// The patterns of `found` that count under `variant`'s exclusions: a pattern counts unless
+/// a pattern that itself counts excludes it. An excluded pattern excludes nothing: 天聽
+/// rules out 不求人, and 不求人, no longer counted, does not take 自摸 with it ("不計門清，
+/// 其餘另計", taiwan16-common.txt:81), so a self-drawn 天聽 pays 天聽 + 自摸.
+///
+/// Exclusions go from higher patterns to lower ones, so they form no cycle (the shipped
+/// variants are checked in `tests/score_chains.rs`); patterns left in a cycle would all be
+/// dropped, as each is excluded by another that was found.
+pub fn counted_patterns(found: PatternSet, variant: &Variant) -> PatternSet {
+    counted_given(found, excluded_by(found, variant), variant)
+}
+
+/// [`counted_patterns`] with `excluded`, everything the patterns of `found` exclude,
+/// already known.
+#[inline]
+fn counted_given(found: PatternSet, excluded: PatternSet, variant: &Variant) -> PatternSet {
+    // The usual case: the excluded patterns exclude nothing found, so every pattern that
+    // excludes one is itself unexcluded and counts, and all of `excluded` goes.
+    if excluded & found == 0 || excluded_by(found & excluded, variant) & found == 0 {
+        return found & !excluded;
+    }
+    // A chain: settle patterns from the top. Those no undecided pattern excludes count;
+    // what they exclude goes; repeat on the rest.
+    let mut kept = 0;
+    let mut open = found;
+    while open != 0 {
+        let top = open & !excluded_by(open, variant);
+        if top == 0 {
+            break;
+        }
+        kept |= top;
+        open &= !top & !excluded_by(top, variant);
+    }
+    kept
 }
 
 /// The best reading so far.
@@ -217,7 +257,7 @@ fn score_flower_win(input: &WinInput, variant: &Variant, dealer_tai: u16) -> Sco
     if input.flowers == crate::tile::FlowerSet::ALL && variant.has(PatternId::EightFlowers) {
         mask |= PatternId::EightFlowers.bit();
     }
-    let kept = mask & !excluded_by(mask, variant);
+    let kept = counted_patterns(mask, variant);
     let mut counts = [0; PatternId::COUNT];
     let mut total = 0;
     for_each_bit(kept, |p| {
