@@ -1,6 +1,6 @@
 //! What scoring needs to know about one win: the winner's tiles and the circumstances.
 
-use crate::algo::waits;
+use crate::algo::{waits, SpecialHands};
 use crate::deal::{Deal, Outcome, WinContext};
 use crate::hand::Hand;
 use crate::meld::{Meld, MeldKind, MeldList};
@@ -190,6 +190,28 @@ impl WinInput {
             return Err(ScoreError::BadDiscarder);
         }
         Ok(())
+    }
+
+    /// How many kinds the hand waited on before its winning tile (`sets` left to complete,
+    /// the `special` forms allowed), not counting a kind of which the winner holds all four
+    /// in hand and melds: no copy of it is left to win on, so the hand does not wait on it
+    /// ("waits on exactly one tile kind", shared/rules/README.md, wait tai). A hand that
+    /// holds 5677889m with a 678m and a 789m chow melded waits on 5m only: every 8m is its
+    /// own.
+    pub(crate) fn live_wait_kinds(&self, sets: u8, special: SpecialHands) -> u8 {
+        let Some(win) = self.win_tile else {
+            return 0;
+        };
+        let mut before = self.hand;
+        before.remove(win);
+        let all = waits(&before, sets, special);
+        if self.melds.is_empty() {
+            // `waits` already leaves out the kinds held four times in the hand.
+            return all.len() as u8;
+        }
+        all.iter()
+            .filter(|&t| before.count(t) + self.melds.iter().map(|m| m.count(t)).sum::<u8>() < 4)
+            .count() as u8
     }
 
     /// Checks the circumstances against the seats, the kind of win and the melds: each

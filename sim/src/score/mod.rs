@@ -43,7 +43,7 @@ pub use variant::{
     Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, SettlementRules, Variant, VariantError,
 };
 
-use crate::algo::{waits, SpecialHands};
+use crate::algo::SpecialHands;
 use crate::deal::{Deal, Outcome};
 use crate::seat::BySeat;
 use crate::tile::Seat;
@@ -60,7 +60,7 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
     if input.context.flower_win {
         return Ok(score_flower_win(input, variant, dealer_tai));
     }
-    let win = input.win_tile.ok_or(ScoreError::NoWinTile)?;
+    input.win_tile.ok_or(ScoreError::NoWinTile)?;
     let sets = rules.sets - input.melds.len() as u8;
     let special = if input.melds.is_empty() {
         rules.special
@@ -73,11 +73,7 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
     let mut wait_kinds_known = None;
     let mut wait_kinds = || {
         debug_assert!(enabled & NEEDS_WAITS != 0);
-        *wait_kinds_known.get_or_insert_with(|| {
-            let mut before = input.hand;
-            before.remove(win);
-            waits(&before, sets, special).len() as u8
-        })
+        *wait_kinds_known.get_or_insert_with(|| input.live_wait_kinds(sets, special))
     };
     let facts = Facts::new(input, variant, self_draw);
 
