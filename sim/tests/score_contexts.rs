@@ -210,3 +210,27 @@ fn flower_win_refusals_name_the_flowers_needed() {
     .unwrap_err();
     assert!(e.contains("seven flowers"), "{e}");
 }
+
+/// A chow that runs off its suit, handed in through the Rust API, is refused by name (it
+/// used to index past the tile table).
+#[test]
+fn a_chow_off_its_suit_is_refused() {
+    use taisim_sim::score::{score, ScoreError, Variant, WinInput};
+    use taisim_sim::{parse_hand, parse_tile, Meld, MeldKind, Wind};
+    let v = Variant::builtin("taiwan16").unwrap();
+    for (low, ok) in [("8m", false), ("C", false), ("7m", true)] {
+        let mut input = WinInput::new(
+            Wind::South,
+            parse_hand("123m 456m 234p 99s 345s").unwrap(),
+            parse_tile("9s").unwrap(),
+            true,
+        );
+        let m = Meld::new(MeldKind::Chow, parse_tile(low).unwrap(), Wind::East, 0);
+        input.melds.push(m);
+        match score(&input, &v) {
+            Err(ScoreError::BadChow(bad)) => assert!(!ok && bad == m, "{low}"),
+            Ok(_) => assert!(ok, "{low} accepted"),
+            Err(e) => panic!("{low}: {e}"),
+        }
+    }
+}

@@ -68,6 +68,8 @@ pub enum ScoreError {
     },
     #[error("more than 5 melds ({0})")]
     TooManyMelds(usize),
+    #[error("meld {0}: a chow runs from a 1 to a 7 of a numbered suit")]
+    BadChow(Meld),
     #[error("a fifth {0}: there are only four of each tile (hand and melds together)")]
     FifthCopy(Tile),
     #[error("the winning tile {0} is not in the hand")]
@@ -140,6 +142,14 @@ impl WinInput {
     pub fn validate(&self, rules: &Rules) -> Result<(), ScoreError> {
         if self.melds.len() > rules.sets as usize {
             return Err(ScoreError::TooManyMelds(self.melds.len()));
+        }
+        // A chow's lowest tile comes from the caller: one that runs off its suit is no meld.
+        if let Some(&m) = self
+            .melds
+            .iter()
+            .find(|m| m.kind() == MeldKind::Chow && (m.tile().is_honor() || m.tile().rank() > 7))
+        {
+            return Err(ScoreError::BadChow(m));
         }
         // The hand itself cannot hold a fifth copy; only kinds in melds need counting.
         if !self.melds.is_empty() {
