@@ -95,7 +95,33 @@ const CASES: &[(&str, &str, &str, &str, &str, &str)] = &[
         r#", "context": ["robbing_kong"]"#,
         "robbing_kong (搶槓)",
         "discard",
+        r#", "hand": "123m 456m 789m 234p 99p 789s", "discarder": "W", "context": ["robbing_kong"]"#,
+    ),
+    // :44 搶槓: the robbed pung holds the other three copies.
+    (
+        "robbing_kong with another copy of the tile held",
+        "discard",
         r#", "discarder": "W", "context": ["robbing_kong"]"#,
+        "the winner holds no other",
+        "discard",
+        r#", "hand": "123m 456m 789m 234p 99p 789s", "discarder": "W", "context": ["robbing_kong"]"#,
+    ),
+    // :67 地聽 無發生吃、碰、槓; a declared ready hand is locked.
+    (
+        "declared_ready with a pung",
+        "discard",
+        r#", "hand": "123m 456m 234p 99s 345s", "melds": [["pung", "777m"]], "discarder": "E", "context": ["declared_ready"]"#,
+        "天聽/地聽",
+        "discard",
+        r#", "discarder": "E", "context": ["declared_ready"]"#,
+    ),
+    (
+        "ready_on_deal with a concealed kong",
+        "self_draw",
+        r#", "dealer": "S", "hand": "123m 456m 234p 99s 345s", "melds": [["concealed_kong", "7777m"]], "context": ["ready_on_deal"]"#,
+        "天聽/地聽",
+        "self_draw",
+        r#", "dealer": "S", "context": ["ready_on_deal"]"#,
     ),
     // :45 槓上開花 after a kong.
     (

@@ -314,6 +314,27 @@ impl WinInput {
                 "is a win on the tile another player adds to a pung, not a self-draw (:44)",
             );
         }
+        if c.robbing_kong {
+            // The robbed player held the other three copies (its pung, or its four for a
+            // concealed kong): the winner can hold no copy but the robbed one.
+            if let Some(t) = self.win_tile {
+                let own = self.hand.count(t) + self.melds.iter().map(|m| m.count(t)).sum::<u8>();
+                if own != 1 {
+                    return refuse(
+                        "robbing_kong (搶槓)",
+                        "the robbed kong holds the other three copies of the winning tile: \
+                         the winner holds no other (:44 別人加槓的牌)",
+                    );
+                }
+            }
+        }
+        if self.ready != Ready::None && !no_melds {
+            return refuse(
+                "ready_on_deal/declared_ready (天聽/地聽)",
+                "is declared before any claim or kong and locks the hand: no melds \
+                 (:67 無發生吃、碰、槓之情況聽牌; shared/rules/README.md 天聽)",
+            );
+        }
         let kongs = |kinds: &[MeldKind]| self.melds.iter().any(|m| kinds.contains(&m.kind()));
         if c.kong_replacement {
             if !c.self_draw {
