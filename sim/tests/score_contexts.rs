@@ -97,6 +97,40 @@ const CASES: &[(&str, &str, &str, &str, &str, &str)] = &[
         "discard",
         r#", "hand": "123m 456m 789m 234p 99p 789s", "discarder": "W", "context": ["robbing_kong"]"#,
     ),
+    // The first go-round: :90 天胡 before any discard; :88 地胡 on the first draw; :86
+    // 人胡 on a discard before the winner's first draw (S sits one after the dealer E).
+    (
+        "heavenly after discards",
+        "self_draw",
+        r#", "dealer": "S", "discards": 4, "context": ["heavenly"]"#,
+        "discards must be 0",
+        "self_draw",
+        r#", "dealer": "S", "discards": 0, "context": ["heavenly"]"#,
+    ),
+    (
+        "earthly after a full go-round",
+        "self_draw",
+        r#", "discards": 4, "context": ["earthly"]"#,
+        "earthly (地胡)",
+        "self_draw",
+        r#", "discards": 1, "context": ["earthly"]"#,
+    ),
+    (
+        "human on a discard by a seat after the winner",
+        "discard",
+        r#", "discarder": "W", "discards": 3, "context": ["human"]"#,
+        "human (人胡)",
+        "discard",
+        r#", "discarder": "E", "discards": 1, "context": ["human"]"#,
+    ),
+    (
+        "late_fresh_discard on a self-draw",
+        "self_draw",
+        r#", "context": ["late_fresh_discard"]"#,
+        "late_fresh_discard",
+        "discard",
+        r#", "discarder": "W", "context": ["late_fresh_discard"]"#,
+    ),
     // :44 搶槓: the robbed pung holds the other three copies.
     (
         "robbing_kong with another copy of the tile held",

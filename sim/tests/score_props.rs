@@ -204,7 +204,7 @@ fn request(input: &WinInput, variant: &str, order: &mut reference::Rng) -> Strin
     format!(
         r#"{{"variant": "{variant}", "seat": "{}", "dealer": "{}", "round_wind": "{}",
             "dealer_streak": {}, "hand": "{}", "melds": [{}], "flowers": [{}], {win_tile}
-            {discarder} "win": "{}", "context": [{}], "base": 20, "per_tai": 5}}"#,
+            {discarder} "win": "{}", "context": [{}], "discards": {}, "base": 20, "per_tai": 5}}"#,
         input.seat,
         input.dealer,
         input.round_wind,
@@ -214,6 +214,7 @@ fn request(input: &WinInput, variant: &str, order: &mut reference::Rng) -> Strin
         flowers.join(", "),
         if c.self_draw { "self_draw" } else { "discard" },
         quoted(&context),
+        input.discards.unwrap_or(0),
     )
 }
 

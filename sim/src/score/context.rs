@@ -308,6 +308,47 @@ impl WinInput {
                 );
             }
         }
+        // The first go-round, when no one has claimed: the dealer discards first, then each
+        // seat in turn, so the discards made tell who can have won how.
+        let distance = |s: Seat| s.distance_from(self.dealer);
+        if let Some(n) = self.discards {
+            if c.heavenly && n != 0 {
+                return refuse(
+                    "heavenly (天胡)",
+                    "is won before the dealer's first discard: discards must be 0 (:90 起手)",
+                );
+            }
+            if c.earthly && n != distance(self.seat) {
+                return refuse(
+                    "earthly (地胡)",
+                    "is won on the first draw, after one discard by each seat before the \
+                     winner since the dealer: discards must equal the winner's distance \
+                     from the dealer (:88 第一巡內)",
+                );
+            }
+            if c.human {
+                if let Some(d) = self.discarder {
+                    // Robbing a kong declared in the first go-round: the declarer had not
+                    // discarded yet.
+                    let made = distance(d) + !c.robbing_kong as u8;
+                    if distance(d) >= distance(self.seat) || n != made {
+                        return refuse(
+                            "human (人胡)",
+                            "is won on a discard of the first go-round, before the winner's \
+                             own first draw: the discarder sits between the dealer and the \
+                             winner, and discards count each seat up to it (:86 第一巡內)",
+                        );
+                    }
+                }
+            }
+        }
+        if self.late_fresh_discard && c.self_draw {
+            return refuse(
+                "late_fresh_discard",
+                "is a win on a discard no one had shown: not a self-draw \
+                 (mahjongtime insurance 'Last Five Tiles')",
+            );
+        }
         if c.robbing_kong && c.self_draw {
             return refuse(
                 "robbing_kong (搶槓)",

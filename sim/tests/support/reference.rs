@@ -620,8 +620,22 @@ fn try_random_win(rng: &mut Rng) -> Option<WinInput> {
             context.robbing_kong = true;
         } else if no_melds && !is_dealer && rng.chance(8) {
             context.human = true;
+            // On a discard of the first go-round by a seat between the dealer and the
+            // winner.
+            discarder = Some(dealer.add(rng.below(seat.distance_from(dealer) as u64) as u8));
         }
     }
+    // Discards made when the hand went out: the first go-round fixes them for 天胡 (none),
+    // 地胡 (one per seat before the winner) and 人胡 (up to the discarder's own).
+    let discards = if context.heavenly {
+        0
+    } else if context.earthly {
+        seat.distance_from(dealer)
+    } else if context.human {
+        discarder.map_or(0, |d| d.distance_from(dealer) + 1)
+    } else {
+        rng.below(40) as u8
+    };
     context.last_tile = !context.heavenly
         && !context.earthly
         && !context.human
@@ -650,7 +664,7 @@ fn try_random_win(rng: &mut Rng) -> Option<WinInput> {
         context,
         ready,
         last_copy: rng.chance(5),
-        discards: Some(rng.below(40) as u8),
+        discards: Some(discards),
         late_fresh_discard: false,
     };
     // Now and then a flower win instead: 八仙過海 or 七搶一.
