@@ -15,9 +15,13 @@ use taisim_sim::{FlowerSet, Hand, Meld, MeldKind, MeldList, Tile, WinContext, Wi
 #[path = "support/reference.rs"]
 mod reference;
 
+/// `cases` per property, or `PROPTEST_CASES` where set (the long run).
 fn config(cases: u32) -> Config {
     Config {
-        cases,
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(cases),
         rng_seed: RngSeed::Fixed(0x15_5c0e),
         // Failures print their minimal input; nothing is written beside the sources.
         failure_persistence: None,
