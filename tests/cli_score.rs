@@ -148,6 +148,27 @@ fn bad_inputs_exit_2_naming_the_problem() {
                 .to_string(),
             "win_tile",
         ),
+        // Circumstances the seats or the hand rule out (issue 15), named with their rule.
+        (
+            format!(
+                r#"{{"seat": "S", "hand": "123m 456m 789m 234p 99s 345s", {ok_tail},
+                    "context": ["heavenly"]}}"#
+            ),
+            "heavenly (天胡)",
+        ),
+        (
+            r#"{"seat": "S", "hand": "123m 456m 789m 234p 99s 345s", "win_tile": "9s",
+                "win": "self_draw", "discarder": "W"}"#
+                .to_string(),
+            "a self-draw has no discarder",
+        ),
+        (
+            format!(
+                r#"{{"seat": "S", "hand": "123m 456m 789m 234p 99s 345s", {ok_tail},
+                    "flowers": ["f1"], "context": ["flower_win"]}}"#
+            ),
+            "all eight flowers",
+        ),
         // An unknown field.
         (
             format!(

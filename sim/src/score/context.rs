@@ -1,6 +1,6 @@
 //! What scoring needs to know about one win: the winner's tiles and the circumstances.
 
-use crate::algo::waits;
+use crate::algo::{waits, SpecialHands};
 use crate::deal::{Deal, Outcome, WinContext};
 use crate::hand::Hand;
 use crate::meld::{Meld, MeldKind, MeldList};
@@ -68,6 +68,8 @@ pub enum ScoreError {
     },
     #[error("more than 5 melds ({0})")]
     TooManyMelds(usize),
+    #[error("meld {0}: a chow runs from a 1 to a 7 of a numbered suit")]
+    BadChow(Meld),
     #[error("a fifth {0}: there are only four of each tile (hand and melds together)")]
     FifthCopy(Tile),
     #[error("the winning tile {0} is not in the hand")]
@@ -80,6 +82,18 @@ pub enum ScoreError {
     BadDiscarder,
     #[error("a flower win needs {0}")]
     FlowerWin(&'static str),
+    /// A circumstance the seats, the win or the hand rule out: `circumstance` names it and
+    /// its rule, `needs` says what it takes.
+    #[error("context {circumstance}: {needs}")]
+    Context {
+        circumstance: &'static str,
+        needs: &'static str,
+    },
+    #[error(
+        "discarder {0}: a self-draw has no discarder (only a 槓上開花 on a kong claimed from \
+         a discard names the seat that discarded it)"
+    )]
+    DiscarderOnSelfDraw(Seat),
     #[error("this variant's scoring kind is not supported by the tai scorer")]
     Unsupported,
     #[error("the deal is not over")]
@@ -129,6 +143,14 @@ impl WinInput {
         if self.melds.len() > rules.sets as usize {
             return Err(ScoreError::TooManyMelds(self.melds.len()));
         }
+        // A chow's lowest tile comes from the caller: one that runs off its suit is no meld.
+        if let Some(&m) = self
+            .melds
+            .iter()
+            .find(|m| m.kind() == MeldKind::Chow && (m.tile().is_honor() || m.tile().rank() > 7))
+        {
+            return Err(ScoreError::BadChow(m));
+        }
         // The hand itself cannot hold a fifth copy; only kinds in melds need counting.
         if !self.melds.is_empty() {
             // Each meld as the kinds it covers and the copies of each.
@@ -153,6 +175,7 @@ impl WinInput {
                 }
             }
         }
+        self.validate_context()?;
         if self.context.flower_win {
             if !self.context.self_draw && self.discarder.is_none() {
                 return Err(ScoreError::FlowerWin(
@@ -175,6 +198,230 @@ impl WinInput {
         }
         if !self.context.self_draw && self.discarder.is_none_or(|d| d == self.seat) {
             return Err(ScoreError::BadDiscarder);
+        }
+        Ok(())
+    }
+
+    /// How many kinds the hand waited on before its winning tile (`sets` left to complete,
+    /// the `special` forms allowed), not counting a kind of which the winner holds all four
+    /// in hand and melds: no copy of it is left to win on, so the hand does not wait on it
+    /// ("waits on exactly one tile kind", shared/rules/README.md, wait tai). A hand that
+    /// holds 5677889m with a 678m and a 789m chow melded waits on 5m only: every 8m is its
+    /// own.
+    pub(crate) fn live_wait_kinds(&self, sets: u8, special: SpecialHands) -> u8 {
+        let Some(win) = self.win_tile else {
+            return 0;
+        };
+        let mut before = self.hand;
+        before.remove(win);
+        let all = waits(&before, sets, special);
+        if self.melds.is_empty() {
+            // `waits` already leaves out the kinds held four times in the hand.
+            return all.len() as u8;
+        }
+        all.iter()
+            .filter(|&t| before.count(t) + self.melds.iter().map(|m| m.count(t)).sum::<u8>() < 4)
+            .count() as u8
+    }
+
+    /// Checks the circumstances against the seats, the kind of win and the melds: each
+    /// special win has one way to happen (taiwan16-common.txt:77-90 and the 2015 table say
+    /// who may claim it and when), and an input that says otherwise is refused by name
+    /// rather than paid.
+    fn validate_context(&self) -> Result<(), ScoreError> {
+        let c = &self.context;
+        let refuse = |circumstance, needs| {
+            Err(ScoreError::Context {
+                circumstance,
+                needs,
+            })
+        };
+        let dealer = self.is_dealer();
+        let no_melds = self.melds.is_empty();
+        if c.flower_win {
+            // 七搶一 / 八仙過海 end the deal on the flowers alone: no tile is won.
+            let others = c.robbing_kong
+                || c.kong_replacement
+                || c.flower_replacement
+                || c.last_tile
+                || c.heavenly
+                || c.earthly
+                || c.human;
+            if others {
+                return refuse(
+                    "flower_win (七搶一/八仙過海)",
+                    "a flower win is won on flowers, with no other circumstance",
+                );
+            }
+            if c.self_draw && self.flowers != FlowerSet::ALL {
+                return refuse(
+                    "flower_win (八仙過海)",
+                    "a self-drawn flower win needs all eight flowers (:79 取得全部8張花牌)",
+                );
+            }
+            if !c.self_draw && self.flowers.len() < 7 {
+                return refuse(
+                    "flower_win (七搶一)",
+                    "robbing the eighth flower needs seven flowers held (:77 持7張花牌)",
+                );
+            }
+        }
+        if c.heavenly {
+            if !dealer || !c.self_draw {
+                return refuse(
+                    "heavenly (天胡)",
+                    "needs the dealer's self-draw on the dealt hand (:90 莊家專屬)",
+                );
+            }
+            if !no_melds {
+                return refuse(
+                    "heavenly (天胡)",
+                    "needs the dealt hand, before any claim or kong: no melds (:90 不可暗槓)",
+                );
+            }
+        }
+        if c.earthly {
+            if dealer || !c.self_draw {
+                return refuse(
+                    "earthly (地胡)",
+                    "needs a non-dealer's self-draw on its first draw (:88 閒家專屬)",
+                );
+            }
+            if !no_melds {
+                return refuse(
+                    "earthly (地胡)",
+                    "needs no claim or kong before the win: no melds (:88 無發生吃、碰、槓)",
+                );
+            }
+        }
+        if c.human {
+            if dealer || c.self_draw {
+                return refuse(
+                    "human (人胡)",
+                    "needs a non-dealer's win on a discard before its first draw (:86 閒家專屬, 胡他人牌)",
+                );
+            }
+            if !no_melds {
+                return refuse(
+                    "human (人胡)",
+                    "needs no claim or kong before the win: no melds (:86 無發生吃、碰、槓)",
+                );
+            }
+        }
+        // The first go-round, when no one has claimed: the dealer discards first, then each
+        // seat in turn, so the discards made tell who can have won how.
+        let distance = |s: Seat| s.distance_from(self.dealer);
+        if let Some(n) = self.discards {
+            if c.heavenly && n != 0 {
+                return refuse(
+                    "heavenly (天胡)",
+                    "is won before the dealer's first discard: discards must be 0 (:90 起手)",
+                );
+            }
+            if c.earthly && n != distance(self.seat) {
+                return refuse(
+                    "earthly (地胡)",
+                    "is won on the first draw, after one discard by each seat before the \
+                     winner since the dealer: discards must equal the winner's distance \
+                     from the dealer (:88 第一巡內)",
+                );
+            }
+            if c.human {
+                if let Some(d) = self.discarder {
+                    // Robbing a kong declared in the first go-round: the declarer had not
+                    // discarded yet.
+                    let made = distance(d) + !c.robbing_kong as u8;
+                    if distance(d) >= distance(self.seat) || n != made {
+                        return refuse(
+                            "human (人胡)",
+                            "is won on a discard of the first go-round, before the winner's \
+                             own first draw: the discarder sits between the dealer and the \
+                             winner, and discards count each seat up to it (:86 第一巡內)",
+                        );
+                    }
+                }
+            }
+        }
+        if self.late_fresh_discard && c.self_draw {
+            return refuse(
+                "late_fresh_discard",
+                "is a win on a discard no one had shown: not a self-draw \
+                 (mahjongtime insurance 'Last Five Tiles')",
+            );
+        }
+        if c.robbing_kong && c.self_draw {
+            return refuse(
+                "robbing_kong (搶槓)",
+                "is a win on the tile another player adds to a pung, not a self-draw (:44)",
+            );
+        }
+        if c.robbing_kong {
+            // The robbed player held the other three copies (its pung, or its four for a
+            // concealed kong): the winner can hold no copy but the robbed one.
+            if let Some(t) = self.win_tile {
+                let own = self.hand.count(t) + self.melds.iter().map(|m| m.count(t)).sum::<u8>();
+                if own != 1 {
+                    return refuse(
+                        "robbing_kong (搶槓)",
+                        "the robbed kong holds the other three copies of the winning tile: \
+                         the winner holds no other (:44 別人加槓的牌)",
+                    );
+                }
+            }
+        }
+        if self.ready != Ready::None && !no_melds {
+            return refuse(
+                "ready_on_deal/declared_ready (天聽/地聽)",
+                "is declared before any claim or kong and locks the hand: no melds \
+                 (:67 無發生吃、碰、槓之情況聽牌; shared/rules/README.md 天聽)",
+            );
+        }
+        let kongs = |kinds: &[MeldKind]| self.melds.iter().any(|m| kinds.contains(&m.kind()));
+        if c.kong_replacement {
+            if !c.self_draw {
+                return refuse(
+                    "kong_replacement (槓上開花)",
+                    "is a win on the tile drawn after a kong, a self-draw (:45)",
+                );
+            }
+            if !kongs(&[MeldKind::Kong, MeldKind::ConcealedKong, MeldKind::AddedKong]) {
+                return refuse(
+                    "kong_replacement (槓上開花)",
+                    "needs a kong among the winner's melds (:45 暗槓、加槓)",
+                );
+            }
+        }
+        if c.flower_replacement {
+            if !c.self_draw {
+                return refuse(
+                    "flower_replacement (槓上開花)",
+                    "is a win on the tile drawn after a flower, a self-draw (:45 補花後所摸進的牌)",
+                );
+            }
+            if self.flowers.is_empty() {
+                return refuse(
+                    "flower_replacement (槓上開花)",
+                    "needs a flower among the winner's flowers (:45 補花)",
+                );
+            }
+        }
+        if c.self_draw {
+            if let Some(d) = self.discarder {
+                // The one self-draw with a payer named: the replacement after a kong
+                // claimed from a discard (taiwan16-2015-table.txt makes that seat pay).
+                let claimed_kong = c.kong_replacement && kongs(&[MeldKind::Kong]);
+                if !claimed_kong || d == self.seat {
+                    return Err(ScoreError::DiscarderOnSelfDraw(d));
+                }
+            }
+        }
+        if let Some(from) = c.exposed_kong_from {
+            if !c.kong_replacement || !kongs(&[MeldKind::Kong]) || from == self.seat {
+                return refuse(
+                    "exposed_kong_from",
+                    "needs a 槓上開花 and a kong claimed from another seat's discard",
+                );
+            }
         }
         Ok(())
     }
@@ -204,6 +451,15 @@ impl WinInput {
             Some(0) if seat == ctx.dealer => Ready::OnDeal,
             Some(_) => Ready::Declared,
         };
+        let mut context = result.context;
+        if context.human {
+            // The deal judges 人胡 for the first winner only (one flag for the deal); each
+            // winner of a multiple win is judged on its own: a non-dealer who had not yet
+            // discarded, with no meld on the table.
+            context.human = seat != ctx.dealer
+                && deal.discards().iter().all(|d| d.seat() != seat)
+                && Wind::ALL.iter().all(|&s| deal.melds(s).is_empty());
+        }
         let mut input = WinInput {
             seat,
             dealer: ctx.dealer,
@@ -214,7 +470,7 @@ impl WinInput {
             flowers: deal.flowers(seat),
             win_tile: result.win_tile,
             discarder: result.payer.or(result.context.exposed_kong_from),
-            context: result.context,
+            context,
             ready,
             last_copy: false,
             discards: Some(deal.discards().len().min(u8::MAX as usize) as u8),

@@ -43,7 +43,7 @@ pub use variant::{
     Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, SettlementRules, Variant, VariantError,
 };
 
-use crate::algo::{waits, SpecialHands};
+use crate::algo::SpecialHands;
 use crate::deal::{Deal, Outcome};
 use crate::seat::BySeat;
 use crate::tile::Seat;
@@ -60,7 +60,7 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
     if input.context.flower_win {
         return Ok(score_flower_win(input, variant, dealer_tai));
     }
-    let win = input.win_tile.ok_or(ScoreError::NoWinTile)?;
+    input.win_tile.ok_or(ScoreError::NoWinTile)?;
     let sets = rules.sets - input.melds.len() as u8;
     let special = if input.melds.is_empty() {
         rules.special
@@ -73,11 +73,7 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
     let mut wait_kinds_known = None;
     let mut wait_kinds = || {
         debug_assert!(enabled & NEEDS_WAITS != 0);
-        *wait_kinds_known.get_or_insert_with(|| {
-            let mut before = input.hand;
-            before.remove(win);
-            waits(&before, sets, special).len() as u8
-        })
+        *wait_kinds_known.get_or_insert_with(|| input.live_wait_kinds(sets, special))
     };
     let facts = Facts::new(input, variant, self_draw);
 
@@ -107,7 +103,11 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
             &mut wait_kinds,
         );
         let mask = decomposition_mask | placed;
-        let kept = mask & !(decomposition_excluded | excluded_by(placed, variant));
+        let kept = counted_given(
+            mask,
+            decomposition_excluded | excluded_by(placed, variant),
+            variant,
+        );
         let mut total = 0u32;
         for_each_bit(kept, |p| {
             total += variant.tai(p) as u32 * counts[p.index()] as u32
@@ -142,6 +142,42 @@ fn excluded_by(mask: PatternSet, variant: &Variant) -> PatternSet {
     let mut excluded = 0;
     for_each_bit(mask, |p| excluded |= variant.excludes(p));
     excluded
+}
+
+/// The patterns of `found` that count under `variant`'s exclusions: a pattern counts unless
+/// a pattern that itself counts excludes it. An excluded pattern excludes nothing: 天聽
+/// rules out 不求人, and 不求人, no longer counted, does not take 自摸 with it ("不計門清，
+/// 其餘另計", taiwan16-common.txt:81), so a self-drawn 天聽 pays 天聽 + 自摸.
+///
+/// Exclusions go from higher patterns to lower ones, so they form no cycle (the shipped
+/// variants are checked in `tests/score_chains.rs`); patterns left in a cycle would all be
+/// dropped, as each is excluded by another that was found.
+pub fn counted_patterns(found: PatternSet, variant: &Variant) -> PatternSet {
+    counted_given(found, excluded_by(found, variant), variant)
+}
+
+/// [`counted_patterns`] with `excluded`, everything the patterns of `found` exclude,
+/// already known.
+#[inline]
+fn counted_given(found: PatternSet, excluded: PatternSet, variant: &Variant) -> PatternSet {
+    // The usual case: the excluded patterns exclude nothing found, so every pattern that
+    // excludes one is itself unexcluded and counts, and all of `excluded` goes.
+    if excluded & found == 0 || excluded_by(found & excluded, variant) & found == 0 {
+        return found & !excluded;
+    }
+    // A chain: settle patterns from the top. Those no undecided pattern excludes count;
+    // what they exclude goes; repeat on the rest.
+    let mut kept = 0;
+    let mut open = found;
+    while open != 0 {
+        let top = open & !excluded_by(open, variant);
+        if top == 0 {
+            break;
+        }
+        kept |= top;
+        open &= !top & !excluded_by(top, variant);
+    }
+    kept
 }
 
 /// The best reading so far.
@@ -217,7 +253,7 @@ fn score_flower_win(input: &WinInput, variant: &Variant, dealer_tai: u16) -> Sco
     if input.flowers == crate::tile::FlowerSet::ALL && variant.has(PatternId::EightFlowers) {
         mask |= PatternId::EightFlowers.bit();
     }
-    let kept = mask & !excluded_by(mask, variant);
+    let kept = counted_patterns(mask, variant);
     let mut counts = [0; PatternId::COUNT];
     let mut total = 0;
     for_each_bit(kept, |p| {

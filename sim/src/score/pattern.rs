@@ -343,6 +343,24 @@ pub(crate) fn chain_exclusions() -> [PatternSet; PatternId::COUNT] {
     out
 }
 
+/// `excludes` with, for each member of a [`CHAINS`] grading it names, the grades below that
+/// member. A grade holds the ones below it (a hand with four concealed pungs has three), so
+/// ruling out a grade rules out the pattern at every size: 四槓 "不計 四暗坎"
+/// (taiwan16-2015-table.txt:319) pays no 三暗坎 either, and 五槓 "不計 …五暗坎" (:393) no
+/// 四暗坎. Patterns outside the gradings are bundles, not grades: an excluded bundle takes
+/// nothing else with it (see [`counted_patterns`](super::counted_patterns)).
+pub(crate) fn with_lower_grades(excludes: PatternSet) -> PatternSet {
+    let mut out = excludes;
+    for chain in CHAINS {
+        for (i, grade) in chain.iter().enumerate() {
+            if excludes & grade.bit() != 0 {
+                out |= chain[..i].iter().fold(0, |m, low| m | low.bit());
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

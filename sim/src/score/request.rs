@@ -256,6 +256,11 @@ fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
         discards: req.discards,
         late_fresh_discard,
     };
+    // A job is never built on an impossible win: the same checks as scoring, so a caller
+    // that only settles or prints still hears what is wrong.
+    input
+        .validate(&variant.rules())
+        .map_err(|e| e.to_string())?;
     Ok(ScoreJob {
         variant,
         input,

@@ -32,7 +32,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::pattern::{chain_exclusions, PatternId, PatternSet};
+use super::pattern::{chain_exclusions, with_lower_grades, PatternId, PatternSet};
 use crate::algo::SpecialHands;
 use crate::rules::{DealerContinuation, Rules};
 
@@ -422,7 +422,7 @@ impl Variant {
             self.excludes[i] = chains[i];
             if let Some(rule) = self.patterns[i] {
                 self.enabled |= p.bit();
-                self.excludes[i] |= rule.excludes;
+                self.excludes[i] |= with_lower_grades(rule.excludes);
             }
         }
     }

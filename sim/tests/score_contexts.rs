@@ -1,0 +1,296 @@
+//! Scoring contexts checked against the seats and the hand (issue 15): each impossible
+//! circumstance is refused with a message naming it, and its near miss, the same request
+//! made possible, is scored. Requests go through `score_json`, the path of `taisim score
+//! --json` and of the Python `taisim.score`.
+
+use taisim_sim::score::score_json;
+
+/// A self-drawn or discard win of S (dealer E) on a single wait, with `extra` JSON fields
+/// (a `hand` among them replaces the default one).
+fn request(win: &str, extra: &str) -> String {
+    let hand = if extra.contains(r#""hand""#) {
+        ""
+    } else {
+        r#""hand": "123m 456m 789m 234p 99s 345s", "#
+    };
+    format!(r#"{{"seat": "S", {hand}"win_tile": "9s", "win": "{win}"{extra}}}"#)
+}
+
+/// Each impossible request, the words its refusal must hold, and the request made
+/// possible (the near miss that must score).
+const CASES: &[(&str, &str, &str, &str, &str, &str)] = &[
+    // (why, win, extra, refusal words, near-miss win, near-miss extra)
+    // taiwan16-common.txt:90 天胡 莊家專屬: a non-dealer.
+    (
+        "heavenly for a non-dealer",
+        "self_draw",
+        r#", "context": ["heavenly"]"#,
+        "heavenly (天胡)",
+        "self_draw",
+        r#", "dealer": "S", "context": ["heavenly"]"#,
+    ),
+    (
+        "heavenly on a discard",
+        "discard",
+        r#", "dealer": "S", "discarder": "W", "context": ["heavenly"]"#,
+        "heavenly (天胡)",
+        "self_draw",
+        r#", "dealer": "S", "context": ["heavenly"]"#,
+    ),
+    // :90 不可暗槓: no kong before 天胡.
+    (
+        "heavenly with a concealed kong",
+        "self_draw",
+        r#", "dealer": "S", "hand": "123m 456m 234p 99s 345s", "melds": [["concealed_kong", "7777m"]], "context": ["heavenly"]"#,
+        "no melds",
+        "self_draw",
+        r#", "dealer": "S", "hand": "123m 456m 234p 99s 345s", "melds": [["concealed_kong", "7777m"]]"#,
+    ),
+    // :86 人胡 閒家專屬, 胡他人牌.
+    (
+        "human on a dealer's self-draw",
+        "self_draw",
+        r#", "dealer": "S", "context": ["human"]"#,
+        "human (人胡)",
+        "discard",
+        r#", "discarder": "E", "context": ["human"]"#,
+    ),
+    (
+        "human on a self-draw",
+        "self_draw",
+        r#", "context": ["human"]"#,
+        "human (人胡)",
+        "discard",
+        r#", "discarder": "E", "context": ["human"]"#,
+    ),
+    (
+        "human after a claim",
+        "discard",
+        r#", "hand": "123m 456m 234p 99s 345s", "melds": [["pung", "777m"]], "discarder": "E", "context": ["human"]"#,
+        "no melds",
+        "discard",
+        r#", "hand": "123m 456m 234p 99s 345s", "melds": [["pung", "777m"]], "discarder": "E""#,
+    ),
+    // :88 地胡 閒家專屬.
+    (
+        "earthly for the dealer",
+        "self_draw",
+        r#", "dealer": "S", "context": ["earthly"]"#,
+        "earthly (地胡)",
+        "self_draw",
+        r#", "context": ["earthly"]"#,
+    ),
+    (
+        "earthly on a discard",
+        "discard",
+        r#", "discarder": "W", "context": ["earthly"]"#,
+        "earthly (地胡)",
+        "self_draw",
+        r#", "context": ["earthly"]"#,
+    ),
+    // :44 搶槓 is won on another's kong tile.
+    (
+        "robbing_kong on a self-draw",
+        "self_draw",
+        r#", "context": ["robbing_kong"]"#,
+        "robbing_kong (搶槓)",
+        "discard",
+        r#", "hand": "123m 456m 789m 234p 99p 789s", "discarder": "W", "context": ["robbing_kong"]"#,
+    ),
+    // The first go-round: :90 天胡 before any discard; :88 地胡 on the first draw; :86
+    // 人胡 on a discard before the winner's first draw (S sits one after the dealer E).
+    (
+        "heavenly after discards",
+        "self_draw",
+        r#", "dealer": "S", "discards": 4, "context": ["heavenly"]"#,
+        "discards must be 0",
+        "self_draw",
+        r#", "dealer": "S", "discards": 0, "context": ["heavenly"]"#,
+    ),
+    (
+        "earthly after a full go-round",
+        "self_draw",
+        r#", "discards": 4, "context": ["earthly"]"#,
+        "earthly (地胡)",
+        "self_draw",
+        r#", "discards": 1, "context": ["earthly"]"#,
+    ),
+    (
+        "human on a discard by a seat after the winner",
+        "discard",
+        r#", "discarder": "W", "discards": 3, "context": ["human"]"#,
+        "human (人胡)",
+        "discard",
+        r#", "discarder": "E", "discards": 1, "context": ["human"]"#,
+    ),
+    (
+        "late_fresh_discard on a self-draw",
+        "self_draw",
+        r#", "context": ["late_fresh_discard"]"#,
+        "late_fresh_discard",
+        "discard",
+        r#", "discarder": "W", "context": ["late_fresh_discard"]"#,
+    ),
+    // :44 搶槓: the robbed pung holds the other three copies.
+    (
+        "robbing_kong with another copy of the tile held",
+        "discard",
+        r#", "discarder": "W", "context": ["robbing_kong"]"#,
+        "the winner holds no other",
+        "discard",
+        r#", "hand": "123m 456m 789m 234p 99p 789s", "discarder": "W", "context": ["robbing_kong"]"#,
+    ),
+    // :67 地聽 無發生吃、碰、槓; a declared ready hand is locked.
+    (
+        "declared_ready with a pung",
+        "discard",
+        r#", "hand": "123m 456m 234p 99s 345s", "melds": [["pung", "777m"]], "discarder": "E", "context": ["declared_ready"]"#,
+        "天聽/地聽",
+        "discard",
+        r#", "discarder": "E", "context": ["declared_ready"]"#,
+    ),
+    (
+        "ready_on_deal with a concealed kong",
+        "self_draw",
+        r#", "dealer": "S", "hand": "123m 456m 234p 99s 345s", "melds": [["concealed_kong", "7777m"]], "context": ["ready_on_deal"]"#,
+        "天聽/地聽",
+        "self_draw",
+        r#", "dealer": "S", "context": ["ready_on_deal"]"#,
+    ),
+    // :45 槓上開花 after a kong.
+    (
+        "kong_replacement on a discard",
+        "discard",
+        r#", "hand": "123m 456m 234p 99s 345s", "melds": [["concealed_kong", "7777m"]], "discarder": "W", "context": ["kong_replacement"]"#,
+        "kong_replacement (槓上開花)",
+        "self_draw",
+        r#", "hand": "123m 456m 234p 99s 345s", "melds": [["concealed_kong", "7777m"]], "context": ["kong_replacement"]"#,
+    ),
+    (
+        "kong_replacement without a kong",
+        "self_draw",
+        r#", "context": ["kong_replacement"]"#,
+        "needs a kong",
+        "self_draw",
+        r#", "hand": "123m 456m 234p 99s 345s", "melds": [["added_kong", "7777m"]], "context": ["kong_replacement"]"#,
+    ),
+    (
+        "a claimed kong's discarder on a kong replacement without such a kong",
+        "self_draw",
+        r#", "hand": "123m 456m 234p 99s 345s", "melds": [["concealed_kong", "7777m"]], "discarder": "W", "context": ["kong_replacement"]"#,
+        "discarder W",
+        "self_draw",
+        r#", "hand": "123m 456m 234p 99s 345s", "melds": [["kong", "7777m"]], "discarder": "W", "context": ["kong_replacement"]"#,
+    ),
+    // :45 補花後所摸進的牌.
+    (
+        "flower_replacement without a flower",
+        "self_draw",
+        r#", "context": ["flower_replacement"]"#,
+        "flower_replacement (槓上開花)",
+        "self_draw",
+        r#", "flowers": ["f3"], "context": ["flower_replacement"]"#,
+    ),
+    (
+        "flower_replacement on a discard",
+        "discard",
+        r#", "flowers": ["f3"], "discarder": "W", "context": ["flower_replacement"]"#,
+        "flower_replacement (槓上開花)",
+        "self_draw",
+        r#", "flowers": ["f3"], "context": ["flower_replacement"]"#,
+    ),
+    // :77 七搶一 持7張花牌, :79 八仙過海 全部8張.
+    (
+        "flower_win with no flower",
+        "self_draw",
+        r#", "context": ["flower_win"]"#,
+        "flower_win (八仙過海)",
+        "self_draw",
+        r#", "flowers": ["f1","f2","f3","f4","f5","f6","f7","f8"], "context": ["flower_win"]"#,
+    ),
+    (
+        "flower_win with one flower, robbed",
+        "discard",
+        r#", "flowers": ["f1"], "discarder": "W", "context": ["flower_win"]"#,
+        "flower_win (七搶一)",
+        "discard",
+        r#", "flowers": ["f1","f2","f3","f4","f5","f6","f7"], "discarder": "W", "context": ["flower_win"]"#,
+    ),
+    (
+        "flower_win with another circumstance",
+        "self_draw",
+        r#", "flowers": ["f1","f2","f3","f4","f5","f6","f7","f8"], "context": ["flower_win", "last_tile"]"#,
+        "no other circumstance",
+        "self_draw",
+        r#", "flowers": ["f1","f2","f3","f4","f5","f6","f7","f8"], "context": ["flower_win"]"#,
+    ),
+    // A self-draw is paid by all three; there is no discarder to name.
+    (
+        "a discarder with a self-draw",
+        "self_draw",
+        r#", "discarder": "W""#,
+        "discarder W: a self-draw has no discarder",
+        "discard",
+        r#", "discarder": "W""#,
+    ),
+];
+
+#[test]
+fn impossible_contexts_are_refused_by_name_and_their_near_misses_score() {
+    for &(why, win, extra, words, ok_win, ok_extra) in CASES {
+        for variant in ["taiwan16", "taiwan16-2015", "taiwan16-house", "mahjongtime"] {
+            let with_variant = |extra: &str| format!(r#", "variant": "{variant}"{extra}"#);
+            let bad = request(win, &with_variant(extra));
+            match score_json(&bad) {
+                Ok(out) => panic!("{variant}: {why}: accepted: {out}"),
+                Err(e) => assert!(e.contains(words), "{variant}: {why}: {e:?} lacks {words:?}"),
+            }
+            let good = request(ok_win, &with_variant(ok_extra));
+            if let Err(e) = score_json(&good) {
+                panic!("{variant}: {why}: near miss refused: {e}");
+            }
+        }
+    }
+}
+
+/// The context named in the issue that the old scorer paid: flower wins with too few
+/// flowers paid the base with exit 0.
+#[test]
+fn flower_win_refusals_name_the_flowers_needed() {
+    let e = score_json(&request(
+        "self_draw",
+        r#", "flowers": ["f1"], "context": ["flower_win"]"#,
+    ))
+    .unwrap_err();
+    assert!(e.contains("all eight flowers"), "{e}");
+    let e = score_json(&request(
+        "discard",
+        r#", "flowers": ["f1","f2","f3","f4","f5","f6"], "discarder": "N", "context": ["flower_win"]"#,
+    ))
+    .unwrap_err();
+    assert!(e.contains("seven flowers"), "{e}");
+}
+
+/// A chow that runs off its suit, handed in through the Rust API, is refused by name (it
+/// used to index past the tile table).
+#[test]
+fn a_chow_off_its_suit_is_refused() {
+    use taisim_sim::score::{score, ScoreError, Variant, WinInput};
+    use taisim_sim::{parse_hand, parse_tile, Meld, MeldKind, Wind};
+    let v = Variant::builtin("taiwan16").unwrap();
+    for (low, ok) in [("8m", false), ("C", false), ("7m", true)] {
+        let mut input = WinInput::new(
+            Wind::South,
+            parse_hand("123m 456m 234p 99s 345s").unwrap(),
+            parse_tile("9s").unwrap(),
+            true,
+        );
+        let m = Meld::new(MeldKind::Chow, parse_tile(low).unwrap(), Wind::East, 0);
+        input.melds.push(m);
+        match score(&input, &v) {
+            Err(ScoreError::BadChow(bad)) => assert!(!ok && bad == m, "{low}"),
+            Ok(_) => assert!(ok, "{low} accepted"),
+            Err(e) => panic!("{low}: {e}"),
+        }
+    }
+}
