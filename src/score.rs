@@ -6,7 +6,7 @@ use std::io::Read;
 use crate::output::{out, outln};
 
 use taisim_sim::parse_flowers;
-use taisim_sim::score::{score, score_json, Score, ScoreJob, ScoreRequest, Variant};
+use taisim_sim::score::{score, score_json, Score, ScoreJob, ScoreRequest, ScoringModel, Variant};
 use taisim_sim::FlowerSet;
 
 #[derive(clap::Args)]
@@ -192,6 +192,13 @@ fn print_table(job: &ScoreJob, s: &Score) {
         pad("dealer tai (payments with the dealer)", 76),
         s.dealer_tai
     );
+    if let ScoringModel::Points { base_hu, .. } = job.variant.scoring {
+        let capped = if s.capped { " (capped)" } else { "" };
+        println!(
+            "points: (底胡 {base_hu} + 胡 {}) × 2^{} = {}{capped}",
+            s.hu, s.total, s.points
+        );
+    }
     if !s.meets_minimum {
         outln!(
             "below the minimum of {} tai (起胡): not a valid win",

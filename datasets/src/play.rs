@@ -2,7 +2,7 @@
 
 use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
 use taisim_sim::algo::shanten_with;
-use taisim_sim::score::{score, settle, Variant, WinInput};
+use taisim_sim::score::{score, try_settle, ScoringModel, Variant, WinInput};
 use taisim_sim::{
     deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
 };
@@ -163,6 +163,10 @@ impl<'a> Player<'a> {
             };
         }
 
+        // The points model's columns (hu, points) are in every part of a points variant's
+        // run, wins or none.
+        let points_model = matches!(self.variant.scoring, ScoringModel::Points { .. });
+        tables.wins.set_points_model(points_model);
         let mut total_tai: Option<u16> = None;
         if result.outcome != Outcome::ExhaustiveDraw {
             for winner in result.winners.iter() {
@@ -170,7 +174,8 @@ impl<'a> Player<'a> {
                     .ok_or_else(|| engine(format!("seat {winner} won but has no winning hand")))?;
                 let s = score(&input, self.variant)
                     .map_err(|e| engine(format!("scoring seat {winner}: {e}")))?;
-                let pay = settle(&s, &input, self.variant, self.spec.base, self.spec.per_tai);
+                let pay = try_settle(&s, &input, self.variant, self.spec.base, self.spec.per_tai)
+                    .map_err(|e| engine(format!("settling seat {winner}: {e}")))?;
                 for (end, p) in seats.iter_mut().zip(pay.0) {
                     end.pay += p;
                 }
@@ -197,6 +202,7 @@ impl<'a> Player<'a> {
                     meets_minimum: s.meets_minimum,
                     capped: s.capped,
                     payment: pay[winner],
+                    value: points_model.then_some((s.hu, s.points)),
                     n_patterns: s.patterns.len() as u8,
                     hand: &input.hand,
                     melds: &input.melds,

@@ -67,6 +67,8 @@ fn describe(table: Table, column: &str) -> Option<&'static str> {
         (Table::Wins, "capped") => "the variant's limit cut the total",
         (Table::Wins, "exposed_kong_replacement") => "won on the replacement for a kong claimed from a discard",
         (Table::Wins, "payment") => "what the winner received for this win",
+        (Table::Wins, "hu") => "points variants only: the counted patterns' 胡, 底胡 not included",
+        (Table::Wins, "points") => "points variants only: (底胡 + 胡) × 2^台, the variant's cap applied",
         (Table::Wins, "n_patterns") => "patterns counted (rows in the tai table)",
         (Table::Wins, "n_melds") => "melds, concealed kongs included",
         (Table::Wins, "n_flowers") => "flowers held",
@@ -108,7 +110,8 @@ pub fn schema_text() -> String {
         out.push('\n');
     }
     out.push_str(
-        "The deals table's actions column is present only in runs made with --log-actions.\n",
+        "The deals table's actions column is present only in runs made with --log-actions;\n\
+         the wins table's hu and points columns only in runs of a points variant.\n",
     );
     out
 }

@@ -14,7 +14,7 @@ use arrow_array::builder::{BinaryBuilder, StringBuilder};
 use arrow_array::types::Int8Type;
 use arrow_array::{
     ArrayRef, BooleanArray, DictionaryArray, Int64Array, Int8Array, RecordBatch, StringArray,
-    UInt16Array, UInt64Array, UInt8Array,
+    UInt16Array, UInt32Array, UInt64Array, UInt8Array,
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use taisim_sim::score::{PatternId, ReadingKind, WaitShape};
@@ -444,6 +444,8 @@ pub(crate) struct WinRow<'a> {
     pub meets_minimum: bool,
     pub capped: bool,
     pub payment: i64,
+    /// 胡 and points of the win under a points variant (`None` under a tai variant).
+    pub value: Option<(u32, u64)>,
     pub n_patterns: u8,
     pub hand: &'a taisim_sim::Hand,
     pub melds: &'a [taisim_sim::Meld],
@@ -469,6 +471,10 @@ pub(crate) struct WinsColumns {
     hand: StringBuilder,
     melds: StringBuilder,
     flowers: StringBuilder,
+    /// A points variant's run: the `hu` and `points` columns are written.
+    points_model: bool,
+    hu: Vec<u32>,
+    points: Vec<u64>,
 }
 
 impl WinsColumns {
@@ -494,7 +500,18 @@ impl WinsColumns {
         self.deal_id.len()
     }
 
+    /// Every column a wins table may have (`hu` and `points` only in a points variant's run).
     pub fn schema() -> SchemaRef {
+        WinsColumns::schema_for(true)
+    }
+
+    /// Writes the points model's columns from now on (or not). Set before the first row.
+    pub fn set_points_model(&mut self, on: bool) {
+        self.points_model = on;
+    }
+
+    /// The columns of a run of a tai variant, or with `points_model` of a points variant.
+    pub fn schema_for(points_model: bool) -> SchemaRef {
         let mut fields = vec![
             Field::new("deal_id", DataType::UInt64, false),
             dict("winner", false),
@@ -517,10 +534,22 @@ impl WinsColumns {
             Field::new("melds", DataType::Utf8, false),
             Field::new("flowers", DataType::Utf8, false),
         ]);
+        if points_model {
+            fields.extend([
+                Field::new("hu", DataType::UInt32, false),
+                Field::new("points", DataType::UInt64, false),
+            ]);
+        }
         Arc::new(Schema::new(fields))
     }
 
     pub fn push(&mut self, row: &WinRow<'_>) {
+        if self.points_model {
+            // A points variant's rows carry their value (play.rs fills it from the model).
+            let (hu, points) = row.value.unwrap_or_default();
+            self.hu.push(hu);
+            self.points.push(points);
+        }
         self.deal_id.push(row.deal_id);
         self.winner.push(seat_key(row.winner));
         self.discarder.push(row.discarder.map(seat_key));
@@ -587,7 +616,11 @@ impl WinsColumns {
         columns.push(Arc::new(self.hand.finish()));
         columns.push(Arc::new(self.melds.finish()));
         columns.push(Arc::new(self.flowers.finish()));
-        RecordBatch::try_new(WinsColumns::schema(), columns)
+        if self.points_model {
+            columns.push(Arc::new(UInt32Array::from(self.hu)));
+            columns.push(Arc::new(UInt64Array::from(self.points)));
+        }
+        RecordBatch::try_new(WinsColumns::schema_for(self.points_model), columns)
             .expect("the wins columns follow the wins schema")
     }
 }
@@ -645,3 +678,57 @@ const _: () = assert!(
     PatternId::COUNT <= i8::MAX as usize,
     "pattern keys fit an i8"
 );
+
+#[cfg(test)]
+mod points_tests {
+    use super::*;
+
+    fn row(hand: &taisim_sim::Hand, value: Option<(u32, u64)>) -> WinRow<'_> {
+        WinRow {
+            deal_id: 7,
+            winner: taisim_sim::Wind::South,
+            discarder: None,
+            win_tile: None,
+            total_tai: 1,
+            dealer_tai: 0,
+            wait: WaitShape::Single,
+            reading: ReadingKind::Regular,
+            context: taisim_sim::WinContext::default(),
+            concealed: true,
+            declared_ready: false,
+            winner_is_dealer: false,
+            meets_minimum: true,
+            capped: false,
+            payment: 2800,
+            value,
+            n_patterns: 3,
+            hand,
+            melds: &[],
+            flowers: taisim_sim::FlowerSet::EMPTY,
+        }
+    }
+
+    /// A tai variant's wins table is as it was; a points variant's adds hu and points.
+    #[test]
+    fn points_columns_only_for_points_variants() {
+        let hand = taisim_sim::parse_hand("123m 456m 789m 234p 99s 345s").unwrap();
+        let mut tai = WinsColumns::default();
+        tai.push(&row(&hand, None));
+        let batch = tai.finish();
+        assert!(batch.schema().index_of("points").is_err());
+        assert!(batch.schema().index_of("hu").is_err());
+
+        let mut points = WinsColumns::default();
+        points.set_points_model(true);
+        points.push(&row(&hand, Some((4, 28))));
+        let batch = points.finish();
+        let col = batch.column(batch.schema().index_of("points").unwrap());
+        let col = col.as_any().downcast_ref::<UInt64Array>().unwrap();
+        assert_eq!(col.value(0), 28);
+        let col = batch.column(batch.schema().index_of("hu").unwrap());
+        let col = col.as_any().downcast_ref::<UInt32Array>().unwrap();
+        assert_eq!(col.value(0), 4);
+        // The full schema (the writer's properties, --schema) lists both.
+        assert_eq!(WinsColumns::schema().fields().len(), batch.num_columns());
+    }
+}

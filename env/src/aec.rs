@@ -3,18 +3,23 @@
 //! is terminated and then stepped once with `None` to leave (PettingZoo's dead step).
 
 use ndarray::ArrayViewMut2;
+use std::sync::Arc;
 use taisim_agents::space::action_index;
 use taisim_agents::{encode, write_mask, ACTION_SPACE_SIZE};
+
+use taisim_sim::score::Variant;
 use taisim_sim::{ActionList, Deal, DealContext, Rules, Seat, SeatSet, Wind};
 
-use crate::reward::Reward;
-use crate::single::{context_for, legal_names, EnvError};
+use crate::reward::{Reward, RewardKind};
+use crate::single::{context_for, default_variant, legal_names, EnvError};
 
 /// How an [`AecEnv`] is set up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AecConfig {
-    pub rules: Rules,
-    pub reward: Reward,
+    /// As [`EnvConfig::variant`](crate::EnvConfig::variant): the rules of the deals and of
+    /// the points reward.
+    pub variant: Arc<Variant>,
+    pub reward: RewardKind,
     /// As [`EnvConfig::context`](crate::EnvConfig::context).
     pub context: Option<DealContext>,
 }
@@ -22,9 +27,20 @@ pub struct AecConfig {
 impl Default for AecConfig {
     fn default() -> AecConfig {
         AecConfig {
-            rules: Rules::TAIWAN16,
-            reward: Reward::WinLoss,
+            variant: Arc::new(default_variant()),
+            reward: RewardKind::WinLoss,
             context: None,
+        }
+    }
+}
+
+impl AecConfig {
+    /// The default configuration under `variant`, with `reward` computed under it.
+    pub fn from_variant(variant: Variant, reward: RewardKind) -> AecConfig {
+        AecConfig {
+            variant: Arc::new(variant),
+            reward,
+            ..AecConfig::default()
         }
     }
 }
@@ -62,6 +78,9 @@ pub struct Last {
 #[derive(Clone, Debug)]
 pub struct AecEnv {
     config: AecConfig,
+    /// The variant's rules and the reward under it, derived from `config` once.
+    rules: Rules,
+    reward: Reward,
     deal: Deal,
     legal: ActionList,
     /// Agents not yet removed.
@@ -76,9 +95,12 @@ pub struct AecEnv {
 impl AecEnv {
     /// Builds the environment; call [`AecEnv::reset`] before stepping.
     pub fn new(config: AecConfig) -> Result<AecEnv, EnvError> {
-        config.rules.validate()?;
-        let deal = Deal::new(config.rules, 0, context_for(config.context, 0))?;
+        let rules = config.variant.rules();
+        rules.validate()?;
+        let deal = Deal::new(rules, 0, context_for(config.context, 0))?;
         Ok(AecEnv {
+            reward: config.reward.under(&config.variant),
+            rules,
             config,
             deal,
             legal: ActionList::new(),
@@ -93,12 +115,8 @@ impl AecEnv {
 
     /// Starts a deal from `seed`: all four agents live, the first to decide selected.
     pub fn reset(&mut self, seed: u64) {
-        self.deal = Deal::new(
-            self.config.rules,
-            seed,
-            context_for(self.config.context, seed),
-        )
-        .expect("rules validated when built");
+        self.deal = Deal::new(self.rules, seed, context_for(self.config.context, seed))
+            .expect("rules validated when built");
         self.live = SeatSet(0b1111);
         self.rewards = [0.0; 4];
         self.cumulative = [0.0; 4];
@@ -118,10 +136,9 @@ impl AecEnv {
                 self.legal.clear();
                 if !self.terminations[0] {
                     let r = self
-                        .config
                         .reward
                         .rewards(&self.deal)
-                        .expect("reward checked when built");
+                        .expect("a deal played under the variant's own rules scores under it");
                     self.rewards = r;
                     for (c, r) in self.cumulative.iter_mut().zip(r) {
                         *c += r;

@@ -40,7 +40,7 @@ mod single;
 mod vec_env;
 
 pub use aec::{AecConfig, AecEnv, Last};
-pub use reward::{win_loss, Reward, RewardError};
+pub use reward::{win_loss, Reward, RewardError, RewardKind};
 pub use single::{Env, EnvConfig, EnvError, Info, Observation, Step, Transition};
 pub use taisim_agents::{
     action_to_index, index_to_action, obs, obs_shape, space, ActionMask, ACTION_SPACE_SIZE,

@@ -6,6 +6,8 @@
 //! `ValueError` naming the action and the legal ones, a bad argument value a `ValueError`,
 //! a wrong argument type a `TypeError` (pyo3's extraction).
 
+use std::sync::Arc;
+
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -16,7 +18,7 @@ use taisim_sim::score::Variant;
 use taisim_sim::{Seat, Wind};
 
 use crate::{
-    AecConfig, AecEnv, Env, EnvConfig, EnvError, Info, Reward, VecEnv, ACTION_SPACE_SIZE,
+    AecConfig, AecEnv, Env, EnvConfig, EnvError, Info, RewardKind, VecEnv, ACTION_SPACE_SIZE,
     OBS_CHANNELS, OBS_VERSION, OBS_WIDTH,
 };
 
@@ -33,10 +35,10 @@ fn parse_seat(seat: &str) -> PyResult<Seat> {
 }
 
 /// A variant by name (or path) and the reward named `reward` under it.
-fn variant_and_reward(variant: &str, reward: &str) -> PyResult<(Variant, Reward)> {
+fn variant_and_reward(variant: &str, reward: &str) -> PyResult<(Arc<Variant>, RewardKind)> {
     let variant = Variant::by_name_or_path(variant).map_err(value_error)?;
-    let reward = Reward::by_name(reward, &variant).map_err(value_error)?;
-    Ok((variant, reward))
+    let reward = RewardKind::by_name(reward).map_err(value_error)?;
+    Ok((Arc::new(variant), reward))
 }
 
 fn env_error(e: EnvError) -> PyErr {
@@ -101,7 +103,7 @@ impl PyEnv {
     fn new(variant: &str, seat: &str, opponents: &str, reward: &str) -> PyResult<Self> {
         let (variant, reward) = variant_and_reward(variant, reward)?;
         let mut config = EnvConfig::with_opponents(opponents).map_err(value_error)?;
-        config.rules = variant.rules();
+        config.variant = variant;
         config.seat = parse_seat(seat)?;
         config.reward = reward;
         Ok(PyEnv {
@@ -152,7 +154,7 @@ impl PyAec {
     fn new(variant: &str, reward: &str) -> PyResult<Self> {
         let (variant, reward) = variant_and_reward(variant, reward)?;
         let config = AecConfig {
-            rules: variant.rules(),
+            variant,
             reward,
             ..AecConfig::default()
         };
@@ -259,7 +261,7 @@ impl PyVecEnv {
         }
         let (variant, reward) = variant_and_reward(variant, reward)?;
         let mut config = EnvConfig::with_opponents(opponents).map_err(value_error)?;
-        config.rules = variant.rules();
+        config.variant = variant;
         config.seat = parse_seat(seat)?;
         config.reward = reward;
         let envs = match threads {

@@ -19,6 +19,44 @@ pub enum Reward {
     Points(Arc<Variant>),
 }
 
+/// Which reward an environment pays. The variant it is computed under is the environment's
+/// own ([`EnvConfig::variant`](crate::EnvConfig::variant)), so the deals and the reward can
+/// never be played and scored under different rules.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum RewardKind {
+    /// [`Reward::WinLoss`].
+    #[default]
+    WinLoss,
+    /// [`Reward::Points`] under the environment's variant.
+    Points,
+}
+
+impl RewardKind {
+    /// `points` or `win_loss`.
+    pub fn by_name(name: &str) -> Result<RewardKind, RewardError> {
+        match name {
+            "win_loss" => Ok(RewardKind::WinLoss),
+            "points" => Ok(RewardKind::Points),
+            other => Err(RewardError::Unknown(other.to_string())),
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            RewardKind::WinLoss => "win_loss",
+            RewardKind::Points => "points",
+        }
+    }
+
+    /// The reward function of this kind under `variant`.
+    pub fn under(self, variant: &Arc<Variant>) -> Reward {
+        match self {
+            RewardKind::WinLoss => Reward::WinLoss,
+            RewardKind::Points => Reward::Points(Arc::clone(variant)),
+        }
+    }
+}
+
 /// A reward that cannot be computed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RewardError {
@@ -36,11 +74,7 @@ impl Reward {
 
     /// The reward named `name` (`points` or `win_loss`); points are settled under `variant`.
     pub fn by_name(name: &str, variant: &Variant) -> Result<Reward, RewardError> {
-        match name {
-            "win_loss" => Ok(Reward::WinLoss),
-            "points" => Ok(Reward::points(variant.clone())),
-            other => Err(RewardError::Unknown(other.to_string())),
-        }
+        Ok(RewardKind::by_name(name)?.under(&Arc::new(variant.clone())))
     }
 
     /// The four seats' rewards for `deal`, by seat; zeros while the deal is not over.

@@ -1,28 +1,32 @@
 //! The single-agent environment: the learner holds one seat, built-in agents the others.
 
 use ndarray::{Array2, ArrayView2, ArrayViewMut2};
+use std::sync::Arc;
 use taisim_agents::space::{action_index, index_name, is_responding};
 use taisim_agents::{
     build_agents, encode, parse_agents, Agent, AgentParseError, AgentSpec, BuiltinAgent,
     ObsEncoder, ObsShapeError, PolicyError, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
 };
+
+use taisim_sim::score::Variant;
 use taisim_sim::{
     deal_seed, splitmix64, Action, ActionList, Deal, DealContext, DealResult, Rules, RulesError,
     Seat, Wind,
 };
 
-use crate::reward::{Reward, RewardError};
+use crate::reward::{Reward, RewardError, RewardKind};
 
 /// How an environment is set up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnvConfig {
-    /// The deal rules ([`Rules::TAIWAN16`] by default).
-    pub rules: Rules,
+    /// The variant (taiwan16 by default): its engine rules deal every deal, and the points
+    /// reward settles under it, so the two cannot disagree.
+    pub variant: Arc<Variant>,
     /// The seat the learner holds.
     pub seat: Seat,
     /// The agents of the four seats, by seat; the learner's entry is ignored.
     pub opponents: [AgentSpec; 4],
-    pub reward: Reward,
+    pub reward: RewardKind,
     /// `None` (the default): each deal's dealer and round wind are drawn from its seed, so the
     /// learner meets every seat wind; `Some`: every deal uses this context.
     pub context: Option<DealContext>,
@@ -31,7 +35,7 @@ pub struct EnvConfig {
 impl Default for EnvConfig {
     fn default() -> EnvConfig {
         EnvConfig {
-            rules: Rules::TAIWAN16,
+            variant: Arc::new(default_variant()),
             seat: Wind::East,
             opponents: [
                 AgentSpec::Random,
@@ -39,13 +43,34 @@ impl Default for EnvConfig {
                 AgentSpec::Random,
                 AgentSpec::Random,
             ],
-            reward: Reward::WinLoss,
+            reward: RewardKind::WinLoss,
             context: None,
         }
     }
 }
 
+/// The shipped default variant.
+pub(crate) fn default_variant() -> Variant {
+    // The shipped files are parsed by the sim crate's own tests; one that failed would fail
+    // every test before this one.
+    Variant::builtin(Variant::DEFAULT).expect("the shipped default variant loads")
+}
+
 impl EnvConfig {
+    /// The default configuration under `variant`, with `reward` computed under it.
+    pub fn from_variant(variant: Variant, reward: RewardKind) -> EnvConfig {
+        EnvConfig {
+            variant: Arc::new(variant),
+            reward,
+            ..EnvConfig::default()
+        }
+    }
+
+    /// The engine rules of the deals: the variant's.
+    pub fn rules(&self) -> Rules {
+        self.variant.rules()
+    }
+
     /// The default configuration with opponents given as `--agents` is: one name for all
     /// seats, or four comma-separated names in seat order E, S, W, N (the learner's entry is
     /// ignored).
@@ -176,14 +201,15 @@ pub(crate) struct Core {
 
 impl Core {
     pub(crate) fn new(config: &EnvConfig) -> Result<Core, EnvError> {
-        config.rules.validate()?;
+        let rules = config.rules();
+        rules.validate()?;
         let agents = build_agents(&config.opponents)?;
         let context = context_for(config.context, 0);
-        let deal = Deal::new(config.rules, 0, context)?;
+        let deal = Deal::new(rules, 0, context)?;
         Ok(Core {
-            rules: config.rules,
+            rules,
             seat: config.seat,
-            reward: config.reward.clone(),
+            reward: config.reward.under(&config.variant),
             context: config.context,
             agents,
             deal,
@@ -284,7 +310,7 @@ impl Core {
             self.info.rewards = self
                 .reward
                 .rewards(&self.deal)
-                .expect("a finished deal of the engine scores (tested across variants)");
+                .expect("a deal played under the variant's own rules scores under it (tested across variants)");
             reward = self.info.rewards[self.seat as usize];
         }
         Transition {

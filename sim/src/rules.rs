@@ -1,20 +1,30 @@
 //! The engine's rule parameters: everything about the flow of a deal that differs between
 //! rule texts. Scoring rules live with the scorer; this struct is what the engine needs.
 
+use serde::{Deserialize, Serialize};
+
 use crate::algo::SpecialHands;
 
-/// When the dealer keeps the deal (連莊).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+/// When the dealer keeps the deal (連莊). In a variant file its keys sit in `[rules]` as
+/// `dealer_keeps_on_win` and `dealer_keeps_on_draw`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct DealerContinuation {
     /// The dealer wins: dealer stays, streak + 1 (every text).
+    #[serde(rename = "dealer_keeps_on_win")]
     pub on_dealer_win: bool,
     /// Exhaustive draw: dealer stays, streak + 1 (taiwan16-common.txt 「荒莊」 reading); the
     /// 2015 table passes the deal instead ("若未胡牌, 即使連莊須下莊").
+    #[serde(rename = "dealer_keeps_on_draw")]
     pub on_draw: bool,
 }
 
 /// Engine rule parameters. `Copy`, so a deal carries its own.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// A variant file's `[rules]` table is this struct as serde reads it: every key optional
+/// (taiwan16's value by default), the nested groups' keys flat in the table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Rules {
     /// Sets in a complete hand besides the pair: 5 for 16-tile play, 4 for 13-tile.
     pub sets: u8,
@@ -40,7 +50,9 @@ pub struct Rules {
     /// 八仙過海 (all eight flowers win) and 七搶一 (seven flowers rob the eighth).
     pub flower_wins: bool,
     /// Special winning shapes beyond five sets and a pair.
+    #[serde(flatten)]
     pub special: SpecialHands,
+    #[serde(flatten)]
     pub dealer_continuation: DealerContinuation,
 }
 
@@ -101,6 +113,12 @@ impl Rules {
             return Err(RulesError::SpecialHandsNeedSixteen);
         }
         Ok(())
+    }
+}
+
+impl Default for DealerContinuation {
+    fn default() -> DealerContinuation {
+        Rules::TAIWAN16.dealer_continuation
     }
 }
 

@@ -67,9 +67,11 @@ fn edited_variants_round_trip_through_toml() {
             let rule = match bounded(&mut rng, 3) {
                 0 => None,
                 _ => {
+                    // Only patterns earlier in the catalogue: exclusions that go round
+                    // are refused at load (issue 15).
                     let mut excludes = 0;
                     for &q in PatternId::ALL {
-                        if q != p && bounded(&mut rng, 40) == 0 {
+                        if q.index() < p.index() && bounded(&mut rng, 40) == 0 {
                             excludes |= q.bit();
                         }
                     }

@@ -19,7 +19,10 @@ pub use decompose::{decompositions, Decomposition, DecompositionList, Set, MAX_D
 pub use discard::Discards;
 
 /// The special (non set-and-pair) winning forms a rule set enables.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Copy, Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(default)]
 pub struct SpecialHands {
     /// 尼姑/八對 (嚦咕嚦咕): seven pairs plus one triplet, 17 concealed tiles, so only when
     /// `sets == 5`. A kind held four times counts as two pairs; the triplet is a kind held

@@ -13,6 +13,9 @@ pub struct PatternTai {
     pub count: u8,
     /// Tai it contributes: the variant's value times `count` (一變五: the top-up).
     pub tai: u16,
+    /// 胡 it contributes under the points model: the variant's 胡 times `count` (0 under
+    /// the tai model).
+    pub hu: u16,
 }
 
 impl PatternTai {
@@ -45,8 +48,13 @@ pub struct Score {
     pub reading: ReadingKind,
     /// The total reaches the variant's minimum (起胡).
     pub meets_minimum: bool,
-    /// The limit cut the total down.
+    /// The limit cut the total down (or, under the points model, the cap cut the points).
     pub capped: bool,
+    /// 胡 of the counted patterns, 底胡 not included (0 under the tai model).
+    pub hu: u32,
+    /// The hand's value under the variant's scoring model, dealer tai apart: the total tai
+    /// (tai model), or (底胡 + 胡) × 2^台 cut to the cap (points model).
+    pub points: u64,
 }
 
 impl Score {

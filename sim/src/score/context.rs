@@ -98,6 +98,8 @@ pub enum ScoreError {
     Unsupported,
     #[error("the deal is not over")]
     DealNotOver,
+    #[error("cannot settle: {0}")]
+    Settle(#[from] super::settle::SettleError),
 }
 
 impl WinInput {

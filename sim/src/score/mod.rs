@@ -22,6 +22,7 @@
 //!
 //! Scoring allocates nothing: readings, pattern lists and payments are fixed-size values.
 
+mod amount;
 mod breakdown;
 mod context;
 mod detect;
@@ -33,14 +34,16 @@ mod variant;
 
 use arrayvec::ArrayVec;
 
+pub use amount::Amount;
 pub use breakdown::{PatternList, PatternTai, Score};
 pub use context::{Ready, ScoreError, WinInput};
 pub use pattern::{PatternId, PatternSet, CHAINS};
 pub use reading::{ReadingKind, WaitShape};
 pub use request::{score_json, Circumstances, ScoreJob, ScoreRequest};
-pub use settle::settle;
+pub use settle::{check_stakes, settle, settle_all_pairs, try_settle, SettleError};
 pub use variant::{
-    Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, SettlementRules, Variant, VariantError,
+    bounds, echo, Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, ScoringModel,
+    SettlementModel, SettlementRules, Value, Variant, VariantError, VariantErrorKind,
 };
 
 use crate::algo::SpecialHands;
@@ -109,12 +112,17 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
             variant,
         );
         let mut total = 0u32;
+        let mut hu = 0u32;
         for_each_bit(kept, |p| {
-            total += variant.tai(p) as u32 * counts[p.index()] as u32
+            total += variant.tai(p) as u32 * counts[p.index()] as u32;
+            hu += variant.pattern_hu(p) as u32 * counts[p.index()] as u32;
         });
-        if best.as_ref().is_none_or(|b| total > b.total) {
+        let rank = rank(variant, total, hu);
+        if best.as_ref().is_none_or(|b| rank > b.rank) {
             best = Some(Best {
+                rank,
                 total,
+                hu,
                 kept,
                 counts,
                 wait: r.wait,
@@ -180,9 +188,21 @@ fn counted_given(found: PatternSet, excluded: PatternSet, variant: &Variant) -> 
     kept
 }
 
+/// What the best reading maximises: the tai (tai model), or the uncapped points then the
+/// tai (points model: two readings past the cap are told apart by their tai).
+#[inline]
+fn rank(variant: &Variant, total: u32, hu: u32) -> (u64, u32) {
+    match variant.scoring {
+        ScoringModel::Tai => (total as u64, 0),
+        ScoringModel::Points { .. } => (variant.scoring.value(hu, total).points, total),
+    }
+}
+
 /// The best reading so far.
 struct Best {
+    rank: (u64, u32),
     total: u32,
+    hu: u32,
     kept: PatternSet,
     counts: Counts,
     wait: WaitShape,
@@ -207,9 +227,15 @@ fn finish(variant: &Variant, best: Best, dealer_tai: u16) -> Score {
         patterns.push(PatternTai {
             id: p,
             count,
+            // Both fit: the sum of every pattern's value times the most it is counted fits
+            // a u16, bounded at load.
             tai: variant.tai(p) * count as u16,
+            hu: variant.pattern_hu(p) * count as u16,
         });
     });
+    // Within a u16 for every variant that loaded (its tai are bounded so); one edited in
+    // memory past the bounds is cut to the most a u16 holds, and says so.
+    let mut capped = best.total > u16::MAX as u32;
     let mut total = best.total.min(u16::MAX as u32) as u16;
     // 一變五: "胡牌時只算的出一台 (追加成五台)" (taiwan16-2015-table.txt:187). Read on the
     // best total: a hand whose best reading counts exactly 1 is raised, shown as a top-up.
@@ -219,25 +245,28 @@ fn finish(variant: &Variant, best: Best, dealer_tai: u16) -> Score {
                 id: PatternId::OneBecomesFive,
                 count: 1,
                 tai: rule.tai - 1,
+                hu: 0,
             });
             total = rule.tai;
         }
     }
-    let mut capped = false;
     if let Some(max) = variant.max_tai {
         if total > max {
             total = max;
             capped = true;
         }
     }
+    let value = variant.scoring.value(best.hu, total as u32);
     Score {
+        hu: best.hu,
+        points: value.points,
         patterns,
         total,
         dealer_tai,
         wait: best.wait,
         reading: best.kind,
         meets_minimum: total >= variant.min_tai,
-        capped,
+        capped: capped || value.capped,
     }
 }
 
@@ -256,14 +285,18 @@ fn score_flower_win(input: &WinInput, variant: &Variant, dealer_tai: u16) -> Sco
     let kept = counted_patterns(mask, variant);
     let mut counts = [0; PatternId::COUNT];
     let mut total = 0;
+    let mut hu = 0;
     for_each_bit(kept, |p| {
         counts[p.index()] = 1;
         total += variant.tai(p) as u32;
+        hu += variant.pattern_hu(p) as u32;
     });
     finish(
         variant,
         Best {
+            rank: rank(variant, total, hu),
             total,
+            hu,
             kept,
             counts,
             wait: WaitShape::None,
@@ -282,14 +315,15 @@ pub struct DealScore {
     pub payments: BySeat<i64>,
 }
 
-/// Scores and settles every winner of a finished deal under `variant`, paying
-/// `base + tai × per_tai`. Allocates nothing.
+/// Scores and settles every winner of a finished deal under `variant`, with the stakes
+/// `base` and `per_tai` (checked: see [`check_stakes`]). Allocates nothing.
 pub fn score_deal(
     deal: &Deal,
     variant: &Variant,
     base: i64,
     per_tai: i64,
 ) -> Result<DealScore, ScoreError> {
+    check_stakes(variant, base, per_tai)?;
     let result = deal.result().ok_or(ScoreError::DealNotOver)?;
     let mut out = DealScore {
         wins: ArrayVec::new(),
@@ -301,9 +335,9 @@ pub fn score_deal(
     for seat in result.winners.iter() {
         let input = WinInput::from_deal(deal, seat).ok_or(ScoreError::NotAWin)?;
         let s = score(&input, variant)?;
-        let pay = settle(&s, &input, variant, base, per_tai);
+        let pay = try_settle(&s, &input, variant, base, per_tai)?;
         for (p, v) in out.payments.0.iter_mut().zip(pay.0) {
-            *p += v;
+            *p = p.checked_add(v).ok_or(SettleError::Overflow)?;
         }
         out.wins.push((seat, s));
     }

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{score, settle, Ready, Score, Variant, WinInput};
+use super::{check_stakes, score, settle, Ready, Score, ScoringModel, Variant, WinInput};
 use crate::{
     parse_flowers, parse_hand, parse_tile, parse_tiles, FlowerSet, Hand, Meld, MeldKind, MeldList,
     Seat, WinContext, Wind,
@@ -236,7 +236,10 @@ fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
         None => return Err("win_tile is missing".into()),
     };
     let settle = match (req.base, req.per_tai) {
-        (Some(b), Some(p)) => Some((b, p)),
+        (Some(b), Some(p)) => {
+            check_stakes(&variant, b, p).map_err(|e| e.to_string())?;
+            Some((b, p))
+        }
         (None, None) => None,
         _ => return Err("give both base and per_tai, or neither".into()),
     };
@@ -270,22 +273,28 @@ fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
 
 fn settlement(job: &ScoreJob, s: &Score) -> Option<[(Wind, i64); 4]> {
     let (base, per_tai) = job.settle?;
+    // The stakes were checked when the job was made, so this cannot fail.
     let pay = settle(s, &job.input, &job.variant, base, per_tai);
     Some(Wind::ALL.map(|w| (w, pay[w])))
 }
 
 fn to_json(job: &ScoreJob, s: &Score) -> Value {
+    let points_model = matches!(job.variant.scoring, ScoringModel::Points { .. });
     let patterns: Vec<Value> = s
         .patterns
         .iter()
         .map(|p| {
-            json!({
+            let mut v = json!({
                 "id": p.id.id(),
                 "name": p.name_zh(),
                 "name_en": p.name_en(),
                 "tai": p.tai,
                 "count": p.count,
-            })
+            });
+            if points_model {
+                v["hu"] = json!(p.hu);
+            }
+            v
         })
         .collect();
     let mut out = json!({
@@ -296,6 +305,10 @@ fn to_json(job: &ScoreJob, s: &Score) -> Value {
         "wait": s.wait.name(),
         "meets_minimum": s.meets_minimum,
     });
+    if points_model {
+        out["hu"] = json!(s.hu);
+        out["points"] = json!(s.points);
+    }
     if let Some(pay) = settlement(job, s) {
         let map: serde_json::Map<String, Value> =
             pay.iter().map(|(w, v)| (w.to_string(), json!(v))).collect();

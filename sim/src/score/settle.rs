@@ -1,10 +1,15 @@
-//! Settlement: who pays whom for one win. Every payment is `base + tai × per_tai`, the
-//! dealer's tai joining the tai only in payments between the dealer and another player.
+//! Settlement: who pays whom for one win, under the variant's settlement model.
+//!
+//! Winner-pays: every payment is `base + value × per_tai`, the value the hand's tai (tai
+//! model) or points (points model), the dealer's tai joining the tai only in payments between
+//! the dealer and another player. All-pairs (台州): [`settle_all_pairs`] over every seat's
+//! value. Every sum and product is checked: an amount that would not fit is an error.
 
+use super::amount::Amount;
 use super::breakdown::Score;
 use super::context::WinInput;
 use super::pattern::PatternId;
-use super::variant::{RobbedFlowerPayer, Variant};
+use super::variant::{bounds, RobbedFlowerPayer, ScoringModel, SettlementModel, Variant};
 use crate::meld::MeldKind;
 use crate::seat::BySeat;
 use crate::tile::{Seat, Suit};
@@ -99,11 +104,53 @@ fn insured(score: &Score, input: &WinInput, variant: &Variant) -> bool {
         || (ins.last_five && input.late_fresh_discard)
 }
 
+/// Why a win cannot be settled.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettleError {
+    #[error("{field} = {value} is out of bounds (must be 0 to {max})")]
+    Stake {
+        field: &'static str,
+        value: i64,
+        max: i64,
+    },
+    #[error("per_tai = {0} must be even under all-pairs settlement, whose half-point amounts must come to whole money")]
+    OddUnit(i64),
+    #[error(
+        "base = {0} has no meaning under all-pairs settlement (values times per_tai alone); give 0"
+    )]
+    BaseUnused(i64),
+    #[error("a payment does not fit in 64 bits")]
+    Overflow,
+}
+
+/// Checks a caller's stakes against the bounds every variant's own stakes meet at load, so
+/// that settling with them cannot overflow, and against what the variant's model needs.
+pub fn check_stakes(variant: &Variant, base: i64, per_tai: i64) -> Result<(), SettleError> {
+    for (field, value) in [("base", base), ("per_tai", per_tai)] {
+        if !(0..=bounds::STAKE).contains(&value) {
+            return Err(SettleError::Stake {
+                field,
+                value,
+                max: bounds::STAKE,
+            });
+        }
+    }
+    if variant.settlement.model == SettlementModel::AllPairs {
+        if base != 0 {
+            return Err(SettleError::BaseUnused(base));
+        }
+        if per_tai % 2 != 0 {
+            return Err(SettleError::OddUnit(per_tai));
+        }
+    }
+    Ok(())
+}
+
 /// Each seat's gain (positive) or payment (negative) for one scored win. Sums to zero.
 ///
-/// A win below the variant's minimum (起胡) is paid by nobody; where the variant sets a
-/// false-win penalty (詐胡, taiwan16-2015-table.txt:33) the would-be winner pays it to each
-/// other player instead.
+/// # Panics
+/// When `base` or `per_tai` is out of the bounds of [`check_stakes`] (a variant's own stakes
+/// always are within them); [`try_settle`] returns the error instead.
 pub fn settle(
     score: &Score,
     input: &WinInput,
@@ -111,45 +158,161 @@ pub fn settle(
     base: i64,
     per_tai: i64,
 ) -> BySeat<i64> {
+    match try_settle(score, input, variant, base, per_tai) {
+        Ok(pay) => pay,
+        Err(e) => panic!("settle: {e} (try_settle reports it)"),
+    }
+}
+
+/// [`settle`], with the caller's stakes checked and every sum and product checked.
+///
+/// A win below the variant's minimum (起胡) is paid by nobody; where the variant sets a
+/// false-win penalty (詐胡, taiwan16-2015-table.txt:33) the would-be winner pays it to each
+/// other player instead.
+///
+/// Under all-pairs settlement the winner's value is its points and every non-winner's is 0:
+/// no pattern of the catalogue values a losing hand yet (the 台州 detectors will), so the
+/// winner is paid by the dealer in full and by each non-dealer in half. With the four
+/// values known, [`settle_all_pairs`] settles them all.
+pub fn try_settle(
+    score: &Score,
+    input: &WinInput,
+    variant: &Variant,
+    base: i64,
+    per_tai: i64,
+) -> Result<BySeat<i64>, SettleError> {
+    check_stakes(variant, base, per_tai)?;
     let mut out = BySeat([0i64; 4]);
     let winner = input.seat;
     if !score.meets_minimum {
         let fine = variant.settlement.false_win_penalty;
         for k in 1..4 {
-            out[winner.add(k)] += fine;
-            out[winner] -= fine;
+            out[winner.add(k)] = fine;
         }
-        return out;
+        out[winner] = fine.checked_mul(-3).ok_or(SettleError::Overflow)?;
+        return Ok(out);
     }
-    let dealer_tai = variant.dealer_tai(input.streak) as i64;
-    let share = |payer: Seat, all: bool| {
+    if variant.settlement.model == SettlementModel::AllPairs {
+        let mut values = BySeat([0u64; 4]);
+        values[winner] = score.points;
+        let points = settle_all_pairs(winner, input.dealer, values, None)?;
+        for s in Seat::ALL {
+            // per_tai is even (checked above), so every half-point amount is whole money.
+            out[s] = points[s]
+                .checked_mul(per_tai)
+                .and_then(Amount::as_whole)
+                .ok_or(SettleError::Overflow)?;
+        }
+        return Ok(out);
+    }
+    let dealer_tai = variant.dealer_tai(input.streak) as u32;
+    let share = |payer: Seat, all: bool| -> Result<i64, SettleError> {
         let extra = if dealer_share(input, variant, payer, all) {
             dealer_tai
         } else {
             0
         };
-        base + (score.total as i64 + extra) * per_tai
+        let value = match variant.scoring {
+            ScoringModel::Tai => score.total as i64 + extra as i64,
+            ScoringModel::Points { .. } => {
+                // The dealer's tai double the hand like its own tai.
+                variant
+                    .scoring
+                    .value(score.hu, score.total as u32 + extra)
+                    .points as i64
+            }
+        };
+        value
+            .checked_mul(per_tai)
+            .and_then(|v| v.checked_add(base))
+            .ok_or(SettleError::Overflow)
     };
-    let mut pay = |payer: Seat, amount: i64| {
-        out[payer] -= amount;
-        out[winner] += amount;
+    let mut pay = |payer: Seat, amount: i64| -> Result<(), SettleError> {
+        out[payer] = out[payer]
+            .checked_sub(amount)
+            .ok_or(SettleError::Overflow)?;
+        out[winner] = out[winner]
+            .checked_add(amount)
+            .ok_or(SettleError::Overflow)?;
+        Ok(())
     };
     match payers(input, variant) {
         Payers::All => {
             for k in 1..4 {
                 let payer = winner.add(k);
-                pay(payer, share(payer, true));
+                pay(payer, share(payer, true)?)?;
             }
         }
         Payers::One(payer) => {
             let discard_like = !input.context.flower_win;
             if discard_like && insured(score, input, variant) {
-                let all: i64 = (1..4).map(|k| share(winner.add(k), true)).sum();
-                pay(payer, all);
+                let mut all = 0i64;
+                for k in 1..4 {
+                    all = all
+                        .checked_add(share(winner.add(k), true)?)
+                        .ok_or(SettleError::Overflow)?;
+                }
+                pay(payer, all)?;
             } else {
-                pay(payer, share(payer, false));
+                pay(payer, share(payer, false)?)?;
             }
         }
     }
-    out
+    Ok(out)
+}
+
+/// All-pairs settlement (taizhou.md "胜负规则"; shared/rules/README.md "taizhou"): the winner
+/// takes its value from the dealer (from everyone when it is the dealer) and half of it from
+/// each non-dealer; every two non-winners settle the difference of their values, in full when
+/// one of them is the dealer, half between two non-dealers. With 全包, the responsible
+/// player's value counts 0 and every amount another player would pay, the responsible player
+/// pays instead. Amounts in points, exact in halves; they sum to zero.
+pub fn settle_all_pairs(
+    winner: Seat,
+    dealer: Seat,
+    values: BySeat<u64>,
+    responsible: Option<Seat>,
+) -> Result<BySeat<Amount>, SettleError> {
+    let value = |s: Seat| -> Result<Amount, SettleError> {
+        let v = if responsible == Some(s) { 0 } else { values[s] };
+        i64::try_from(v)
+            .ok()
+            .and_then(Amount::whole)
+            .ok_or(SettleError::Overflow)
+    };
+    let mut out = BySeat([Amount::ZERO; 4]);
+    let mut pay = |from: Seat, to: Seat, full: Amount, in_full: bool| -> Result<(), SettleError> {
+        // Half of a whole amount is exact in half units.
+        let amount = if in_full {
+            full
+        } else {
+            Amount::from_halves(full.halves() / 2)
+        };
+        let from = match responsible {
+            Some(r) if r != to => r,
+            _ => from,
+        };
+        out[from] = out[from].checked_sub(amount).ok_or(SettleError::Overflow)?;
+        out[to] = out[to].checked_add(amount).ok_or(SettleError::Overflow)?;
+        Ok(())
+    };
+    let won = value(winner)?;
+    for k in 1..4 {
+        let s = winner.add(k);
+        pay(s, winner, won, s == dealer || winner == dealer)?;
+    }
+    let losers = [winner.add(1), winner.add(2), winner.add(3)];
+    for (i, &a) in losers.iter().enumerate() {
+        for &b in &losers[i + 1..] {
+            let (va, vb) = (value(a)?, value(b)?);
+            let (high, low, diff) = if va >= vb {
+                (a, b, va.checked_sub(vb))
+            } else {
+                (b, a, vb.checked_sub(va))
+            };
+            let diff = diff.ok_or(SettleError::Overflow)?;
+            pay(low, high, diff, a == dealer || b == dealer)?;
+        }
+    }
+    Ok(out)
 }

@@ -1,0 +1,69 @@
+//! Environments configured from one variant: the deals and the points reward share its rules,
+//! so a 13-tile variant with the points reward plays and pays (it used to panic with "reward
+//! checked when built" when the rules and the reward's variant were given apart).
+
+use taisim_env::{
+    AecConfig, AecEnv, Env, EnvConfig, RewardKind, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
+};
+use taisim_sim::score::Variant;
+use taisim_sim::{bounded, rng_from_seed};
+
+/// taiwan16's table on 13-tile hands without flowers.
+fn thirteen_tile_variant() -> Variant {
+    let text = Variant::builtin_text("taiwan16")
+        .unwrap()
+        .replace("name = \"taiwan16\"", "name = \"taiwan13\"")
+        .replace("sets = 5", "sets = 4")
+        .replace("flowers = true", "flowers = false")
+        .replace("flower_wins = true", "flower_wins = false");
+    Variant::from_toml_str(&text, "taiwan13.toml").unwrap()
+}
+
+#[test]
+fn a_thirteen_tile_variant_with_the_points_reward_plays_and_pays() {
+    let variant = thirteen_tile_variant();
+    assert_eq!(variant.rules().hand_size(), 13);
+    let config = EnvConfig::from_variant(variant.clone(), RewardKind::Points);
+    assert_eq!(config.rules(), variant.rules());
+    let mut env = Env::new(&config).unwrap();
+    let mut rng = rng_from_seed(13);
+    let mut paid = 0;
+    for seed in 0..60 {
+        let mut mask = *env.reset(seed).mask;
+        loop {
+            let legal: Vec<usize> = (0..mask.len()).filter(|&i| mask[i] == 1).collect();
+            let pick = legal[bounded(&mut rng, legal.len() as u32) as usize];
+            let step = env.step(pick).unwrap();
+            mask = *step.observation.mask;
+            if step.terminated || step.truncated {
+                let r = step.info.rewards;
+                assert_eq!(r.iter().sum::<f32>(), 0.0, "seed {seed}: {r:?}");
+                paid += r.iter().any(|&x| x != 0.0) as u32;
+                break;
+            }
+        }
+    }
+    assert!(paid > 0, "some deal of 60 pays");
+
+    let mut aec = AecEnv::new(AecConfig::from_variant(
+        thirteen_tile_variant(),
+        RewardKind::Points,
+    ))
+    .unwrap();
+    for seed in 0..20 {
+        aec.reset(seed);
+        while aec.agent_selection().is_some() {
+            let mut obs = ndarray::Array2::zeros((OBS_CHANNELS, OBS_WIDTH));
+            let mut mask = [0u8; ACTION_SPACE_SIZE];
+            let last = aec.last(obs.view_mut(), &mut mask).unwrap();
+            let action = if last.terminated || last.truncated {
+                None
+            } else {
+                let legal: Vec<usize> = (0..mask.len()).filter(|&i| mask[i] == 1).collect();
+                Some(legal[bounded(&mut rng, legal.len() as u32) as usize])
+            };
+            aec.step(action).unwrap();
+        }
+        assert_eq!(aec.cumulative_rewards().iter().sum::<f32>(), 0.0);
+    }
+}

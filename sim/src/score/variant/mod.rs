@@ -1,0 +1,594 @@
+//! Rule variants as data: one [`Variant`] owns the engine rules, the scoring model and the
+//! settlement model, so nothing built from it can disagree with itself. A TOML file names
+//! the patterns that apply and their values, the exclusions, the limits, the engine's rule
+//! flags and the settlement rules:
+//!
+//! ```toml
+//! name = "example"
+//! scoring = "tai"            # or "points": (底胡 + 胡) × 2^台, with a [points] table
+//!
+//! [rules]                    # the engine's flags; any left out keep taiwan16's value
+//! reserve = 16
+//!
+//! [tai]
+//! min = 0                    # 起胡
+//! max = 0                    # a limit on a hand's tai; 0 = none
+//!
+//! [settlement]
+//! model = "winner_pays"      # or "all_pairs": every player's hand valued (台州)
+//! dealer_tai = 1             # 莊家
+//! dealer_tai_per_streak = 2  # 連N拉N
+//!
+//! [patterns]
+//! self_draw = 1
+//! concealed_hand = 1
+//! concealed_self_draw = { tai = 3, excludes = ["self_draw", "concealed_hand"] }
+//! ```
+//!
+//! This module is the model; [`parse`] reads and checks the file (naming the file, key and
+//! line of every problem) and [`error`] lists the reasons a file is refused. Every number a
+//! file may set is bounded at load, so no sum or product made from them later can wrap.
+
+mod error;
+mod parse;
+
+use std::fmt::{self, Write as _};
+use std::path::Path;
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::ser::{SerializeSeq, Serializer};
+use serde::{Deserialize, Serialize};
+
+pub use error::{echo, VariantError, VariantErrorKind};
+
+use super::pattern::{chain_exclusions, with_lower_grades, PatternId, PatternSet};
+use crate::rules::Rules;
+
+/// How a variant turns a winning hand into a value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ScoringModel {
+    /// A sum of pattern tai, paid as `base + tai × per_tai` (Taiwanese tables).
+    Tai,
+    /// 胡數 × 2^台 (台州): each pattern carries 胡 and 台; the hand is worth
+    /// `(base_hu + Σ 胡) × 2^(Σ 台)`, cut to `cap`.
+    Points {
+        /// 底胡: the 胡 every win starts from (10 in 台州).
+        base_hu: u32,
+        /// The most a hand may be worth (勒子: 100 in 台州).
+        cap: u32,
+    },
+}
+
+/// The former name of [`ScoringModel`].
+pub type ScoringKind = ScoringModel;
+
+impl ScoringModel {
+    /// A hand's value from its 胡 (without the base) and its 台: exact, or the cap when the
+    /// exact value would pass it (so no doubling can overflow). The tai model's value is its
+    /// tai.
+    pub fn value(&self, hu: u32, tai: u32) -> Value {
+        match *self {
+            ScoringModel::Tai => Value {
+                points: tai as u64,
+                capped: false,
+            },
+            ScoringModel::Points { base_hu, cap } => {
+                let hu = base_hu as u64 + hu as u64;
+                // A shift of 64 or more, or one that loses bits, is past any u32 cap.
+                let exact = if tai < 64 && hu.leading_zeros() > tai {
+                    Some(hu << tai)
+                } else {
+                    None
+                };
+                match exact {
+                    Some(v) if v <= cap as u64 => Value {
+                        points: v,
+                        capped: false,
+                    },
+                    _ => Value {
+                        points: cap as u64,
+                        capped: true,
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// A hand's value under a scoring model.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Value {
+    pub points: u64,
+    /// The cap cut it down.
+    pub capped: bool,
+}
+
+/// How a win is paid.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SettlementModel {
+    /// The losers pay the winner: the discarder alone, or all three on a self-draw, each
+    /// `base + value × per_tai` (Taiwanese tables).
+    #[default]
+    WinnerPays,
+    /// Every player's hand valued (台州): the winner takes its value from the dealer (from
+    /// everyone when it is the dealer) and half of it from each non-dealer; every two
+    /// non-winners settle the difference of their values, in full when one is the dealer,
+    /// half between two non-dealers. Amounts may be halves; `per_tai` is the money per point.
+    AllPairs,
+}
+
+/// What one pattern is worth in a variant.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PatternRule {
+    /// Tai per occurrence (patterns such as 正花 or 明槓 occur several times).
+    pub tai: u16,
+    /// Patterns not counted when this one applies (不計 …).
+    pub excludes: PatternSet,
+}
+
+/// Who pays a 七搶一 win.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RobbedFlowerPayer {
+    /// The seat that drew the eighth flower (taiwan16 README).
+    #[default]
+    Drawer,
+    /// All three others, as for 八仙過海.
+    All,
+}
+
+/// Insurance penalties (mahjongtime "letting off a canon"): a discarder who lets a player
+/// out on one of these pays for all three losers. Written in a file as a list of names.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Insurance {
+    /// One suit only, the winner having four melded sets of that suit.
+    pub full_flush: bool,
+    /// Big or little four winds, the winner having three melded wind sets, on a wind.
+    pub four_winds: bool,
+    /// Big or little three dragons, the winner having two melded dragon sets, on a dragon.
+    pub three_dragons: bool,
+    /// A fresh tile discarded with five or fewer tiles left to draw.
+    pub last_five: bool,
+}
+
+impl Insurance {
+    pub const NAMES: [&'static str; 4] = ["full_flush", "four_winds", "three_dragons", "last_five"];
+
+    fn flag(&mut self, name: &str) -> Option<&mut bool> {
+        match name {
+            "full_flush" => Some(&mut self.full_flush),
+            "four_winds" => Some(&mut self.four_winds),
+            "three_dragons" => Some(&mut self.three_dragons),
+            "last_five" => Some(&mut self.last_five),
+            _ => None,
+        }
+    }
+
+    fn flags(&self) -> [bool; 4] {
+        [
+            self.full_flush,
+            self.four_winds,
+            self.three_dragons,
+            self.last_five,
+        ]
+    }
+}
+
+impl Serialize for Insurance {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let on = self.flags();
+        let mut seq = s.serialize_seq(Some(on.iter().filter(|f| **f).count()))?;
+        for (name, _) in Insurance::NAMES.iter().zip(on).filter(|(_, f)| *f) {
+            seq.serialize_element(name)?;
+        }
+        seq.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Insurance {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Insurance, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Insurance;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(
+                    f,
+                    "a list of insurance names ({})",
+                    Insurance::NAMES.join(", ")
+                )
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Insurance, A::Error> {
+                let mut out = Insurance::default();
+                while let Some(name) = seq.next_element::<String>()? {
+                    match out.flag(&name) {
+                        Some(flag) => *flag = true,
+                        None => {
+                            return Err(de::Error::custom(VariantErrorKind::UnknownInsurance(name)))
+                        }
+                    }
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+/// How wins are paid: a variant file's `[settlement]` table, every key optional.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SettlementRules {
+    /// Default 底 when the caller gives none.
+    pub base: i64,
+    /// Default value of one tai (of one point under the points model) when the caller gives
+    /// none.
+    pub per_tai: i64,
+    /// 莊家: tai added to payments between the dealer and another player.
+    pub dealer_tai: u16,
+    /// 連N拉N: further tai per consecutive deal.
+    pub dealer_tai_per_streak: u16,
+    /// The dealer's tai also apply when the dealer pays another player's self-draw.
+    pub dealer_pays_on_self_draw: bool,
+    /// 2015 table: a win on the replacement for a kong claimed from a discard is not a
+    /// self-draw, and the seat whose discard was claimed pays alone.
+    pub exposed_kong_bloom_discarder_pays: bool,
+    pub robbed_flower_payer: RobbedFlowerPayer,
+    /// 詐胡: a win below the minimum costs the would-be winner this much to each player
+    /// (0: such a win is simply not paid).
+    pub false_win_penalty: i64,
+    pub insurance: Insurance,
+    pub model: SettlementModel,
+}
+
+impl Default for SettlementRules {
+    /// taiwan16's settlement: 0 base, 1 per tai, 莊家 1 and 連N拉N 2 (2N+1), the dealer's
+    /// tai on the dealer's self-draw payments too, 七搶一 paid by the drawer.
+    fn default() -> SettlementRules {
+        SettlementRules {
+            base: 0,
+            per_tai: 1,
+            dealer_tai: 1,
+            dealer_tai_per_streak: 2,
+            dealer_pays_on_self_draw: true,
+            exposed_kong_bloom_discarder_pays: false,
+            robbed_flower_payer: RobbedFlowerPayer::Drawer,
+            false_win_penalty: 0,
+            insurance: Insurance::default(),
+            model: SettlementModel::WinnerPays,
+        }
+    }
+}
+
+/// The bounds a variant's numbers are held to at load (and a caller's stakes at
+/// settlement), chosen so that no sum or product made from them can overflow: a hand's tai
+/// stays below 2^16 even with every pattern counted eight times (the most any pattern
+/// occurs: eight flowers), the dealer's 2N+1 below 2^16 at the longest streak (255), and a
+/// payment of `base + (tai + dealer tai) × per_tai`, tripled by insurance and added over
+/// three winners, or a capped points value times `per_tai` in halves, within an i64.
+pub mod bounds {
+    /// Tai of one pattern.
+    pub const PATTERN_TAI: u16 = 255;
+    /// The sum over a variant's patterns of tai × [`MAX_COUNT`]: a hand's tai fits a u16.
+    pub const TAI_SUM: u32 = u16::MAX as u32;
+    /// The most times one pattern is counted in a hand (eight flowers).
+    pub const MAX_COUNT: u32 = 8;
+    /// 胡 of one pattern.
+    pub const PATTERN_HU: u16 = 1_000;
+    /// 底胡.
+    pub const BASE_HU: u32 = 10_000;
+    /// The points cap.
+    pub const POINTS_CAP: u32 = 1_000_000;
+    /// 莊家 tai and 連莊 tai per streak: 255 + 255 × 255 < 2^16.
+    pub const DEALER_TAI: u16 = 255;
+    /// base, per_tai and the false-win penalty.
+    pub const STAKE: i64 = 1_000_000_000;
+}
+
+/// A complete rule variant. Build one with [`Variant::builtin`], [`Variant::load`] or
+/// [`Variant::from_toml_str`]; print it with [`Variant::to_toml`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub name: String,
+    pub description: String,
+    pub scoring: ScoringModel,
+    /// The engine's rule flags.
+    pub rules: Rules,
+    /// 起胡: the fewest tai a win may have.
+    pub min_tai: u16,
+    /// A limit on a hand's tai (dealer tai apart), if any.
+    pub max_tai: Option<u16>,
+    /// Wait tai (邊張, 崁張, 獨聽) only when the hand waits on exactly one kind (taiwan16
+    /// README); otherwise judged by the shape of the best reading alone.
+    pub wait_needs_single_kind: bool,
+    pub settlement: SettlementRules,
+    patterns: [Option<PatternRule>; PatternId::COUNT],
+    /// 胡 per occurrence of each pattern (the points model; 0 elsewhere).
+    hu: [u16; PatternId::COUNT],
+    /// Patterns present, and what each one excludes with the chain exclusions added: both
+    /// derived from `patterns`, kept so scoring reads them without work.
+    enabled: PatternSet,
+    excludes: [PatternSet; PatternId::COUNT],
+}
+
+/// The variant files shipped with the library.
+const BUILTIN: [(&str, &str); 4] = [
+    ("taiwan16", include_str!("../../../variants/taiwan16.toml")),
+    (
+        "taiwan16-house",
+        include_str!("../../../variants/taiwan16-house.toml"),
+    ),
+    (
+        "taiwan16-2015",
+        include_str!("../../../variants/taiwan16-2015.toml"),
+    ),
+    (
+        "mahjongtime",
+        include_str!("../../../variants/mahjongtime.toml"),
+    ),
+];
+
+impl Variant {
+    /// The names of the shipped variants, the default first.
+    pub const fn names() -> [&'static str; 4] {
+        [BUILTIN[0].0, BUILTIN[1].0, BUILTIN[2].0, BUILTIN[3].0]
+    }
+
+    /// The default variant's name.
+    pub const DEFAULT: &'static str = "taiwan16";
+
+    /// The TOML text of a shipped variant.
+    pub fn builtin_text(name: &str) -> Option<&'static str> {
+        BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    }
+
+    /// A shipped variant.
+    pub fn builtin(name: &str) -> Result<Variant, VariantError> {
+        match Variant::builtin_text(name) {
+            Some(text) => Variant::from_toml_str(text, &format!("builtin:{name}")),
+            None => Err(VariantError {
+                origin: echo(name),
+                key: String::new(),
+                line: None,
+                kind: VariantErrorKind::UnknownVariant(name.to_string()),
+            }),
+        }
+    }
+
+    /// A variant file from disk.
+    pub fn load(path: impl AsRef<Path>) -> Result<Variant, VariantError> {
+        let path = path.as_ref();
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| VariantError {
+            origin: origin.clone(),
+            key: String::new(),
+            line: None,
+            kind: VariantErrorKind::Unreadable(e.to_string()),
+        })?;
+        Variant::from_toml_str(&text, &origin)
+    }
+
+    /// A shipped variant by name, or else a file by path.
+    pub fn by_name_or_path(name: &str) -> Result<Variant, VariantError> {
+        if Variant::builtin_text(name).is_some() {
+            Variant::builtin(name)
+        } else if Path::new(name).exists() {
+            Variant::load(name)
+        } else {
+            Variant::builtin(name)
+        }
+    }
+
+    /// Parses variant TOML; `origin` names the text in errors. A UTF-8 byte-order mark
+    /// before the text is skipped.
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Variant, VariantError> {
+        parse::parse(text, origin)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        name: String,
+        description: String,
+        scoring: ScoringModel,
+        rules: Rules,
+        min_tai: u16,
+        max_tai: Option<u16>,
+        wait_needs_single_kind: bool,
+        settlement: SettlementRules,
+        patterns: [Option<PatternRule>; PatternId::COUNT],
+        hu: [u16; PatternId::COUNT],
+    ) -> Variant {
+        let mut v = Variant {
+            name,
+            description,
+            scoring,
+            rules,
+            min_tai,
+            max_tai,
+            wait_needs_single_kind,
+            settlement,
+            patterns,
+            hu,
+            enabled: 0,
+            excludes: [0; PatternId::COUNT],
+        };
+        v.compile();
+        v
+    }
+
+    /// Recomputes the derived pattern masks.
+    fn compile(&mut self) {
+        let chains = chain_exclusions();
+        self.enabled = 0;
+        for p in PatternId::ALL {
+            let i = p.index();
+            self.excludes[i] = chains[i];
+            if let Some(rule) = self.patterns[i] {
+                self.enabled |= p.bit();
+                self.excludes[i] |= with_lower_grades(rule.excludes);
+            }
+        }
+    }
+
+    /// The engine rules this variant plays with.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// What `pattern` is worth here, or `None` when the variant does not count it.
+    #[inline]
+    pub fn pattern(&self, pattern: PatternId) -> Option<PatternRule> {
+        self.patterns[pattern.index()]
+    }
+
+    /// Sets (or with `None` removes) a pattern's value.
+    pub fn set_pattern(&mut self, pattern: PatternId, rule: Option<PatternRule>) {
+        self.patterns[pattern.index()] = rule;
+        self.compile();
+    }
+
+    /// 胡 per occurrence of `pattern` (the points model; 0 for the tai model).
+    #[inline]
+    pub fn pattern_hu(&self, pattern: PatternId) -> u16 {
+        self.hu[pattern.index()]
+    }
+
+    /// Sets a pattern's 胡 (read only by the points model).
+    pub fn set_pattern_hu(&mut self, pattern: PatternId, hu: u16) {
+        self.hu[pattern.index()] = hu;
+    }
+
+    /// The patterns this variant counts, in catalogue order.
+    pub fn patterns(&self) -> impl Iterator<Item = (PatternId, PatternRule)> + '_ {
+        PatternId::ALL
+            .iter()
+            .filter_map(|&p| self.patterns[p.index()].map(|r| (p, r)))
+    }
+
+    #[inline]
+    pub(crate) fn enabled(&self) -> PatternSet {
+        self.enabled
+    }
+
+    #[inline]
+    pub(crate) fn has(&self, pattern: PatternId) -> bool {
+        self.enabled & pattern.bit() != 0
+    }
+
+    /// Everything `pattern` rules out: the file's exclusions and the chain below it.
+    #[inline]
+    pub(crate) fn excludes(&self, pattern: PatternId) -> PatternSet {
+        self.excludes[pattern.index()]
+    }
+
+    #[inline]
+    pub(crate) fn tai(&self, pattern: PatternId) -> u16 {
+        match self.patterns[pattern.index()] {
+            Some(r) => r.tai,
+            None => 0,
+        }
+    }
+
+    /// The dealer's tai after `streak` consecutive deals (2N+1 with the defaults). Exact:
+    /// both tai are bounded at load so that the longest streak stays below 2^16; a value
+    /// set in memory past the bounds saturates instead of wrapping.
+    #[inline]
+    pub fn dealer_tai(&self, streak: u8) -> u16 {
+        let st = &self.settlement;
+        let tai = st.dealer_tai as u32 + st.dealer_tai_per_streak as u32 * streak as u32;
+        tai.min(u16::MAX as u32) as u16
+    }
+
+    /// A cycle among the exclusions of the patterns this variant counts (the file's and
+    /// the chains'), in order, if there is one: each excludes the next, the last the first.
+    pub fn exclusion_cycle(&self) -> Option<Vec<PatternId>> {
+        // Depth-first search over at most 101 nodes; `path` is the current stack.
+        #[derive(Copy, Clone, PartialEq)]
+        enum Mark {
+            New,
+            OnPath,
+            Done,
+        }
+        fn visit(
+            v: &Variant,
+            p: PatternId,
+            marks: &mut [Mark; PatternId::COUNT],
+            path: &mut Vec<PatternId>,
+        ) -> Option<Vec<PatternId>> {
+            marks[p.index()] = Mark::OnPath;
+            path.push(p);
+            let mut next = v.excludes(p) & v.enabled;
+            while next != 0 {
+                let q = PatternId::ALL[next.trailing_zeros() as usize];
+                next &= next - 1;
+                match marks[q.index()] {
+                    Mark::OnPath => {
+                        let start = path.iter().position(|&x| x == q).unwrap_or(0);
+                        return Some(path[start..].to_vec());
+                    }
+                    Mark::New => {
+                        if let Some(c) = visit(v, q, marks, path) {
+                            return Some(c);
+                        }
+                    }
+                    Mark::Done => {}
+                }
+            }
+            path.pop();
+            marks[p.index()] = Mark::Done;
+            None
+        }
+        let mut marks = [Mark::New; PatternId::COUNT];
+        let mut path = Vec::new();
+        for (p, _) in self.patterns() {
+            if marks[p.index()] == Mark::New {
+                if let Some(c) = visit(self, p, &mut marks, &mut path) {
+                    return Some(c);
+                }
+            }
+        }
+        None
+    }
+
+    /// The variant as a TOML file that parses back to an equal variant: the tables through
+    /// their serde derives, then `[patterns]`, one line each with the pattern's names as a
+    /// comment.
+    pub fn to_toml(&self) -> String {
+        let head = parse::FileHead::of(self);
+        // A struct of strings, numbers, booleans and tables always serializes.
+        let mut out = toml::to_string(&head).expect("the variant's tables serialize");
+        out.push_str("\n[patterns]\n");
+        for (p, rule) in self.patterns() {
+            let hu = self.hu[p.index()];
+            let value = if rule.excludes == 0 && hu == 0 {
+                rule.tai.to_string()
+            } else {
+                let mut v = format!("{{ tai = {}", rule.tai);
+                if hu != 0 {
+                    let _ = write!(v, ", hu = {hu}");
+                }
+                if rule.excludes != 0 {
+                    let ex: Vec<_> = PatternId::ALL
+                        .iter()
+                        .filter(|x| rule.excludes & x.bit() != 0)
+                        .map(|x| format!("\"{}\"", x.id()))
+                        .collect();
+                    let _ = write!(v, ", excludes = [{}]", ex.join(", "));
+                }
+                v + " }"
+            };
+            // Writing to a String cannot fail.
+            let _ = writeln!(
+                out,
+                "{} = {value}  # {} {}",
+                p.id(),
+                p.name_zh(),
+                p.name_en()
+            );
+        }
+        out
+    }
+}

@@ -1,0 +1,414 @@
+//! Reading a variant file: serde reads the tables into the model's own types, then every
+//! value a careless edit could break is checked, and each problem is named by file, key and
+//! line.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use super::error::{VariantError, VariantErrorKind};
+use super::{bounds, PatternRule, ScoringModel, SettlementModel, SettlementRules, Variant};
+use crate::rules::Rules;
+use crate::score::pattern::PatternId;
+
+/// The tables before `[patterns]`, as written: what [`Variant::to_toml`] serializes.
+#[derive(Serialize)]
+pub(super) struct FileHead<'a> {
+    name: &'a str,
+    description: &'a str,
+    scoring: &'static str,
+    rules: Rules,
+    tai: TaiTable,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<PointsTable>,
+    settlement: SettlementRules,
+}
+
+impl FileHead<'_> {
+    pub(super) fn of(v: &Variant) -> FileHead<'_> {
+        let (scoring, points) = match v.scoring {
+            ScoringModel::Tai => ("tai", None),
+            ScoringModel::Points { base_hu, cap } => ("points", Some(PointsTable { base_hu, cap })),
+        };
+        FileHead {
+            name: &v.name,
+            description: &v.description,
+            scoring,
+            rules: v.rules,
+            tai: TaiTable {
+                min: v.min_tai,
+                max: v.max_tai.unwrap_or(0),
+                wait_needs_single_kind: v.wait_needs_single_kind,
+            },
+            points,
+            settlement: v.settlement,
+        }
+    }
+}
+
+/// `[tai]`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct TaiTable {
+    /// 起胡.
+    min: u16,
+    /// 0: no limit.
+    max: u16,
+    wait_needs_single_kind: bool,
+}
+
+impl Default for TaiTable {
+    fn default() -> TaiTable {
+        TaiTable {
+            min: 0,
+            max: 0,
+            wait_needs_single_kind: true,
+        }
+    }
+}
+
+/// `[points]`: the points model's numbers.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PointsTable {
+    base_hu: u32,
+    cap: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVariant {
+    name: Spanned<String>,
+    #[serde(default)]
+    description: String,
+    scoring: Spanned<String>,
+    rules: Option<Spanned<Rules>>,
+    tai: Option<TaiTable>,
+    points: Option<Spanned<PointsTable>>,
+    settlement: Option<Spanned<SettlementRules>>,
+    patterns: BTreeMap<Spanned<String>, Spanned<RawPattern>>,
+}
+
+/// Parses and checks variant TOML.
+pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
+    // A byte-order mark is not part of TOML; editors on some systems write one.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let err = |kind: VariantErrorKind, key: &str, span: Option<Range<usize>>| VariantError {
+        origin: origin.to_string(),
+        key: key.to_string(),
+        line: span.map(|s| line_of(text, s.start)),
+        kind,
+    };
+    // A key's own line where it can be found, else the table's.
+    let at = |kind: VariantErrorKind, table: &str, key: &str, table_span: Option<Range<usize>>| {
+        let line = key_line(text, table, key).or(table_span.map(|s| line_of(text, s.start)));
+        VariantError {
+            origin: origin.to_string(),
+            key: format!("{table}.{key}"),
+            line,
+            kind,
+        }
+    };
+    let raw: RawVariant = toml::from_str(text).map_err(|e| {
+        err(
+            VariantErrorKind::Syntax(e.message().trim().to_string()),
+            "",
+            e.span(),
+        )
+    })?;
+    if raw.name.get_ref().trim().is_empty() {
+        return Err(err(
+            VariantErrorKind::EmptyName,
+            "name",
+            Some(raw.name.span()),
+        ));
+    }
+
+    let scoring = match (raw.scoring.get_ref().as_str(), &raw.points) {
+        ("tai", None) => ScoringModel::Tai,
+        ("points", Some(p)) => {
+            let table = Some(p.span());
+            let p = p.get_ref();
+            check(p.base_hu, 0, bounds::BASE_HU)
+                .map_err(|k| at(k, "points", "base_hu", table.clone()))?;
+            check(p.cap, 1, bounds::POINTS_CAP).map_err(|k| at(k, "points", "cap", table))?;
+            ScoringModel::Points {
+                base_hu: p.base_hu,
+                cap: p.cap,
+            }
+        }
+        ("tai", Some(p)) => {
+            return Err(err(
+                VariantErrorKind::PointsTable {
+                    scoring_is_points: false,
+                },
+                "points",
+                Some(p.span()),
+            ))
+        }
+        ("points", None) => {
+            return Err(err(
+                VariantErrorKind::PointsTable {
+                    scoring_is_points: true,
+                },
+                "scoring",
+                Some(raw.scoring.span()),
+            ))
+        }
+        (other, _) => {
+            return Err(err(
+                VariantErrorKind::UnknownScoring(other.to_string()),
+                "scoring",
+                Some(raw.scoring.span()),
+            ))
+        }
+    };
+
+    let (rules, rules_span) = match raw.rules {
+        Some(r) => (*r.get_ref(), Some(r.span())),
+        None => (Rules::default(), None),
+    };
+    if let Err(e) = rules.validate() {
+        return Err(err(VariantErrorKind::Rules(e), "rules", rules_span));
+    }
+
+    let tai = raw.tai.unwrap_or_default();
+    if tai.max != 0 && tai.max < tai.min {
+        return Err(at(
+            VariantErrorKind::MaxBelowMin {
+                min: tai.min,
+                max: tai.max,
+            },
+            "tai",
+            "max",
+            None,
+        ));
+    }
+
+    let (settlement, st_span) = match raw.settlement {
+        Some(s) => (*s.get_ref(), Some(s.span())),
+        None => (SettlementRules::default(), None),
+    };
+    for (key, value) in [
+        ("base", settlement.base),
+        ("per_tai", settlement.per_tai),
+        ("false_win_penalty", settlement.false_win_penalty),
+    ] {
+        check(value, 0, bounds::STAKE).map_err(|k| at(k, "settlement", key, st_span.clone()))?;
+    }
+    for (key, value) in [
+        ("dealer_tai", settlement.dealer_tai),
+        ("dealer_tai_per_streak", settlement.dealer_tai_per_streak),
+    ] {
+        check(value, 0, bounds::DEALER_TAI)
+            .map_err(|k| at(k, "settlement", key, st_span.clone()))?;
+    }
+    if settlement.model == SettlementModel::AllPairs {
+        let why = if scoring == ScoringModel::Tai {
+            Some("model = \"all_pairs\" values every hand in points: it needs scoring = \"points\"")
+        } else if settlement.base != 0 {
+            Some("model = \"all_pairs\" pays values times per_tai alone: base must be 0")
+        } else if settlement.per_tai % 2 != 0 {
+            Some("model = \"all_pairs\" pays halves of values: per_tai must be even")
+        } else if settlement.dealer_tai != 0 || settlement.dealer_tai_per_streak != 0 {
+            Some("model = \"all_pairs\" has no dealer tai: dealer_tai and dealer_tai_per_streak must be 0")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(at(
+                VariantErrorKind::Incompatible(why),
+                "settlement",
+                "model",
+                st_span,
+            ));
+        }
+    }
+
+    let mut patterns = [None; PatternId::COUNT];
+    let mut hu = [0u16; PatternId::COUNT];
+    let mut tai_sum = 0u32;
+    for (key, entry) in &raw.patterns {
+        let id_text = key.get_ref();
+        let path = format!("patterns.{id_text}");
+        let Some(id) = PatternId::from_id(id_text) else {
+            return Err(err(
+                VariantErrorKind::UnknownPattern(id_text.clone()),
+                &path,
+                Some(key.span()),
+            ));
+        };
+        let span = Some(key.span());
+        let entry = entry.get_ref();
+        check(entry.tai, 0, bounds::PATTERN_TAI as i64)
+            .map_err(|k| err(k, &format!("{path}.tai"), span.clone()))?;
+        check(entry.hu, 0, bounds::PATTERN_HU as i64)
+            .map_err(|k| err(k, &format!("{path}.hu"), span.clone()))?;
+        // In bounds, so these fit.
+        let (tai, pattern_hu) = (entry.tai as u16, entry.hu as u16);
+        if pattern_hu != 0 && scoring == ScoringModel::Tai {
+            return Err(err(
+                VariantErrorKind::Incompatible("hu values need scoring = \"points\""),
+                &format!("{path}.hu"),
+                span,
+            ));
+        }
+        tai_sum += tai as u32 * bounds::MAX_COUNT;
+        let mut excludes = 0;
+        for ex in &entry.excludes {
+            match PatternId::from_id(ex.get_ref()) {
+                Some(x) if x == id => {
+                    return Err(err(
+                        VariantErrorKind::ExcludesItself(id_text.clone()),
+                        &format!("{path}.excludes"),
+                        Some(ex.span()),
+                    ))
+                }
+                Some(x) => excludes |= x.bit(),
+                None => {
+                    return Err(err(
+                        VariantErrorKind::UnknownExclusion {
+                            pattern: id_text.clone(),
+                            excluded: ex.get_ref().clone(),
+                        },
+                        &format!("{path}.excludes"),
+                        Some(ex.span()),
+                    ))
+                }
+            }
+        }
+        patterns[id.index()] = Some(PatternRule { tai, excludes });
+        hu[id.index()] = pattern_hu;
+    }
+    if tai_sum > bounds::TAI_SUM {
+        return Err(err(
+            VariantErrorKind::OutOfBounds {
+                value: (tai_sum / bounds::MAX_COUNT) as i64,
+                min: 0,
+                max: (bounds::TAI_SUM / bounds::MAX_COUNT) as i64,
+            },
+            "patterns (the sum of all tai)",
+            None,
+        ));
+    }
+
+    let variant = Variant::assemble(
+        raw.name.into_inner(),
+        raw.description,
+        scoring,
+        rules,
+        tai.min,
+        (tai.max != 0).then_some(tai.max),
+        tai.wait_needs_single_kind,
+        settlement,
+        patterns,
+        hu,
+    );
+    if let Some(cycle) = variant.exclusion_cycle() {
+        let first = cycle[0].id();
+        return Err(VariantError {
+            origin: origin.to_string(),
+            key: format!("patterns.{first}.excludes"),
+            line: key_line(text, "patterns", first),
+            kind: VariantErrorKind::ExclusionCycle(
+                cycle.iter().map(|p| p.id().to_string()).collect(),
+            ),
+        });
+    }
+    Ok(variant)
+}
+
+/// `value` within `min..=max`, or why not.
+fn check<T: Into<i64>>(value: T, min: T, max: T) -> Result<(), VariantErrorKind> {
+    let (value, min, max) = (value.into(), min.into(), max.into());
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(VariantErrorKind::OutOfBounds { value, min, max })
+    }
+}
+
+/// 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// The 1-based line where `key` is set in `[table]`, for the plain `key = …` layout the
+/// shipped files use; `None` for layouts it does not follow (the error then names the
+/// table's line or none, and always the key).
+fn key_line(text: &str, table: &str, key: &str) -> Option<usize> {
+    let header = format!("[{table}]");
+    let mut inside = false;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line.split('#').next().map(str::trim) == Some(header.as_str());
+        } else if inside {
+            if let Some(rest) = line.strip_prefix(key) {
+                if rest.trim_start().starts_with('=') {
+                    return Some(i + 1);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A pattern entry: a bare tai number, or `{ tai = N, hu = H, excludes = [...] }`.
+struct RawPattern {
+    tai: i64,
+    hu: i64,
+    excludes: Vec<Spanned<String>>,
+}
+
+impl<'de> Deserialize<'de> for RawPattern {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RawPattern, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawPattern;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a tai count or { tai = N, hu = H, excludes = [\"id\", ...] }")
+            }
+
+            fn visit_i64<E: de::Error>(self, tai: i64) -> Result<RawPattern, E> {
+                Ok(RawPattern {
+                    tai,
+                    hu: 0,
+                    excludes: Vec::new(),
+                })
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawPattern, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawPattern, A::Error> {
+                let mut tai = None;
+                let mut hu = 0;
+                let mut excludes = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "tai" => tai = Some(map.next_value::<i64>()?),
+                        "hu" => hu = map.next_value::<i64>()?,
+                        "excludes" => excludes = map.next_value()?,
+                        other => {
+                            return Err(de::Error::unknown_field(other, &["tai", "hu", "excludes"]))
+                        }
+                    }
+                }
+                let tai = tai.ok_or_else(|| de::Error::missing_field("tai"))?;
+                Ok(RawPattern { tai, hu, excludes })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
