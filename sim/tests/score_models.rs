@@ -392,7 +392,13 @@ fn exclusion_cycles_through_chains_are_refused() {
         panic!("{err}");
     };
     assert!(ids.contains(&"three_concealed_pungs".to_string()), "{err}");
-    assert!(ids.contains(&"five_concealed_pungs".to_string()), "{err}");
+    // Ruling out 五暗刻 rules out its lower grades too, so the first cycle found may run
+    // through 四暗刻 instead: either higher grade closes it.
+    assert!(
+        ids.contains(&"five_concealed_pungs".to_string())
+            || ids.contains(&"four_concealed_pungs".to_string()),
+        "{err}"
+    );
     assert!(err.to_string().contains("cycle"), "{err}");
     for name in Variant::names() {
         assert_eq!(

@@ -427,7 +427,10 @@ impl Variant {
             self.excludes[i] = chains[i];
             if let Some(rule) = self.patterns[i] {
                 self.enabled |= p.bit();
-                self.excludes[i] |= with_lower_grades(rule.excludes);
+                // A graded pattern ruled out takes its lower grades with it, but never the
+                // pattern doing the excluding (三暗刻 excluding 五暗刻 is a cycle through the
+                // chain, not a self-exclusion).
+                self.excludes[i] |= with_lower_grades(rule.excludes) & !p.bit();
             }
         }
     }
