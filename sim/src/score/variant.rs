@@ -280,6 +280,8 @@ impl Variant {
                 on_dealer_win: r.dealer_keeps_on_win,
                 on_draw: r.dealer_keeps_on_draw,
             },
+            // The table procedure and wild options are not TOML keys yet.
+            ..Rules::TAIWAN16
         };
         if let Err(e) = rules.validate() {
             return Err(err(
