@@ -9,7 +9,7 @@
 use arrayvec::ArrayVec;
 
 use crate::action::{Action, ActionList, IllegalAction, LegalSet};
-use crate::algo::{is_win_with, shanten_with, waits};
+use crate::algo::{is_win, shanten, waits, HandRules};
 use crate::hand::Hand;
 use crate::meld::{Meld, MeldKind, MeldList};
 use crate::rules::{Rules, RulesError};
@@ -394,8 +394,7 @@ impl Deal {
     fn update_waits(&mut self, seat: Seat) {
         self.waits[seat] = waits(
             &self.hands[seat],
-            self.sets_needed(seat),
-            self.rules.special,
+            HandRules::new(self.sets_needed(seat), self.rules.special),
         );
     }
 
@@ -715,9 +714,10 @@ impl Deal {
             // The hand before this draw is the one whose waits were cached at its discard.
             (DrawSource::Live | DrawSource::Flower, Some(t)) => self.waits[seat].contains(t),
             // The dealt hand, or a hand changed by a kong: check it whole.
-            (DrawSource::Deal | DrawSource::Kong { .. }, _) => {
-                is_win_with(hand, self.sets_needed(seat), self.rules.special)
-            }
+            (DrawSource::Deal | DrawSource::Kong { .. }, _) => is_win(
+                hand,
+                HandRules::new(self.sets_needed(seat), self.rules.special),
+            ),
             _ => false,
         };
         if wins {
@@ -751,13 +751,18 @@ impl Deal {
             && !self.any_meld();
         // A discard can leave the hand ready only if the hand before it is at most one tile
         // from complete: one shanten call usually rules every candidate out.
-        if may_declare && shanten_with(hand, self.sets_needed(seat), self.rules.special) <= 0 {
+        if may_declare
+            && shanten(
+                hand,
+                HandRules::new(self.sets_needed(seat), self.rules.special),
+            ) <= 0
+        {
             let sets = self.sets_needed(seat);
             let mut ready = TileSet::EMPTY;
             for t in hand.kinds() {
                 let mut after = *hand;
                 after.remove(t);
-                if shanten_with(&after, sets, self.rules.special) == 0 {
+                if shanten(&after, HandRules::new(sets, self.rules.special)) == 0 {
                     ready.insert(t);
                 }
             }
@@ -1326,7 +1331,10 @@ impl Deal {
                 ));
             }
             if self.holder() != Some(seat) && self.initial_cursor >= 4 {
-                let fresh = waits(hand, self.sets_needed(seat), self.rules.special);
+                let fresh = waits(
+                    hand,
+                    HandRules::new(self.sets_needed(seat), self.rules.special),
+                );
                 if fresh != self.waits[seat] {
                     return Err(format!(
                         "{seat}'s cached waits {:?} differ from recomputed {fresh:?}",
