@@ -129,9 +129,10 @@ fn a_kong_whose_replacement_meets_the_reserve_leaves_fresh_waits() {
     );
     let n = Wind::North;
     let sets = Rules::TAIWAN16.sets - deal.melds(n).len() as u8;
+    let hand_rules = taisim_sim::algo::HandRules::new(sets, Rules::TAIWAN16.special);
     assert_eq!(
         deal.waits(n),
-        taisim_sim::algo::waits(deal.hand(n), sets, Rules::TAIWAN16.special)
+        taisim_sim::algo::waits(deal.hand(n), hand_rules)
     );
 }
 

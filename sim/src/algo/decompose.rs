@@ -3,6 +3,7 @@
 use arrayvec::ArrayVec;
 
 use super::tables::{win_table, CODE_PAIR};
+use super::HandRules;
 use crate::hand::Hand;
 use crate::tile::Tile;
 
@@ -36,10 +37,12 @@ pub const MAX_DECOMPOSITIONS: usize = 6;
 /// The decompositions of one hand; see [`MAX_DECOMPOSITIONS`] for why it never overflows.
 pub type DecompositionList = ArrayVec<Decomposition, MAX_DECOMPOSITIONS>;
 
-/// Every distinct regular decomposition of a complete hand (sets sorted, no duplicates).
-/// Clears `out` first and leaves it empty if the hand is not `sets` sets plus a pair.
-pub fn decompositions(hand: &Hand, sets: u8, out: &mut DecompositionList) {
+/// Every distinct regular decomposition of a complete hand (sets sorted, no duplicates):
+/// `rules.sets` sets and a pair (special forms have none). Clears `out` first and leaves it
+/// empty if the hand is not `rules.sets` sets plus a pair.
+pub fn decompositions(hand: &Hand, rules: HandRules, out: &mut DecompositionList) {
     out.clear();
+    let sets = rules.sets;
     if sets > 5 || hand.len() != 3 * sets as usize + 2 {
         return;
     }

@@ -18,7 +18,7 @@
 use super::improve;
 use super::special::{self, ORPHAN_KINDS};
 use super::tables::{distance_table, DistanceTable, Group};
-use super::SpecialHands;
+use super::{HandRules, SpecialHands};
 use crate::hand::{Hand, POW5};
 use crate::tile::{Tile, TileSet};
 
@@ -60,7 +60,7 @@ fn for_kinds(mut bits: u64, mut f: impl FnMut(usize)) {
 
 /// The shanten of a hand of `3 * sets + 2` tiles after discarding each kind it holds, under
 /// the regular form and the enabled special forms, and on request the kinds whose draw
-/// lowers each such shanten again: [`shanten_with`](super::shanten_with) and
+/// lowers each such shanten again: [`shanten`](super::shanten) and
 /// [`improving_kinds`](super::improving_kinds) of every hand one discard leaves, from one
 /// look at the hand.
 #[derive(Clone, Debug)]
@@ -84,8 +84,9 @@ pub struct Discards<'h> {
 }
 
 impl<'h> Discards<'h> {
-    /// Scans `hand`, which holds `3 * sets + 2` tiles with `sets <= 5`.
-    pub fn new(hand: &'h Hand, sets: u8, special: SpecialHands) -> Discards<'h> {
+    /// Scans `hand`, which holds `3 * rules.sets + 2` tiles with `rules.sets <= 5`.
+    pub fn new(hand: &'h Hand, rules: HandRules) -> Discards<'h> {
+        let HandRules { sets, special, .. } = rules;
         debug_assert!(
             sets <= 5 && hand.len() == 3 * sets as usize + 2,
             "discards from {} tiles for {sets} sets",
@@ -123,7 +124,7 @@ impl<'h> Discards<'h> {
         scan
     }
 
-    /// [`shanten_with`](super::shanten_with) of the hand less one `tile`; `i8::MAX` for a
+    /// [`shanten`](super::shanten) of the hand less one `tile`; `i8::MAX` for a
     /// kind the hand does not hold.
     #[inline]
     pub fn shanten(&self, tile: Tile) -> i8 {
@@ -251,7 +252,7 @@ impl<'h> Discards<'h> {
     }
 
     /// Whether an enabled special form counts: only with all 17 tiles concealed, as in
-    /// [`shanten_with`](super::shanten_with).
+    /// [`shanten`](super::shanten).
     #[inline]
     fn special_forms_apply(&self) -> bool {
         (self.special.eight_pairs || self.special.thirteen_orphans)
@@ -408,7 +409,7 @@ fn groups<'t>(table: &'t DistanceTable, slots: &[usize; 4]) -> [Group<'t>; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::{improving_kinds, shanten, shanten_with};
+    use crate::algo::{improving_kinds, shanten};
     use rand_core::RngCore;
 
     /// A random hand of `len` tiles. Some rounds draw from the orphans, from a few kinds or
@@ -452,7 +453,7 @@ mod tests {
                 (u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())) & ALL_KINDS
             };
             for special in SpecialHands::EVERY {
-                let scan = Discards::new(&hand, sets, special);
+                let scan = Discards::new(&hand, HandRules::new(sets, special));
                 let all = scan.improving_kinds(hand.kinds(), TileSet(kinds));
                 for t in Tile::ALL {
                     if hand.count(t) == 0 {
@@ -462,19 +463,19 @@ mod tests {
                     }
                     let mut left = hand;
                     left.remove(t);
-                    let sh = shanten_with(&left, sets, special);
+                    let sh = shanten(&left, HandRules::new(sets, special));
                     assert_eq!(
                         scan.shanten(t),
                         sh,
                         "{hand:?} - {t} sets={sets} {special:?}"
                     );
-                    specials_lower += usize::from(sh < shanten(&left, sets));
+                    specials_lower += usize::from(sh < shanten(&left, HandRules::regular(sets)));
                     let mut want = 0u64;
                     for u in Tile::ALL {
                         if left.count(u) < 4 && kinds >> u.index() & 1 == 1 {
                             let mut drawn = left;
                             drawn.add(u);
-                            if shanten_with(&drawn, sets, special) < sh {
+                            if shanten(&drawn, HandRules::new(sets, special)) < sh {
                                 want |= 1 << u.index();
                             }
                         }
@@ -483,7 +484,7 @@ mod tests {
                     assert_eq!(got, TileSet(want), "{hand:?} - {t} sets={sets} {special:?}");
                     assert_eq!(
                         got,
-                        improving_kinds(&left, sets, special, sh, TileSet(kinds))
+                        improving_kinds(&left, HandRules::new(sets, special), sh, TileSet(kinds))
                     );
                     improving += usize::from(want != 0);
                 }

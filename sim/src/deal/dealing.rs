@@ -1,7 +1,7 @@
 //! Dealing and drawing: the wall is dealt out by the rules' table procedure, flowers are
 //! shown and replaced, and seats draw until the wall is down to its reserve.
 
-use crate::algo::waits;
+use crate::algo::{waits, Wild};
 use crate::rules::{Rules, RulesError};
 use crate::seat::{BySeat, SeatSet};
 use crate::tile::{Drawn, Flower, FlowerSet, Seat, Tile};
@@ -46,6 +46,7 @@ impl Deal {
             steps: 0,
             wild_indicator: None,
             claimable: u64::MAX,
+            hand_wild: None,
         };
         deal.deal_tiles();
         if deal.rules.procedure.setup.wild_indicator {
@@ -85,6 +86,9 @@ impl Deal {
         self.wild_indicator = Some(t);
         if let Drawn::Tile(kind) = t.classify() {
             self.shown[kind.index()] += 1;
+            // shared/rules/README.md "得牌", "白板": the other three copies are wild, 白板
+            // stands for the wild's face, and every set and the pair hold a real tile.
+            self.hand_wild = Some(Wild::taizhou(kind, true));
             if !self.rules.wilds_in_claims {
                 self.claimable &= !(1u64 << kind.index());
             }
@@ -129,11 +133,7 @@ impl Deal {
 
     #[inline(always)]
     pub(super) fn update_waits(&mut self, seat: Seat) {
-        self.waits[seat] = waits(
-            &self.hands[seat],
-            self.sets_needed(seat),
-            self.rules.special,
-        );
+        self.waits[seat] = waits(&self.hands[seat], self.hand_rules(seat));
     }
 
     pub(super) fn replace_initial(&mut self, seat: Seat) {

@@ -1,7 +1,7 @@
 //! The legal actions of the seat to act.
 
 use crate::action::{Action, ActionList, LegalSet};
-use crate::algo::{is_win_with, shanten_with};
+use crate::algo::{is_win, shanten};
 use crate::meld::MeldKind;
 use crate::tile::{FlowerSet, Seat, Tile, TileSet};
 
@@ -72,9 +72,7 @@ impl Deal {
             // The hand before this draw is the one whose waits were cached at its discard.
             (DrawSource::Live | DrawSource::Flower, Some(t)) => self.waits[seat].contains(t),
             // The dealt hand, or a hand changed by a kong: check it whole.
-            (DrawSource::Deal | DrawSource::Kong { .. }, _) => {
-                is_win_with(hand, self.sets_needed(seat), self.rules.special)
-            }
+            (DrawSource::Deal | DrawSource::Kong { .. }, _) => is_win(hand, self.hand_rules(seat)),
             _ => false,
         };
         if wins {
@@ -108,13 +106,13 @@ impl Deal {
             && !self.any_meld();
         // A discard can leave the hand ready only if the hand before it is at most one tile
         // from complete: one shanten call usually rules every candidate out.
-        if may_declare && shanten_with(hand, self.sets_needed(seat), self.rules.special) <= 0 {
-            let sets = self.sets_needed(seat);
+        let hand_rules = self.hand_rules(seat);
+        if may_declare && shanten(hand, hand_rules) <= 0 {
             let mut ready = TileSet::EMPTY;
             for t in hand.kinds() {
                 let mut after = *hand;
                 after.remove(t);
-                if shanten_with(&after, sets, self.rules.special) == 0 {
+                if shanten(&after, hand_rules) == 0 {
                     ready.insert(t);
                 }
             }

@@ -16,6 +16,7 @@ use arrayvec::ArrayVec;
 pub use validate::{Invalid, ValidationError};
 
 use crate::action::Action;
+use crate::algo::{HandRules, Wild};
 use crate::hand::Hand;
 use crate::meld::{Meld, MeldList};
 use crate::rules::Rules;
@@ -304,6 +305,8 @@ pub struct Deal {
     /// Kinds whose tiles in a hand may help to claim a discard: every kind, or every kind but
     /// the wild when wilds stay out of claims (taizhou.md 「得牌」).
     claimable: u64,
+    /// The wild as the hand algorithms take it, built once from the indicator.
+    hand_wild: Option<Wild>,
 }
 
 impl Deal {
@@ -448,6 +451,18 @@ impl Deal {
     /// Sets still needed in the seat's concealed hand.
     fn sets_needed(&self, seat: Seat) -> u8 {
         self.rules.sets - self.melds[seat].len() as u8
+    }
+
+    /// What the hand algorithms judge the seat's concealed hand by: the sets it still needs,
+    /// the special shapes and the deal's wild. Every hand-algorithm call of the deal takes
+    /// its rules from here.
+    #[inline(always)]
+    fn hand_rules(&self, seat: Seat) -> HandRules {
+        HandRules {
+            sets: self.sets_needed(seat),
+            special: self.rules.special,
+            wild: self.hand_wild,
+        }
     }
 
     fn any_meld(&self) -> bool {

@@ -211,7 +211,7 @@ impl Deal {
                 });
             }
             if self.holder() != Some(seat) && self.initial_cursor >= 4 {
-                let recomputed = waits(hand, self.sets_needed(seat), self.rules.special);
+                let recomputed = waits(hand, self.hand_rules(seat));
                 if recomputed != self.waits[seat] {
                     problems.push(Invalid::Waits {
                         seat,

@@ -43,7 +43,7 @@ pub use variant::{
     Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, SettlementRules, Variant, VariantError,
 };
 
-use crate::algo::{waits, SpecialHands};
+use crate::algo::{waits, HandRules, SpecialHands};
 use crate::deal::{Deal, Outcome};
 use crate::seat::BySeat;
 use crate::tile::Seat;
@@ -76,7 +76,7 @@ pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
         *wait_kinds_known.get_or_insert_with(|| {
             let mut before = input.hand;
             before.remove(win);
-            waits(&before, sets, special).len() as u8
+            waits(&before, HandRules::new(sets, special)).len() as u8
         })
     };
     let facts = Facts::new(input, variant, self_draw);
