@@ -18,7 +18,8 @@
 use super::improve;
 use super::special::{self, ORPHAN_KINDS};
 use super::tables::{distance_table, DistanceTable, Group};
-use super::{HandRules, SpecialHands};
+use super::wild;
+use super::{HandRules, SpecialHands, Wild};
 use crate::hand::{Hand, POW5};
 use crate::tile::{Tile, TileSet};
 
@@ -81,12 +82,33 @@ pub struct Discards<'h> {
     lack: [u8; Tile::NUM],
     /// The held kinds whose lack after a discard is the regular form's.
     regular_at_lack: u64,
+    /// The deal's wilds: then every figure comes from the wild path (see `wild`).
+    wild: Option<Wild>,
 }
 
 impl<'h> Discards<'h> {
     /// Scans `hand`, which holds `3 * rules.sets + 2` tiles with `rules.sets <= 5`.
     pub fn new(hand: &'h Hand, rules: HandRules) -> Discards<'h> {
         let HandRules { sets, special, .. } = rules;
+        if let Some(w) = rules.wild {
+            let scan = wild::Scan::new(hand, rules, w);
+            let mut lack = [NOT_HELD; Tile::NUM];
+            for_kinds(hand.kinds().0, |k| {
+                lack[k] = scan.lack_changed(Tile::ALL[k], -1);
+            });
+            return Discards {
+                hand,
+                sets,
+                special,
+                slots: [0; 4],
+                halves: [0; 2],
+                minus: [0; Tile::NUM],
+                minus_half: [0; Tile::NUM],
+                lack,
+                regular_at_lack: 0,
+                wild: Some(w),
+            };
+        }
         debug_assert!(
             sets <= 5 && hand.len() == 3 * sets as usize + 2,
             "discards from {} tiles for {sets} sets",
@@ -107,6 +129,7 @@ impl<'h> Discards<'h> {
             minus_half: [0; Tile::NUM],
             lack: [NOT_HELD; Tile::NUM],
             regular_at_lack: held,
+            wild: None,
         };
         for (g, group) in groups.iter().enumerate() {
             let fixed = table.lack_row(sets as usize, scan.halves[1 - g / 2]);
@@ -141,6 +164,16 @@ impl<'h> Discards<'h> {
         let mut out = [TileSet::EMPTY; Tile::NUM];
         let discards = discards.0 & self.hand.kinds().0;
         let asked = kinds.0 & ALL_KINDS;
+        if let Some(w) = self.wild {
+            let rules = HandRules::new(self.sets, self.special).with_wild(w);
+            for_kinds(discards, |d| {
+                let mut left = *self.hand;
+                left.remove(Tile::ALL[d]);
+                let shanten = self.lack[d] as i8 - 1;
+                out[d] = wild::improving_kinds(&left, rules, w, shanten, TileSet(asked));
+            });
+            return out;
+        }
         if self.special_forms_apply() {
             let mut pairs = self
                 .special

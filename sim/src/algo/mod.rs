@@ -4,6 +4,16 @@
 //! the number of sets the concealed part still has to form (5 minus the number of melds for
 //! the 16-tile game, up to 4 for 13-tile variants), the special shapes enabled, and the
 //! deal's wilds. Melds never enter these functions: they are already sets.
+//!
+//! # Wilds
+//!
+//! With [`HandRules::wild`] set, the hand passed in is still the physical hand: the copies of
+//! the wild kind are wilds, the stand-in's copies are natural copies of the wild kind's face.
+//! A wild stands for any tile, in any number (a face may be read five times or more); under
+//! [`Wild::needing_real_tile`] every set and the pair hold at least one natural. Special
+//! shapes are not read with wilds ([`HandRules::check`] refuses the combination). Every
+//! function is exact for 0 to 4 wilds; the no-wild variants keep the table-driven path, which
+//! the wild path leaves untouched after one test of `rules.wild`.
 
 mod decompose;
 mod discard;
@@ -12,14 +22,18 @@ mod rules;
 mod shanten;
 mod special;
 mod tables;
+mod wild;
 mod win;
 
 use crate::hand::Hand;
 use crate::tile::{Tile, TileSet};
 
-pub use decompose::{decompositions, Decomposition, DecompositionList, Set, MAX_DECOMPOSITIONS};
+pub use decompose::{
+    decompositions, for_each_decomposition, Decomposition, DecompositionList, Set,
+    MAX_DECOMPOSITIONS,
+};
 pub use discard::Discards;
-pub use rules::{HandRules, Wild};
+pub use rules::{HandRules, HandRulesError, Wild};
 
 /// The special (non set-and-pair) winning forms a rule set enables.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -70,6 +84,9 @@ impl SpecialHands {
 /// Without special forms, four loads from the win table (built on first use).
 #[inline]
 pub fn is_win(hand: &Hand, rules: HandRules) -> bool {
+    if let Some(wild) = rules.wild {
+        return wild::is_win(hand, rules, wild);
+    }
     let HandRules { sets, special, .. } = rules;
     win::is_win(hand, sets)
         || (special.eight_pairs && special::is_eight_pairs(hand, sets))
@@ -83,8 +100,13 @@ pub fn is_win(hand: &Hand, rules: HandRules) -> bool {
 ///
 /// Exact: it is the fewest tiles that, added to the hand, give a multiset containing a
 /// complete hand (each added tile costs one exchange), minus one. Without wilds the target
-/// hand never needs a fifth copy of a kind.
+/// hand never needs a fifth copy of a kind; with wilds a wild held is worth whatever is best,
+/// and a missing tile may arrive as a wild, so a face may be needed more than four times
+/// (see the module `wild` for the reading).
 pub fn shanten(hand: &Hand, rules: HandRules) -> i8 {
+    if let Some(wild) = rules.wild {
+        return wild::shanten(hand, rules, wild);
+    }
     let HandRules { sets, special, .. } = rules;
     let mut lack = shanten::distance(hand, sets);
     if sets == 5 && (hand.len() == 16 || hand.len() == 17) {
@@ -109,14 +131,25 @@ pub fn shanten(hand: &Hand, rules: HandRules) -> i8 {
 /// distance is above the hand's is skipped, since one tile lowers a distance by at most one.
 pub fn improving_kinds(hand: &Hand, rules: HandRules, shanten: i8, kinds: TileSet) -> TileSet {
     debug_assert_eq!(shanten, self::shanten(hand, rules));
+    if let Some(wild) = rules.wild {
+        return wild::improving_kinds(hand, rules, wild, shanten, kinds);
+    }
     improve::improving_kinds(hand, rules.sets, rules.special, shanten, kinds)
 }
 
 /// For a hand of `3 * sets + 1` tiles: the kinds that complete it, in the regular form or an
 /// enabled special form. A kind the hand already holds four of is not a wait (no fifth copy
 /// exists). Empty for a hand of any other length.
+///
+/// Waits are physical kinds: with wilds, drawing a wild completes the hand whenever any tile
+/// would (unless a set would then hold wilds only, under the real-tile rule), and drawing
+/// the stand-in (白板) completes it when a natural copy of the wild kind's face would.
 #[inline]
 pub fn waits(hand: &Hand, rules: HandRules) -> TileSet {
+    // One test of the option's tag: the variants without wilds keep the table path as it was.
+    if let Some(wild) = rules.wild {
+        return wild::waits(hand, rules, wild);
+    }
     let HandRules { sets, special, .. } = rules;
     let out = win::waits(hand, sets);
     // The deal asks at every discard; with no special form enabled this stays a few

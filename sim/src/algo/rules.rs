@@ -110,8 +110,29 @@ impl HandRules {
         }
     }
 
+    /// The rules if the algorithms support them: at most 5 sets, and no special shapes
+    /// together with wilds (how a wild would stand in a 八對 or 十三么 is not defined).
+    pub const fn check(self) -> Result<HandRules, HandRulesError> {
+        if self.sets > 5 {
+            return Err(HandRulesError::Sets(self.sets));
+        }
+        if self.wild.is_some() && (self.special.eight_pairs || self.special.thirteen_orphans) {
+            return Err(HandRulesError::WildWithSpecialHands);
+        }
+        Ok(self)
+    }
+
     /// The same rules for a hand that must form `sets` sets (e.g. after a meld).
     pub const fn with_sets(self, sets: u8) -> HandRules {
         HandRules { sets, ..self }
     }
+}
+
+/// Why [`HandRules::check`] refused a set of hand rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HandRulesError {
+    #[error("a hand forms at most 5 sets, got {0}")]
+    Sets(u8),
+    #[error("wilds cannot be combined with the special hands (尼姑, 十三么)")]
+    WildWithSpecialHands,
 }
