@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use taisim_sim::algo::{
-    decompositions, is_win, shanten, waits, warm_up, DecompositionList, SpecialHands,
+    decompositions, is_win, shanten, waits, warm_up, DecompositionList, HandRules, SpecialHands,
 };
 use taisim_sim::{Hand, Tile};
 
@@ -90,7 +90,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut wins = 0;
             for h in &mixed {
-                wins += usize::from(is_win(black_box(h), 5));
+                wins += usize::from(is_win(black_box(h), HandRules::regular(5)));
             }
             wins
         })
@@ -99,7 +99,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0i32;
             for h in &random17 {
-                sum += i32::from(shanten(black_box(h), 5));
+                sum += i32::from(shanten(black_box(h), HandRules::regular(5)));
             }
             sum
         })
@@ -108,7 +108,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for h in &ready16 {
-                n += waits(black_box(h), 5, SpecialHands::NONE).len();
+                n += waits(black_box(h), HandRules::new(5, SpecialHands::NONE)).len();
             }
             n
         })
@@ -117,7 +117,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for h in &random16 {
-                n += waits(black_box(h), 5, SpecialHands::NONE).len();
+                n += waits(black_box(h), HandRules::new(5, SpecialHands::NONE)).len();
             }
             n
         })
@@ -126,7 +126,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for h in &ready16 {
-                n += waits(black_box(h), 5, SpecialHands::ALL).len();
+                n += waits(black_box(h), HandRules::new(5, SpecialHands::ALL)).len();
             }
             n
         })
@@ -136,7 +136,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for h in &complete {
-                decompositions(black_box(h), 5, &mut out);
+                decompositions(black_box(h), HandRules::regular(5), &mut out);
                 n += out.len();
             }
             n

@@ -2,7 +2,7 @@
 //! safety against opponents that look ready.
 
 use arrayvec::ArrayVec;
-use taisim_sim::algo::{improving_kinds, shanten_with, Discards, SpecialHands};
+use taisim_sim::algo::{self, improving_kinds, Discards, HandRules, SpecialHands};
 use taisim_sim::{Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View};
 
 use crate::agent::Agent;
@@ -98,7 +98,11 @@ impl DefensiveAgent {
             return threats;
         }
         let hand = view.hand();
-        if shanten_with(hand, sets_needed(view), view.rules().special) < self.far_shanten {
+        if algo::shanten(
+            hand,
+            HandRules::new(sets_needed(view), view.rules().special),
+        ) < self.far_shanten
+        {
             return threats;
         }
         let last = last_discards(view);
@@ -156,7 +160,7 @@ pub fn ukeire(
 ) -> u32 {
     let kinds = TileSet(may_improve(hand, special));
     let mut total = 0;
-    for t in improving_kinds(hand, sets, special, shanten, kinds) {
+    for t in improving_kinds(hand, HandRules::new(sets, special), shanten, kinds) {
         total += unseen[t.index()] as u32;
     }
     total
@@ -276,7 +280,7 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &LegalSet, threats: &[TileSet]
     let sets = sets_needed(view);
     let rules = view.rules();
     let special = rules.special;
-    let discards = Discards::new(hand, sets, special);
+    let discards = Discards::new(hand, HandRules::new(sets, special));
 
     // Pass 1: the kinds the candidates leave one tile fewer of, and four fewer of. Candidates
     // that leave the same hand (a discard and a ready declaration of one kind, say) expose
@@ -319,7 +323,10 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &LegalSet, threats: &[TileSet]
         } else {
             0
         };
-        let r = rank(exposed_danger, shanten_with(&after, sets, special));
+        let r = rank(
+            exposed_danger,
+            algo::shanten(&after, HandRules::new(sets, special)),
+        );
         if r < best {
             best = r;
             tied_one = 0;
@@ -390,7 +397,7 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &LegalSet) -> Action {
     let hand = view.hand();
     let sets = sets_needed(view);
     let special = view.rules().special;
-    let now = shanten_with(hand, sets, special);
+    let now = algo::shanten(hand, HandRules::new(sets, special));
     let mut best: Option<(i8, u8, Action)> = None;
     for &action in legal.head() {
         let mut after = *hand;
@@ -415,7 +422,7 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &LegalSet) -> Action {
             _ => continue,
         };
         // The claimed set becomes a meld: one set fewer to form from the concealed tiles.
-        let sh = shanten_with(&after, sets - 1, special);
+        let sh = algo::shanten(&after, HandRules::new(sets - 1, special));
         if sh < now && best.is_none_or(|(bs, bp, _)| (sh, preference) < (bs, bp)) {
             best = Some((sh, preference, action));
         }
@@ -445,7 +452,7 @@ mod tests {
             if unseen[t.index()] > 0 && hand.count(t) < 4 {
                 let mut h = *hand;
                 h.add(t);
-                if shanten_with(&h, sets, special) < shanten {
+                if algo::shanten(&h, HandRules::new(sets, special)) < shanten {
                     total += unseen[t.index()] as u32;
                 }
             }
@@ -520,7 +527,7 @@ mod tests {
             let danger = exposed.map_or(0, |t| {
                 threats.iter().filter(|safe| !safe.contains(t)).count() as u8
             });
-            let shanten = shanten_with(&after, sets, rules.special);
+            let shanten = algo::shanten(&after, HandRules::new(sets, rules.special));
             let ukeire = reference_ukeire(&after, sets, shanten, &unseen, rules.special);
             let rank = (danger, shanten, core::cmp::Reverse(ukeire), preference);
             if best.is_none_or(|(b, _)| rank < b) {

@@ -2,7 +2,7 @@
 //! opponent, how far its hand is from ready. Shared by the agents and the observation
 //! encoder so that both count the same way.
 
-use taisim_sim::algo::shanten_with;
+use taisim_sim::algo::{self, HandRules};
 use taisim_sim::{Hand, Seat, Tile, TileSet, View};
 
 /// Position of `seat` relative to `viewer` in turn order: 0 the viewer, 1 the next seat
@@ -21,7 +21,7 @@ pub fn sets_needed(view: &View<'_>) -> u8 {
 /// The viewer's shanten with the deal's special hands.
 #[inline]
 pub fn shanten(view: &View<'_>, hand: &Hand, sets: u8) -> i8 {
-    shanten_with(hand, sets, view.rules().special)
+    algo::shanten(hand, HandRules::new(sets, view.rules().special))
 }
 
 /// Copies of each kind the viewer can see: its own hand, every meld face up (its own

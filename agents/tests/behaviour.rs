@@ -6,7 +6,7 @@ use taisim_agents::{
     build_agents, parse_agents, play_deal, Agent, BuiltinAgent, DefensiveAgent, GreedyAgent,
     RandomAgent,
 };
-use taisim_sim::algo::shanten_with;
+use taisim_sim::algo::{self, HandRules};
 use taisim_sim::{
     parse_tile, parse_wall_tiles, Action, ActionList, Deal, DealContext, Hand, Rules, Seat, Tile,
     Wall, Wind,
@@ -21,7 +21,7 @@ fn sets_needed(deal: &Deal, seat: Seat) -> u8 {
 }
 
 fn shanten(deal: &Deal, hand: &Hand, sets: u8) -> i8 {
-    shanten_with(hand, sets, deal.rules().special)
+    algo::shanten(hand, HandRules::new(sets, deal.rules().special))
 }
 
 /// Shanten after a turn action, recomputed here from the hand (independently of the agent).
@@ -232,7 +232,12 @@ fn defensive_discards_a_safe_tile_against_a_declared_ready_hand() {
     deal.legal_actions(&mut legal);
     let view = deal.view(Wind::East);
     let sets = deal.rules().sets;
-    assert!(shanten_with(deal.hand(Wind::East), sets, deal.rules().special) >= 2);
+    assert!(
+        algo::shanten(
+            deal.hand(Wind::East),
+            HandRules::new(sets, deal.rules().special)
+        ) >= 2
+    );
     let threats = defensive.threats(&view);
     assert_eq!(threats.len(), 1, "only S looks ready");
     assert!(threats[0].contains(t("5p")) && threats[0].contains(t("8s")));
@@ -353,14 +358,14 @@ fn ukeire_skips_only_kinds_that_cannot_help() {
             }
         }
         for special in [SpecialHands::NONE, SpecialHands::ALL] {
-            let s = shanten_with(&hand, sets, special);
+            let s = algo::shanten(&hand, HandRules::new(sets, special));
             let full: u32 = Tile::ALL
                 .iter()
                 .filter(|&&t| hand.count(t) < 4)
                 .filter(|&&t| {
                     let mut h = hand;
                     h.add(t);
-                    shanten_with(&h, sets, special) < s
+                    algo::shanten(&h, HandRules::new(sets, special)) < s
                 })
                 .map(|t| unseen[t.index()] as u32)
                 .sum();

@@ -2,7 +2,7 @@
 //! winning hands of seeded deals played by a policy that takes any win and otherwise discards
 //! to the lowest shanten.
 
-use taisim_sim::algo::shanten;
+use taisim_sim::algo::{shanten, HandRules};
 use taisim_sim::score::{Variant, WinInput};
 use taisim_sim::{bounded, rng_from_seed, Action, ActionList, Deal, DealContext, Wind};
 
@@ -32,7 +32,7 @@ pub fn winning_inputs(variant: &Variant, want: usize) -> Vec<WinInput> {
                     Action::Discard(t) => {
                         let mut h = *deal.hand(seat);
                         h.remove(t);
-                        Some((shanten(&h, sets), a))
+                        Some((shanten(&h, HandRules::regular(sets)), a))
                     }
                     _ => None,
                 });

@@ -1,7 +1,7 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
 use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
-use taisim_sim::algo::shanten_with;
+use taisim_sim::algo::{shanten, HandRules};
 use taisim_sim::score::{score, try_settle, ScoringModel, Variant, WinInput};
 use taisim_sim::{
     deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
@@ -159,7 +159,7 @@ impl<'a> Player<'a> {
                 -1
             } else {
                 let sets = self.rules.sets.saturating_sub(deal.melds(s).len() as u8);
-                shanten_with(deal.hand(s), sets, self.rules.special)
+                shanten(deal.hand(s), HandRules::new(sets, self.rules.special))
             };
         }
 

@@ -23,6 +23,7 @@ mod meld;
 mod notation;
 mod perft;
 mod playout;
+mod procedure;
 mod rules;
 pub mod score;
 mod seat;
@@ -32,7 +33,8 @@ mod wall;
 
 pub use action::{Action, ActionList, IllegalAction, LegalSet};
 pub use deal::{
-    Deal, DealContext, DealResult, Discard, DiscardList, DrawSource, Outcome, WinContext,
+    Deal, DealContext, DealResult, Discard, DiscardList, DrawSource, Invalid, Outcome,
+    ValidationError, WinContext,
 };
 pub use hand::{Hand, HandError, HONOR_KEYS, POW5, SUIT_KEYS};
 pub use meld::{Meld, MeldKind, MeldList};
@@ -42,6 +44,7 @@ pub use notation::{
 };
 pub use perft::perft;
 pub use playout::play_randomly;
+pub use procedure::{DealingOrder, DiceBreak, SetupEvents, TableProcedure, WallComposition};
 pub use rules::{DealerContinuation, Rules, RulesError};
 pub use seat::{seat_wind, BySeat, SeatSet};
 pub use tile::{

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::algo::SpecialHands;
+use crate::procedure::TableProcedure;
 
 /// When the dealer keeps the deal (連莊). In a variant file its keys sit in `[rules]` as
 /// `dealer_keeps_on_win` and `dealer_keeps_on_draw`.
@@ -54,6 +55,16 @@ pub struct Rules {
     pub special: SpecialHands,
     #[serde(flatten)]
     pub dealer_continuation: DealerContinuation,
+    /// Wall, dice, dealing order and set-up events.
+    pub procedure: TableProcedure,
+    /// Whether tiles of the wild kind in a hand may help to chow, pung or kong a discard
+    /// (as tiles of their own kind: the deal never lets a wild stand for another kind in a
+    /// claim). taizhou.md 「得牌」: 「也不能参与吃 / 碰 / 杠」, so `false` there. Without a
+    /// wild indicator it changes nothing.
+    ///
+    /// A discarded wild is a tile of its kind to the other seats: it may be chowed with
+    /// ordinary tiles or won on (a later issue settles Taizhou's detail here).
+    pub wilds_in_claims: bool,
 }
 
 impl Rules {
@@ -76,15 +87,39 @@ impl Rules {
             on_dealer_win: true,
             on_draw: true,
         },
+        procedure: TableProcedure::TAIWAN16,
+        wilds_in_claims: true,
+    };
+
+    /// The engine half of taizhou.md as read by `shared/rules/README.md` ("taizhou: readings
+    /// the project adopts"): 13-tile hands from a wall of 136, two rolls of two dice, 跳牌, a
+    /// wild indicator turned up, nothing kept back ("打到最后"), 弃先胡后 (as 過水), an added
+    /// kong may be robbed, wilds never claim, the dealer stays only on a win.
+    pub const TAIZHOU: Rules = Rules {
+        sets: 4,
+        flowers: false,
+        reserve: 0,
+        multiple_winners: false,
+        rob_concealed_kong: false,
+        missed_win: true,
+        declare_ready: false,
+        ready_window: 0,
+        flower_wins: false,
+        special: SpecialHands {
+            eight_pairs: false,
+            thirteen_orphans: false,
+        },
+        dealer_continuation: DealerContinuation {
+            on_dealer_win: true,
+            on_draw: false,
+        },
+        procedure: TableProcedure::TAIZHOU,
+        wilds_in_claims: false,
     };
 
     /// Tiles in the wall.
     pub const fn wall_size(&self) -> u8 {
-        if self.flowers {
-            144
-        } else {
-            136
-        }
+        self.procedure.tiles.size()
     }
 
     /// Tiles in a hand between turns (16 or 13).
@@ -92,12 +127,39 @@ impl Rules {
         3 * self.sets + 1
     }
 
-    /// Checks the parameters against each other and the wall.
+    /// Checks the parameters against each other and the wall; the error names the first
+    /// problem found.
     pub fn validate(&self) -> Result<(), RulesError> {
         if !(1..=5).contains(&self.sets) {
             return Err(RulesError::Sets(self.sets));
         }
-        let dealt = 4 * self.hand_size() as u16 + 1;
+        let p = &self.procedure;
+        if p.tiles.has_flowers() != self.flowers {
+            return Err(RulesError::TilesDisagreeWithFlowers {
+                flowers: self.flowers,
+                tiles: p.tiles.size(),
+            });
+        }
+        if p.setup.flower_replacement != self.flowers {
+            return Err(if self.flowers {
+                RulesError::FlowersWithoutReplacement
+            } else {
+                RulesError::ReplacementWithoutFlowers
+            });
+        }
+        if p.setup.wild_indicator && self.flowers {
+            return Err(RulesError::WildIndicatorWithFlowers);
+        }
+        let hand = self.hand_size() as u16;
+        let d = p.dealing;
+        if d.per_turn == 0 || d.turns == 0 || d.in_turns() > hand {
+            return Err(RulesError::Dealing {
+                per_turn: d.per_turn,
+                turns: d.turns,
+                hand_size: self.hand_size(),
+            });
+        }
+        let dealt = p.dealt(self.hand_size());
         let wall = self.wall_size() as u16;
         if self.reserve as u16 + dealt >= wall {
             return Err(RulesError::Reserve {
@@ -113,6 +175,11 @@ impl Rules {
             return Err(RulesError::SpecialHandsNeedSixteen);
         }
         Ok(())
+    }
+
+    /// Whether the deal turns up a wild indicator.
+    pub const fn has_wild(&self) -> bool {
+        self.procedure.setup.wild_indicator
     }
 }
 
@@ -139,33 +206,168 @@ pub enum RulesError {
     FlowerWinsWithoutFlowers,
     #[error("the special hands (尼姑, 十三么) are 17-tile shapes and need sets = 5")]
     SpecialHandsNeedSixteen,
+    #[error("flowers = {flowers} but the procedure's wall has {tiles} tiles")]
+    TilesDisagreeWithFlowers { flowers: bool, tiles: u8 },
+    #[error("a wall with flowers needs the flower replacement set-up event")]
+    FlowersWithoutReplacement,
+    #[error("flower replacement needs flowers in the wall")]
+    ReplacementWithoutFlowers,
+    #[error("a wild indicator needs a wall without flowers (a flower turned up names no kind)")]
+    WildIndicatorWithFlowers,
+    #[error("dealing {turns} turns of {per_turn} tiles does not fit a hand of {hand_size} (each must be at least 1, and at most the hand in all)")]
+    Dealing {
+        per_turn: u8,
+        turns: u8,
+        hand_size: u8,
+    },
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::procedure::{DealingOrder, SetupEvents, WallComposition};
+
+    /// 13-tile hands, no flowers, no wild: Taiwan's dealing by fours with a 跳牌 tail.
+    const THIRTEEN: Rules = Rules {
+        sets: 4,
+        flowers: false,
+        flower_wins: false,
+        procedure: TableProcedure {
+            tiles: WallComposition::NoFlowers,
+            dealing: DealingOrder::TAIZHOU,
+            setup: SetupEvents::NONE,
+            ..TableProcedure::TAIWAN16
+        },
+        ..Rules::TAIWAN16
+    };
 
     #[test]
     fn defaults_are_valid_and_bad_ones_named() {
         assert_eq!(Rules::TAIWAN16.validate(), Ok(()));
         assert_eq!(Rules::TAIWAN16.hand_size(), 16);
+        assert_eq!(Rules::TAIZHOU.validate(), Ok(()));
+        assert_eq!(Rules::TAIZHOU.hand_size(), 13);
+        assert_eq!(Rules::TAIZHOU.wall_size(), 136);
+        assert_eq!(THIRTEEN.validate(), Ok(()));
+        assert_eq!(THIRTEEN.hand_size(), 13);
         let bad = Rules {
             reserve: 100,
             ..Rules::TAIWAN16
         };
         assert!(matches!(bad.validate(), Err(RulesError::Reserve { .. })));
+        let no_flowers = TableProcedure {
+            tiles: WallComposition::NoFlowers,
+            setup: SetupEvents::NONE,
+            ..TableProcedure::TAIWAN16
+        };
         let bad = Rules {
             flowers: false,
+            procedure: no_flowers,
             ..Rules::TAIWAN16
         };
         assert_eq!(bad.validate(), Err(RulesError::FlowerWinsWithoutFlowers));
-        let thirteen = Rules {
-            sets: 4,
-            flowers: false,
-            flower_wins: false,
-            ..Rules::TAIWAN16
+    }
+
+    #[test]
+    fn procedure_combinations_are_checked() {
+        let cases: [(Rules, RulesError); 7] = [
+            (
+                Rules {
+                    flowers: false,
+                    flower_wins: false,
+                    ..Rules::TAIWAN16
+                },
+                RulesError::TilesDisagreeWithFlowers {
+                    flowers: false,
+                    tiles: 144,
+                },
+            ),
+            (
+                Rules {
+                    procedure: TableProcedure {
+                        setup: SetupEvents::NONE,
+                        ..TableProcedure::TAIWAN16
+                    },
+                    ..Rules::TAIWAN16
+                },
+                RulesError::FlowersWithoutReplacement,
+            ),
+            (
+                Rules {
+                    procedure: TableProcedure {
+                        setup: SetupEvents {
+                            flower_replacement: true,
+                            ..SetupEvents::NONE
+                        },
+                        ..THIRTEEN.procedure
+                    },
+                    ..THIRTEEN
+                },
+                RulesError::ReplacementWithoutFlowers,
+            ),
+            (
+                Rules {
+                    procedure: TableProcedure {
+                        setup: SetupEvents {
+                            wild_indicator: true,
+                            flower_replacement: true,
+                        },
+                        ..TableProcedure::TAIWAN16
+                    },
+                    ..Rules::TAIWAN16
+                },
+                RulesError::WildIndicatorWithFlowers,
+            ),
+            // Four turns of four are 16 tiles: too many for a 13-tile hand.
+            (
+                Rules {
+                    procedure: TableProcedure {
+                        dealing: DealingOrder::TAIWAN16,
+                        ..Rules::TAIZHOU.procedure
+                    },
+                    ..Rules::TAIZHOU
+                },
+                RulesError::Dealing {
+                    per_turn: 4,
+                    turns: 4,
+                    hand_size: 13,
+                },
+            ),
+            (
+                Rules {
+                    procedure: TableProcedure {
+                        dealing: DealingOrder::new(0, 3),
+                        ..Rules::TAIZHOU.procedure
+                    },
+                    ..Rules::TAIZHOU
+                },
+                RulesError::Dealing {
+                    per_turn: 0,
+                    turns: 3,
+                    hand_size: 13,
+                },
+            ),
+            // 54 tiles dealt (the indicator among them) and 82 kept back leave nothing.
+            (
+                Rules {
+                    reserve: 82,
+                    ..Rules::TAIZHOU
+                },
+                RulesError::Reserve {
+                    reserve: 82,
+                    dealt: 54,
+                    wall: 136,
+                },
+            ),
+        ];
+        for (rules, want) in cases {
+            assert_eq!(rules.validate(), Err(want), "{rules:?}");
+        }
+        // One tile fewer kept back leaves one to draw.
+        let tight = Rules {
+            reserve: 81,
+            ..Rules::TAIZHOU
         };
-        assert_eq!(thirteen.validate(), Ok(()));
-        assert_eq!(thirteen.hand_size(), 13);
+        assert_eq!(tight.validate(), Ok(()));
     }
 }

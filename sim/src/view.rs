@@ -55,8 +55,9 @@ impl<'a> View<'a> {
     }
 
     /// Copies of each kind the viewer can see: its own hand, every meld face up (its own
-    /// concealed kongs included, other seats' hidden), and the discards still lying in the
-    /// river (a claimed discard lies in a meld and is counted there). At most 4 each.
+    /// concealed kongs included, other seats' hidden), the discards still lying in the
+    /// river (a claimed discard lies in a meld and is counted there) and the wild indicator.
+    /// At most 4 each.
     pub fn seen_counts(&self) -> [u8; Tile::NUM] {
         let mut seen = self.deal.shown_counts();
         let hand = self.hand().counts();
@@ -83,6 +84,16 @@ impl<'a> View<'a> {
     /// Every discard in order, claimed ones marked.
     pub fn discards(&self) -> &'a [Discard] {
         self.deal.discards()
+    }
+
+    /// The tile turned up as the wild indicator, set aside face up for all to see.
+    pub fn wild_indicator(&self) -> Option<crate::tile::WallTile> {
+        self.deal.wild_indicator()
+    }
+
+    /// The deal's wild kind (public: the indicator lies face up).
+    pub fn wild(&self) -> Option<Tile> {
+        self.deal.wild()
     }
 
     pub fn tiles_left(&self) -> u8 {

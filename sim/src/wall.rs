@@ -18,6 +18,8 @@ pub enum WallError {
     HandSize { seat: Seat, len: usize, want: usize },
     #[error("more tiles arranged than the wall holds")]
     TooLong,
+    #[error("the procedure turns up a wild indicator: arrange one (and only then)")]
+    Indicator,
 }
 
 /// SplitMix64: turns consecutive seeds into unrelated generator states.
@@ -108,8 +110,10 @@ pub struct Wall {
     front: u8,
     /// One past the next replacement draw.
     back: u8,
-    /// The three dice thrown for the break (3–18 in all).
-    dice: [u8; 3],
+    /// The dice thrown for the break, in throwing order: three (taiwan16) or two rolls of
+    /// two (taizhou); unused places hold 0.
+    dice: [u8; 4],
+    dice_len: u8,
 }
 
 impl Wall {
@@ -122,7 +126,7 @@ impl Wall {
         for (i, slot) in physical.iter_mut().take(136).enumerate() {
             *slot = WallTile::tile(Tile::new((i / 4) as u8));
         }
-        if rules.flowers {
+        if rules.procedure.tiles.has_flowers() {
             for f in Flower::ALL {
                 physical[136 + f.index()] = WallTile::flower(f);
             }
@@ -132,18 +136,20 @@ impl Wall {
             let j = draws.bounded(i as u32 + 1) as usize;
             physical.swap(i, j);
         }
-        let dice = [
-            draws.bounded(6) as u8 + 1,
-            draws.bounded(6) as u8 + 1,
-            draws.bounded(6) as u8 + 1,
-        ];
-        // taiwan16-common.txt: count the dice total counterclockwise from the dealer to pick
-        // a side of the wall, leave that many stacks on its right and start drawing there.
-        // Each side is `size / 8` stacks of two.
-        let total = (dice[0] + dice[1] + dice[2]) as usize;
-        let side = dealer.add((total as u8 - 1) % 4) as usize;
+        let mut dice = [0u8; 4];
+        let count = rules.procedure.dice.dice();
+        for d in &mut dice[..count] {
+            *d = draws.bounded(6) as u8 + 1;
+        }
+        // Each side is `size / 8` stacks of two; the procedure names the side broken and the
+        // stacks left standing on its right, and drawing starts there.
         let stacks_per_side = size / 8;
-        let break_stack = side * stacks_per_side + total % stacks_per_side;
+        let (side, left) =
+            rules
+                .procedure
+                .dice
+                .break_point(&dice[..count], dealer, stacks_per_side as u8);
+        let break_stack = (side as usize * stacks_per_side + left as usize) % (size / 2);
         let start = 2 * break_stack;
         let mut tiles = [WallTile::tile(Tile::new(0)); 144];
         tiles[..size - start].copy_from_slice(&physical[start..size]);
@@ -153,20 +159,25 @@ impl Wall {
             front: 0,
             back: size as u8,
             dice,
+            dice_len: count as u8,
         }
     }
 
-    /// A wall with its tiles in draw order as given (tests and replays of real deals). The
-    /// caller is responsible for the tile multiset.
-    pub fn from_draw_order(tiles: &[WallTile], dice: [u8; 3]) -> Wall {
+    /// A wall with its tiles in draw order as given (tests and replays of real deals), with
+    /// three or four dice. The caller is responsible for the tile multiset.
+    pub fn from_draw_order<const N: usize>(tiles: &[WallTile], dice: [u8; N]) -> Wall {
+        const { assert!(N == 3 || N == 4) };
         assert!(tiles.len() <= 144);
         let mut arr = [WallTile::tile(Tile::new(0)); 144];
         arr[..tiles.len()].copy_from_slice(tiles);
+        let mut all = [0u8; 4];
+        all[..N].copy_from_slice(&dice);
         Wall {
             tiles: arr,
             front: 0,
             back: tiles.len() as u8,
-            dice,
+            dice: all,
+            dice_len: N as u8,
         }
     }
 
@@ -174,6 +185,8 @@ impl Wall {
     /// N; the dealer gets one more than the others, flowers included), `live` the live draws
     /// after the deal in order, `back` the replacement draws in order. The rest of the tiles
     /// fill the middle in kind order. Errors name a tile used too often or a wrong hand size.
+    /// The tiles are placed in the dealing order of the rules' procedure; for a procedure
+    /// that turns up a wild indicator use [`Wall::arranged_with_indicator`].
     pub fn arranged(
         rules: &Rules,
         dealer: Seat,
@@ -181,6 +194,21 @@ impl Wall {
         live: &[WallTile],
         back: &[WallTile],
     ) -> Result<Wall, WallError> {
+        Wall::arranged_with_indicator(rules, dealer, hands, None, live, back)
+    }
+
+    /// [`Wall::arranged`] with the tile turned up after the deal as the wild indicator.
+    pub fn arranged_with_indicator(
+        rules: &Rules,
+        dealer: Seat,
+        hands: [&[WallTile]; 4],
+        indicator: Option<WallTile>,
+        live: &[WallTile],
+        back: &[WallTile],
+    ) -> Result<Wall, WallError> {
+        if indicator.is_some() != rules.has_wild() {
+            return Err(WallError::Indicator);
+        }
         let size = rules.wall_size() as usize;
         let hand_size = rules.hand_size() as usize;
         for seat in Wind::ALL {
@@ -193,12 +221,12 @@ impl Wall {
                 });
             }
         }
-        if hand_size * 4 + 1 + live.len() + back.len() > size {
+        if hand_size * 4 + 1 + indicator.is_some() as usize + live.len() + back.len() > size {
             return Err(WallError::TooLong);
         }
         let mut left = [0u8; 42];
         left[..34].fill(4);
-        if rules.flowers {
+        if rules.procedure.tiles.has_flowers() {
             left[34..].fill(1);
         }
         let mut take = |t: WallTile| -> Result<WallTile, WallError> {
@@ -208,28 +236,30 @@ impl Wall {
             left[t.index()] -= 1;
             Ok(t)
         };
-        // The dealing order of `Deal`: rounds of `hand_size / 4` tiles per seat from the
-        // dealer, then the remainder per seat, then the dealer's extra tile.
-        let per_round = hand_size / 4;
+        // The dealing order of `Deal`: the procedure's turns from the dealer, the rest of a
+        // hand in one more turn each, then the dealer's extra tile.
+        let dealing = rules.procedure.dealing;
         let mut cursor = [0usize; 4];
         let mut order: arrayvec::ArrayVec<WallTile, 144> = arrayvec::ArrayVec::new();
-        for _ in 0..4 {
-            for k in 0..4 {
-                let s = dealer.add(k) as usize;
-                for _ in 0..per_round {
-                    order.push(take(hands[s][cursor[s]])?);
-                    cursor[s] += 1;
+        let mut turn =
+            |n: usize, order: &mut arrayvec::ArrayVec<WallTile, 144>| -> Result<(), WallError> {
+                for k in 0..4 {
+                    let s = dealer.add(k) as usize;
+                    for _ in 0..n {
+                        order.push(take(hands[s][cursor[s]])?);
+                        cursor[s] += 1;
+                    }
                 }
-            }
+                Ok(())
+            };
+        for _ in 0..dealing.turns {
+            turn(dealing.per_turn as usize, &mut order)?;
         }
-        for k in 0..4 {
-            let s = dealer.add(k) as usize;
-            for _ in 0..hand_size % 4 {
-                order.push(take(hands[s][cursor[s]])?);
-                cursor[s] += 1;
-            }
-        }
+        turn(hand_size - dealing.in_turns() as usize, &mut order)?;
         order.push(take(hands[dealer as usize][hand_size])?);
+        if let Some(t) = indicator {
+            order.push(take(t)?);
+        }
         for &t in live {
             order.push(take(t)?);
         }
@@ -249,7 +279,9 @@ impl Wall {
         }
         order.extend(tail.into_iter().rev());
         debug_assert_eq!(order.len(), size);
-        Ok(Wall::from_draw_order(&order, [1, 1, 1]))
+        let mut wall = Wall::from_draw_order(&order, [1, 1, 1, 1]);
+        wall.dice_len = rules.procedure.dice.dice() as u8;
+        Ok(wall)
     }
 
     /// Tiles not yet drawn (the reserve included).
@@ -280,8 +312,9 @@ impl Wall {
         &self.tiles[self.front as usize..self.back as usize]
     }
 
-    pub const fn dice(&self) -> [u8; 3] {
-        self.dice
+    /// The dice thrown for the break, in throwing order (three, or two rolls of two).
+    pub fn dice(&self) -> &[u8] {
+        &self.dice[..self.dice_len as usize]
     }
 
     /// Tiles drawn from the live end so far.
@@ -309,6 +342,22 @@ mod tests {
         }
     }
 
+    #[test]
+    fn taizhou_wall_holds_136_and_four_dice() {
+        for seed in 0..200 {
+            let wall = Wall::new(seed, Seat::South, &Rules::TAIZHOU);
+            assert_eq!(wall.remaining(), 136);
+            let mut seen = [0u8; 42];
+            for t in wall.undrawn() {
+                seen[t.index()] += 1;
+            }
+            assert!(seen[..34].iter().all(|&c| c == 4));
+            assert!(seen[34..].iter().all(|&c| c == 0));
+            assert_eq!(wall.dice().len(), 4);
+            assert!(wall.dice().iter().all(|d| (1..=6).contains(d)));
+        }
+    }
+
     const PINNED_SEED7: &str = "7p5mP9m3s4p5m5m6p2sS9s";
     const PINNED_DICE7: [u8; 3] = [3, 5, 3];
 
@@ -320,7 +369,8 @@ mod tests {
         let again = Wall::new(7, Seat::East, &Rules::TAIWAN16);
         assert_eq!(wall, again);
         assert_ne!(wall, Wall::new(8, Seat::East, &Rules::TAIWAN16));
-        assert_eq!((first.as_str(), wall.dice()), (PINNED_SEED7, PINNED_DICE7));
+        assert_eq!(first.as_str(), PINNED_SEED7);
+        assert_eq!(wall.dice(), PINNED_DICE7);
     }
 
     #[test]

@@ -13,8 +13,7 @@ use std::collections::BTreeSet;
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 use taisim_sim::algo::{
-    self, decompositions, is_win, is_win_with, shanten, shanten_with, waits, DecompositionList,
-    SpecialHands,
+    self, decompositions, is_win, shanten, waits, DecompositionList, HandRules, SpecialHands,
 };
 use taisim_sim::{Hand, Tile, TileSet};
 
@@ -364,23 +363,23 @@ fn check_hand(rng: &mut Rng, counts: &Counts, sets: u8, tally: &mut Tally) {
     let n = hand.len();
     tally.hands += 1;
     let lack = naive_lack(counts, sets);
-    let s = shanten(&hand, sets);
+    let s = shanten(&hand, HandRules::regular(sets));
     assert_eq!(s, lack as i8 - 1, "shanten of {hand} with {sets} sets");
     tally.shanten_checks += 1;
     let special = SpecialHands::ALL;
-    let s_with = shanten_with(&hand, sets, special);
+    let s_with = shanten(&hand, HandRules::new(sets, special));
     assert!(s_with <= s, "{hand}");
     if n == 3 * sets as usize + 2 {
         let win = naive_is_win(counts, sets);
         assert_eq!(
-            is_win(&hand, sets),
+            is_win(&hand, HandRules::regular(sets)),
             win,
             "is_win of {hand} with {sets} sets"
         );
         assert_eq!(win, s == -1, "{hand}");
         let win_with = naive_win_with(counts, sets, special);
         assert_eq!(
-            is_win_with(&hand, sets, special),
+            is_win(&hand, HandRules::new(sets, special)),
             win_with,
             "is_win_with of {hand}"
         );
@@ -389,7 +388,7 @@ fn check_hand(rng: &mut Rng, counts: &Counts, sets: u8, tally: &mut Tally) {
         tally.wins += usize::from(win);
         tally.special_wins += usize::from(win_with && !win);
         let mut out = DecompositionList::new();
-        decompositions(&hand, sets, &mut out);
+        decompositions(&hand, HandRules::regular(sets), &mut out);
         if win {
             let naive = naive_decompositions(counts);
             assert_eq!(out.len(), naive.len(), "decompositions of {hand}");
@@ -414,14 +413,14 @@ fn check_hand(rng: &mut Rng, counts: &Counts, sets: u8, tally: &mut Tally) {
             assert!(out.is_empty(), "{hand}");
         }
     } else {
-        let w = waits(&hand, sets, SpecialHands::NONE);
+        let w = waits(&hand, HandRules::new(sets, SpecialHands::NONE));
         assert_eq!(
             w,
             naive_waits(counts, sets, SpecialHands::NONE),
             "waits of {hand}"
         );
         assert_eq!(!w.is_empty(), s == 0, "waits vs shanten of {hand}");
-        let w_with = waits(&hand, sets, special);
+        let w_with = waits(&hand, HandRules::new(sets, special));
         assert_eq!(
             w_with,
             naive_waits(counts, sets, special),
@@ -451,7 +450,7 @@ fn check_hand(rng: &mut Rng, counts: &Counts, sets: u8, tally: &mut Tally) {
         c[draw.index()] += 1;
         let win = naive_is_win(&c, sets);
         assert_eq!(
-            is_win(&drawn, sets),
+            is_win(&drawn, HandRules::regular(sets)),
             win,
             "is_win of {drawn} with {sets} sets"
         );

@@ -24,6 +24,9 @@ fn play_random(deal: &mut Deal, rng: &mut Pcg64Mcg, mut each: impl FnMut(&Deal))
     taken
 }
 
+#[path = "support/rule_sets.rs"]
+mod rule_sets;
+
 fn context_for(i: u64) -> DealContext {
     DealContext {
         round_wind: Wind::new((i / 4) as u8),
@@ -66,6 +69,70 @@ fn conservation_and_recompute_after_every_step() {
     assert!(
         steps > DEALS * 20,
         "suspiciously short deals: {steps} steps"
+    );
+}
+
+#[test]
+fn every_rule_set_conserves_tiles_after_every_step() {
+    // 100,000 deals per rules set (each shipped variant, 13 tiles without flowers, Taizhou's
+    // procedure with a wild indicator), every step validated.
+    const DEALS: u64 = 100_000;
+    for (name, rules) in rule_sets::rule_sets() {
+        let (steps, indicators): (u64, u64) = (0..DEALS)
+            .into_par_iter()
+            .map(|i| {
+                let seed = i ^ 0x5eed_0000;
+                let mut deal = Deal::new(rules, seed, context_for(i)).unwrap();
+                deal.validate()
+                    .unwrap_or_else(|e| panic!("{name} deal {seed} at start: {e}"));
+                let mut rng = rng_from_seed(i ^ 0x7a17);
+                let mut n = 0;
+                play_random(&mut deal, &mut rng, |d| {
+                    n += 1;
+                    if let Err(e) = d.validate() {
+                        panic!("{name} deal {seed} after step {n}: {e}");
+                    }
+                });
+                (n, u64::from(deal.wild_indicator().is_some()))
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        assert!(
+            steps > DEALS * 20,
+            "{name}: suspiciously short deals: {steps} steps"
+        );
+        assert_eq!(
+            indicators,
+            if rules.has_wild() { DEALS } else { 0 },
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_kong_whose_replacement_meets_the_reserve_leaves_fresh_waits() {
+    // Found by the test above (deal 830, seed 1,592,591,166): N's last action is a kong with
+    // only the reserve left behind it, so the deal ends drawn with N holding the hand the
+    // kong left; its cached waits must be that hand's.
+    let i = 830;
+    let seed = i ^ 0x5eed_0000;
+    let mut deal = Deal::new(Rules::TAIWAN16, seed, context_for(i)).unwrap();
+    let mut rng = rng_from_seed(i ^ 0x7a17);
+    let taken = play_random(&mut deal, &mut rng, |d| d.validate().unwrap());
+    assert_eq!(deal.result().unwrap().outcome, Outcome::ExhaustiveDraw);
+    assert!(
+        matches!(
+            taken.last(),
+            Some(Action::Kong | Action::ConcealedKong(_) | Action::AddedKong(_))
+        ),
+        "{:?}",
+        taken.last()
+    );
+    let n = Wind::North;
+    let sets = Rules::TAIWAN16.sets - deal.melds(n).len() as u8;
+    let hand_rules = taisim_sim::algo::HandRules::new(sets, Rules::TAIWAN16.special);
+    assert_eq!(
+        deal.waits(n),
+        taisim_sim::algo::waits(deal.hand(n), hand_rules)
     );
 }
 

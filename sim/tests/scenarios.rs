@@ -574,3 +574,143 @@ fn seven_flowers_rob_during_the_initial_replacement() {
         }
     }
 }
+
+// ----- Taizhou's table procedure ------------------------------------------------------------
+
+fn rigged_taizhou(rules: Rules, hands: [&str; 4], indicator: &str) -> Deal {
+    let hands: Vec<_> = hands.iter().map(|h| parse_wall_tiles(h).unwrap()).collect();
+    let wall = Wall::arranged_with_indicator(
+        &rules,
+        E,
+        [&hands[0], &hands[1], &hands[2], &hands[3]],
+        Some(parse_wall_tiles(indicator).unwrap()[0]),
+        &[],
+        &[],
+    )
+    .unwrap();
+    let deal = Deal::with_wall(rules, 0, DealContext::FIRST, wall);
+    deal.validate().unwrap();
+    deal
+}
+
+#[test]
+fn taizhou_deals_by_fours_then_jumps_and_turns_up_the_indicator() {
+    // taizhou.md 「摸牌」: 「每次2摞(4张)…每人3轮，各家12张」, then 「跳牌：…庄家再摸第1张和第5张，
+    // 其他人不跳牌仅摸1张」 (dealer 14, others 13); 「得牌」: 「每局各家摸牌结束后，桌面上的第一张牌
+    // 即为得牌」, 「当前翻过来的…不可用于牌局」. The wall in kind order makes each position's
+    // owner readable: position p holds kind p / 4.
+    let tiles: Vec<_> = (0..136u8)
+        .map(|p| taisim_sim::WallTile::tile(taisim_sim::Tile::new(p / 4)))
+        .collect();
+    let wall = Wall::from_draw_order(&tiles, [3, 4, 2, 3]);
+    let deal = Deal::with_wall(Rules::TAIZHOU, 0, DealContext::FIRST, wall);
+    deal.validate().unwrap();
+    // Turns: E takes 0–3, 16–19, 32–35; S 4–7, …; then 48 E, 49 S, 50 W, 51 N, 52 E (跳牌).
+    assert_eq!(deal.hand(E).to_string(), "111155559999m45p");
+    assert_eq!(deal.hand(S).to_string(), "22226666m11114p");
+    assert_eq!(deal.hand(W).to_string(), "33337777m22224p");
+    assert_eq!(deal.hand(N).to_string(), "44448888m33334p");
+    // Position 53 is turned up: 5p is the wild kind, set aside face up, never drawn.
+    assert_eq!(
+        deal.wild_indicator(),
+        Some(parse_wall_tiles("5p").unwrap()[0])
+    );
+    assert_eq!(deal.wild(), Some(t("5p")));
+    assert_eq!(deal.tiles_left(), 136 - 54);
+    // E holds one 5p and the indicator is another: two are left in the wall.
+    let five_p = parse_wall_tiles("5p").unwrap()[0];
+    let in_wall = deal
+        .wall()
+        .undrawn()
+        .iter()
+        .filter(|&&w| w == five_p)
+        .count();
+    assert_eq!(in_wall, 2);
+    assert_eq!(deal.shown_counts()[t("5p").index()], 1);
+    let view = deal.view(S);
+    assert_eq!(view.wild(), Some(t("5p")));
+    // S sees the indicator; E sees it and its own 5p.
+    assert_eq!(view.seen_counts()[t("5p").index()], 1);
+    assert_eq!(deal.view(E).seen_counts()[t("5p").index()], 2);
+    assert_eq!(deal.wall().dice(), [3, 4, 2, 3]);
+    assert_eq!(deal.to_act(), Some(E));
+    // Nothing is kept back (「打到最后」): every one of the 82 may be drawn.
+    assert_eq!(deal.drawable(), 82);
+}
+
+/// E (dealer) discards 8s; S holds 6s7s and a wild 9s (the indicator is 9s).
+const WILD_CHOW_HANDS: [&str; 4] = [
+    "8s1m4m7m1p4p7pESWNCFP",
+    "6s7s9s2m5m8m2p5p8pESWN",
+    "3m6m9m3p6p9pESWNCFP",
+    "1s2s3s4s5s1m2m3m9pCFP2s",
+];
+
+/// E discards a wild 9s; S holds 7s8s, W two wilds.
+const WILD_PUNG_HANDS: [&str; 4] = [
+    "9s1m4m7m1p4p7pESWNCFP",
+    "7s8s2m5m8m2p5p8pESWNC",
+    "9s9s3m6m9m3p6p9pESWNF",
+    "1s2s3s4s5s6s1m2m3mPPCF",
+];
+
+#[test]
+fn wilds_never_take_part_in_a_claim() {
+    // taizhou.md 「得牌」: 「…也不能参与吃 / 碰 / 杠」. A wild in hand helps no chow.
+    let mut deal = rigged_taizhou(Rules::TAIZHOU, WILD_CHOW_HANDS, "9s");
+    play(&mut deal, E, Action::Discard(t("8s")));
+    assert_eq!(legal(&deal), vec![Action::Chow(t("6s")), Action::Pass]);
+    // Where the rules let the wild kind claim as itself, 7s+9s chows too.
+    let open = Rules {
+        wilds_in_claims: true,
+        ..Rules::TAIZHOU
+    };
+    let mut deal = rigged_taizhou(open, WILD_CHOW_HANDS, "9s");
+    play(&mut deal, E, Action::Discard(t("8s")));
+    assert_eq!(
+        legal(&deal),
+        vec![Action::Chow(t("7s")), Action::Chow(t("6s")), Action::Pass]
+    );
+
+    // Two wilds in W's hand pung no discarded wild. The discarded wild is a tile of its kind
+    // to S (the choice documented at `Rules::wilds_in_claims`): 7s8s chow it.
+    let mut deal = rigged_taizhou(Rules::TAIZHOU, WILD_PUNG_HANDS, "9s");
+    play(&mut deal, E, Action::Discard(t("9s")));
+    assert_eq!(legal(&deal), vec![Action::Chow(t("7s")), Action::Pass]);
+    play(&mut deal, S, Action::Pass);
+    // Nobody else is asked: S draws.
+    assert_eq!(deal.to_act(), Some(S));
+    assert_eq!(deal.drawn_tile().map(|_| ()), Some(()));
+    let mut deal = rigged_taizhou(open, WILD_PUNG_HANDS, "9s");
+    play(&mut deal, E, Action::Discard(t("9s")));
+    play(&mut deal, S, Action::Pass);
+    assert_eq!(deal.to_act(), Some(W));
+    assert_eq!(legal(&deal), vec![Action::Pung, Action::Pass]);
+}
+
+#[test]
+fn an_arranged_wall_needs_an_indicator_exactly_when_the_procedure_turns_one_up() {
+    let hands: Vec<_> = WILD_CHOW_HANDS
+        .iter()
+        .map(|h| parse_wall_tiles(h).unwrap())
+        .collect();
+    let hands = [&hands[0][..], &hands[1], &hands[2], &hands[3]];
+    assert_eq!(
+        Wall::arranged(&Rules::TAIZHOU, E, hands, &[], &[]),
+        Err(taisim_sim::WallError::Indicator)
+    );
+    let nine_s = parse_wall_tiles("9s").unwrap()[0];
+    // A fourth 9s: the indicator counts against the wall's copies like any placed tile.
+    let too_many: Vec<_> = parse_wall_tiles("9s9s9s1m4m7m1p4p7pESWNC").unwrap();
+    assert_eq!(
+        Wall::arranged_with_indicator(
+            &Rules::TAIZHOU,
+            E,
+            [&too_many, hands[1], hands[2], hands[3]],
+            Some(nine_s),
+            &[],
+            &[]
+        ),
+        Err(taisim_sim::WallError::TooMany(nine_s))
+    );
+}

@@ -3,6 +3,7 @@
 use arrayvec::ArrayVec;
 
 use super::tables::{win_table, CODE_PAIR};
+use super::HandRules;
 use crate::hand::Hand;
 use crate::tile::Tile;
 
@@ -15,13 +16,18 @@ pub enum Set {
     Pung(Tile),
 }
 
-/// A complete hand split into its sets (sorted) and its pair.
+/// A complete hand split into its sets (sorted) and its pair, and the faces its wilds stand
+/// for.
 ///
 /// Not `Copy`: `ArrayVec` is not, whatever its element type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Decomposition {
     pub sets: ArrayVec<Set, 5>,
     pub pair: Tile,
+    /// The face each wild of the hand is read as, sorted (empty without wilds). The sets and
+    /// the pair hold these faces; the hand's naturals fill the rest. Which set a wild sits
+    /// in is left open where faces repeat: every placement reads the same.
+    pub wilds: ArrayVec<Tile, 4>,
 }
 
 /// The most distinct decompositions any hand of at most 5 sets plus a pair has: 6, reached by
@@ -36,10 +42,40 @@ pub const MAX_DECOMPOSITIONS: usize = 6;
 /// The decompositions of one hand; see [`MAX_DECOMPOSITIONS`] for why it never overflows.
 pub type DecompositionList = ArrayVec<Decomposition, MAX_DECOMPOSITIONS>;
 
-/// Every distinct regular decomposition of a complete hand (sets sorted, no duplicates).
-/// Clears `out` first and leaves it empty if the hand is not `sets` sets plus a pair.
-pub fn decompositions(hand: &Hand, sets: u8, out: &mut DecompositionList) {
+/// Every distinct regular decomposition of a complete hand (sets sorted, no duplicates):
+/// `rules.sets` sets and a pair (special forms have none). Clears `out` first and leaves it
+/// empty if the hand is not `rules.sets` sets plus a pair.
+///
+/// Returns whether every decomposition fit. Without wilds they always do
+/// ([`MAX_DECOMPOSITIONS`]); with wilds a hand may have many more readings (each wild may be
+/// read several ways), so `out` keeps the first [`MAX_DECOMPOSITIONS`] and this returns
+/// `false` when there were more: use [`for_each_decomposition`] to see them all.
+pub fn decompositions(hand: &Hand, rules: HandRules, out: &mut DecompositionList) -> bool {
     out.clear();
+    if let Some(wild) = rules.wild {
+        let mut all_fit = true;
+        super::wild::for_each_decomposition(hand, rules, wild, |d| {
+            all_fit &= out.try_push(d.clone()).is_ok();
+        });
+        return all_fit;
+    }
+    regular(hand, rules.sets, out);
+    true
+}
+
+/// Calls `f` with every distinct decomposition of a complete hand, as [`decompositions`]
+/// lists them, with or without wilds, allocating nothing.
+pub fn for_each_decomposition(hand: &Hand, rules: HandRules, mut f: impl FnMut(&Decomposition)) {
+    if let Some(wild) = rules.wild {
+        return super::wild::for_each_decomposition(hand, rules, wild, f);
+    }
+    let mut out = DecompositionList::new();
+    regular(hand, rules.sets, &mut out);
+    out.iter().for_each(&mut f);
+}
+
+/// The decompositions of a hand without wilds.
+fn regular(hand: &Hand, sets: u8, out: &mut DecompositionList) {
     if sets > 5 || hand.len() != 3 * sets as usize + 2 {
         return;
     }
@@ -61,6 +97,7 @@ pub fn decompositions(hand: &Hand, sets: u8, out: &mut DecompositionList) {
             let mut partial = Decomposition {
                 sets: ArrayVec::new(),
                 pair: Tile::ALL[p],
+                wilds: ArrayVec::new(),
             };
             split(&mut counts, 0, &mut partial, out);
             counts[p] += 2;

@@ -18,7 +18,8 @@
 use super::improve;
 use super::special::{self, ORPHAN_KINDS};
 use super::tables::{distance_table, DistanceTable, Group};
-use super::SpecialHands;
+use super::wild;
+use super::{HandRules, SpecialHands, Wild};
 use crate::hand::{Hand, POW5};
 use crate::tile::{Tile, TileSet};
 
@@ -60,7 +61,7 @@ fn for_kinds(mut bits: u64, mut f: impl FnMut(usize)) {
 
 /// The shanten of a hand of `3 * sets + 2` tiles after discarding each kind it holds, under
 /// the regular form and the enabled special forms, and on request the kinds whose draw
-/// lowers each such shanten again: [`shanten_with`](super::shanten_with) and
+/// lowers each such shanten again: [`shanten`](super::shanten) and
 /// [`improving_kinds`](super::improving_kinds) of every hand one discard leaves, from one
 /// look at the hand.
 #[derive(Clone, Debug)]
@@ -81,11 +82,33 @@ pub struct Discards<'h> {
     lack: [u8; Tile::NUM],
     /// The held kinds whose lack after a discard is the regular form's.
     regular_at_lack: u64,
+    /// The deal's wilds: then every figure comes from the wild path (see `wild`).
+    wild: Option<Wild>,
 }
 
 impl<'h> Discards<'h> {
-    /// Scans `hand`, which holds `3 * sets + 2` tiles with `sets <= 5`.
-    pub fn new(hand: &'h Hand, sets: u8, special: SpecialHands) -> Discards<'h> {
+    /// Scans `hand`, which holds `3 * rules.sets + 2` tiles with `rules.sets <= 5`.
+    pub fn new(hand: &'h Hand, rules: HandRules) -> Discards<'h> {
+        let HandRules { sets, special, .. } = rules;
+        if let Some(w) = rules.wild {
+            let scan = wild::Scan::new(hand, rules, w);
+            let mut lack = [NOT_HELD; Tile::NUM];
+            for_kinds(hand.kinds().0, |k| {
+                lack[k] = scan.lack_changed(Tile::ALL[k], -1);
+            });
+            return Discards {
+                hand,
+                sets,
+                special,
+                slots: [0; 4],
+                halves: [0; 2],
+                minus: [0; Tile::NUM],
+                minus_half: [0; Tile::NUM],
+                lack,
+                regular_at_lack: 0,
+                wild: Some(w),
+            };
+        }
         debug_assert!(
             sets <= 5 && hand.len() == 3 * sets as usize + 2,
             "discards from {} tiles for {sets} sets",
@@ -106,6 +129,7 @@ impl<'h> Discards<'h> {
             minus_half: [0; Tile::NUM],
             lack: [NOT_HELD; Tile::NUM],
             regular_at_lack: held,
+            wild: None,
         };
         for (g, group) in groups.iter().enumerate() {
             let fixed = table.lack_row(sets as usize, scan.halves[1 - g / 2]);
@@ -123,7 +147,7 @@ impl<'h> Discards<'h> {
         scan
     }
 
-    /// [`shanten_with`](super::shanten_with) of the hand less one `tile`; `i8::MAX` for a
+    /// [`shanten`](super::shanten) of the hand less one `tile`; `i8::MAX` for a
     /// kind the hand does not hold.
     #[inline]
     pub fn shanten(&self, tile: Tile) -> i8 {
@@ -140,6 +164,16 @@ impl<'h> Discards<'h> {
         let mut out = [TileSet::EMPTY; Tile::NUM];
         let discards = discards.0 & self.hand.kinds().0;
         let asked = kinds.0 & ALL_KINDS;
+        if let Some(w) = self.wild {
+            let rules = HandRules::new(self.sets, self.special).with_wild(w);
+            for_kinds(discards, |d| {
+                let mut left = *self.hand;
+                left.remove(Tile::ALL[d]);
+                let shanten = self.lack[d] as i8 - 1;
+                out[d] = wild::improving_kinds(&left, rules, w, shanten, TileSet(asked));
+            });
+            return out;
+        }
         if self.special_forms_apply() {
             let mut pairs = self
                 .special
@@ -251,7 +285,7 @@ impl<'h> Discards<'h> {
     }
 
     /// Whether an enabled special form counts: only with all 17 tiles concealed, as in
-    /// [`shanten_with`](super::shanten_with).
+    /// [`shanten`](super::shanten).
     #[inline]
     fn special_forms_apply(&self) -> bool {
         (self.special.eight_pairs || self.special.thirteen_orphans)
@@ -408,7 +442,7 @@ fn groups<'t>(table: &'t DistanceTable, slots: &[usize; 4]) -> [Group<'t>; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::{improving_kinds, shanten, shanten_with};
+    use crate::algo::{improving_kinds, shanten};
     use rand_core::RngCore;
 
     /// A random hand of `len` tiles. Some rounds draw from the orphans, from a few kinds or
@@ -452,7 +486,7 @@ mod tests {
                 (u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())) & ALL_KINDS
             };
             for special in SpecialHands::EVERY {
-                let scan = Discards::new(&hand, sets, special);
+                let scan = Discards::new(&hand, HandRules::new(sets, special));
                 let all = scan.improving_kinds(hand.kinds(), TileSet(kinds));
                 for t in Tile::ALL {
                     if hand.count(t) == 0 {
@@ -462,19 +496,19 @@ mod tests {
                     }
                     let mut left = hand;
                     left.remove(t);
-                    let sh = shanten_with(&left, sets, special);
+                    let sh = shanten(&left, HandRules::new(sets, special));
                     assert_eq!(
                         scan.shanten(t),
                         sh,
                         "{hand:?} - {t} sets={sets} {special:?}"
                     );
-                    specials_lower += usize::from(sh < shanten(&left, sets));
+                    specials_lower += usize::from(sh < shanten(&left, HandRules::regular(sets)));
                     let mut want = 0u64;
                     for u in Tile::ALL {
                         if left.count(u) < 4 && kinds >> u.index() & 1 == 1 {
                             let mut drawn = left;
                             drawn.add(u);
-                            if shanten_with(&drawn, sets, special) < sh {
+                            if shanten(&drawn, HandRules::new(sets, special)) < sh {
                                 want |= 1 << u.index();
                             }
                         }
@@ -483,7 +517,7 @@ mod tests {
                     assert_eq!(got, TileSet(want), "{hand:?} - {t} sets={sets} {special:?}");
                     assert_eq!(
                         got,
-                        improving_kinds(&left, sets, special, sh, TileSet(kinds))
+                        improving_kinds(&left, HandRules::new(sets, special), sh, TileSet(kinds))
                     );
                     improving += usize::from(want != 0);
                 }

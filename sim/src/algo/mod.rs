@@ -1,22 +1,39 @@
 //! Hand algorithms: win check, shanten, waits and decompositions.
 //!
-//! Everything here works on a [`Hand`] of concealed tiles plus `sets`, the number of sets the
-//! concealed part still has to form (5 minus the number of melds for the 16-tile game, up to 4
-//! for 13-tile variants). Melds never enter these functions: they are already sets.
+//! Everything here works on a [`Hand`] of concealed tiles read under [`HandRules`]: `sets`,
+//! the number of sets the concealed part still has to form (5 minus the number of melds for
+//! the 16-tile game, up to 4 for 13-tile variants), the special shapes enabled, and the
+//! deal's wilds. Melds never enter these functions: they are already sets.
+//!
+//! # Wilds
+//!
+//! With [`HandRules::wild`] set, the hand passed in is still the physical hand: the copies of
+//! the wild kind are wilds, the stand-in's copies are natural copies of the wild kind's face.
+//! A wild stands for any tile, in any number (a face may be read five times or more); under
+//! [`Wild::needing_real_tile`] every set and the pair hold at least one natural. Special
+//! shapes are not read with wilds ([`HandRules::check`] refuses the combination). Every
+//! function is exact for 0 to 4 wilds; the no-wild variants keep the table-driven path, which
+//! the wild path leaves untouched after one test of `rules.wild`.
 
 mod decompose;
 mod discard;
 mod improve;
+mod rules;
 mod shanten;
 mod special;
 mod tables;
+mod wild;
 mod win;
 
 use crate::hand::Hand;
 use crate::tile::{Tile, TileSet};
 
-pub use decompose::{decompositions, Decomposition, DecompositionList, Set, MAX_DECOMPOSITIONS};
+pub use decompose::{
+    decompositions, for_each_decomposition, Decomposition, DecompositionList, Set,
+    MAX_DECOMPOSITIONS,
+};
 pub use discard::Discards;
+pub use rules::{HandRules, HandRulesError, Wild};
 
 /// The special (non set-and-pair) winning forms a rule set enables.
 #[derive(
@@ -64,37 +81,36 @@ impl SpecialHands {
     ];
 }
 
-/// A regular complete hand: exactly `sets` sets (chow or pung) plus one pair; requires
-/// `hand.len() == 3 * sets + 2`.
+/// A complete hand under `rules`: `rules.sets` sets (chow or pung) plus one pair, or an
+/// enabled special form; requires `hand.len() == 3 * rules.sets + 2`.
 ///
-/// Four loads from the win table (built on first use).
+/// Without special forms, four loads from the win table (built on first use).
 #[inline]
-pub fn is_win(hand: &Hand, sets: u8) -> bool {
-    win::is_win(hand, sets)
-}
-
-/// A regular complete hand or any enabled special form.
-#[inline]
-pub fn is_win_with(hand: &Hand, sets: u8, special: SpecialHands) -> bool {
+pub fn is_win(hand: &Hand, rules: HandRules) -> bool {
+    if let Some(wild) = rules.wild {
+        return wild::is_win(hand, rules, wild);
+    }
+    let HandRules { sets, special, .. } = rules;
     win::is_win(hand, sets)
         || (special.eight_pairs && special::is_eight_pairs(hand, sets))
         || (special.thirteen_orphans && special::is_thirteen_orphans(hand, sets))
 }
 
-/// Regular-form shanten: the minimum number of tile exchanges to reach a complete hand, minus
-/// one (-1 = complete, 0 = ready). Defined for `hand.len()` of `3 * sets + 1` or
-/// `3 * sets + 2` with `sets <= 5`. The target hand never needs a fifth copy of a kind.
+/// Shanten under `rules`: the minimum number of tile exchanges to reach a complete hand
+/// (regular or an enabled special form, the latter only when `sets == 5`), minus one
+/// (-1 = complete, 0 = ready). Defined for `hand.len()` of `3 * sets + 1` or `3 * sets + 2`
+/// with `sets <= 5`.
 ///
-/// Exact: it is the fewest tiles that, added to the hand, give a multiset containing `sets`
-/// sets and a pair (each added tile costs one exchange), minus one.
-#[inline]
-pub fn shanten(hand: &Hand, sets: u8) -> i8 {
-    shanten::shanten(hand, sets)
-}
-
-/// The minimum of [`shanten`] and the shanten of each enabled special form (special forms
-/// count only when `sets == 5`).
-pub fn shanten_with(hand: &Hand, sets: u8, special: SpecialHands) -> i8 {
+/// Exact: it is the fewest tiles that, added to the hand, give a multiset containing a
+/// complete hand (each added tile costs one exchange), minus one. Without wilds the target
+/// hand never needs a fifth copy of a kind; with wilds a wild held is worth whatever is best,
+/// and a missing tile may arrive as a wild, so a face may be needed more than four times
+/// (see the module `wild` for the reading).
+pub fn shanten(hand: &Hand, rules: HandRules) -> i8 {
+    if let Some(wild) = rules.wild {
+        return wild::shanten(hand, rules, wild);
+    }
+    let HandRules { sets, special, .. } = rules;
     let mut lack = shanten::distance(hand, sets);
     if sets == 5 && (hand.len() == 16 || hand.len() == 17) {
         if special.eight_pairs && special::eight_pairs_lower_bound(hand) < lack {
@@ -110,29 +126,34 @@ pub fn shanten_with(hand: &Hand, sets: u8, special: SpecialHands) -> i8 {
 }
 
 /// The kinds of `kinds` whose draw lowers the shanten of `hand`: those held fewer than four
-/// times with `shanten_with(hand + t, sets, special) < shanten`, where `shanten` must be
-/// `shanten_with(hand, sets, special)`. Summing the unseen copies of these kinds gives the
-/// hand's ukeire.
+/// times with `shanten(hand + t, rules) < shanten`, where `shanten` must be
+/// `shanten(hand, rules)`. Summing the unseen copies of these kinds gives the hand's ukeire.
 ///
-/// Several times cheaper than a [`shanten_with`] query per kind: adding a tile changes one
+/// Several times cheaper than a [`shanten`] query per kind: adding a tile changes one
 /// group, so the rest of the hand is looked up once, and a form (regular, 八對, 十三么) whose
 /// distance is above the hand's is skipped, since one tile lowers a distance by at most one.
-pub fn improving_kinds(
-    hand: &Hand,
-    sets: u8,
-    special: SpecialHands,
-    shanten: i8,
-    kinds: TileSet,
-) -> TileSet {
-    debug_assert_eq!(shanten, shanten_with(hand, sets, special));
-    improve::improving_kinds(hand, sets, special, shanten, kinds)
+pub fn improving_kinds(hand: &Hand, rules: HandRules, shanten: i8, kinds: TileSet) -> TileSet {
+    debug_assert_eq!(shanten, self::shanten(hand, rules));
+    if let Some(wild) = rules.wild {
+        return wild::improving_kinds(hand, rules, wild, shanten, kinds);
+    }
+    improve::improving_kinds(hand, rules.sets, rules.special, shanten, kinds)
 }
 
 /// For a hand of `3 * sets + 1` tiles: the kinds that complete it, in the regular form or an
 /// enabled special form. A kind the hand already holds four of is not a wait (no fifth copy
 /// exists). Empty for a hand of any other length.
+///
+/// Waits are physical kinds: with wilds, drawing a wild completes the hand whenever any tile
+/// would (unless a set would then hold wilds only, under the real-tile rule), and drawing
+/// the stand-in (白板) completes it when a natural copy of the wild kind's face would.
 #[inline]
-pub fn waits(hand: &Hand, sets: u8, special: SpecialHands) -> TileSet {
+pub fn waits(hand: &Hand, rules: HandRules) -> TileSet {
+    // One test of the option's tag: the variants without wilds keep the table path as it was.
+    if let Some(wild) = rules.wild {
+        return wild::waits(hand, rules, wild);
+    }
+    let HandRules { sets, special, .. } = rules;
     let out = win::waits(hand, sets);
     // The deal asks at every discard; with no special form enabled this stays a few
     // instructions in the caller.
@@ -216,16 +237,20 @@ mod tests {
             let Ok(hand) = parse_hand(s) else {
                 continue;
             };
-            assert_eq!(is_win(&hand, sets), want, "{s} sets={sets}");
             assert_eq!(
-                is_win_with(&hand, sets, SpecialHands::ALL),
+                is_win(&hand, HandRules::regular(sets)),
+                want,
+                "{s} sets={sets}"
+            );
+            assert_eq!(
+                is_win(&hand, HandRules::new(sets, SpecialHands::ALL)),
                 want,
                 "{s} (special)"
             );
         }
         // The right shape with the wrong set count is not a win.
-        assert!(!is_win(&h("123m456m789m123p11s"), 5));
-        assert!(!is_win(&h("123m456m789m123p11s"), 3));
+        assert!(!is_win(&h("123m456m789m123p11s"), HandRules::regular(5)));
+        assert!(!is_win(&h("123m456m789m123p11s"), HandRules::regular(3)));
     }
 
     #[test]
@@ -250,7 +275,11 @@ mod tests {
         ];
         for &(s, sets, want) in cases {
             let hand = h(s);
-            assert_eq!(shanten(&hand, sets), want, "{s} sets={sets}");
+            assert_eq!(
+                shanten(&hand, HandRules::regular(sets)),
+                want,
+                "{s} sets={sets}"
+            );
         }
     }
 
@@ -259,36 +288,49 @@ mod tests {
         // 2222m3m: 222m + 23m waits on 1m/4m; "22m + 223m" would need a fifth 2m.
         let hand = h("2222m 3m 567p 789s EEE 55s");
         assert_eq!(hand.len(), 16);
-        assert_eq!(waits(&hand, 5, SpecialHands::NONE), set("14m"));
-        assert_eq!(shanten(&hand, 5), 0);
+        assert_eq!(
+            waits(&hand, HandRules::new(5, SpecialHands::NONE)),
+            set("14m")
+        );
+        assert_eq!(shanten(&hand, HandRules::regular(5)), 0);
         // EEE + E: the lone E would pair only with a fifth E, so not ready.
         let hand = h("EEEE 567p 789s 234s 123m");
         assert_eq!(hand.len(), 16);
-        assert!(waits(&hand, 5, SpecialHands::NONE).is_empty());
-        assert_eq!(shanten(&hand, 5), 1);
+        assert!(waits(&hand, HandRules::new(5, SpecialHands::NONE)).is_empty());
+        assert_eq!(shanten(&hand, HandRules::regular(5)), 1);
         // Same in 13 tiles; and the lone-tile wait survives beside four 1m.
         let hand = h("1111m 456p 789s 123s");
-        assert!(waits(&hand, 4, SpecialHands::NONE).is_empty());
-        assert_eq!(shanten(&hand, 4), 1);
+        assert!(waits(&hand, HandRules::new(4, SpecialHands::NONE)).is_empty());
+        assert_eq!(shanten(&hand, HandRules::regular(4)), 1);
         let hand = h("1111m 23m 456p 789s E");
         assert_eq!(hand.len(), 13);
-        assert_eq!(waits(&hand, 4, SpecialHands::NONE), set("E"));
+        assert_eq!(
+            waits(&hand, HandRules::new(4, SpecialHands::NONE)),
+            set("E")
+        );
     }
 
     #[test]
     fn nine_gates_waits() {
         let hand = h("1112345678999m");
         assert_eq!(hand.len(), 13);
-        assert_eq!(waits(&hand, 4, SpecialHands::NONE), set("123456789m"));
-        assert_eq!(shanten(&hand, 4), 0);
+        assert_eq!(
+            waits(&hand, HandRules::new(4, SpecialHands::NONE)),
+            set("123456789m")
+        );
+        assert_eq!(shanten(&hand, HandRules::regular(4)), 0);
         // Holding four 1m: 1m is no longer a wait (no fifth copy exists)… but 11112345678999m
         // is 14 tiles; take a 9 out and the 1m wait disappears because 1m is exhausted.
         let hand = h("1111234567899m");
-        let w = waits(&hand, 4, SpecialHands::NONE);
+        let w = waits(&hand, HandRules::new(4, SpecialHands::NONE));
         assert!(!w.contains(Tile::new(0)));
         assert!(w.contains(Tile::new(8)));
         // Length mismatch: no waits.
-        assert!(waits(&h("1112345678999m1p"), 4, SpecialHands::NONE).is_empty());
+        assert!(waits(
+            &h("1112345678999m1p"),
+            HandRules::new(4, SpecialHands::NONE)
+        )
+        .is_empty());
     }
 
     #[test]
@@ -298,37 +340,43 @@ mod tests {
             thirteen_orphans: false,
         };
         let hand = h("11m 22m 55p 77p 99s EE CC FFF");
-        assert!(!is_win(&hand, 5));
-        assert!(is_win_with(&hand, 5, on));
-        assert!(!is_win_with(&hand, 5, SpecialHands::NONE));
-        assert!(!is_win_with(&hand, 4, on));
-        assert_eq!(shanten_with(&hand, 5, on), -1);
+        assert!(!is_win(&hand, HandRules::regular(5)));
+        assert!(is_win(&hand, HandRules::new(5, on)));
+        assert!(!is_win(&hand, HandRules::new(5, SpecialHands::NONE)));
+        assert!(!is_win(&hand, HandRules::new(4, on)));
+        assert_eq!(shanten(&hand, HandRules::new(5, on)), -1);
         // Four of a kind counts as two pairs.
         let hand = h("1111m 55p 77p 99s EE CC FFF");
-        assert!(is_win_with(&hand, 5, on));
+        assert!(is_win(&hand, HandRules::new(5, on)));
         // Near misses: two triplets, or a lone tile.
-        assert!(!is_win_with(&h("111m 22m 55p 77p 99s EE CCC F"), 5, on));
-        assert!(!is_win_with(&h("11m 22m 55p 77p 99s EE CC FF S"), 5, on));
+        assert!(!is_win(
+            &h("111m 22m 55p 77p 99s EE CCC F"),
+            HandRules::new(5, on)
+        ));
+        assert!(!is_win(
+            &h("11m 22m 55p 77p 99s EE CC FF S"),
+            HandRules::new(5, on)
+        ));
         // Waits: eight pairs wait on any of them for the triplet; six pairs and a triplet
         // wait on the lone tile. Two lone tiles are not ready.
         let hand = h("11m 22m 55p 77p 99s EE CC FF");
         assert_eq!(hand.len(), 16);
-        assert_eq!(waits(&hand, 5, on), set("12m57p9sECF"));
-        assert_eq!(shanten_with(&hand, 5, on), 0);
-        assert!(shanten(&hand, 5) > 0);
+        assert_eq!(waits(&hand, HandRules::new(5, on)), set("12m57p9sECF"));
+        assert_eq!(shanten(&hand, HandRules::new(5, on)), 0);
+        assert!(shanten(&hand, HandRules::regular(5)) > 0);
         let hand = h("11m 22m 55p 77p 99s EE CCC F");
-        assert_eq!(waits(&hand, 5, on), set("F"));
+        assert_eq!(waits(&hand, HandRules::new(5, on)), set("F"));
         let hand = h("11m 22m 55p 77p 99s EE CC F W");
-        assert!(waits(&hand, 5, on).is_empty());
-        assert_eq!(shanten_with(&hand, 5, on), 1);
+        assert!(waits(&hand, HandRules::new(5, on)).is_empty());
+        assert_eq!(shanten(&hand, HandRules::new(5, on)), 1);
         let hand = h("11m 22m 55p 77p 99s EE CC FFF");
         let mut hand16 = hand;
         hand16.remove(Tile::new(0));
         // 1m22m55p77p99sEECCFFF: the lone 1m wants a partner.
-        assert!(waits(&hand16, 5, on).contains(Tile::new(0)));
+        assert!(waits(&hand16, HandRules::new(5, on)).contains(Tile::new(0)));
         // Regular shanten ignores the form; the special one sees it.
         let hand = h("13m 22m 55p 77p 99s EE CC FF");
-        assert_eq!(shanten_with(&hand, 5, on), 1);
+        assert_eq!(shanten(&hand, HandRules::new(5, on)), 1);
     }
 
     #[test]
@@ -339,39 +387,48 @@ mod tests {
         };
         let hand = h("19m 19p 19s ESWNPFC E 234p");
         assert_eq!(hand.len(), 17);
-        assert!(is_win_with(&hand, 5, on));
-        assert!(!is_win_with(&hand, 5, SpecialHands::NONE));
-        assert_eq!(shanten_with(&hand, 5, on), -1);
+        assert!(is_win(&hand, HandRules::new(5, on)));
+        assert!(!is_win(&hand, HandRules::new(5, SpecialHands::NONE)));
+        assert_eq!(shanten(&hand, HandRules::new(5, on)), -1);
         // The extra set may use orphans: 111m as the set plus 1m of the thirteen.
         let hand = h("1111m 9m 19p 19s ESWNPFC 9s");
-        assert!(is_win_with(&hand, 5, on));
+        assert!(is_win(&hand, HandRules::new(5, on)));
         let hand = h("1123m 9m 19p 19s ESWNPFC C");
-        assert!(is_win_with(&hand, 5, on));
+        assert!(is_win(&hand, HandRules::new(5, on)));
         // Near misses: no pair (a second extra set instead), a missing orphan.
-        assert!(!is_win_with(&h("19m 19p 19s ESWNPFC 234p 5p"), 5, on));
-        assert!(!is_win_with(&h("19m 19p 19s ESWNPF EE 234p"), 5, on));
-        assert!(!is_win_with(&h("19m 19p 19s ESWNPFC E 24p 6p"), 5, on));
+        assert!(!is_win(
+            &h("19m 19p 19s ESWNPFC 234p 5p"),
+            HandRules::new(5, on)
+        ));
+        assert!(!is_win(
+            &h("19m 19p 19s ESWNPF EE 234p"),
+            HandRules::new(5, on)
+        ));
+        assert!(!is_win(
+            &h("19m 19p 19s ESWNPFC E 24p 6p"),
+            HandRules::new(5, on)
+        ));
         // Ready: 13 kinds, a pair, a chow waiting on a side.
         let hand = h("19m 19p 19s ESWNPFC E 23p");
-        assert_eq!(waits(&hand, 5, on), set("14p"));
-        assert_eq!(shanten_with(&hand, 5, on), 0);
+        assert_eq!(waits(&hand, HandRules::new(5, on)), set("14p"));
+        assert_eq!(shanten(&hand, HandRules::new(5, on)), 0);
         // Ready on any of the 13 kinds ... no: the pair is made, the set is made, one orphan
         // is missing: the only wait is that orphan.
         let hand = h("19m 19p 19s ESWNPF E 234p");
-        assert_eq!(waits(&hand, 5, on), set("C"));
+        assert_eq!(waits(&hand, HandRules::new(5, on)), set("C"));
         // 13 singles and a complete set: waits on any of the 13 to pair.
         let hand = h("19m 19p 19s ESWNPFC 567s");
         assert_eq!(hand.len(), 16);
-        assert_eq!(waits(&hand, 5, on), set("19m19p19sESWNPFC"));
-        assert_eq!(shanten_with(&hand, 5, SpecialHands::ALL), 0);
-        assert!(shanten(&hand, 5) >= 4);
+        assert_eq!(waits(&hand, HandRules::new(5, on)), set("19m19p19sESWNPFC"));
+        assert_eq!(shanten(&hand, HandRules::new(5, SpecialHands::ALL)), 0);
+        assert!(shanten(&hand, HandRules::regular(5)) >= 4);
     }
 
     #[test]
     fn decompositions_of_ambiguous_hands() {
         let mut out = DecompositionList::new();
         // 111222333m: three pungs or three chows.
-        decompositions(&h("111222333m 456p 77s"), 4, &mut out);
+        decompositions(&h("111222333m 456p 77s"), HandRules::regular(4), &mut out);
         assert_eq!(out.len(), 2);
         for d in &out {
             assert_eq!(d.pair, Tile::new(18 + 6));
@@ -381,15 +438,19 @@ mod tests {
         }
         assert_ne!(out[0], out[1]);
         // The worst hand of MAX_DECOMPOSITIONS.
-        decompositions(&h("11122233344456777m"), 5, &mut out);
+        decompositions(&h("11122233344456777m"), HandRules::regular(5), &mut out);
         assert_eq!(out.len(), MAX_DECOMPOSITIONS);
         let pairs: TileSet = out.iter().map(|d| d.pair).collect();
         assert_eq!(pairs, set("147m"));
         // Not a win: empty, and cleared first.
-        decompositions(&h("11122233344456778m"), 5, &mut out);
+        decompositions(&h("11122233344456778m"), HandRules::regular(5), &mut out);
         assert!(out.is_empty());
         // Honors: one way.
-        decompositions(&h("EEE SSS WWW NNN CC 111m"), 5, &mut out);
+        decompositions(
+            &h("EEE SSS WWW NNN CC 111m"),
+            HandRules::regular(5),
+            &mut out,
+        );
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].pair, Tile::RED);
         assert_eq!(
@@ -403,7 +464,7 @@ mod tests {
             ]
         );
         // Pair-only hand with no sets.
-        decompositions(&h("55s"), 0, &mut out);
+        decompositions(&h("55s"), HandRules::regular(0), &mut out);
         assert_eq!(out.len(), 1);
         assert!(out[0].sets.is_empty());
     }
@@ -437,18 +498,18 @@ mod tests {
                 }
             }
             for special in SpecialHands::EVERY {
-                let sh = shanten_with(&hand, sets, special);
+                let sh = shanten(&hand, HandRules::new(sets, special));
                 let mut want = TileSet::EMPTY;
                 for t in Tile::ALL {
                     if hand.count(t) < 4 {
                         let mut h = hand;
                         h.add(t);
-                        if shanten_with(&h, sets, special) < sh {
+                        if shanten(&h, HandRules::new(sets, special)) < sh {
                             want.insert(t);
                         }
                     }
                 }
-                let got = improving_kinds(&hand, sets, special, sh, all);
+                let got = improving_kinds(&hand, HandRules::new(sets, special), sh, all);
                 assert_eq!(got, want, "{hand:?} sets={sets} {special:?}");
                 checked += usize::from(!want.is_empty());
             }

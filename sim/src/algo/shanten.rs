@@ -17,13 +17,3 @@ pub(crate) fn distance(hand: &Hand, sets: u8) -> u8 {
     let (man_pin, sou_honor) = table.halves(hand.keys());
     table.lack(sets as usize, man_pin, sou_honor)
 }
-
-#[inline]
-pub(crate) fn shanten(hand: &Hand, sets: u8) -> i8 {
-    debug_assert!(
-        sets <= 5 && (hand.len() == 3 * sets as usize + 1 || hand.len() == 3 * sets as usize + 2),
-        "shanten of {} tiles for {sets} sets",
-        hand.len()
-    );
-    distance(hand, sets) as i8 - 1
-}

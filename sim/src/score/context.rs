@@ -1,6 +1,6 @@
 //! What scoring needs to know about one win: the winner's tiles and the circumstances.
 
-use crate::algo::{waits, SpecialHands};
+use crate::algo::{waits, HandRules, SpecialHands};
 use crate::deal::{Deal, Outcome, WinContext};
 use crate::hand::Hand;
 use crate::meld::{Meld, MeldKind, MeldList};
@@ -216,7 +216,7 @@ impl WinInput {
         };
         let mut before = self.hand;
         before.remove(win);
-        let all = waits(&before, sets, special);
+        let all = waits(&before, HandRules::new(sets, special));
         if self.melds.is_empty() {
             // `waits` already leaves out the kinds held four times in the hand.
             return all.len() as u8;
@@ -507,7 +507,7 @@ impl WinInput {
             let mut before = hand;
             before.remove(tile);
             let sets = deal.rules().sets - input.melds.len() as u8;
-            let wait_set = waits(&before, sets, deal.rules().special);
+            let wait_set = waits(&before, HandRules::new(sets, deal.rules().special));
             input.last_copy = !wait_set.is_empty() && wait_set.iter().all(|w| seen[w.index()] >= 4);
             if won_on_discard && deal.drawable() <= 5 {
                 let shown = earlier.iter().any(|d| d.tile() == tile)

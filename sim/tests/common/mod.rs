@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use taisim_sim::algo::shanten;
+use taisim_sim::algo::{shanten, HandRules};
 use taisim_sim::score::Variant;
 use taisim_sim::{bounded, rng_from_seed, Action, ActionList, Deal, DealContext};
 
@@ -34,7 +34,8 @@ fn choose(deal: &Deal, actions: &ActionList, rng: &mut impl rand_core::RngCore) 
         if let Action::Discard(t) | Action::DiscardReady(t) = a {
             let mut h = *deal.hand(seat);
             h.remove(t);
-            let s = shanten(&h, sets) * 2 - matches!(a, Action::DiscardReady(_)) as i8;
+            let s = shanten(&h, HandRules::regular(sets)) * 2
+                - matches!(a, Action::DiscardReady(_)) as i8;
             if best.is_none_or(|(b, _)| s < b || (s == b && bounded(rng, 2) == 0)) {
                 best = Some((s, a));
             }

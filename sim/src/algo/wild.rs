@@ -1,0 +1,488 @@
+//! The hand algorithms with wilds: exact for any number of wilds held (0 to 4), with or
+//! without the rule that every set and the pair hold a tile that is not wild.
+//!
+//! # What a hand with wilds means
+//!
+//! The hand is split into its *naturals* (tiles counted by the face they show, the stand-in
+//! counted as the wild kind's face) and its *wilds*. A *target* is `sets` sets and a pair of
+//! faces; a wild fills any slot of it. A reading never needs more copies of a face than
+//! exist only when there are no wilds: in a game with wilds any missing tile may arrive as a
+//! wild, so a face may appear five or more times in a target (the number of wilds in the
+//! wall is not counted against it).
+//!
+//! # Why blocks rather than the tables
+//!
+//! The tables of [`super::tables`] hold, per suit key, the fewest tiles missing for each
+//! count of sets and pairs, but under "a real tile in every set" the cost also depends on
+//! how many sets have no natural at all (a wild may not fill those alone), and a face may
+//! exceed four copies. So the wild path splits each group's naturals into *blocks*: non-empty
+//! parts of one set or of the pair (`111`, `11`, `1`, `123`, `12`, `13` for sets; `11`, `1`
+//! for the pair). A group's blocks never share tiles with another group's, so the best
+//! missing-tile count per number of set blocks and pair blocks is found group by group (a
+//! short search over at most 17 naturals) and combined by min-plus over the four groups.
+//! The sets and pair with no block are *empty*. With `missing` slots to fill and `empty`
+//! empty sets and pair, `wilds` wilds fill all but `missing - wilds` slots, and under the
+//! real-tile rule an empty one must take at least one natural, so it costs
+//! `max(missing - wilds, empty)` exchanges, else `max(missing - wilds, 0)`.
+//!
+//! The no-wild path (tables) stays untouched; callers branch here only when the rules
+//! name a wild kind.
+
+use arrayvec::ArrayVec;
+
+use super::decompose::{Decomposition, Set};
+use super::{HandRules, Wild};
+use crate::hand::Hand;
+use crate::tile::{Tile, TileSet};
+
+/// Missing-slot counts never reach this (at most 3 * 5 + 2 slots).
+const INF: u8 = u8::MAX;
+
+/// Per count of non-empty set blocks (0..=5) and pair blocks (0..=1): the fewest slots
+/// those blocks leave unfilled by naturals.
+type Blocks = [[u8; 2]; 6];
+
+const NO_BLOCKS: Blocks = [[INF; 2]; 6];
+
+/// The first kind of each group and its number of kinds.
+const GROUPS: [(usize, usize); 4] = [(0, 9), (9, 9), (18, 9), (27, 7)];
+
+/// A hand's naturals by face and its wilds.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Naturals {
+    pub(crate) faces: [u8; Tile::NUM],
+    pub(crate) wilds: u8,
+}
+
+impl Naturals {
+    /// Reads the physical `hand` under `wild`.
+    pub(crate) fn of(hand: &Hand, wild: Wild) -> Naturals {
+        let mut faces = hand.counts();
+        let w = wild.kind().index();
+        let wilds = faces[w];
+        faces[w] = 0;
+        if let Some(s) = wild.stand_in() {
+            faces[w] = faces[s.index()];
+            faces[s.index()] = 0;
+        }
+        Naturals { faces, wilds }
+    }
+}
+
+/// The face a physical tile shows as a natural, or `None` for a wild.
+fn face(t: Tile, wild: Wild) -> Option<usize> {
+    if t == wild.kind() {
+        None
+    } else if Some(t) == wild.stand_in() {
+        Some(wild.kind().index())
+    } else {
+        Some(t.index())
+    }
+}
+
+/// The best [`Blocks`] of one group's naturals `c` (ranks of the group; chows only in a
+/// numbered suit). Blocks are chosen at the lowest rank left, in a fixed order of shapes
+/// that never decreases at one rank, so each multiset of blocks is met once.
+fn group_blocks(c: &[u8], chows: bool) -> Blocks {
+    let mut counts = [0u8; 9];
+    counts[..c.len()].copy_from_slice(c);
+    let mut best = NO_BLOCKS;
+    search(&mut counts, c.len(), chows, 0, 0, 0, 0, 0, &mut best);
+    best
+}
+
+/// The block shapes with their lowest tile at rank `i`: (pair block?, tiles taken at `i`,
+/// `i + 1`, `i + 2`, slots left unfilled).
+const SHAPES: [(bool, [u8; 3], u8); 8] = [
+    (true, [2, 0, 0], 0),
+    (true, [1, 0, 0], 1),
+    (false, [3, 0, 0], 0),
+    (false, [2, 0, 0], 1),
+    (false, [1, 0, 0], 2),
+    (false, [1, 1, 1], 0),
+    (false, [1, 1, 0], 1),
+    (false, [1, 0, 1], 1),
+];
+
+#[allow(clippy::too_many_arguments)]
+fn search(
+    c: &mut [u8; 9],
+    len: usize,
+    chows: bool,
+    i: usize,
+    shape: usize,
+    sets: usize,
+    pair: usize,
+    missing: u8,
+    best: &mut Blocks,
+) {
+    // The tiles not yet in a block are left out of the target.
+    let slot = &mut best[sets][pair];
+    *slot = (*slot).min(missing);
+    let mut i = i;
+    let mut shape = shape;
+    while i < len && c[i] == 0 {
+        i += 1;
+        shape = 0;
+    }
+    if i == len {
+        return;
+    }
+    for (s, &(is_pair, take, lacks)) in SHAPES.iter().enumerate().skip(shape) {
+        if (is_pair && pair == 1) || (!is_pair && sets == 5) {
+            continue;
+        }
+        // Chow blocks (`123`, `12`, `13`) only in a numbered suit, inside it.
+        if take[1] + take[2] > 0 && !chows {
+            continue;
+        }
+        if (0..3).any(|k| take[k] > 0 && (i + k >= len || c[i + k] < take[k])) {
+            continue;
+        }
+        for (k, &n) in take.iter().enumerate() {
+            if n > 0 {
+                c[i + k] -= n;
+            }
+        }
+        let (sets2, pair2) = if is_pair { (sets, 1) } else { (sets + 1, pair) };
+        search(c, len, chows, i, s, sets2, pair2, missing + lacks, best);
+        for (k, &n) in take.iter().enumerate() {
+            if n > 0 {
+                c[i + k] += n;
+            }
+        }
+    }
+    // Leave the rest of rank `i` out and go on.
+    let held = c[i];
+    c[i] = 0;
+    search(c, len, chows, i + 1, 0, sets, pair, missing, best);
+    c[i] = held;
+}
+
+/// Min-plus of two [`Blocks`].
+fn combine(a: &Blocks, b: &Blocks) -> Blocks {
+    let mut out = NO_BLOCKS;
+    for (sa, row) in a.iter().enumerate() {
+        for (pa, &x) in row.iter().enumerate() {
+            if x == INF {
+                continue;
+            }
+            for (sb, row_b) in b.iter().enumerate().take(6 - sa) {
+                for (pb, &y) in row_b.iter().enumerate().take(2 - pa) {
+                    if y != INF {
+                        let slot = &mut out[sa + sb][pa + pb];
+                        *slot = (*slot).min(x + y);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The exchanges a hand of `blocks` (all groups combined) and `wilds` wilds needs for
+/// `sets` sets and a pair.
+fn lack_of(blocks: &Blocks, wilds: u8, sets: usize, needs_real: bool) -> u8 {
+    let mut least = INF;
+    for (a, row) in blocks.iter().enumerate().take(sets + 1) {
+        for (p, &m) in row.iter().enumerate() {
+            if m == INF {
+                continue;
+            }
+            let empty = (sets - a + 1 - p) as u8;
+            let missing = m + 3 * (sets - a) as u8 + 2 * (1 - p) as u8;
+            let fill = missing.saturating_sub(wilds);
+            let cost = if needs_real { fill.max(empty) } else { fill };
+            least = least.min(cost);
+        }
+    }
+    least
+}
+
+/// A hand under wild rules, each group's blocks found once, so that the hand with one tile
+/// more or less costs one group's search.
+#[derive(Clone, Debug)]
+pub(crate) struct Scan {
+    naturals: Naturals,
+    /// Per group: the other three groups combined, so that a change in one group costs its
+    /// search and one combination.
+    others: [Blocks; 4],
+    /// All four groups combined.
+    all: Blocks,
+    wild: Wild,
+    sets: usize,
+}
+
+impl Scan {
+    pub(crate) fn new(hand: &Hand, rules: HandRules, wild: Wild) -> Scan {
+        let naturals = Naturals::of(hand, wild);
+        let groups = [0, 1, 2, 3].map(|g| blocks_of(&naturals.faces, g, None));
+        let [a, b, c, d] = &groups;
+        let (ab, cd) = (combine(a, b), combine(c, d));
+        let others = [
+            combine(b, &cd),
+            combine(a, &cd),
+            combine(&ab, d),
+            combine(&ab, c),
+        ];
+        Scan {
+            naturals,
+            others,
+            all: combine(&ab, &cd),
+            wild,
+            sets: rules.sets.min(5) as usize,
+        }
+    }
+
+    /// Exchanges to a complete hand (0 = complete).
+    pub(crate) fn lack(&self) -> u8 {
+        self.lack_with(None, 0, 0)
+    }
+
+    /// Exchanges to a complete hand once physical tile `t` is added (`delta = 1`) or taken
+    /// away (`delta = -1`).
+    pub(crate) fn lack_changed(&self, t: Tile, delta: i8) -> u8 {
+        match face(t, self.wild) {
+            None => self.lack_with(None, 0, delta),
+            Some(f) => self.lack_with(Some(f), delta, 0),
+        }
+    }
+
+    fn lack_with(&self, face: Option<usize>, delta: i8, wild_delta: i8) -> u8 {
+        let all = match face {
+            None => self.all,
+            Some(f) => {
+                let g = f / 9;
+                let changed = blocks_of(&self.naturals.faces, g, Some((f, delta)));
+                combine(&self.others[g], &changed)
+            }
+        };
+        let wilds = (self.naturals.wilds as i8 + wild_delta) as u8;
+        lack_of(&all, wilds, self.sets, self.wild.needs_real())
+    }
+}
+
+/// The blocks of group `g` of `faces`, with face `f` changed by `delta` if given.
+fn blocks_of(faces: &[u8; Tile::NUM], g: usize, change: Option<(usize, i8)>) -> Blocks {
+    let (first, len) = GROUPS[g];
+    let mut c = [0u8; 9];
+    c[..len].copy_from_slice(&faces[first..first + len]);
+    if let Some((f, delta)) = change {
+        c[f - first] = (c[f - first] as i8 + delta) as u8;
+    }
+    group_blocks(&c[..len], g < 3)
+}
+
+/// See [`super::is_win`].
+pub(crate) fn is_win(hand: &Hand, rules: HandRules, wild: Wild) -> bool {
+    hand.len() == 3 * rules.sets as usize + 2 && Scan::new(hand, rules, wild).lack() == 0
+}
+
+/// See [`super::shanten`].
+pub(crate) fn shanten(hand: &Hand, rules: HandRules, wild: Wild) -> i8 {
+    Scan::new(hand, rules, wild).lack() as i8 - 1
+}
+
+/// See [`super::waits`]. Kept out of line: the deal's no-wild path calls `waits` at every
+/// discard.
+#[inline(never)]
+pub(crate) fn waits(hand: &Hand, rules: HandRules, wild: Wild) -> TileSet {
+    if hand.len() != 3 * rules.sets as usize + 1 {
+        return TileSet::EMPTY;
+    }
+    let scan = Scan::new(hand, rules, wild);
+    // One tile lowers the lack by at most one.
+    if scan.lack() != 1 {
+        return TileSet::EMPTY;
+    }
+    let mut out = TileSet::EMPTY;
+    for t in Tile::ALL {
+        if hand.count(t) < 4 && scan.lack_changed(t, 1) == 0 {
+            out.insert(t);
+        }
+    }
+    out
+}
+
+/// See [`super::improving_kinds`].
+pub(crate) fn improving_kinds(
+    hand: &Hand,
+    rules: HandRules,
+    wild: Wild,
+    shanten: i8,
+    kinds: TileSet,
+) -> TileSet {
+    if shanten < 0 {
+        return TileSet::EMPTY;
+    }
+    let scan = Scan::new(hand, rules, wild);
+    let lack = (shanten + 1) as u8;
+    let mut out = TileSet::EMPTY;
+    for t in kinds {
+        if hand.count(t) < 4 && scan.lack_changed(t, 1) < lack {
+            out.insert(t);
+        }
+    }
+    out
+}
+
+/// Every distinct reading of a complete hand with wilds: its sets (sorted), its pair, and
+/// the faces its wilds stand for (sorted), each once. `f` is called per reading.
+///
+/// A reading is determined by its sets and pair: the naturals fill what they can, and the
+/// wilds stand for the rest. Under the real-tile rule a reading counts only if the naturals
+/// can be placed so that every set and the pair get one (checked by a small matching).
+pub(crate) fn for_each_decomposition(
+    hand: &Hand,
+    rules: HandRules,
+    wild: Wild,
+    mut f: impl FnMut(&Decomposition),
+) {
+    if rules.sets > 5 || hand.len() != 3 * rules.sets as usize + 2 {
+        return;
+    }
+    let naturals = Naturals::of(hand, wild);
+    let mut walk = Walk {
+        faces: naturals.faces,
+        wilds_left: naturals.wilds,
+        sets_left: rules.sets,
+        needs_real: wild.needs_real(),
+        sets: ArrayVec::new(),
+        pair: None,
+        wild_faces: ArrayVec::new(),
+    };
+    walk.face(0, [0, 0], &mut f);
+}
+
+/// The state of the reading enumeration, face by face.
+struct Walk {
+    /// Naturals not yet placed.
+    faces: [u8; Tile::NUM],
+    wilds_left: u8,
+    sets_left: u8,
+    needs_real: bool,
+    sets: ArrayVec<Set, 5>,
+    pair: Option<Tile>,
+    wild_faces: ArrayVec<Tile, 4>,
+}
+
+impl Walk {
+    /// Places face `k`: `open` are the chows started one and two faces back, which take one
+    /// slot of this face each. Chooses the chows starting here, the pungs and whether the
+    /// pair is here; every natural of the face must be placed, wilds fill the other slots.
+    fn face(&mut self, k: usize, open: [u8; 2], f: &mut impl FnMut(&Decomposition)) {
+        if k == Tile::NUM {
+            if open == [0, 0] && self.sets_left == 0 && self.pair.is_some() && self.wilds_left == 0
+            {
+                self.emit(f);
+            }
+            return;
+        }
+        let n = self.faces[k];
+        let chow_ok = k < 27 && k % 9 < 7;
+        let carried = open[0] + open[1];
+        let max_new = self.sets_left;
+        let max_chows = if chow_ok { max_new } else { 0 };
+        for chows in 0..=max_chows {
+            for pungs in 0..=(max_new - chows) {
+                for pair in 0..=u8::from(self.pair.is_none()) {
+                    let slots = carried + chows + 3 * pungs + 2 * pair;
+                    if slots < n || slots - n > self.wilds_left {
+                        continue;
+                    }
+                    let wild = slots - n;
+                    let saved = (self.sets.len(), self.wild_faces.len(), self.pair);
+                    let tile = Tile::ALL[k];
+                    for _ in 0..chows {
+                        self.sets.push(Set::Chow(tile));
+                    }
+                    for _ in 0..pungs {
+                        self.sets.push(Set::Pung(tile));
+                    }
+                    if pair == 1 {
+                        self.pair = Some(tile);
+                    }
+                    for _ in 0..wild {
+                        self.wild_faces.push(tile);
+                    }
+                    self.wilds_left -= wild;
+                    self.sets_left -= chows + pungs;
+                    // A chow started here must be able to end in the suit.
+                    if chows == 0 || chow_ok {
+                        self.face(k + 1, [chows, open[0]], f);
+                    }
+                    self.sets_left += chows + pungs;
+                    self.wilds_left += wild;
+                    self.sets.truncate(saved.0);
+                    self.wild_faces.truncate(saved.1);
+                    self.pair = saved.2;
+                }
+            }
+        }
+    }
+
+    fn emit(&self, f: &mut impl FnMut(&Decomposition)) {
+        let Some(pair) = self.pair else { return };
+        if self.needs_real && !self.every_group_real(pair) {
+            return;
+        }
+        let mut d = Decomposition {
+            sets: self.sets.clone(),
+            pair,
+            wilds: self.wild_faces.clone(),
+        };
+        d.sets.sort_unstable();
+        f(&d);
+    }
+
+    /// Whether the naturals can be placed so that every set and the pair hold one: a
+    /// matching of groups to natural tiles by face (at most six groups, by augmenting
+    /// paths). `self.faces` still holds the hand's naturals: the walk never lowers it.
+    fn every_group_real(&self, pair: Tile) -> bool {
+        let mut groups: ArrayVec<[usize; 3], 6> = ArrayVec::new();
+        for s in &self.sets {
+            groups.push(match *s {
+                Set::Chow(t) => [t.index(), t.index() + 1, t.index() + 2],
+                Set::Pung(t) => [t.index(); 3],
+            });
+        }
+        groups.push([pair.index(); 3]);
+        // Which group holds each natural placed so far, per face (up to four per face).
+        let mut holder: [ArrayVec<usize, 4>; Tile::NUM] = core::array::from_fn(|_| ArrayVec::new());
+        for g in 0..groups.len() {
+            let mut seen = [false; Tile::NUM];
+            if !augment(g, &groups, &self.faces, &mut holder, &mut seen) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Finds a natural for group `g`, moving others' along an augmenting path if needed.
+fn augment(
+    g: usize,
+    groups: &[[usize; 3]],
+    faces: &[u8; Tile::NUM],
+    holder: &mut [ArrayVec<usize, 4>; Tile::NUM],
+    seen: &mut [bool; Tile::NUM],
+) -> bool {
+    for &k in &groups[g] {
+        if seen[k] {
+            continue;
+        }
+        seen[k] = true;
+        if (holder[k].len() as u8) < faces[k] {
+            holder[k].push(g);
+            return true;
+        }
+        for i in 0..holder[k].len() {
+            let other = holder[k][i];
+            if augment(other, groups, faces, holder, seen) {
+                holder[k][i] = g;
+                return true;
+            }
+        }
+    }
+    false
+}

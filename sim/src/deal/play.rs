@@ -1,0 +1,189 @@
+//! Applying an action: a turn's discard, kong or win, and the answers to offers.
+
+use crate::action::{Action, IllegalAction};
+use crate::meld::{Meld, MeldKind};
+use crate::seat::SeatSet;
+use crate::tile::{Seat, Tile};
+
+use super::{Deal, DealResult, Discard, DrawSource, Outcome, Phase, Resume, WinContext};
+
+impl Deal {
+    /// Applies a legal action; an illegal one is refused and the deal is unchanged.
+    pub fn play(&mut self, action: Action) -> Result<(), IllegalAction> {
+        if self.is_over() {
+            return Err(IllegalAction::DealOver);
+        }
+        if !self.is_legal(action) {
+            return Err(IllegalAction::NotLegal { action });
+        }
+        self.play_unchecked(action);
+        Ok(())
+    }
+
+    /// Applies an action taken from [`Deal::legal_actions`] without checking it again. An
+    /// illegal action here breaks the deal's invariants (caught by `debug_assert!` in debug
+    /// builds) but is not undefined behaviour.
+    pub fn play_unchecked(&mut self, action: Action) {
+        debug_assert!(
+            self.is_legal(action),
+            "illegal {action} in {:?}",
+            self.phase
+        );
+        self.steps += 1;
+        match self.phase {
+            Phase::Turn {
+                seat,
+                source,
+                drawn,
+            } => self.play_turn(seat, source, drawn, action),
+            Phase::Claims { .. } => self.answer_claim(action),
+            Phase::RobKong { .. } => self.answer_rob_kong(action),
+            Phase::RobFlower {
+                flower,
+                revealer,
+                robber,
+                resume,
+            } => {
+                if action == Action::Win {
+                    if resume == Resume::Initial {
+                        self.end_short = Some(revealer);
+                    }
+                    self.flowers[revealer] = self.flowers[revealer].without(flower);
+                    self.flowers[robber] = self.flowers[robber].with(flower);
+                    self.finish(
+                        DealResult {
+                            outcome: Outcome::FlowerWin,
+                            winners: SeatSet::single(robber),
+                            payer: Some(revealer),
+                            win_tile: None,
+                            context: WinContext {
+                                flower_win: true,
+                                ..WinContext::default()
+                            },
+                        },
+                        (self.initial_cursor < 4).then_some(self.context.dealer),
+                    );
+                } else {
+                    match resume {
+                        Resume::Initial => {
+                            self.replace_initial(revealer);
+                            self.continue_initial_replacement();
+                        }
+                        Resume::Draw(source) => self.draw(revealer, source),
+                    }
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    pub(super) fn play_turn(
+        &mut self,
+        seat: Seat,
+        source: DrawSource,
+        drawn: Option<Tile>,
+        action: Action,
+    ) {
+        match action {
+            Action::SelfDrawWin => {
+                let first_turn = self.discard_counts[seat] == 0 && !self.any_meld();
+                let dealer = seat == self.context.dealer;
+                let context = WinContext {
+                    self_draw: true,
+                    kong_replacement: matches!(source, DrawSource::Kong { .. }),
+                    exposed_kong_from: match source {
+                        DrawSource::Kong { exposed_from } => exposed_from,
+                        _ => None,
+                    },
+                    flower_replacement: matches!(source, DrawSource::Flower),
+                    last_tile: self.drawable() == 0,
+                    heavenly: dealer && first_turn,
+                    earthly: !dealer && first_turn,
+                    ..WinContext::default()
+                };
+                let win_tile = drawn.or_else(|| self.hands[seat].tiles().last());
+                self.finish(
+                    DealResult {
+                        outcome: Outcome::SelfDraw,
+                        winners: SeatSet::single(seat),
+                        payer: None,
+                        win_tile,
+                        context,
+                    },
+                    Some(seat),
+                );
+            }
+            Action::FlowerWin => self.finish(
+                DealResult {
+                    outcome: Outcome::FlowerWin,
+                    winners: SeatSet::single(seat),
+                    payer: None,
+                    win_tile: None,
+                    context: WinContext {
+                        self_draw: true,
+                        flower_win: true,
+                        ..WinContext::default()
+                    },
+                },
+                Some(seat),
+            ),
+            Action::ConcealedKong(t) => self.declare_kong(seat, t, true),
+            Action::AddedKong(t) => self.declare_kong(seat, t, false),
+            Action::Discard(t) | Action::DiscardReady(t) => {
+                let ready = matches!(action, Action::DiscardReady(_));
+                self.hands[seat].remove(t);
+                if ready {
+                    self.ready[seat] = Some(self.discards.len() as u8);
+                }
+                self.discards.push(Discard::new(t, seat, ready));
+                self.shown[t.index()] += 1;
+                self.discard_counts[seat] += 1;
+                self.missed.remove(seat);
+                self.update_waits(seat);
+                self.offer_discard(seat, t);
+            }
+            _ => unreachable!("{action} on a turn"),
+        }
+    }
+
+    /// A kong is declared: seats that win on its tile may rob it first (an added kong always,
+    /// a concealed one only where the rules say).
+    pub(super) fn declare_kong(&mut self, seat: Seat, tile: Tile, concealed: bool) {
+        let mut robbers = SeatSet::EMPTY;
+        if !concealed || self.rules.rob_concealed_kong {
+            for k in 1..4 {
+                let other = seat.add(k);
+                if self.may_win_on_offer(other) && self.can_win_with(other, tile) {
+                    robbers.insert(other);
+                }
+            }
+        }
+        if robbers.is_empty() {
+            self.complete_kong(seat, tile, concealed);
+        } else {
+            self.phase = Phase::RobKong {
+                tile,
+                seat,
+                concealed,
+                pending: robbers,
+                winners: SeatSet::EMPTY,
+            };
+        }
+    }
+
+    pub(super) fn complete_kong(&mut self, seat: Seat, tile: Tile, concealed: bool) {
+        if concealed {
+            self.hands[seat].remove_n(tile, 4);
+            self.melds[seat].push(Meld::new(MeldKind::ConcealedKong, tile, seat, 0));
+        } else {
+            self.hands[seat].remove(tile);
+            self.shown[tile.index()] += 1;
+            let meld = self.melds[seat]
+                .iter_mut()
+                .find(|m| m.kind() == MeldKind::Pung && m.tile() == tile)
+                .expect("added kong needs its pung");
+            *meld = meld.upgraded();
+        }
+        self.draw(seat, DrawSource::Kong { exposed_from: None });
+    }
+}
