@@ -37,7 +37,7 @@ pub use breakdown::{PatternList, PatternTai, Score};
 pub use context::{Ready, ScoreError, WinInput};
 pub use pattern::{PatternId, PatternSet, CHAINS};
 pub use reading::{ReadingKind, WaitShape};
-pub use request::{score_json, Circumstances, ScoreJob, ScoreRequest};
+pub use request::{score_json, Circumstances, ScoreJob, ScoreRequest, VariantCache};
 pub use settle::settle;
 pub use variant::{
     Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, SettlementRules, Variant, VariantError,
