@@ -444,7 +444,10 @@ def plot_compare_outcomes(pairing: dict, labels: tuple[str, str], out: Path, wri
     ax.set_yticks(range(len(order)), order)
     ax.set_xlabel(labels[1])
     ax.set_ylabel(labels[0])
-    fig.colorbar(image, ax=ax, label="share of paired deals")
+    # The cells are labelled in %, so the bar is too (its values are shares of 1).
+    from matplotlib.ticker import PercentFormatter
+
+    fig.colorbar(image, ax=ax, label="share of paired deals", format=PercentFormatter(xmax=1, decimals=0))
     d = pairing["outcome_differs"]["rate"]
     ax.set_title(f"same walls ({pairing['paired_deals']:,} deals): outcome differs in {100 * d:.1f}%")
     save(fig, out, "compare_outcomes.png", written)

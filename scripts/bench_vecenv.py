@@ -1,6 +1,11 @@
 """Python VecEnv throughput: agent steps per second with random masked actions.
 
 Usage: .venv/bin/python scripts/bench_vecenv.py [--num-envs 256] [--steps 2000] [--threads N]
+       [--riichienv STEPS]
+
+With ``--riichienv STEPS`` (needs ``pip install riichienv``, not one of the project's
+requirements), RiichiEnv's agent steps per second with uniformly random legal actions for
+every seat are measured in the same run, and the ratio printed.
 """
 
 import argparse
@@ -23,22 +28,49 @@ def main():
     parser.add_argument("--steps", type=int, default=2000, help="batched steps to time")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--opponents", default="random")
+    parser.add_argument("--riichienv", type=int, default=0, metavar="STEPS",
+                        help="also time RiichiEnv for this many agent steps")
     args = parser.parse_args()
 
     envs = taisim.VecEnv(num_envs=args.num_envs, opponents=args.opponents, threads=args.threads)
     rng = np.random.default_rng(0)
-    _, mask = envs.reset(seed=0)
+    _, infos = envs.reset(seed=0)
     for _ in range(50):  # warm-up
-        _, _, _, _, mask = envs.step(masked_uniform(rng, mask))
+        _, _, _, _, infos = envs.step(masked_uniform(rng, infos["action_mask"]))
     start = time.perf_counter()
     for _ in range(args.steps):
-        _, _, _, _, mask = envs.step(masked_uniform(rng, mask))
+        _, _, _, _, infos = envs.step(masked_uniform(rng, infos["action_mask"]))
     elapsed = time.perf_counter() - start
     steps = args.steps * args.num_envs
     print(
         f"{steps} agent steps in {elapsed:.2f} s: {steps / elapsed:,.0f} steps/s "
         f"({args.num_envs} envs, threads={args.threads or 'all'}, opponents={args.opponents})"
     )
+    if args.riichienv:
+        theirs = riichienv_steps_per_second(args.riichienv)
+        print(f"RiichiEnv: {theirs:,.0f} agent steps/s; taisim.VecEnv is {steps / elapsed / theirs:,.1f}x")
+
+
+def riichienv_steps_per_second(target):
+    """RiichiEnv (4 players, one Python call per step of every acting seat) with uniformly
+    random legal actions: agent decisions per second."""
+    import random
+
+    import riichienv
+
+    env = riichienv.RiichiEnv(game_mode="4p-red-half", skip_mjai_logging=True, seed=0)
+    rng = random.Random(0)
+    obs = env.reset()
+    done = 0
+    start = time.perf_counter()
+    while done < target:
+        if env.done():
+            obs = env.reset()
+            continue
+        actions = {pid: rng.choice(o.legal_actions()) for pid, o in obs.items()}
+        obs = env.step(actions)
+        done += len(actions)
+    return done / (time.perf_counter() - start)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ cargo test --workspace --locked
 echo "== Python: .venv, the taisim extension (maturin), pytest"
 bash scripts/python-env.sh
 export VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH"
-maturin develop --release --locked -m env/Cargo.toml
+maturin develop --profile wheel --locked -m env/Cargo.toml
 python -m pytest env/python/tests -q
 
 echo "== Analysis scripts (DuckDB, matplotlib) on a small run of the binary cargo test built"

@@ -1,12 +1,14 @@
 //! `taisim score`, `taisim variants`, `taisim variant show`: the scorer for people and for
 //! programs.
 
-use std::io::Read;
+use std::io::{BufRead, Read, Write};
 
 use crate::output::{out, outln};
 
 use taisim_sim::parse_flowers;
-use taisim_sim::score::{score, score_json, Score, ScoreJob, ScoreRequest, ScoringModel, Variant};
+use taisim_sim::score::{
+    score, score_json, Score, ScoreJob, ScoreRequest, ScoringModel, Variant, VariantCache,
+};
 use taisim_sim::FlowerSet;
 
 #[derive(clap::Args)]
@@ -14,8 +16,12 @@ pub struct ScoreArgs {
     /// Concealed tiles including the winning tile, e.g. "123m 456p 789s EEE CC 66s".
     hand: Option<String>,
     /// Read one JSON object on stdin and write one on stdout.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "jsonl")]
     json: bool,
+    /// Read one JSON request per line on stdin and write one JSON answer per line on stdout,
+    /// `{"error": "..."}` for a bad request (the rest are still scored).
+    #[arg(long)]
+    jsonl: bool,
     /// The winning tile.
     #[arg(long)]
     win_tile: Option<String>,
@@ -80,6 +86,20 @@ enum VariantCommand {
 
 /// The JSON request of `taisim score --json`.
 pub fn run(args: &ScoreArgs) -> Result<(), String> {
+    if args.jsonl {
+        if args.hand.is_some() {
+            return Err(
+                "give the hands as JSON lines on stdin with --jsonl, not as an argument".into(),
+            );
+        }
+        let stdin = std::io::stdin().lock();
+        let stdout = std::io::stdout().lock();
+        return match score_lines(stdin, stdout) {
+            // A closed pipe (`taisim score --jsonl | head`) is the reader's choice.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other.map_err(|e| format!("--jsonl: {e}")),
+        };
+    }
     if args.json {
         if args.hand.is_some() {
             return Err("give the hand either as an argument or in the JSON, not both".into());
@@ -135,6 +155,41 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
     let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
     print_table(&job, &s);
     Ok(())
+}
+
+/// `taisim score --jsonl`: answers each line of `input` with one line of `output`, in order.
+/// Each variant is parsed once ([`VariantCache`]). A bad line (bad JSON, not UTF-8, an
+/// impossible hand) is answered with `{"error": "..."}` and the next line is read; only a
+/// failed read or write stops.
+fn score_lines(input: impl Read, output: impl Write) -> std::io::Result<()> {
+    let mut input = std::io::BufReader::with_capacity(1 << 16, input);
+    let mut cache = VariantCache::new();
+    let mut out = std::io::BufWriter::new(output);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        let text = std::str::from_utf8(&line)
+            .map_err(|e| format!("line is not UTF-8: {e}"))
+            .map(|t| t.trim_end_matches(['\n', '\r']));
+        let answer = text.and_then(|t| match t.trim() {
+            "" => Err("empty line: expected one JSON request".to_string()),
+            _ => cache.score_json(t),
+        });
+        match answer {
+            Ok(json) => out.write_all(json.as_bytes())?,
+            Err(msg) => serde_json::to_writer(&mut out, &serde_json::json!({ "error": msg }))?,
+        }
+        out.write_all(b"\n")?;
+        // Batch the writes while more input is waiting, but answer at once when the caller
+        // waits for this answer before sending the next request (a co-process).
+        if input.buffer().is_empty() {
+            out.flush()?;
+        }
+    }
+    out.flush()
 }
 
 /// Pads to a display width, counting CJK characters as two columns.

@@ -6,16 +6,17 @@
 //! `ValueError` naming the action and the legal ones, a bad argument value a `ValueError`,
 //! a wrong argument type a `TypeError` (pyo3's extraction).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use taisim_agents::space::index_name;
-use taisim_sim::score::Variant;
-use taisim_sim::{Seat, Wind};
+use taisim_sim::score::{check_stakes, SettlementModel, Variant, VariantCache};
+use taisim_sim::{Deal, Seat, Wind};
 
 use crate::{
     AecConfig, AecEnv, Env, EnvConfig, EnvError, Info, RewardKind, VecEnv, ACTION_SPACE_SIZE,
@@ -34,12 +35,108 @@ fn parse_seat(seat: &str) -> PyResult<Seat> {
         .ok_or_else(|| PyValueError::new_err(format!("seat {seat:?} is not one of E, S, W, N")))
 }
 
-/// A variant by name (or path) and the reward named `reward` under it.
-fn variant_and_reward(variant: &str, reward: &str) -> PyResult<(Arc<Variant>, RewardKind)> {
-    let variant = Variant::by_name_or_path(variant).map_err(value_error)?;
+/// A variant by name (or path) and the reward named `reward` under it, the points reward
+/// settled with `base + tai × per_tai`.
+///
+/// Unset, `per_tai` is the variant's, and `base` the variant's 底 or, where that is 0 (every
+/// shipped variant) and the losers pay the winner, one tai's worth: a 0-tai win (9% of
+/// taiwan16's wins) then still earns a positive reward, which a learner needs to tell winning
+/// from a draw. Stakes past the settlement's bounds are a `ValueError`.
+fn variant_and_reward(
+    variant: &str,
+    reward: &str,
+    base: Option<i64>,
+    per_tai: Option<i64>,
+) -> PyResult<(Arc<Variant>, RewardKind)> {
+    let mut variant = Variant::by_name_or_path(variant).map_err(value_error)?;
+    for (name, value) in [("base", base), ("per_tai", per_tai)] {
+        if let Some(v) = value.filter(|&v| v < 0) {
+            return Err(PyValueError::new_err(format!(
+                "{name} must not be negative, got {v}"
+            )));
+        }
+    }
+    let winner_pays = variant.settlement.model == SettlementModel::WinnerPays;
+    let st = &mut variant.settlement;
+    st.per_tai = per_tai.unwrap_or(st.per_tai);
+    st.base = match base {
+        Some(b) => b,
+        None if st.base > 0 || !winner_pays => st.base,
+        None => st.per_tai.max(1),
+    };
+    let (b, p) = (st.base, st.per_tai);
+    check_stakes(&variant, b, p).map_err(value_error)?;
     let reward = RewardKind::by_name(reward).map_err(value_error)?;
     Ok((Arc::new(variant), reward))
 }
+
+/// An action index from Python: anything outside the action space is refused here, before
+/// the environment, as out of range (not as an action that is merely illegal now).
+fn action_index(action: i64) -> Result<usize, String> {
+    usize::try_from(action)
+        .ok()
+        .filter(|&a| a < ACTION_SPACE_SIZE)
+        .ok_or_else(|| {
+            format!("action {action} is out of range: the action space is 0..{ACTION_SPACE_SIZE}")
+        })
+}
+
+/// The table of a deal as `taisim deal` prints its start: every seat's concealed tiles and
+/// flowers, with the melds and river so far, the seat to act and the wall.
+fn render_deal(deal: &Deal, learner: Option<Seat>) -> String {
+    use std::fmt::Write;
+    let ctx = deal.context();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "seed {}  dice {:?}  dealer {}  round {}  step {}  wall {}",
+        deal.seed(),
+        deal.wall().dice(),
+        ctx.dealer,
+        ctx.round_wind,
+        deal.steps(),
+        deal.tiles_left()
+    );
+    for s in Wind::ALL {
+        let mark = match (Some(s) == learner, Some(s) == deal.to_act()) {
+            (true, true) => "*>",
+            (true, false) => "* ",
+            (false, true) => " >",
+            (false, false) => "  ",
+        };
+        let melds: Vec<String> = deal.melds(s).iter().map(|m| m.to_string()).collect();
+        let river: Vec<String> = deal
+            .discards()
+            .iter()
+            .filter(|d| d.seat() == s && !d.is_claimed())
+            .map(|d| d.tile().to_string())
+            .collect();
+        let _ = writeln!(
+            out,
+            "{mark}{s}: {}  melds [{}]  flowers {}  river {}",
+            deal.hand(s),
+            melds.join(" "),
+            deal.flowers(s),
+            river.concat()
+        );
+    }
+    match (deal.result(), deal.tile_on_offer()) {
+        (Some(r), _) => {
+            let winners: Vec<String> = r.winners.iter().map(|s| s.to_string()).collect();
+            let _ = writeln!(out, "over: {} {}", r.outcome.name(), winners.join(" "));
+        }
+        (None, Some(t)) => {
+            let _ = writeln!(out, "on offer: {t}");
+        }
+        (None, None) => {}
+    }
+    out
+}
+
+/// The most environments one `NativeVecEnv` holds. Each takes some kilobytes (its deal,
+/// agents and observation row), so this bound keeps a batch under a few gigabytes and turns
+/// a mistaken size into an error rather than an aborted interpreter.
+const MAX_NUM_ENVS: usize = 1 << 16;
 
 fn env_error(e: EnvError) -> PyErr {
     match e {
@@ -99,9 +196,16 @@ struct PyEnv {
 #[pymethods]
 impl PyEnv {
     #[new]
-    #[pyo3(signature = (variant = "taiwan16", seat = "E", opponents = "greedy", reward = "points"))]
-    fn new(variant: &str, seat: &str, opponents: &str, reward: &str) -> PyResult<Self> {
-        let (variant, reward) = variant_and_reward(variant, reward)?;
+    #[pyo3(signature = (variant = "taiwan16", seat = "E", opponents = "greedy", reward = "points", base = None, per_tai = None))]
+    fn new(
+        variant: &str,
+        seat: &str,
+        opponents: &str,
+        reward: &str,
+        base: Option<i64>,
+        per_tai: Option<i64>,
+    ) -> PyResult<Self> {
+        let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
         let mut config = EnvConfig::with_opponents(opponents).map_err(value_error)?;
         config.variant = variant;
         config.seat = parse_seat(seat)?;
@@ -120,7 +224,8 @@ impl PyEnv {
     }
 
     /// `(obs, mask, reward, terminated, truncated, info)`.
-    fn step<'py>(&mut self, py: Python<'py>, action: usize) -> PyResult<StepOut<'py>> {
+    fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<StepOut<'py>> {
+        let action = action_index(action).map_err(PyValueError::new_err)?;
         let s = self.env.step(action).map_err(env_error)?;
         let obs = s.observation.obs.to_owned().into_pyarray(py);
         let mask = mask_i8(py, s.observation.mask);
@@ -139,6 +244,12 @@ impl PyEnv {
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         mask_i8(py, self.env.action_mask())
     }
+
+    /// The table as text (`render_mode="ansi"`); the learner's seat is marked `*`, the seat
+    /// to act `>`.
+    fn render(&self) -> String {
+        render_deal(self.env.deal(), Some(self.env.seat()))
+    }
 }
 
 /// All four seats, turn by turn (PettingZoo AEC).
@@ -150,9 +261,9 @@ struct PyAec {
 #[pymethods]
 impl PyAec {
     #[new]
-    #[pyo3(signature = (variant = "taiwan16", reward = "points"))]
-    fn new(variant: &str, reward: &str) -> PyResult<Self> {
-        let (variant, reward) = variant_and_reward(variant, reward)?;
+    #[pyo3(signature = (variant = "taiwan16", reward = "points", base = None, per_tai = None))]
+    fn new(variant: &str, reward: &str, base: Option<i64>, per_tai: Option<i64>) -> PyResult<Self> {
+        let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
         let config = AecConfig {
             variant,
             reward,
@@ -205,8 +316,17 @@ impl PyAec {
 
     /// Steps the selected agent: an action index, or `None` for a terminated agent.
     #[pyo3(signature = (action = None))]
-    fn step(&mut self, action: Option<usize>) -> PyResult<()> {
+    fn step(&mut self, action: Option<i64>) -> PyResult<()> {
+        let action = action
+            .map(action_index)
+            .transpose()
+            .map_err(PyValueError::new_err)?;
         self.env.step(action).map_err(env_error)
+    }
+
+    /// The table as text (`render_mode="ansi"`); the seat to act is marked `>`.
+    fn render(&self) -> String {
+        render_deal(self.env.deal(), None)
     }
 
     /// The deal's result once it is over: `(outcome, winners, payer)`.
@@ -247,19 +367,39 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (num_envs = 256, variant = "taiwan16", seat = "E", opponents = "random", reward = "points", threads = None))]
+    #[pyo3(signature = (num_envs = 256, variant = "taiwan16", seat = "E", opponents = "random", reward = "points", threads = None, base = None, per_tai = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
-        num_envs: usize,
+        num_envs: i64,
         variant: &str,
         seat: &str,
         opponents: &str,
         reward: &str,
         threads: Option<usize>,
+        base: Option<i64>,
+        per_tai: Option<i64>,
     ) -> PyResult<Self> {
-        if num_envs == 0 {
-            return Err(PyValueError::new_err("num_envs must be at least 1"));
-        }
-        let (variant, reward) = variant_and_reward(variant, reward)?;
+        let num_envs = usize::try_from(num_envs)
+            .ok()
+            .filter(|n| (1..=MAX_NUM_ENVS).contains(n))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "num_envs must be between 1 and {MAX_NUM_ENVS}, got {num_envs}"
+                ))
+            })?;
+        // The batch's buffers and environments in one request the allocator may refuse:
+        // a refusal is a MemoryError here, where `VecEnv::new` would abort the process.
+        let bytes = num_envs
+            * (std::mem::size_of::<crate::single::Core>()
+                + std::mem::size_of::<Info>()
+                + OBS_CHANNELS * OBS_WIDTH * 4
+                + ACTION_SPACE_SIZE);
+        Vec::<u8>::new().try_reserve_exact(bytes).map_err(|_| {
+            PyMemoryError::new_err(format!(
+                "cannot allocate {num_envs} environments ({bytes} bytes)"
+            ))
+        })?;
+        let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
         let mut config = EnvConfig::with_opponents(opponents).map_err(value_error)?;
         config.variant = variant;
         config.seat = parse_seat(seat)?;
@@ -308,9 +448,9 @@ impl PyVecEnv {
                 self.actions.len()
             )));
         }
-        for (slot, &a) in self.actions.iter_mut().zip(given) {
-            *slot = usize::try_from(a)
-                .map_err(|_| PyValueError::new_err(format!("action {a} is negative")))?;
+        for (i, (slot, &a)) in self.actions.iter_mut().zip(given).enumerate() {
+            *slot = action_index(a)
+                .map_err(|e| PyValueError::new_err(format!("environment {i}: {e}")))?;
         }
         let n = self.actions.len();
         // A fresh array the environments write into directly: no second pass over the
@@ -344,10 +484,38 @@ impl PyVecEnv {
     }
 }
 
+/// The variants `score_json` and `score_many_json` have parsed, kept for the process.
+static VARIANTS: Mutex<Option<VariantCache>> = Mutex::new(None);
+
+fn with_variants<T>(f: impl FnOnce(&mut VariantCache) -> T) -> T {
+    // A panic cannot happen while the lock is held (scoring returns errors), but a poisoned
+    // cache is still a valid cache.
+    let mut guard = VARIANTS.lock().unwrap_or_else(|e| e.into_inner());
+    f(guard.get_or_insert_with(VariantCache::new))
+}
+
 /// Scores a JSON request (the fields of `taisim score --json`) and returns the JSON answer.
+/// Each variant is parsed once per process.
 #[pyfunction]
-fn score_json(request: &str) -> PyResult<String> {
-    taisim_sim::score::score_json(request).map_err(PyValueError::new_err)
+fn score_json(py: Python<'_>, request: &str) -> PyResult<String> {
+    py.allow_threads(|| with_variants(|cache| cache.score_json(request)))
+        .map_err(PyValueError::new_err)
+}
+
+/// Scores many JSON requests: per request `(True, answer)` or `(False, error message)`.
+#[pyfunction]
+fn score_many_json(py: Python<'_>, requests: Vec<String>) -> Vec<(bool, String)> {
+    py.allow_threads(|| {
+        with_variants(|cache| {
+            requests
+                .iter()
+                .map(|r| match cache.score_json(r) {
+                    Ok(answer) => (true, answer),
+                    Err(e) => (false, e),
+                })
+                .collect()
+        })
+    })
 }
 
 /// The name of an action index (`discard_5m`, `pung`, …).
@@ -440,9 +608,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(action_name, m)?)?;
     m.add_function(wrap_pyfunction!(score_json, m)?)?;
+    m.add_function(wrap_pyfunction!(score_many_json, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
     m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;
     m.add("OBS_VERSION", OBS_VERSION)?;
+    m.add("MAX_NUM_ENVS", MAX_NUM_ENVS)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

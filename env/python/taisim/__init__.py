@@ -4,21 +4,45 @@
 - ``taisim.aec_env()``: a PettingZoo AEC environment of all four seats.
 - ``taisim.VecEnv``: many environments stepped together in Rust, numpy batches out.
 - ``taisim.simulate()``: seeded self-play into a Parquet dataset, as ``taisim simulate``.
-- ``taisim.score()``: the tai of one winning hand, as ``taisim score --json``.
+- ``taisim.score()``, ``taisim.score_many()``: the tai of winning hands, as ``taisim score
+  --json`` and ``--jsonl``.
 
 Actions are indices into a fixed discrete space of ``ACTION_SPACE_SIZE``; every step comes
 with a 0/1 ``int8`` mask of the legal ones. ``action_name(i)`` names an index.
+
+Importing ``taisim`` registers Gymnasium ids, one per shipped variant:
+``taisim/Taiwan16-v0``, ``taisim/Taiwan16-House-v0``, ``taisim/Taiwan16-2015-v0`` and
+``taisim/MahjongTime-v0`` (``gymnasium.make("taisim/Taiwan16-v0", opponents="greedy")``;
+without importing first, ``gymnasium.make("taisim:taisim/Taiwan16-v0")``). Keyword
+arguments are those of :class:`taisim.Env`.
 """
 
 import json as _json
 
-from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, OBS_VERSION, action_name
+import gymnasium as _gym
+
+from taisim._native import ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, OBS_VERSION, action_name
+from taisim._native import __version__
 from taisim._native import score_json as _score_json
+from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
 from taisim.vec_env import VecEnv
 from taisim.wrappers import LegalizeActions
+
+#: The Gymnasium id of each shipped variant.
+GYM_IDS = {
+    "taisim/Taiwan16-v0": "taiwan16",
+    "taisim/Taiwan16-House-v0": "taiwan16-house",
+    "taisim/Taiwan16-2015-v0": "taiwan16-2015",
+    "taisim/MahjongTime-v0": "mahjongtime",
+}
+
+for _id, _variant in GYM_IDS.items():
+    if _id not in _gym.registry:
+        # No TimeLimit: every deal ends by itself (the wall runs out).
+        _gym.register(id=_id, entry_point="taisim.gym_env:Env", kwargs={"variant": _variant})
 
 
 
@@ -30,7 +54,42 @@ def score(request):
     raises ``ValueError`` naming the problem."""
     if not isinstance(request, dict):
         raise TypeError(f"score() takes a dict, not {type(request).__name__}")
-    return _json.loads(_score_json(_json.dumps(request)))
+    return _json.loads(_score_json(_json.dumps(_plain(request))))
+
+
+def score_many(requests, *, errors="raise"):
+    """Scores many requests (each a dict as for :func:`score`) in one call into Rust and
+    returns their answers in order. Each variant is parsed once per process.
+
+    ``errors="raise"`` (the default) raises ``ValueError`` naming the first bad request's
+    index and problem; ``errors="return"`` puts ``{"error": "..."}`` in its place instead and
+    scores the rest."""
+    if errors not in ("raise", "return"):
+        raise ValueError(f'errors must be "raise" or "return", not {errors!r}')
+    texts = []
+    for i, request in enumerate(requests):
+        if not isinstance(request, dict):
+            raise TypeError(f"score_many(): request {i} is a {type(request).__name__}, not a dict")
+        texts.append(_json.dumps(_plain(request)))
+    answers = []
+    for i, (ok, text) in enumerate(_score_many_json(texts)):
+        if ok:
+            answers.append(_json.loads(text))
+        elif errors == "raise":
+            raise ValueError(f"request {i}: {text}")
+        else:
+            answers.append({"error": text})
+    return answers
+
+
+def _plain(request):
+    """A request with a path-like ``variant`` given as its string."""
+    variant = request.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        from taisim._seed import variant_arg
+
+        request = dict(request, variant=variant_arg(variant))
+    return request
 
 
 def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agents=None,
@@ -61,6 +120,10 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
 
 __all__ = [
     "ACTION_SPACE_SIZE",
+    "GYM_IDS",
+    "MAX_NUM_ENVS",
+    "__version__",
+    "score_many",
     "OBS_SHAPE",
     "OBS_VERSION",
     "Env",

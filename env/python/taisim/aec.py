@@ -3,9 +3,10 @@
 import gymnasium as gym
 import numpy as np
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec
-from taisim._seed import to_u64
+from taisim._seed import check_action, check_seed, optional_int, to_u64, variant_arg
 
 SEATS = ["E", "S", "W", "N"]
 
@@ -17,15 +18,23 @@ class TaisimAEC(AECEnv):
     rob a kong or take the eighth flower (seats are asked in turn order, priority is resolved
     after). Observations are ``{"observation": float32 tensor, "action_mask": int8}``.
     Rewards arrive when the deal ends; each seat is then stepped once with ``None``.
+
+    ``variant``, ``reward``, ``base`` and ``per_tai`` are as for :class:`taisim.Env`; seeds
+    are ints in ``0 .. 2**64 - 1``. ``render_mode="ansi"`` makes ``render()`` return the table.
     """
 
-    metadata = {"render_modes": [], "name": "taisim_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi"], "name": "taisim_v0", "is_parallelizable": False, "render_fps": 4}
 
-    def __init__(self, variant="taiwan16", reward="points"):
+    def __init__(self, variant="taiwan16", reward="points", base=None, per_tai=None, render_mode=None):
         super().__init__()
-        if not isinstance(variant, str) or not isinstance(reward, str):
-            raise TypeError("variant and reward must be str")
-        self._native = NativeAec(variant=variant, reward=reward)
+        variant = variant_arg(variant)
+        if not isinstance(reward, str):
+            raise TypeError(f"reward must be a str, not {type(reward).__name__}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
+        self.render_mode = render_mode
+        self._native = NativeAec(variant=variant, reward=reward, base=optional_int("base", base),
+                                 per_tai=optional_int("per_tai", per_tai))
         self.possible_agents = list(SEATS)
         self._obs_space = gym.spaces.Dict(
             {
@@ -67,6 +76,7 @@ class TaisimAEC(AECEnv):
         self.agent_selection = self._native.agent_selection()
 
     def reset(self, seed=None, options=None):
+        seed = check_seed(seed)
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
         self._native.reset(to_u64(seed, self._np_random))
@@ -77,18 +87,34 @@ class TaisimAEC(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
-        if action is not None and (isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer))):
-            raise TypeError(f"action must be an int or None, not {type(action).__name__}")
-        self._native.step(None if action is None else int(action))
+        self._native.step(None if action is None else check_action(action))
         self._sync()
 
     def render(self):
+        """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None."""
+        if self.render_mode == "ansi":
+            return self._native.render()
         return None
 
     def close(self):
         pass
 
 
-def aec_env(variant="taiwan16", reward="points"):
-    """A PettingZoo AEC environment of a whole deal."""
-    return TaisimAEC(variant=variant, reward=reward)
+def raw_env(variant="taiwan16", reward="points", base=None, per_tai=None, render_mode=None):
+    """The AEC environment without wrappers (PettingZoo's ``raw_env`` convention)."""
+    return TaisimAEC(variant=variant, reward=reward, base=base, per_tai=per_tai, render_mode=render_mode)
+
+
+def env(variant="taiwan16", reward="points", base=None, per_tai=None, render_mode=None):
+    """The AEC environment as PettingZoo's ``env()`` factories give theirs: wrapped in
+    ``OrderEnforcingWrapper`` (which refuses ``step`` before ``reset``). Illegal actions
+    raise ``ValueError`` (the mask in each observation says which are legal), so no
+    illegal-move wrapper is needed."""
+    return wrappers.OrderEnforcingWrapper(
+        raw_env(variant=variant, reward=reward, base=base, per_tai=per_tai, render_mode=render_mode)
+    )
+
+
+def aec_env(variant="taiwan16", reward="points", base=None, per_tai=None, render_mode=None):
+    """A PettingZoo AEC environment of a whole deal (unwrapped, as :func:`raw_env`)."""
+    return raw_env(variant=variant, reward=reward, base=base, per_tai=per_tai, render_mode=render_mode)

@@ -4,22 +4,7 @@ import gymnasium as gym
 import numpy as np
 
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeEnv
-from taisim._seed import to_u64
-
-
-class MaskedDiscrete(gym.spaces.Discrete):
-    """``Discrete(ACTION_SPACE_SIZE)`` whose ``sample()`` draws from the legal actions of its
-    environment's current state unless a mask is given, so generic tools that sample the
-    action space (``check_env``, quick baselines) take legal actions."""
-
-    def __init__(self, n, current_mask):
-        super().__init__(n)
-        self._current_mask = current_mask
-
-    def sample(self, mask=None, probability=None):
-        if mask is None and probability is None:
-            mask = self._current_mask()
-        return super().sample(mask=mask, probability=probability)
+from taisim._seed import check_action, numpy_info, optional_int, to_u64, variant_arg
 
 
 class Env(gym.Env):
@@ -27,48 +12,83 @@ class Env(gym.Env):
 
     Each step is one decision of the learner: its turn (discard, declare ready, kong, win)
     or an answer to another seat's discard, kong or flower (claim, rob, pass). The deal ends
-    the episode. ``info["action_mask"]`` (int8, 0/1) marks the legal actions; an illegal
-    action raises ``ValueError`` naming it and the legal ones, and changes nothing.
+    the episode (it always ends by itself, so nothing is truncated).
+
+    The action space is a plain ``Discrete(ACTION_SPACE_SIZE)``; the legal actions of each
+    state are the 0/1 ``int8`` mask ``info["action_mask"]`` (what every wrapper passes on)
+    and ``action_masks()`` (the method sb3-contrib's MaskablePPO calls; through Gymnasium
+    wrappers reach it with ``env.get_wrapper_attr("action_masks")()``). An illegal action
+    raises ``ValueError`` naming it and the legal ones, and changes nothing; an index outside
+    the action space raises ``ValueError`` saying it is out of range.
 
     Args:
-        variant: rule variant name (``taiwan16``, ``taiwan16-house``, ``taiwan16-2015``,
-            ``mahjongtime``).
+        variant: a shipped variant's name (``taiwan16``, ``taiwan16-house``,
+            ``taiwan16-2015``, ``mahjongtime``) or the path of a variant file (``str`` or any
+            path-like).
         seat: the learner's seat, ``E``, ``S``, ``W`` or ``N``.
         opponents: built-in agents, one name for all seats or four comma-separated names in
             seat order E,S,W,N (``random``, ``greedy``, ``defensive``, ``policy:PATH``).
-        reward: ``points`` (the seat's settlement for the deal) or ``win_loss`` (+1/-1/0).
+        reward: ``points`` (the seat's settlement for the deal, zero-sum) or ``win_loss``
+            (+1/-1/0).
+        base, per_tai: the points reward pays ``base + tai × per_tai``. Unset, ``per_tai`` is
+            the variant's and ``base`` the variant's 底, or one tai's worth where that is 0 (as
+            in every shipped variant), so every win earns a positive reward, 0-tai wins too.
+        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
+
+    Seeds are ints in ``0 .. 2**64 - 1`` (others raise ``ValueError``); ``reset(seed=None)``
+    draws one from the environment's generator.
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, variant="taiwan16", seat="E", opponents="greedy", reward="points"):
-        for name, value in (("variant", variant), ("seat", seat), ("opponents", opponents), ("reward", reward)):
+    def __init__(self, variant="taiwan16", seat="E", opponents="greedy", reward="points",
+                 base=None, per_tai=None, render_mode=None):
+        variant = variant_arg(variant)
+        for name, value in (("seat", seat), ("opponents", opponents), ("reward", reward)):
             if not isinstance(value, str):
                 raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-        self._native = NativeEnv(variant=variant, seat=seat, opponents=opponents, reward=reward)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
+        self._native = NativeEnv(variant=variant, seat=seat, opponents=opponents, reward=reward,
+                                 base=optional_int("base", base), per_tai=optional_int("per_tai", per_tai))
+        self.render_mode = render_mode
         self.observation_space = gym.spaces.Box(low=0.0, high=1.0, shape=OBS_SHAPE, dtype=np.float32)
-        self.action_space = MaskedDiscrete(ACTION_SPACE_SIZE, lambda: self._mask)
+        self.action_space = gym.spaces.Discrete(ACTION_SPACE_SIZE)
         self._mask = None
 
     def reset(self, *, seed=None, options=None):
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-        super().reset(seed=None if seed is None else int(seed))
-        obs, mask, info = self._native.reset(to_u64(seed, self.np_random))
+        if seed is None:
+            super().reset()
+            seed = to_u64(None, self.np_random)
+        else:
+            seed = to_u64(seed, None)
+            # Seeds the generator later ``reset(seed=None)`` calls draw their deals from.
+            super().reset(seed=seed)
+        obs, mask, info = self._native.reset(seed)
+        info = numpy_info(info)
         self._mask = mask
         info["action_mask"] = mask
         return obs, info
 
     def step(self, action):
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action must be an int, not {type(action).__name__}")
+        action = check_action(action)
         if self._mask is None:
             raise RuntimeError("call reset() before step()")
-        obs, mask, reward, terminated, truncated, info = self._native.step(int(action))
+        obs, mask, reward, terminated, truncated, info = self._native.step(action)
+        info = numpy_info(info)
         self._mask = mask
         info["action_mask"] = mask
         return obs, float(reward), bool(terminated), bool(truncated), info
 
     def action_masks(self):
-        """The legal-action mask (the name sb3-contrib's MaskablePPO looks for)."""
+        """The legal-action mask of the current state (the name sb3-contrib's MaskablePPO
+        looks for), ``int8`` 0/1 of length ``ACTION_SPACE_SIZE``."""
+        if self._mask is None:
+            raise RuntimeError("call reset() before action_masks()")
         return self._mask
+
+    def render(self):
+        """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None."""
+        if self.render_mode == "ansi":
+            return self._native.render()
+        return None

@@ -23,7 +23,7 @@ def test_gymnasium_check_env():
     check_reset_seed_determinism(env)
     check_reset_options(env)
     env_reset_passive_checker(env)
-    env_step_passive_checker(env, env.action_space.sample())
+    env_step_passive_checker(env, env.action_space.sample(mask=env.action_masks()))
 
 
 def test_legalize_actions_reports_replacements():

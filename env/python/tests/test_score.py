@@ -28,3 +28,46 @@ def test_impossible_requests_raise_value_error():
         taisim.score({"hand": "123m 456m", "win": "self_draw", "seat": "E", "win_tile": "1m"})
     with pytest.raises(TypeError):
         taisim.score("123m")
+
+
+SELF_DRAW = {"hand": "123m 456m 789m 234p 99s 345s", "win_tile": "9s", "win": "self_draw", "seat": "S"}
+
+
+def test_score_many_matches_score_in_order():
+    requests = [
+        SELF_DRAW,
+        dict(SELF_DRAW, variant="taiwan16-house", base=10, per_tai=5),
+        dict(SELF_DRAW, variant="mahjongtime", win="discard", discarder="E"),
+    ]
+    assert taisim.score_many(requests) == [taisim.score(r) for r in requests]
+    assert taisim.score_many([]) == []
+
+
+def test_score_many_errors():
+    bad = {"hand": "11111m 456p", "win": "discard", "seat": "E", "win_tile": "1m"}
+    with pytest.raises(ValueError, match="request 1: "):
+        taisim.score_many([SELF_DRAW, bad])
+    out = taisim.score_many([SELF_DRAW, bad, SELF_DRAW], errors="return")
+    assert out[0] == out[2] == taisim.score(SELF_DRAW)
+    assert set(out[1]) == {"error"} and out[1]["error"]
+    with pytest.raises(TypeError, match="request 0"):
+        taisim.score_many(["123m"])
+    with pytest.raises(ValueError, match="errors"):
+        taisim.score_many([SELF_DRAW], errors="ignore")
+
+
+def test_cached_variant_file_is_reread_when_it_changes(tmp_path):
+    import os
+    import pathlib
+
+    shipped = pathlib.Path(__file__).resolve().parents[3] / "sim" / "variants" / "taiwan16.toml"
+    path = tmp_path / "mine.toml"
+    text = shipped.read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    first = taisim.score(dict(SELF_DRAW, variant=path))
+    assert first == taisim.score(SELF_DRAW) | {"variant": first["variant"]}
+    # A new name in the file, and a later modification time: the cache must not serve the old one.
+    path.write_text(text.replace('name = "taiwan16"', 'name = "mine"', 1), encoding="utf-8")
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    assert taisim.score(dict(SELF_DRAW, variant=str(path)))["variant"] == "mine"

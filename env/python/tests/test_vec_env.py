@@ -1,7 +1,11 @@
-"""The batched environment."""
+"""The batched environment: a Gymnasium VectorEnv stepped in Rust."""
 
+import pickle
+
+import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.vector import AutoresetMode
 
 import taisim
 
@@ -12,32 +16,83 @@ def random_masked(rng, mask):
     return scores.argmax(axis=1)
 
 
+def test_is_a_gymnasium_vector_env():
+    envs = taisim.VecEnv(num_envs=4, opponents="random")
+    assert isinstance(envs, gym.vector.VectorEnv)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert envs.single_action_space == gym.spaces.Discrete(taisim.ACTION_SPACE_SIZE)
+    assert envs.single_observation_space.shape == taisim.OBS_SHAPE
+    assert envs.observation_space.shape == (4, *taisim.OBS_SHAPE)
+    assert envs.action_space == gym.spaces.MultiDiscrete([taisim.ACTION_SPACE_SIZE] * 4)
+    for space in (envs.single_action_space, envs.single_observation_space, envs.action_space):
+        assert pickle.loads(pickle.dumps(space)) == space
+    obs, infos = envs.reset(seed=0)
+    assert obs in envs.observation_space
+    envs.close()
+    assert envs.closed
+
+
 def test_shapes_and_auto_reset():
     envs = taisim.VecEnv(num_envs=16, opponents="random")
-    obs, mask = envs.reset(seed=0)
+    obs, infos = envs.reset(seed=0)
+    mask = infos["action_mask"]
     assert obs.shape == (16, *taisim.OBS_SHAPE) and obs.dtype == np.float32
     assert mask.shape == (16, taisim.ACTION_SPACE_SIZE) and mask.dtype == np.int8
+    assert infos["_action_mask"].all()
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(2000):
-        obs, reward, terminated, truncated, mask = envs.step(random_masked(rng, mask))
+        obs, reward, terminated, truncated, infos = envs.step(random_masked(rng, mask))
+        mask = infos["action_mask"]
+        assert np.array_equal(mask, envs.action_masks())
         assert reward.shape == terminated.shape == truncated.shape == (16,)
         assert mask.any(axis=1).all(), "every environment, auto-reset included, can act"
         assert not truncated.any()
+        if terminated.any():
+            # Same-step autoreset: the finished deals' infos, flagged per environment.
+            assert np.array_equal(infos["_final_info"], terminated)
+            final = infos["final_info"]
+            # u64 seeds batch as uint64, never overflowing an int64 array.
+            assert final["deal_seed"].dtype == np.uint64
+            for i in np.flatnonzero(terminated):
+                assert final["outcome"][i] in ("self_draw", "discard", "flower_win", "exhaustive_draw")
+                assert final["_outcome"][i]
+                # The seat rewards of the finished deal are the step's reward for the learner.
+                assert final["rewards"][i][0] == reward[i]
+        else:
+            assert "final_info" not in infos
         ended += int(terminated.sum())
     assert ended > 0
-    assert "outcome" in envs.info(int(np.flatnonzero(terminated)[0])) if terminated.any() else True
+
+
+def test_zero_sum_points_and_positive_wins():
+    envs = taisim.VecEnv(num_envs=32, opponents="greedy")
+    _, infos = envs.reset(seed=5)
+    rng = np.random.default_rng(5)
+    wins = 0
+    for _ in range(1500):
+        _, reward, terminated, _, infos = envs.step(random_masked(rng, infos["action_mask"]))
+        for i in np.flatnonzero(terminated):
+            seats = infos["final_info"]["rewards"][i]
+            assert abs(sum(seats)) < 1e-3, "points are zero-sum"
+            for w in infos["final_info"]["winners"][i]:
+                wins += 1
+                assert seats["ESWN".index(w)] > 0, "every win earns a positive reward by default"
+            assert reward[i] == seats[0], "the learner holds seat E"
+    assert wins > 0
 
 
 def test_lockstep_and_thread_count_independence():
     runs = []
     for threads in (1, 2, 2):
         envs = taisim.VecEnv(num_envs=8, opponents="greedy", threads=threads)
-        obs, mask = envs.reset(seed=11)
+        obs, infos = envs.reset(seed=11)
+        mask = infos["action_mask"]
         rng = np.random.default_rng(3)
         trace = [obs.copy()]
         for _ in range(300):
-            obs, reward, terminated, _, mask = envs.step(random_masked(rng, mask))
+            obs, reward, terminated, _, infos = envs.step(random_masked(rng, mask))
+            mask = infos["action_mask"]
             trace += [obs.copy(), reward.copy(), terminated.copy(), mask.copy()]
         runs.append(trace)
     for other in runs[1:]:
@@ -47,13 +102,57 @@ def test_lockstep_and_thread_count_independence():
 def test_bad_batches():
     envs = taisim.VecEnv(num_envs=4, opponents="random")
     envs.reset(seed=1)
-    with pytest.raises(ValueError, match="4 environments"):
+    with pytest.raises(ValueError, match=r"shape \(num_envs,\) = \(4,\)"):
         envs.step(np.zeros(3, dtype=np.int64))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="got shape \\(2, 2\\)"):
+        envs.step(np.zeros((2, 2), dtype=np.int64))
+    with pytest.raises(ValueError, match="got shape \\(4, 1\\)"):
+        envs.step(np.zeros((4, 1), dtype=np.int64))
+    with pytest.raises(ValueError, match="out of range"):
         envs.step(np.full(4, taisim.ACTION_SPACE_SIZE + 1))
+    with pytest.raises(ValueError, match="environment 0: action -1 is out of range"):
+        envs.step(np.full(4, -1))
+    with pytest.raises(ValueError, match="out of range"):
+        envs.step(np.full(4, 2**64 - 1, dtype=np.uint64))
     with pytest.raises(TypeError):
         envs.step(np.zeros(4, dtype=np.float32))
     with pytest.raises(TypeError):
         taisim.VecEnv(num_envs="many")
     with pytest.raises(ValueError):
         taisim.VecEnv(num_envs=0)
+    with pytest.raises(ValueError, match="num_envs must be between 1 and"):
+        taisim.VecEnv(num_envs=2**31)
+    with pytest.raises(ValueError, match="num_envs must be between 1 and"):
+        taisim.VecEnv(num_envs=-3)
+    with pytest.raises(ValueError, match="threads"):
+        taisim.VecEnv(num_envs=2, threads=0)
+
+
+def test_seeds_are_checked_like_the_other_environments():
+    envs = taisim.VecEnv(num_envs=2, opponents="random")
+    for bad in (-1, 2**64):
+        with pytest.raises(ValueError, match="out of range"):
+            envs.reset(seed=bad)
+    with pytest.raises(TypeError, match="one int seed"):
+        envs.reset(seed=[1, 2])
+    a, _ = envs.reset(seed=2**64 - 1)
+    b, _ = envs.reset(seed=2**64 - 1)
+    assert np.array_equal(a, b)
+
+
+def test_base_and_per_tai_and_path_variant(tmp_path):
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[3] / "sim" / "variants" / "taiwan16.toml"
+    by_name = taisim.VecEnv(num_envs=8, opponents="random", base=0, per_tai=1)
+    by_path = taisim.VecEnv(num_envs=8, opponents="random", variant=path, base=0, per_tai=2)
+    _, ia = by_name.reset(seed=4)
+    _, ib = by_path.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(600):
+        actions = random_masked(rng, ia["action_mask"])
+        _, ra, ta, _, ia = by_name.step(actions)
+        _, rb, tb, _, ib = by_path.step(actions)
+        assert np.array_equal(ta, tb)
+        # Without a base, doubling the value of a tai doubles every settlement.
+        assert np.array_equal(rb, 2 * ra)

@@ -39,7 +39,7 @@ pub use breakdown::{PatternList, PatternTai, Score};
 pub use context::{Ready, ScoreError, WinInput};
 pub use pattern::{PatternId, PatternSet, CHAINS};
 pub use reading::{ReadingKind, WaitShape};
-pub use request::{score_json, Circumstances, ScoreJob, ScoreRequest};
+pub use request::{score_json, Circumstances, ScoreJob, ScoreRequest, VariantCache};
 pub use settle::{check_stakes, settle, settle_all_pairs, try_settle, SettleError};
 pub use variant::{
     bounds, echo, Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, ScoringModel,

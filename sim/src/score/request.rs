@@ -1,10 +1,15 @@
 //! Score requests as data: the JSON object of `taisim score --json` and of the Python
 //! `taisim.score(dict)`, parsed, checked, scored and answered in one place.
 
+use std::collections::HashMap;
+use std::time::SystemTime;
+
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{check_stakes, score, settle, Ready, Score, ScoringModel, Variant, WinInput};
+use super::{
+    check_stakes, score, settle, Ready, Score, ScoringModel, Variant, VariantError, WinInput,
+};
 use crate::{
     parse_flowers, parse_hand, parse_tile, parse_tiles, FlowerSet, Hand, Meld, MeldKind, MeldList,
     Seat, WinContext, Wind,
@@ -17,6 +22,53 @@ pub fn score_json(text: &str) -> Result<String, String> {
     let job = ScoreJob::from_json(text)?;
     let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
     Ok(job.to_json(&s).to_string())
+}
+
+/// The variants a stream of requests named, each parsed once: parsing a variant's TOML costs
+/// about a hundred times what scoring one hand does. A variant read from a file is read again
+/// when the file's modification time changes.
+#[derive(Default)]
+pub struct VariantCache {
+    parsed: HashMap<String, (Option<SystemTime>, Variant)>,
+}
+
+impl VariantCache {
+    /// Entries kept at most: each distinct path a long-lived process scores with adds one, so
+    /// the cache is emptied when full rather than grown without bound.
+    const CAPACITY: usize = 64;
+
+    pub fn new() -> VariantCache {
+        VariantCache::default()
+    }
+
+    /// The variant `name` names (a shipped name or a file path), parsed on first use.
+    pub fn get(&mut self, name: &str) -> Result<&Variant, VariantError> {
+        // A shipped name never changes; a file is checked by its modification time.
+        let stamp = match Variant::builtin_text(name) {
+            Some(_) => None,
+            None => std::fs::metadata(name).and_then(|m| m.modified()).ok(),
+        };
+        let fresh = matches!(self.parsed.get(name), Some((t, _)) if *t == stamp);
+        if !fresh {
+            let variant = Variant::by_name_or_path(name)?;
+            if self.parsed.len() >= VariantCache::CAPACITY {
+                self.parsed.clear();
+            }
+            self.parsed.insert(name.to_string(), (stamp, variant));
+        }
+        Ok(&self.parsed[name].1)
+    }
+
+    /// [`score_json`] with the variant taken from the cache: the JSON answer to one JSON
+    /// request, or an error naming the problem.
+    pub fn score_json(&mut self, text: &str) -> Result<String, String> {
+        let req: ScoreRequest =
+            serde_json::from_str(text).map_err(|e| format!("bad JSON input: {e}"))?;
+        let variant = self.get(&req.variant).map_err(|e| e.to_string())?.clone();
+        let job = job_with_variant(req, variant)?;
+        let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
+        Ok(job.to_json(&s).to_string())
+    }
 }
 
 /// The circumstances of a win named in a request's `context` list.
@@ -175,6 +227,11 @@ impl ScoreJob {
 
 fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
     let variant = Variant::by_name_or_path(&req.variant).map_err(|e| e.to_string())?;
+    job_with_variant(req, variant)
+}
+
+/// A request's job under `variant`, already parsed from `req.variant`.
+fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, String> {
     let winner = seat("seat", &req.seat)?;
     let dealer = seat("dealer", &req.dealer)?;
     let round_wind = seat("round_wind", &req.round_wind)?;

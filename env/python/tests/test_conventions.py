@@ -1,0 +1,213 @@
+"""What Gymnasium, PettingZoo and SB3 users expect of the package (taisim issue 14): plain
+picklable spaces, registered ids, masks through wrappers, rendering, versions, seeds, the
+reward settings and variant paths."""
+
+import pathlib
+import pickle
+import re
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import taisim
+
+VARIANT_FILE = pathlib.Path(__file__).resolve().parents[3] / "sim" / "variants" / "taiwan16.toml"
+
+
+def first_legal(mask):
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_version():
+    assert re.fullmatch(r"\d+\.\d+\.\d+.*", taisim.__version__)
+
+
+def test_spaces_are_plain_and_pickle():
+    env = taisim.Env(opponents="random")
+    assert type(env.action_space) is gym.spaces.Discrete
+    assert env.action_space == gym.spaces.Discrete(taisim.ACTION_SPACE_SIZE)
+    for space in (env.action_space, env.observation_space):
+        assert pickle.loads(pickle.dumps(space)) == space
+
+
+@pytest.mark.parametrize("env_id,variant", sorted(taisim.GYM_IDS.items()))
+def test_registered_ids_make_each_variant(env_id, variant):
+    env = gym.make(env_id, opponents="random")
+    assert env.unwrapped.spec.id == env_id
+    obs, info = env.reset(seed=3)
+    # The same deal as the class built by hand.
+    raw_obs, raw_info = taisim.Env(variant=variant, opponents="random").reset(seed=3)
+    assert np.array_equal(obs, raw_obs)
+    assert np.array_equal(info["action_mask"], raw_info["action_mask"])
+    env.step(first_legal(info["action_mask"]))
+
+
+def test_make_with_module_prefix_and_kwargs():
+    env = gym.make("taisim:taisim/Taiwan16-v0", variant="mahjongtime", seat="W", base=3, per_tai=2)
+    _, info = env.reset(seed=1)
+    assert info["seat"] == "W"
+
+
+def test_action_masks_reachable_through_wrappers():
+    env = gym.wrappers.TimeLimit(gym.make("taisim/Taiwan16-v0", opponents="random"), max_episode_steps=500)
+    _, info = env.reset(seed=8)
+    # Gymnasium >= 1.0 wrappers do not forward attributes; get_wrapper_attr is the documented
+    # way, and what sb3-contrib's get_action_masks uses.
+    masks = env.get_wrapper_attr("action_masks")
+    assert np.array_equal(masks(), info["action_mask"])
+    _, _, _, _, info = env.step(first_legal(info["action_mask"]))
+    assert np.array_equal(masks(), info["action_mask"])
+
+
+def _play(env, steps):
+    _, info = env.reset(seed=0)
+    for _ in range(steps):
+        _, _, terminated, truncated, info = env.step(first_legal(info["action_mask"]))
+        if terminated or truncated:
+            _, info = env.reset()
+    return info
+
+
+def test_async_vector_env():
+    envs = gym.vector.AsyncVectorEnv([lambda: taisim.Env(opponents="random")] * 2)
+    try:
+        obs, infos = envs.reset(seed=[1, 2])
+        assert obs.shape == (2, *taisim.OBS_SHAPE)
+        ended = np.zeros(2, dtype=bool)
+        for _ in range(200):
+            # Next-step autoreset: after a deal ends (its final mask is empty) the next
+            # action is ignored while that environment resets.
+            actions = np.array([first_legal(m) if not e else 0 for m, e in zip(infos["action_mask"], ended)])
+            obs, _, terminated, truncated, infos = envs.step(actions)
+            ended = terminated | truncated
+            assert infos["action_mask"].shape == (2, taisim.ACTION_SPACE_SIZE)
+    finally:
+        envs.close()
+
+
+def test_render_ansi_shows_the_table():
+    env = taisim.Env(opponents="random", seat="S", render_mode="ansi")
+    env.reset(seed=3)
+    text = env.render()
+    lines = text.splitlines()
+    assert lines[0].startswith("seed 3  dice ")
+    seat_lines = [line for line in lines if re.match(r"^[ *][ >][ESWN]: ", line)]
+    assert [line[2] for line in seat_lines] == ["E", "S", "W", "N"]
+    assert seat_lines[1].startswith("*"), "the learner's seat is marked"
+    assert taisim.Env(opponents="random").render() is None
+    with pytest.raises(ValueError, match="render_mode"):
+        taisim.Env(render_mode="human")
+
+
+def test_render_ansi_aec():
+    env = taisim.aec.env(render_mode="ansi")
+    env.reset(seed=3)
+    assert env.render().startswith("seed 3  dice ")
+
+
+def test_seeds_out_of_range_are_refused_everywhere():
+    env = taisim.Env(opponents="random")
+    aec = taisim.aec_env()
+    for bad in (-1, 2**64, -(2**70)):
+        with pytest.raises(ValueError, match="out of range"):
+            env.reset(seed=bad)
+        with pytest.raises(ValueError, match="out of range"):
+            aec.reset(seed=bad)
+    a, _ = env.reset(seed=2**64 - 1)
+    b, _ = taisim.Env(opponents="random").reset(seed=2**64 - 1)
+    assert np.array_equal(a, b)
+    aec.reset(seed=2**64 - 1)
+
+
+def test_actions_out_of_range_and_arrays():
+    env = taisim.Env(opponents="random")
+    _, info = env.reset(seed=0)
+    for bad in (-1, taisim.ACTION_SPACE_SIZE, 2**64):
+        with pytest.raises(ValueError, match=f"action {bad} is out of range"):
+            env.step(bad)
+    with pytest.raises(ValueError, match="one action expected"):
+        env.step(np.array([[first_legal(info["action_mask"])]]))
+    # A numpy scalar or 0-d array is one action.
+    env.step(np.array(first_legal(info["action_mask"])))
+    aec = taisim.aec_env()
+    aec.reset(seed=0)
+    with pytest.raises(ValueError, match="action -1 is out of range"):
+        aec.step(-1)
+    with pytest.raises(ValueError, match="one action expected"):
+        aec.step(np.array([0, 1]))
+
+
+def test_variant_as_path():
+    by_name = taisim.Env(opponents="random")
+    by_path = taisim.Env(opponents="random", variant=VARIANT_FILE)
+    by_str = taisim.Env(opponents="random", variant=str(VARIANT_FILE))
+    a, _ = by_name.reset(seed=6)
+    for env in (by_path, by_str):
+        b, _ = env.reset(seed=6)
+        assert np.array_equal(a, b)
+    taisim.aec_env(variant=VARIANT_FILE).reset(seed=0)
+    with pytest.raises(TypeError, match="variant"):
+        taisim.Env(variant=16)
+
+
+SEATS = "ESWN"
+
+
+def _won_deals(env, seeds):
+    """The final info of each deal somebody won; the learner wins when it can, otherwise
+    plays uniformly at random."""
+    win = [i for i in range(taisim.ACTION_SPACE_SIZE) if taisim.action_name(i) in ("win", "flower_win")]
+    won = []
+    for seed in seeds:
+        _, info = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while True:
+            legal = np.flatnonzero(info["action_mask"])
+            wins = [a for a in win if info["action_mask"][a]]
+            action = wins[0] if wins else int(rng.choice(legal))
+            _, _, terminated, _, info = env.step(action)
+            if terminated:
+                break
+        if info["winners"]:
+            won.append(info)
+    return won
+
+
+def test_default_reward_pays_every_win():
+    # taiwan16's own settlement has base 0: a 0-tai win would pay nothing. The environment's
+    # default base is one tai's worth, so every win is rewarded (every seat's reward is in
+    # info["rewards"]).
+    won = _won_deals(taisim.Env(opponents="greedy"), range(200))
+    assert len(won) > 50
+    for info in won:
+        for w in info["winners"]:
+            assert info["rewards"][SEATS.index(w)] > 0
+
+
+def test_base_and_per_tai_settle_the_points_reward():
+    # base 7, nothing per tai: each payer pays each winner exactly 7.
+    won = _won_deals(taisim.Env(opponents="greedy", base=7, per_tai=0), range(200))
+    assert len(won) > 50
+    for info in won:
+        payers = 1 if info["payer"] is not None else 3
+        for w in info["winners"]:
+            assert info["rewards"][SEATS.index(w)] == 7 * payers
+        assert abs(sum(info["rewards"])) < 1e-6
+    with pytest.raises(ValueError, match="base"):
+        taisim.Env(base=-1)
+    with pytest.raises(TypeError, match="per_tai"):
+        taisim.Env(per_tai=1.5)
+
+
+def test_pettingzoo_env_factory():
+    from pettingzoo.test import api_test
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = taisim.aec.env()
+    assert isinstance(env, OrderEnforcingWrapper)
+    api_test(env, num_cycles=200)
+    env.reset(seed=1)
+    obs = env.observe(env.agent_selection)
+    assert set(obs) == {"observation", "action_mask"}
+    assert isinstance(taisim.aec.raw_env(), taisim.TaisimAEC)

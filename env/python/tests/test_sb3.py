@@ -1,0 +1,67 @@
+"""Stable-Baselines3 and sb3-contrib on the package: MaskablePPO on the Rust batching
+(``taisim.sb3.SB3VecEnv``), ``SubprocVecEnv`` over ``taisim.Env``, saving a model. Skipped
+where scripts/requirements-rl.txt is not installed (TAISIM_RL=0)."""
+
+import numpy as np
+import pytest
+
+import taisim
+
+pytest.importorskip("sb3_contrib")
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
+from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv  # noqa: E402
+
+from taisim.sb3 import SB3VecEnv  # noqa: E402
+
+
+def test_adapter_is_an_sb3_vec_env_with_masks():
+    venv = SB3VecEnv(taisim.VecEnv(num_envs=4, opponents="random"))
+    assert isinstance(venv, VecEnv)
+    assert is_masking_supported(venv)
+    venv.seed(9)
+    obs = venv.reset()
+    assert obs.shape == (4, *taisim.OBS_SHAPE)
+    masks = get_action_masks(venv)
+    assert masks.shape == (4, taisim.ACTION_SPACE_SIZE)
+    done_seen = False
+    for _ in range(300):
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+        obs, rewards, dones, infos = venv.step(actions)
+        assert len(infos) == 4
+        for i in np.flatnonzero(dones):
+            done_seen = True
+            assert infos[i]["outcome"] and infos[i]["TimeLimit.truncated"] is False
+        masks = get_action_masks(venv)
+    assert done_seen
+    with pytest.raises(TypeError):
+        SB3VecEnv(taisim.Env())
+
+
+def test_maskable_ppo_trains_on_the_rust_batching_and_saves(tmp_path):
+    venv = SB3VecEnv(taisim.VecEnv(num_envs=8, opponents="random", threads=1))
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0,
+                        policy_kwargs={"net_arch": [32]}, device="cpu")
+    model.learn(total_timesteps=512)
+    assert model.num_timesteps >= 512
+    path = tmp_path / "model.zip"
+    model.save(path)
+    loaded = MaskablePPO.load(path, device="cpu")
+    obs = venv.reset()
+    masks = get_action_masks(venv)
+    actions, _ = loaded.predict(obs, action_masks=masks, deterministic=True)
+    assert all(masks[i, a] == 1 for i, a in enumerate(actions)), "masked predictions are legal"
+
+
+def test_subproc_vec_env_over_env():
+    # Lambdas travel to the workers by value (cloudpickle); the spaces pickle as they are.
+    venv = SubprocVecEnv([lambda: taisim.Env(opponents="random")] * 2)
+    try:
+        assert is_masking_supported(venv)
+        venv.reset()
+        for _ in range(30):
+            masks = get_action_masks(venv)
+            venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+    finally:
+        venv.close()
