@@ -5,10 +5,10 @@
 //!
 //! The hand is split into its *naturals* (tiles counted by the face they show, the stand-in
 //! counted as the wild kind's face) and its *wilds*. A *target* is `sets` sets and a pair of
-//! faces; a wild fills any slot of it. A reading never needs more copies of a face than
-//! exist only when there are no wilds: in a game with wilds any missing tile may arrive as a
-//! wild, so a face may appear five or more times in a target (the number of wilds in the
-//! wall is not counted against it).
+//! faces; a wild fills any slot of it. Without wilds a target never holds a fifth copy of a
+//! kind; with them, any missing tile may arrive as a wild, so a face may appear five or more
+//! times in a target (the number of wilds left in the wall is not counted against it), and a
+//! wild may be read as a fifth copy of a face.
 //!
 //! # Why blocks rather than the tables
 //!
