@@ -6,6 +6,7 @@ use std::time::Instant;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use taisim_sim::algo::{
     decompositions, is_win, shanten, waits, warm_up, DecompositionList, HandRules, SpecialHands,
+    Wild,
 };
 use taisim_sim::{Hand, Tile};
 
@@ -59,6 +60,38 @@ fn ready_hand(rng: &mut XorShift) -> Hand {
     let mut hand = complete_hand(rng);
     let tiles: Vec<Tile> = hand.tiles().collect();
     hand.remove(tiles[rng.below(tiles.len())]);
+    hand
+}
+
+/// A taizhou hand of 4 sets and a pair (14 tiles) with up to `wilds` of its tiles replaced by
+/// copies of the wild kind `wild` (never above four).
+fn wild_hand(rng: &mut XorShift, wild: Tile, wilds: usize, complete: bool) -> Hand {
+    let mut hand = if complete {
+        loop {
+            let mut counts = [0u8; 34];
+            for _ in 0..4 {
+                let k = rng.below(34);
+                if k < 27 && k % 9 < 7 && rng.below(2) == 0 {
+                    (k..k + 3).for_each(|j| counts[j] += 1);
+                } else {
+                    counts[k] += 3;
+                }
+            }
+            counts[rng.below(34)] += 2;
+            if let Ok(hand) = Hand::from_counts(&counts) {
+                break hand;
+            }
+        }
+    } else {
+        random_hand(rng, 14)
+    };
+    for _ in 0..wilds {
+        let tiles: Vec<Tile> = hand.tiles().filter(|&t| t != wild).collect();
+        if hand.count(wild) < 4 {
+            hand.remove(tiles[rng.below(tiles.len())]);
+            hand.add(wild);
+        }
+    }
     hand
 }
 
@@ -127,6 +160,51 @@ fn bench(c: &mut Criterion) {
             let mut n = 0;
             for h in &ready16 {
                 n += waits(black_box(h), HandRules::new(5, SpecialHands::ALL)).len();
+            }
+            n
+        })
+    });
+    // Taizhou: 5p wild, 白板 standing in, every set holding a real tile; 0 to 3 wilds.
+    let wild = Tile::new(13);
+    let taizhou = HandRules::regular(4).with_wild(Wild::taizhou(wild, true));
+    let wild14: Vec<Hand> = (0..BATCH)
+        .map(|i| wild_hand(&mut rng, wild, i % 4, i % 2 == 0))
+        .collect();
+    let wild13: Vec<Hand> = wild14
+        .iter()
+        .map(|h| {
+            let mut h = *h;
+            let tiles: Vec<Tile> = h.tiles().collect();
+            h.remove(tiles[rng.below(tiles.len())]);
+            h
+        })
+        .collect();
+    c.bench_function(
+        "is_win x1024 (taizhou wild, half complete, 14 tiles)",
+        |b| {
+            b.iter(|| {
+                let mut wins = 0;
+                for h in &wild14 {
+                    wins += usize::from(is_win(black_box(h), taizhou));
+                }
+                wins
+            })
+        },
+    );
+    c.bench_function("shanten x1024 (taizhou wild, 14 tiles)", |b| {
+        b.iter(|| {
+            let mut sum = 0i32;
+            for h in &wild14 {
+                sum += i32::from(shanten(black_box(h), taizhou));
+            }
+            sum
+        })
+    });
+    c.bench_function("waits x1024 (taizhou wild, 13 tiles)", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for h in &wild13 {
+                n += waits(black_box(h), taizhou).len();
             }
             n
         })

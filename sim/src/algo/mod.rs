@@ -147,7 +147,10 @@ pub fn improving_kinds(hand: &Hand, rules: HandRules, shanten: i8, kinds: TileSe
 /// Waits are physical kinds: with wilds, drawing a wild completes the hand whenever any tile
 /// would (unless a set would then hold wilds only, under the real-tile rule), and drawing
 /// the stand-in (白板) completes it when a natural copy of the wild kind's face would.
-#[inline]
+// Always inlined: the deal asks at every discard with rules built on the spot, so the wild
+// test folds away; left to the inliner, the extra branch made it an out-of-line call
+// (+3.1% instructions per taiwan16 deal under callgrind; +0.5% inlined).
+#[inline(always)]
 pub fn waits(hand: &Hand, rules: HandRules) -> TileSet {
     // One test of the option's tag: the variants without wilds keep the table path as it was.
     if let Some(wild) = rules.wild {

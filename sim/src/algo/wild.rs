@@ -5,10 +5,10 @@
 //!
 //! The hand is split into its *naturals* (tiles counted by the face they show, the stand-in
 //! counted as the wild kind's face) and its *wilds*. A *target* is `sets` sets and a pair of
-//! faces; a wild fills any slot of it. A reading never needs more copies of a face than
-//! exist only when there are no wilds: in a game with wilds any missing tile may arrive as a
-//! wild, so a face may appear five or more times in a target (the number of wilds in the
-//! wall is not counted against it).
+//! faces; a wild fills any slot of it. Without wilds a target never holds a fifth copy of a
+//! kind; with them, any missing tile may arrive as a wild, so a face may appear five or more
+//! times in a target (the number of wilds left in the wall is not counted against it), and a
+//! wild may be read as a fifth copy of a face.
 //!
 //! # Why blocks rather than the tables
 //!
@@ -270,7 +270,28 @@ fn blocks_of(faces: &[u8; Tile::NUM], g: usize, change: Option<(usize, i8)>) -> 
     if let Some((f, delta)) = change {
         c[f - first] = (c[f - first] as i8 + delta) as u8;
     }
-    group_blocks(&c[..len], g < 3)
+    // The group's base-5 key (a face holds at most four naturals), honors flagged apart.
+    let key = c[..len].iter().rev().fold(0u32, |k, &n| k * 5 + n as u32) | u32::from(g == 3) << 31;
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        // Fibonacci hashing into the direct-mapped cache.
+        let slot = &mut cache[(key.wrapping_mul(0x9e37_79b9) >> (32 - CACHE_BITS)) as usize];
+        if slot.0 != key {
+            *slot = (key, group_blocks(&c[..len], g < 3));
+        }
+        slot.1
+    })
+}
+
+/// Bits of the group cache's index.
+const CACHE_BITS: u32 = 12;
+
+thread_local! {
+    /// Recent groups' blocks, by key: a deal changes a hand one tile at a time, so most
+    /// groups of the next query were searched already. Direct-mapped, fixed size (64 KiB per
+    /// thread), so it never allocates; an empty slot's key (`u32::MAX`) is no group's.
+    static CACHE: core::cell::RefCell<[(u32, Blocks); 1 << CACHE_BITS]> =
+        const { core::cell::RefCell::new([(u32::MAX, NO_BLOCKS); 1 << CACHE_BITS]) };
 }
 
 /// See [`super::is_win`].
