@@ -340,8 +340,14 @@ fn seeds_and_thread_counts_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let out = out.to_str().unwrap();
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["simulate", "--seed", "-1", "--out", out], "not negative"),
+        // Stakes past the settlement's bounds are refused before the first win, not met there.
+        (
+            &["simulate", "--per-tai", "9223372036854775807", "--out", out],
+            "per_tai",
+        ),
+        (&["simulate", "--base=-5", "--out", out], "base = -5"),
         (
             &["simulate", "--seed", "18446744073709551616", "--out", out],
             "largest seed",

@@ -44,7 +44,7 @@ pub use run::{
     check_threads, resumable_without_manifest, resume_spec, simulate, RunOptions, RunSummary,
     MAX_THREADS,
 };
-pub use schema::{schema, schema_text};
+pub use schema::{run_schema, schema, schema_text};
 pub use spec::{
     default_out_dir, sha256_hex, RunRequest, RunSpec, Shard, Unit, VariantSource, MAX_PARTS,
 };

@@ -7,12 +7,22 @@ use arrow_schema::{DataType, SchemaRef};
 use crate::part::Table;
 use crate::tables::{stem, DealsColumns, TaiColumns, WinsColumns};
 
-/// A table's Arrow schema (the deals table with its `actions` column when `log_actions`).
+/// Every column a table may have, as `--schema` describes it: the deals table with its
+/// `actions` column when `log_actions`, the wins table with the points model's columns.
 pub fn schema(table: Table, log_actions: bool) -> SchemaRef {
     match table {
         Table::Deals => DealsColumns::schema(log_actions),
         Table::Wins => WinsColumns::schema(),
         Table::Tai => TaiColumns::schema(),
+    }
+}
+
+/// The exact schema a run writes: [`schema`] less the wins table's points columns unless the
+/// variant scores with the points model.
+pub fn run_schema(table: Table, log_actions: bool, points_model: bool) -> SchemaRef {
+    match table {
+        Table::Wins => WinsColumns::schema_for(points_model),
+        _ => schema(table, log_actions),
     }
 }
 

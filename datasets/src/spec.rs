@@ -7,7 +7,7 @@ use core::str::FromStr;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use taisim_agents::{parse_agents, AgentSpec};
-use taisim_sim::score::Variant;
+use taisim_sim::score::{check_stakes, Variant};
 
 use crate::error::HarnessError;
 
@@ -342,6 +342,12 @@ impl RunRequest {
             spec.per_tai = per_tai;
         }
         spec.validate()?;
+        // Stakes the settlement cannot pay exactly are refused before anything is played,
+        // not met as an error at the run's first win.
+        let variant =
+            VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?.1;
+        check_stakes(&variant, spec.base, spec.per_tai)
+            .map_err(|e| HarnessError::Usage(e.to_string()))?;
         Ok(spec)
     }
 }

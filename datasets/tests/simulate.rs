@@ -164,7 +164,7 @@ fn files_read_back_as_their_schema_with_statistics_on_ids() {
         assert!(batch.num_rows() > 0, "{}", table.dir());
         assert_eq!(
             batch.schema(),
-            taisim_datasets::schema(table, true),
+            taisim_datasets::run_schema(table, true, false),
             "{}",
             table.dir()
         );
