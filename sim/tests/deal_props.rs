@@ -5,48 +5,15 @@
 //! (`PROPTEST_CASES=N` raises the budget).
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
-use taisim_sim::{Action, ActionList, Deal, DealContext, Tile};
+use taisim_sim::{Action, ActionList, Deal, DealContext};
 
+#[path = "support/props.rs"]
+mod props;
 #[path = "support/rule_sets.rs"]
 mod rule_sets;
 
-fn config(cases: u32) -> Config {
-    Config {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(cases),
-        rng_seed: RngSeed::Fixed(0xdea1_5eed),
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
-/// Every action the engine has a word for, legal or not.
-fn vocabulary() -> Vec<Action> {
-    let mut all = vec![
-        Action::SelfDrawWin,
-        Action::FlowerWin,
-        Action::Win,
-        Action::Pung,
-        Action::Kong,
-        Action::Pass,
-    ];
-    for t in Tile::ALL {
-        all.extend([
-            Action::Discard(t),
-            Action::DiscardReady(t),
-            Action::ConcealedKong(t),
-            Action::AddedKong(t),
-            Action::Chow(t),
-        ]);
-    }
-    all
-}
-
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(props::config(48, 0xdea1_5eed))]
 
     #[test]
     fn legal_actions_are_accepted_and_illegal_ones_refused_unchanged(
@@ -56,7 +23,7 @@ proptest! {
     ) {
         let sets = rule_sets::rule_sets();
         let (name, rules) = sets[set % sets.len()];
-        let all = vocabulary();
+        let all = props::every_action();
         let mut deal = Deal::new(rules, seed, DealContext::FIRST).unwrap();
         let mut legal = ActionList::new();
         let (mut accepted, mut refused) = (0u32, 0u32);

@@ -4,8 +4,7 @@
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use taisim_sim::{
-    bounded, rng_from_seed, Action, ActionList, Deal, DealContext, LegalSet, Outcome, Rules, Tile,
-    Wind,
+    bounded, rng_from_seed, Action, ActionList, Deal, DealContext, LegalSet, Outcome, Rules, Wind,
 };
 
 /// Plays a deal to the end with uniformly random legal actions, calling `each` after every
@@ -24,6 +23,8 @@ fn play_random(deal: &mut Deal, rng: &mut Pcg64Mcg, mut each: impl FnMut(&Deal))
     taken
 }
 
+#[path = "support/props.rs"]
+mod props;
 #[path = "support/rule_sets.rs"]
 mod rule_sets;
 
@@ -137,32 +138,12 @@ fn a_kong_whose_replacement_meets_the_reserve_leaves_fresh_waits() {
 }
 
 /// Every action a turn or an offer can name.
-fn every_action() -> Vec<Action> {
-    let mut all = vec![
-        Action::SelfDrawWin,
-        Action::FlowerWin,
-        Action::Win,
-        Action::Pung,
-        Action::Kong,
-        Action::Pass,
-    ];
-    for t in Tile::ALL {
-        all.extend([
-            Action::Discard(t),
-            Action::DiscardReady(t),
-            Action::ConcealedKong(t),
-            Action::AddedKong(t),
-            Action::Chow(t),
-        ]);
-    }
-    all
-}
 
 #[test]
 fn packed_legal_actions_agree_with_the_list_at_every_step() {
     // The random agents choose by position in `Deal::legal` without listing, so its count,
     // its positions and its membership must each agree with `Deal::legal_actions`.
-    let every = every_action();
+    let every = props::every_action();
     let mut list = ActionList::new();
     let (mut steps, mut ready_offers) = (0u64, 0u64);
     for i in 0..4_000u64 {

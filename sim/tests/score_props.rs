@@ -8,25 +8,16 @@
 //!   given in.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 use taisim_sim::score::{score, score_json, settle, Ready, Variant, WinInput};
 use taisim_sim::{FlowerSet, Hand, Meld, MeldKind, MeldList, Tile, WinContext, Wind};
 
+#[path = "support/props.rs"]
+mod props;
 #[path = "support/reference.rs"]
 mod reference;
 
-/// `cases` per property, or `PROPTEST_CASES` where set (the long run).
-fn config(cases: u32) -> Config {
-    Config {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(cases),
-        rng_seed: RngSeed::Fixed(0x15_5c0e),
-        // Failures print their minimal input; nothing is written beside the sources.
-        failure_persistence: None,
-        ..Config::default()
-    }
+fn config(cases: u32) -> proptest::test_runner::Config {
+    props::config(cases, 0x15_5c0e)
 }
 
 const MELD_KINDS: [MeldKind; 5] = [

@@ -4,17 +4,14 @@
 //! has no exclusion cycle, and scores and settles a win without a panic or a wrap.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 use taisim_sim::score::{score, try_settle, Variant, WinInput};
 use taisim_sim::{parse_hand, parse_tile, Wind};
 
-fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(0xc_a21a),
-        failure_persistence: None,
-        ..Config::default()
-    }
+#[path = "support/props.rs"]
+mod props;
+
+fn config(cases: u32) -> proptest::test_runner::Config {
+    props::config(cases, 0xc_a21a)
 }
 
 /// Keys of every table, pattern ids among them, and a few that are not keys.

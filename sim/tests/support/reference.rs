@@ -83,6 +83,45 @@ pub enum P {
 }
 
 impl P {
+    /// Every pattern of the table, in the order above.
+    pub const ALL: [P; 35] = [
+        P::SelfDraw,
+        P::Concealed,
+        P::ConcealedSelfDraw,
+        P::DragonPung,
+        P::RoundWind,
+        P::SeatWind,
+        P::SeatFlower,
+        P::Edge,
+        P::Closed,
+        P::Single,
+        P::RobKong,
+        P::KongBloom,
+        P::LastTile,
+        P::FlowerKong,
+        P::AllMelded,
+        P::HalfMelded,
+        P::AllChows,
+        P::ThreeConcealed,
+        P::AllPungs,
+        P::HalfFlush,
+        P::LittleDragons,
+        P::EarthlyReady,
+        P::FourConcealed,
+        P::FiveConcealed,
+        P::FullFlush,
+        P::LittleFourWinds,
+        P::BigDragons,
+        P::SevenRobOne,
+        P::EightFlowers,
+        P::HeavenlyReady,
+        P::AllHonors,
+        P::BigFourWinds,
+        P::Human,
+        P::Earthly,
+        P::Heavenly,
+    ];
+
     /// Tai per occurrence (taiwan16-common.txt).
     fn tai(self) -> u32 {
         use P::*;
