@@ -36,11 +36,11 @@ fn random_hand(rng: &mut XorShift, n: usize) -> Hand {
     hand
 }
 
-/// Five random sets and a pair, no kind above four copies.
-fn complete_hand(rng: &mut XorShift) -> Hand {
+/// `sets` random sets and a pair, no kind above four copies.
+fn complete_hand(rng: &mut XorShift, sets: usize) -> Hand {
     loop {
         let mut counts = [0u8; 34];
-        for _ in 0..5 {
+        for _ in 0..sets {
             let k = rng.below(34);
             if k < 27 && k % 9 < 7 && rng.below(2) == 0 {
                 (k..k + 3).for_each(|j| counts[j] += 1);
@@ -57,7 +57,7 @@ fn complete_hand(rng: &mut XorShift) -> Hand {
 
 /// A 16-tile hand: a complete hand minus one tile, so waits are usually nonempty.
 fn ready_hand(rng: &mut XorShift) -> Hand {
-    let mut hand = complete_hand(rng);
+    let mut hand = complete_hand(rng, 5);
     let tiles: Vec<Tile> = hand.tiles().collect();
     hand.remove(tiles[rng.below(tiles.len())]);
     hand
@@ -67,21 +67,7 @@ fn ready_hand(rng: &mut XorShift) -> Hand {
 /// copies of the wild kind `wild` (never above four).
 fn wild_hand(rng: &mut XorShift, wild: Tile, wilds: usize, complete: bool) -> Hand {
     let mut hand = if complete {
-        loop {
-            let mut counts = [0u8; 34];
-            for _ in 0..4 {
-                let k = rng.below(34);
-                if k < 27 && k % 9 < 7 && rng.below(2) == 0 {
-                    (k..k + 3).for_each(|j| counts[j] += 1);
-                } else {
-                    counts[k] += 3;
-                }
-            }
-            counts[rng.below(34)] += 2;
-            if let Ok(hand) = Hand::from_counts(&counts) {
-                break hand;
-            }
-        }
+        complete_hand(rng, 4)
     } else {
         random_hand(rng, 14)
     };
@@ -108,7 +94,7 @@ fn bench(c: &mut Criterion) {
     let mixed: Vec<Hand> = (0..BATCH)
         .map(|i| {
             if i % 2 == 0 {
-                complete_hand(&mut rng)
+                complete_hand(&mut rng, 5)
             } else {
                 random_hand(&mut rng, 17)
             }
@@ -117,7 +103,7 @@ fn bench(c: &mut Criterion) {
     let random17: Vec<Hand> = (0..BATCH).map(|_| random_hand(&mut rng, 17)).collect();
     let ready16: Vec<Hand> = (0..BATCH).map(|_| ready_hand(&mut rng)).collect();
     let random16: Vec<Hand> = (0..BATCH).map(|_| random_hand(&mut rng, 16)).collect();
-    let complete: Vec<Hand> = (0..BATCH).map(|_| complete_hand(&mut rng)).collect();
+    let complete: Vec<Hand> = (0..BATCH).map(|_| complete_hand(&mut rng, 5)).collect();
 
     c.bench_function("is_win x1024 (half complete, 17 tiles)", |b| {
         b.iter(|| {
