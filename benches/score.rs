@@ -4,8 +4,8 @@
 //! per-hand time is the reported time divided by the batch size printed at start.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use taisim_score::{score, Variant};
 use taisim_sim::algo::warm_up;
-use taisim_sim::score::{score, Variant};
 
 #[path = "common/winning_inputs.rs"]
 mod workload;

@@ -9,8 +9,8 @@
 
 use std::hint::black_box;
 
+use taisim_score::{score, Variant};
 use taisim_sim::algo::warm_up;
-use taisim_sim::score::{score, Variant};
 
 #[path = "../benches/common/winning_inputs.rs"]
 mod workload;

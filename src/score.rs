@@ -5,10 +5,10 @@ use std::io::{BufRead, Read, Write};
 
 use crate::output::{out, outln};
 
-use taisim_sim::parse_flowers;
-use taisim_sim::score::{
+use taisim_score::{
     score, score_json, Score, ScoreJob, ScoreRequest, ScoringModel, Variant, VariantCache,
 };
+use taisim_sim::parse_flowers;
 use taisim_sim::FlowerSet;
 
 #[derive(clap::Args)]

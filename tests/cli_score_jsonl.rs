@@ -32,7 +32,10 @@ fn json_answer(request: &str) -> Value {
 
 #[test]
 fn answers_each_line_in_order_and_errors_do_not_stop() {
-    let variant = concat!(env!("CARGO_MANIFEST_DIR"), "/sim/variants/mahjongtime.toml");
+    let variant = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/score/variants/mahjongtime.toml"
+    );
     let by_path = SELF_DRAW.replace("{", &format!("{{\"variant\": {variant:?}, "));
     let mut input = Vec::new();
     for line in [

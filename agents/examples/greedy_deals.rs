@@ -14,7 +14,7 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use taisim_agents::{build_agents, parse_agents, Agent};
-use taisim_sim::score::{score_deal, Variant};
+use taisim_score::{score_deal, Variant};
 use taisim_sim::{ActionList, Deal, DealContext, Seat, Wind};
 
 /// FNV-1a: cheap next to a decision, and the same on every platform.

@@ -435,7 +435,7 @@ mod tests {
     use super::*;
     use crate::{BuiltinAgent, RandomAgent};
     use rand_core::RngCore;
-    use taisim_sim::score::Variant;
+    use taisim_score::Variant;
     use taisim_sim::{Deal, DealContext, Wind};
 
     /// The contract's ukeire, spelled out: the unseen copies of every kind whose draw lowers

@@ -2,8 +2,8 @@
 //! winning hands of seeded deals played by a policy that takes any win and otherwise discards
 //! to the lowest shanten.
 
+use taisim_score::{Variant, WinInput};
 use taisim_sim::algo::{shanten, HandRules};
-use taisim_sim::score::{Variant, WinInput};
 use taisim_sim::{bounded, rng_from_seed, Action, ActionList, Deal, DealContext, Wind};
 
 /// Winning inputs from deals played under `variant`'s rules.

@@ -1,8 +1,8 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
 use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
+use taisim_score::{score, try_settle, ScoringModel, Variant, WinInput};
 use taisim_sim::algo::{shanten, HandRules};
-use taisim_sim::score::{score, try_settle, ScoringModel, Variant, WinInput};
 use taisim_sim::{
     deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
 };

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt64Array, UInt8Array};
 use taisim_agents::{build_agents, index_to_action, play_deal_with};
-use taisim_sim::score::{score, settle, WinInput};
+use taisim_score::{score, settle, WinInput};
 use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
 use crate::error::HarnessError;

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use taisim_agents::{build_agents, BuiltinAgent};
-use taisim_sim::score::Variant;
+use taisim_score::Variant;
 
 use crate::error::HarnessError;
 use crate::manifest::{Manifest, Rows, Status, VARIANT_FILE};

@@ -7,7 +7,7 @@ use core::str::FromStr;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use taisim_agents::{parse_agents, AgentSpec};
-use taisim_sim::score::{check_stakes, Variant};
+use taisim_score::{check_stakes, Variant};
 
 use crate::error::HarnessError;
 

@@ -17,7 +17,7 @@ use arrow_array::{
     UInt16Array, UInt32Array, UInt64Array, UInt8Array,
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use taisim_sim::score::{PatternId, ReadingKind, WaitShape};
+use taisim_score::{PatternId, ReadingKind, WaitShape};
 use taisim_sim::{Outcome, Seat, Tile, Wind};
 
 use crate::part::Table;

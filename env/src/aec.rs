@@ -7,7 +7,7 @@ use std::sync::Arc;
 use taisim_agents::space::action_index;
 use taisim_agents::{encode, write_mask, ACTION_SPACE_SIZE};
 
-use taisim_sim::score::Variant;
+use taisim_score::Variant;
 use taisim_sim::{ActionList, Deal, DealContext, Rules, Seat, SeatSet, Wind};
 
 use crate::reward::{Reward, RewardKind};

@@ -50,6 +50,6 @@ pub use vec_env::{VecEnv, VecEnvError, VecStep};
 
 /// The engine rules of a built-in variant (`taiwan16`, `taiwan16-house`, `taiwan16-2015`,
 /// `mahjongtime`) or of a variant file at a path.
-pub fn variant_rules(name: &str) -> Result<taisim_sim::Rules, taisim_sim::score::VariantError> {
-    taisim_sim::score::Variant::by_name_or_path(name).map(|v| v.rules())
+pub fn variant_rules(name: &str) -> Result<taisim_sim::Rules, taisim_score::VariantError> {
+    taisim_score::Variant::by_name_or_path(name).map(|v| v.rules())
 }

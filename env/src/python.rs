@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use taisim_agents::space::index_name;
-use taisim_sim::score::{check_stakes, SettlementModel, Variant, VariantCache};
+use taisim_score::{check_stakes, SettlementModel, Variant, VariantCache};
 use taisim_sim::{Deal, Seat, Wind};
 
 use crate::{

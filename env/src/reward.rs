@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use taisim_sim::score::{score_deal, ScoreError, Variant};
+use taisim_score::{score_deal, ScoreError, Variant};
 use taisim_sim::{Deal, Seat};
 
 /// How a finished deal is turned into per-seat rewards. Every step before the end of a deal
@@ -15,7 +15,7 @@ pub enum Reward {
     #[default]
     WinLoss,
     /// The seat's settlement points for the deal under this variant, paying the variant's
-    /// `base + tai × per_tai` (taisim_sim::score::score_deal). Zero-sum.
+    /// `base + tai × per_tai` (taisim_score::score_deal). Zero-sum.
     Points(Arc<Variant>),
 }
 

@@ -8,7 +8,7 @@ use taisim_agents::{
     ObsEncoder, ObsShapeError, PolicyError, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
 };
 
-use taisim_sim::score::Variant;
+use taisim_score::Variant;
 use taisim_sim::{
     deal_seed, splitmix64, Action, ActionList, Deal, DealContext, DealResult, Rules, RulesError,
     Seat, Wind,

@@ -208,7 +208,7 @@ fn caller_buffers_get_the_same_values() {
 #[test]
 fn rewards_and_the_points_hook() {
     // Points: the settlement of the deal under the variant, zero-sum, nonzero for wins.
-    let variant = taisim_sim::score::Variant::builtin("taiwan16").unwrap();
+    let variant = taisim_score::Variant::builtin("taiwan16").unwrap();
     assert_eq!(
         Reward::by_name("points", &variant),
         Ok(Reward::points(variant.clone()))

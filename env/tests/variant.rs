@@ -5,7 +5,7 @@
 use taisim_env::{
     AecConfig, AecEnv, Env, EnvConfig, RewardKind, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
 };
-use taisim_sim::score::Variant;
+use taisim_score::Variant;
 use taisim_sim::{bounded, rng_from_seed};
 
 /// taiwan16's table on 13-tile hands without flowers.

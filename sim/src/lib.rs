@@ -25,7 +25,6 @@ mod perft;
 mod playout;
 mod procedure;
 mod rules;
-pub mod score;
 mod seat;
 mod tile;
 mod view;

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use taisim_sim::score::Variant;
+use taisim_score::Variant;
 use taisim_sim::{DealingOrder, Rules, SetupEvents, TableProcedure, WallComposition};
 
 /// The shipped variants the engine tests cover by name.

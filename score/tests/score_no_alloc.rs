@@ -1,12 +1,12 @@
 //! Scoring in the simulation path allocates nothing: a counting global allocator watches
 //! `score_deal` over finished deals of every shipped variant.
 
-use taisim_sim::score::{score_deal, Variant};
+use taisim_score::{score_deal, Variant};
 use taisim_sim::DealContext;
 
 mod common;
 
-#[path = "support/counting_alloc.rs"]
+#[path = "../../sim/tests/support/counting_alloc.rs"]
 mod counting_alloc;
 
 #[global_allocator]

@@ -2,9 +2,9 @@
 //! went), built straight from the tile counts.
 
 use super::context::WinInput;
-use crate::algo::MAX_DECOMPOSITIONS;
-use crate::meld::MeldKind;
-use crate::tile::Tile;
+use taisim_sim::algo::MAX_DECOMPOSITIONS;
+use taisim_sim::MeldKind;
+use taisim_sim::Tile;
 
 /// How the winning tile completed the hand, judged on one reading.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -163,7 +163,7 @@ impl GroupSplits {
 /// follow until the next `first`).
 ///
 /// The order is the one scoring's ties depend on, that of
-/// [`decompositions`](crate::algo::decompositions): by pair (lowest first), then with fewer
+/// [`decompositions`](taisim_sim::algo::decompositions): by pair (lowest first), then with fewer
 /// pungs at the lowest kind first; within one, the winning tile completes the chows it can
 /// (lowest first), then its pung, then the pair. Groups share no kinds, so each splits on
 /// its own, and taking the groups' splits in turn, the characters' outermost, keeps that

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::rules::RulesError;
+use taisim_sim::RulesError;
 
 /// The longest stretch of a user's text an error message repeats (a name, an unknown id):
 /// a 10 MB name is not echoed whole to a terminal.

@@ -12,8 +12,8 @@ use toml::Spanned;
 
 use super::error::{VariantError, VariantErrorKind};
 use super::{bounds, PatternRule, ScoringModel, SettlementModel, SettlementRules, Variant};
-use crate::rules::Rules;
-use crate::score::pattern::PatternId;
+use crate::pattern::PatternId;
+use taisim_sim::Rules;
 
 /// The tables before `[patterns]`, as written: what [`Variant::to_toml`] serializes.
 #[derive(Serialize)]

@@ -4,10 +4,10 @@
 //! has no exclusion cycle, and scores and settles a win without a panic or a wrap.
 
 use proptest::prelude::*;
-use taisim_sim::score::{score, try_settle, Variant, WinInput};
+use taisim_score::{score, try_settle, Variant, WinInput};
 use taisim_sim::{parse_hand, parse_tile, Wind};
 
-#[path = "support/props.rs"]
+#[path = "../../sim/tests/support/props.rs"]
 mod props;
 
 fn config(cases: u32) -> proptest::test_runner::Config {

@@ -4,8 +4,8 @@
 
 #![allow(dead_code)]
 
+use taisim_score::Variant;
 use taisim_sim::algo::{shanten, HandRules};
-use taisim_sim::score::Variant;
 use taisim_sim::{bounded, rng_from_seed, Action, ActionList, Deal, DealContext};
 
 pub fn play_greedy(variant: &Variant, seed: u64, context: DealContext) -> Deal {

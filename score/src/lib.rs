@@ -7,7 +7,7 @@
 //! highest total. [`settle`] turns the result into payments.
 //!
 //! ```
-//! use taisim_sim::score::{score, settle, Variant, WinInput};
+//! use taisim_score::{score, settle, Variant, WinInput};
 //! use taisim_sim::{parse_hand, parse_tile, Wind};
 //!
 //! let variant = Variant::builtin("taiwan16").unwrap();
@@ -46,12 +46,12 @@ pub use variant::{
     SettlementModel, SettlementRules, Value, Variant, VariantError, VariantErrorKind,
 };
 
-use crate::algo::SpecialHands;
-use crate::deal::{Deal, Outcome};
-use crate::seat::BySeat;
-use crate::tile::Seat;
 use detect::{Counts, Facts, HAND_LEVEL, NEEDS_WAITS, PLACEMENT_LEVEL, SET_LEVEL};
 use reading::Reading;
+use taisim_sim::algo::SpecialHands;
+use taisim_sim::BySeat;
+use taisim_sim::Seat;
+use taisim_sim::{Deal, Outcome};
 
 /// Scores one win under a variant: the best reading's patterns, the total (limit applied,
 /// 一變五 applied), the dealer tai, and whether the minimum is met.
@@ -279,7 +279,7 @@ fn score_flower_win(input: &WinInput, variant: &Variant, dealer_tai: u16) -> Sco
     if robbed && variant.has(PatternId::SevenRobOne) {
         mask |= PatternId::SevenRobOne.bit();
     }
-    if input.flowers == crate::tile::FlowerSet::ALL && variant.has(PatternId::EightFlowers) {
+    if input.flowers == taisim_sim::FlowerSet::ALL && variant.has(PatternId::EightFlowers) {
         mask |= PatternId::EightFlowers.bit();
     }
     let kept = counted_patterns(mask, variant);

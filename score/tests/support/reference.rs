@@ -11,7 +11,7 @@
 
 #![allow(dead_code)]
 
-use taisim_sim::score::{Ready, WinInput};
+use taisim_score::{Ready, WinInput};
 use taisim_sim::{FlowerSet, Hand, Meld, MeldKind, MeldList, Tile, WinContext, Wind};
 
 /// One set of a reading.

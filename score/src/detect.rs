@@ -12,8 +12,8 @@ use super::context::{Ready, WinInput};
 use super::pattern::{PatternId, PatternSet};
 use super::reading::{Reading, ReadingKind, WaitShape};
 use super::variant::Variant;
-use crate::meld::MeldKind;
-use crate::tile::{FlowerSet, Tile};
+use taisim_sim::MeldKind;
+use taisim_sim::{FlowerSet, Tile};
 
 /// Per-pattern multiplicities. Only the entries of patterns found are read; patterns that
 /// apply at most once are never written, so the array starts as all ones.

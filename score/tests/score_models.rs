@@ -1,7 +1,7 @@
 //! The scoring and settlement models (tai and points; winner-pays and all-pairs), the
 //! variant file's bounds, checks and errors, and the round trip of every shipped variant.
 
-use taisim_sim::score::{
+use taisim_score::{
     bounds, score, score_deal, settle_all_pairs, try_settle, Amount, PatternId, ScoreError,
     ScoringModel, SettleError, SettlementModel, Variant, VariantErrorKind, WinInput,
 };
@@ -212,7 +212,7 @@ fn stakes_past_the_bounds_are_errors_not_wraps() {
     ));
 }
 
-fn load_err(text: &str) -> taisim_sim::score::VariantError {
+fn load_err(text: &str) -> taisim_score::VariantError {
     Variant::from_toml_str(text, "my.toml").unwrap_err()
 }
 

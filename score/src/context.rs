@@ -1,12 +1,12 @@
 //! What scoring needs to know about one win: the winner's tiles and the circumstances.
 
-use crate::algo::{waits, HandRules, SpecialHands};
-use crate::deal::{Deal, Outcome, WinContext};
-use crate::hand::Hand;
-use crate::meld::{Meld, MeldKind, MeldList};
-use crate::rules::Rules;
-use crate::seat::seat_wind;
-use crate::tile::{FlowerSet, Seat, Tile, Wind};
+use taisim_sim::algo::{waits, HandRules, SpecialHands};
+use taisim_sim::seat_wind;
+use taisim_sim::Hand;
+use taisim_sim::Rules;
+use taisim_sim::{Deal, Outcome, WinContext};
+use taisim_sim::{FlowerSet, Seat, Tile, Wind};
+use taisim_sim::{Meld, MeldKind, MeldList};
 
 /// A ready declaration (報聽) the winner made, as the texts grade it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::{
     check_stakes, score, settle, Ready, Score, ScoringModel, Variant, VariantError, WinInput,
 };
-use crate::{
+use taisim_sim::{
     parse_flowers, parse_hand, parse_tile, parse_tiles, FlowerSet, Hand, Meld, MeldKind, MeldList,
     Seat, WinContext, Wind,
 };

@@ -3,7 +3,7 @@
 //! exclude C) must count A and C; gradings (CHAINS) must go as a whole; the exclusions
 //! must form no cycle; and the chains the texts name are checked on real hands.
 
-use taisim_sim::score::{counted_patterns, score, PatternId, PatternSet, Variant, CHAINS};
+use taisim_score::{counted_patterns, score, PatternId, PatternSet, Variant, CHAINS};
 use taisim_sim::{parse_hand, parse_tile, Wind};
 
 fn set(ps: &[PatternId]) -> PatternSet {
@@ -161,7 +161,7 @@ fn counted_patterns_keeps_what_nothing_excludes() {
 /// not 天聽 alone (the bug of issue 15 scored 8 for these two), and 獨聽 1 here.
 #[test]
 fn heavenly_ready_self_draw_keeps_self_draw() {
-    use taisim_sim::score::{Ready, WinInput};
+    use taisim_score::{Ready, WinInput};
     // taiwan16-house adds 無字無花 2 (taiwan16-common.txt:97).
     for (name, expected, extra) in [("taiwan16", 10, 0), ("taiwan16-house", 12, 2)] {
         let v = Variant::builtin(name).unwrap();
@@ -191,7 +191,7 @@ fn heavenly_ready_self_draw_keeps_self_draw() {
 fn kongs_rule_out_every_grade_of_concealed_pungs() {
     let v = Variant::builtin("taiwan16-2015").unwrap();
     let input = |hand: &str, melds: &[&str]| {
-        use taisim_sim::score::WinInput;
+        use taisim_score::WinInput;
         use taisim_sim::{Meld, MeldKind};
         let mut i = WinInput::new(
             Wind::South,

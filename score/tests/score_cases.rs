@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use taisim_sim::score::{score, settle, Circumstances, PatternId, Variant, WinInput};
+use taisim_score::{score, settle, Circumstances, PatternId, Variant, WinInput};
 use taisim_sim::{
     parse_flowers, parse_hand, parse_tile, parse_tiles, FlowerSet, Hand, Meld, MeldKind, MeldList,
     Wind,

@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 pub use error::{echo, VariantError, VariantErrorKind};
 
 use super::pattern::{chain_exclusions, with_lower_grades, PatternId, PatternSet};
-use crate::rules::Rules;
+use taisim_sim::Rules;
 
 /// How a variant turns a winning hand into a value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -315,18 +315,18 @@ pub struct Variant {
 
 /// The variant files shipped with the library.
 const BUILTIN: [(&str, &str); 4] = [
-    ("taiwan16", include_str!("../../../variants/taiwan16.toml")),
+    ("taiwan16", include_str!("../../variants/taiwan16.toml")),
     (
         "taiwan16-house",
-        include_str!("../../../variants/taiwan16-house.toml"),
+        include_str!("../../variants/taiwan16-house.toml"),
     ),
     (
         "taiwan16-2015",
-        include_str!("../../../variants/taiwan16-2015.toml"),
+        include_str!("../../variants/taiwan16-2015.toml"),
     ),
     (
         "mahjongtime",
-        include_str!("../../../variants/mahjongtime.toml"),
+        include_str!("../../variants/mahjongtime.toml"),
     ),
 ];
 

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use taisim_sim::score::{score, Variant};
+use taisim_score::{score, Variant};
 
 #[path = "support/reference.rs"]
 mod reference;

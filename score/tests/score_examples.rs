@@ -1,6 +1,6 @@
 //! Every worked example of the rule texts, scored as the texts say.
 
-use taisim_sim::score::{score, settle, PatternId, Score, Variant, WinInput};
+use taisim_score::{score, settle, PatternId, Score, Variant, WinInput};
 use taisim_sim::{parse_hand, parse_tile, parse_tiles, Meld, MeldKind, Wind};
 
 fn win(hand: &str, tile: &str, self_draw: bool, seat: Wind) -> WinInput {

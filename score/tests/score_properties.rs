@@ -3,7 +3,7 @@
 //! breakdown adds up to its total, and its settlement sums to zero. Variant files survive
 //! `to_toml` → parse unchanged.
 
-use taisim_sim::score::{score_deal, PatternId, PatternRule, Variant};
+use taisim_score::{score_deal, PatternId, PatternRule, Variant};
 mod common;
 
 use taisim_sim::{bounded, rng_from_seed, DealContext, Wind};

@@ -3,7 +3,7 @@
 //! made possible, is scored. Requests go through `score_json`, the path of `taisim score
 //! --json` and of the Python `taisim.score`.
 
-use taisim_sim::score::score_json;
+use taisim_score::score_json;
 
 /// A self-drawn or discard win of S (dealer E) on a single wait, with `extra` JSON fields
 /// (a `hand` among them replaces the default one).
@@ -275,7 +275,7 @@ fn flower_win_refusals_name_the_flowers_needed() {
 /// used to index past the tile table).
 #[test]
 fn a_chow_off_its_suit_is_refused() {
-    use taisim_sim::score::{score, ScoreError, Variant, WinInput};
+    use taisim_score::{score, ScoreError, Variant, WinInput};
     use taisim_sim::{parse_hand, parse_tile, Meld, MeldKind, Wind};
     let v = Variant::builtin("taiwan16").unwrap();
     for (low, ok) in [("8m", false), ("C", false), ("7m", true)] {

@@ -8,10 +8,10 @@
 //!   given in.
 
 use proptest::prelude::*;
-use taisim_sim::score::{score, score_json, settle, Ready, Variant, WinInput};
+use taisim_score::{score, score_json, settle, Ready, Variant, WinInput};
 use taisim_sim::{FlowerSet, Hand, Meld, MeldKind, MeldList, Tile, WinContext, Wind};
 
-#[path = "support/props.rs"]
+#[path = "../../sim/tests/support/props.rs"]
 mod props;
 #[path = "support/reference.rs"]
 mod reference;

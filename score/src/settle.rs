@@ -10,9 +10,9 @@ use super::breakdown::Score;
 use super::context::WinInput;
 use super::pattern::PatternId;
 use super::variant::{bounds, RobbedFlowerPayer, ScoringModel, SettlementModel, Variant};
-use crate::meld::MeldKind;
-use crate::seat::BySeat;
-use crate::tile::{Seat, Suit};
+use taisim_sim::BySeat;
+use taisim_sim::MeldKind;
+use taisim_sim::{Seat, Suit};
 
 /// Who pays a win.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -81,7 +81,7 @@ fn insured(score: &Score, input: &WinInput, variant: &Variant) -> bool {
     let Some(win) = input.win_tile else {
         return false;
     };
-    let exposed = |pred: &dyn Fn(crate::tile::Tile) -> bool| {
+    let exposed = |pred: &dyn Fn(taisim_sim::Tile) -> bool| {
         input
             .melds
             .iter()
