@@ -450,3 +450,18 @@ fn every_variant_round_trips_through_its_toml() {
     assert_eq!(v.settlement.model, SettlementModel::AllPairs);
     assert_eq!(v.pattern_hu(PatternId::DragonPung), 4);
 }
+
+/// The shipped taizhou variant's engine rules are the engine's Taizhou rules.
+#[test]
+fn taizhou_variant_plays_the_engine_taizhou_rules() {
+    let v = Variant::builtin("taizhou").unwrap();
+    assert_eq!(v.rules(), taisim_sim::Rules::TAIZHOU);
+    assert_eq!(v.settlement.model, SettlementModel::AllPairs);
+    assert_eq!(
+        v.scoring,
+        ScoringModel::Points {
+            base_hu: 10,
+            cap: 100
+        }
+    );
+}

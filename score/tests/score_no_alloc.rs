@@ -29,7 +29,9 @@ fn scoring_deals_allocates_nothing() {
     let before = counting_alloc::allocations();
     let mut wins = 0;
     for (i, deal) in deals.iter().enumerate() {
-        let ds = score_deal(deal, &variants[i % variants.len()], 10, 2).unwrap();
+        let v = &variants[i % variants.len()];
+        let (base, per_tai) = common::fit_stakes(v, 10, 2);
+        let ds = score_deal(deal, v, base, per_tai).unwrap();
         wins += ds.wins.len();
         std::hint::black_box(ds);
     }

@@ -22,6 +22,7 @@ fn settlements_of_simulated_deals_sum_to_zero() {
             };
             let deal = common::play_greedy(&variant, seed, context);
             for (base, per_tai) in [(0, 1), (30, 10)] {
+                let (base, per_tai) = common::fit_stakes(&variant, base, per_tai);
                 let ds = score_deal(&deal, &variant, base, per_tai)
                     .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
                 assert_eq!(ds.payments.0.iter().sum::<i64>(), 0, "{name} seed {seed}");

@@ -11,6 +11,7 @@ use proptest::prelude::*;
 use taisim_score::{score, score_json, settle, Ready, Variant, WinInput};
 use taisim_sim::{FlowerSet, Hand, Meld, MeldKind, MeldList, Tile, WinContext, Wind};
 
+mod common;
 #[path = "../../sim/tests/support/props.rs"]
 mod props;
 #[path = "support/reference.rs"]
@@ -111,6 +112,7 @@ fn check_scored(input: &WinInput, v: &Variant, base: i64, per_tai: i64) {
             "{}: {s:?} {input:?}",
             v.name
         );
+        let (base, per_tai) = common::fit_stakes(v, base, per_tai);
         let pay = settle(&s, input, v, base, per_tai);
         assert_eq!(pay.0.iter().sum::<i64>(), 0, "{}: {input:?}", v.name);
     }

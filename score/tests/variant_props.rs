@@ -167,7 +167,8 @@ fn text() -> impl Strategy<Value = String> {
                     numeric.iter().copied().filter(|&i| i > patterns_at).collect();
                 for (at, value, excludes) in edits {
                     // Exclusions only on pattern lines; plain numbers anywhere.
-                    let i = if excludes.is_empty() {
+                    // (A file whose pattern lines are all tables has no numeric one to take.)
+                    let i = if excludes.is_empty() || in_patterns.is_empty() {
                         numeric[at.index(numeric.len())]
                     } else {
                         in_patterns[at.index(in_patterns.len())]

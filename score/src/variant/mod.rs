@@ -314,7 +314,7 @@ pub struct Variant {
 }
 
 /// The variant files shipped with the library.
-const BUILTIN: [(&str, &str); 4] = [
+const BUILTIN: [(&str, &str); 5] = [
     ("taiwan16", include_str!("../../variants/taiwan16.toml")),
     (
         "taiwan16-house",
@@ -328,12 +328,19 @@ const BUILTIN: [(&str, &str); 4] = [
         "mahjongtime",
         include_str!("../../variants/mahjongtime.toml"),
     ),
+    ("taizhou", include_str!("../../variants/taizhou.toml")),
 ];
 
 impl Variant {
     /// The names of the shipped variants, the default first.
-    pub const fn names() -> [&'static str; 4] {
-        [BUILTIN[0].0, BUILTIN[1].0, BUILTIN[2].0, BUILTIN[3].0]
+    pub const fn names() -> [&'static str; 5] {
+        [
+            BUILTIN[0].0,
+            BUILTIN[1].0,
+            BUILTIN[2].0,
+            BUILTIN[3].0,
+            BUILTIN[4].0,
+        ]
     }
 
     /// The default variant's name.
