@@ -32,7 +32,7 @@
 mod error;
 mod parse;
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::path::Path;
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
@@ -563,42 +563,9 @@ impl Variant {
         None
     }
 
-    /// The variant as a TOML file that parses back to an equal variant: the tables through
-    /// their serde derives, then `[patterns]`, one line each with the pattern's names as a
-    /// comment.
+    /// The variant as a TOML file that parses back to an equal variant: every table, patterns
+    /// included, through serde; each pattern line then gets the pattern's names as a comment.
     pub fn to_toml(&self) -> String {
-        let head = parse::FileHead::of(self);
-        // A struct of strings, numbers, booleans and tables always serializes.
-        let mut out = toml::to_string(&head).expect("the variant's tables serialize");
-        out.push_str("\n[patterns]\n");
-        for (p, rule) in self.patterns() {
-            let hu = self.hu[p.index()];
-            let value = if rule.excludes == 0 && hu == 0 {
-                rule.tai.to_string()
-            } else {
-                let mut v = format!("{{ tai = {}", rule.tai);
-                if hu != 0 {
-                    let _ = write!(v, ", hu = {hu}");
-                }
-                if rule.excludes != 0 {
-                    let ex: Vec<_> = PatternId::ALL
-                        .iter()
-                        .filter(|x| rule.excludes & x.bit() != 0)
-                        .map(|x| format!("\"{}\"", x.id()))
-                        .collect();
-                    let _ = write!(v, ", excludes = [{}]", ex.join(", "));
-                }
-                v + " }"
-            };
-            // Writing to a String cannot fail.
-            let _ = writeln!(
-                out,
-                "{} = {value}  # {} {}",
-                p.id(),
-                p.name_zh(),
-                p.name_en()
-            );
-        }
-        out
+        parse::write(self)
     }
 }

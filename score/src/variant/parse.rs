@@ -15,9 +15,9 @@ use super::{bounds, PatternRule, ScoringModel, SettlementModel, SettlementRules,
 use crate::pattern::PatternId;
 use taisim_sim::Rules;
 
-/// The tables before `[patterns]`, as written: what [`Variant::to_toml`] serializes.
+/// A variant file as written: what [`Variant::to_toml`] serializes.
 #[derive(Serialize)]
-pub(super) struct FileHead<'a> {
+struct FileOut<'a> {
     name: &'a str,
     description: &'a str,
     scoring: &'static str,
@@ -26,15 +26,95 @@ pub(super) struct FileHead<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     points: Option<PointsTable>,
     settlement: SettlementRules,
+    patterns: PatternsOut<'a>,
 }
 
-impl FileHead<'_> {
-    pub(super) fn of(v: &Variant) -> FileHead<'_> {
+/// `[patterns]` in catalogue order.
+struct PatternsOut<'a>(&'a Variant);
+
+/// One pattern's value: its tai alone when that is all it has, as the shipped files write it.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum PatternOut {
+    Tai(u16),
+    Full {
+        tai: u16,
+        #[serde(skip_serializing_if = "is_zero")]
+        hu: u16,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        excludes: Vec<&'static str>,
+    },
+}
+
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+impl Serialize for PatternsOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let v = self.0;
+        let mut map = s.serialize_map(None)?;
+        for (p, rule) in v.patterns() {
+            let hu = v.pattern_hu(p);
+            let value = if rule.excludes == 0 && hu == 0 {
+                PatternOut::Tai(rule.tai)
+            } else {
+                PatternOut::Full {
+                    tai: rule.tai,
+                    hu,
+                    excludes: PatternId::ALL
+                        .iter()
+                        .filter(|x| rule.excludes & x.bit() != 0)
+                        .map(|x| x.id())
+                        .collect(),
+                }
+            };
+            map.serialize_entry(p.id(), &value)?;
+        }
+        map.end()
+    }
+}
+
+/// The variant as TOML: serde writes every table, then the layout is made the shipped files'
+/// (a section per table, `[rules.procedure]` too; one line a pattern, with its names).
+pub(super) fn write(v: &Variant) -> String {
+    // A struct of strings, numbers, booleans and tables always serializes.
+    let mut doc =
+        toml_edit::ser::to_document(&FileOut::of(v)).expect("the variant's tables serialize");
+    let sections = ["rules", "tai", "points", "settlement", "patterns"];
+    for key in sections {
+        as_section(doc.as_item_mut().get_mut(key));
+    }
+    as_section(doc.get_mut("rules").and_then(|r| r.get_mut("procedure")));
+    if let Some(patterns) = doc.get_mut("patterns").and_then(|t| t.as_table_mut()) {
+        for (p, _) in v.patterns() {
+            if let Some(value) = patterns.get_mut(p.id()).and_then(|i| i.as_value_mut()) {
+                let comment = format!("  # {} {}", p.name_zh(), p.name_en());
+                value.decor_mut().set_suffix(comment);
+            }
+        }
+    }
+    doc.to_string()
+}
+
+/// An inline table made a `[section]` of its own.
+fn as_section(item: Option<&mut toml_edit::Item>) {
+    if let Some(item) = item {
+        if let Some(inline) = item.as_inline_table_mut() {
+            let table = std::mem::take(inline).into_table();
+            *item = toml_edit::Item::Table(table);
+        }
+    }
+}
+
+impl FileOut<'_> {
+    fn of(v: &Variant) -> FileOut<'_> {
         let (scoring, points) = match v.scoring {
             ScoringModel::Tai => ("tai", None),
             ScoringModel::Points { base_hu, cap } => ("points", Some(PointsTable { base_hu, cap })),
         };
-        FileHead {
+        FileOut {
             name: &v.name,
             description: &v.description,
             scoring,
@@ -46,6 +126,7 @@ impl FileHead<'_> {
             },
             points,
             settlement: v.settlement,
+            patterns: PatternsOut(v),
         }
     }
 }
