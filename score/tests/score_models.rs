@@ -465,3 +465,58 @@ fn taizhou_variant_plays_the_engine_taizhou_rules() {
         }
     );
 }
+
+/// A file that says only `flowers = false` and `sets = 4` gets the procedure those imply (a
+/// wall of 136, no flower replacement, three dealing turns and 跳牌): the same rules as one
+/// that spells the procedure out. A procedure key the file gives is kept, so a contradiction
+/// is still refused by name.
+#[test]
+fn a_procedure_left_out_follows_flowers_and_sets() {
+    let file = |rules: &str| {
+        format!("name = \"t\"\nscoring = \"tai\"\n[rules]\n{rules}\n[patterns]\nself_draw = 1\n")
+    };
+    let short = Variant::from_toml_str(
+        &file("flowers = false\nflower_wins = false\nsets = 4"),
+        "short.toml",
+    )
+    .unwrap();
+    let spelled = Variant::from_toml_str(
+        &file(
+            "flowers = false\nflower_wins = false\nsets = 4\n\
+             procedure = { tiles = \"no_flowers\", dealing = { per_turn = 4, turns = 3 }, \
+             setup = { wild_indicator = false, flower_replacement = false } }",
+        ),
+        "spelled.toml",
+    )
+    .unwrap();
+    assert_eq!(short.rules(), spelled.rules());
+    let r = short.rules();
+    assert_eq!((r.wall_size(), r.hand_size()), (136, 13));
+    assert_eq!(r.procedure.dealing, taisim_sim::DealingOrder::new(4, 3));
+    assert!(!r.procedure.setup.flower_replacement);
+    // 16 tiles without flowers: four dealing turns.
+    let sixteen =
+        Variant::from_toml_str(&file("flowers = false\nflower_wins = false"), "16.toml").unwrap();
+    assert_eq!(
+        sixteen.rules().procedure.dealing,
+        taisim_sim::DealingOrder::TAIWAN16
+    );
+    assert_eq!(sixteen.rules().wall_size(), 136);
+    // Flowers left on: taiwan16's procedure, as before.
+    let default = Variant::from_toml_str(&file("reserve = 16"), "d.toml").unwrap();
+    assert_eq!(
+        default.rules().procedure,
+        taisim_sim::TableProcedure::TAIWAN16
+    );
+    // A key given is kept: flowers off with a wall of flowers is refused, naming [rules].
+    let e = Variant::from_toml_str(
+        &file("flowers = false\nflower_wins = false\nprocedure = { tiles = \"with_flowers\" }"),
+        "bad.toml",
+    )
+    .unwrap_err();
+    assert_eq!(e.key, "rules", "{e}");
+    assert!(matches!(e.kind, VariantErrorKind::Rules(_)), "{e}");
+    // And the variant written back reads back the same.
+    let back = Variant::from_toml_str(&short.to_toml(), "back.toml").unwrap();
+    assert_eq!(back.rules(), short.rules());
+}

@@ -179,6 +179,26 @@ impl TableProcedure {
     pub const fn dealt(self, hand_size: u8) -> u16 {
         4 * hand_size as u16 + 1 + self.setup.wild_indicator as u16
     }
+
+    /// What a rules set's procedure is where its file says nothing: the wall and the flower
+    /// replacement follow `flowers`, the dealing is by fours for as many full turns as a hand
+    /// of `hand_size` holds (four for 16 tiles, three for 13) with the rest by 跳牌, and no
+    /// wild indicator. taiwan16's procedure for 16 tiles with flowers.
+    pub const fn implied(flowers: bool, hand_size: u8) -> TableProcedure {
+        TableProcedure {
+            tiles: if flowers {
+                WallComposition::WithFlowers
+            } else {
+                WallComposition::NoFlowers
+            },
+            dice: DiceBreak::ThreeDice,
+            dealing: DealingOrder::new(4, hand_size / 4),
+            setup: SetupEvents {
+                wild_indicator: false,
+                flower_replacement: flowers,
+            },
+        }
+    }
 }
 
 impl Default for TableProcedure {
@@ -193,6 +213,7 @@ mod tests {
 
     #[test]
     fn procedures_round_trip_through_json_and_refuse_unknown_keys() {
+        assert_eq!(TableProcedure::implied(true, 16), TableProcedure::TAIWAN16);
         for p in [TableProcedure::TAIWAN16, TableProcedure::TAIZHOU] {
             let text = serde_json::to_string(&p).unwrap();
             assert_eq!(serde_json::from_str::<TableProcedure>(&text).unwrap(), p);

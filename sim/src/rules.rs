@@ -117,6 +117,18 @@ impl Rules {
         wilds_in_claims: false,
     };
 
+    /// 13-tile hands from a wall of 136 without flowers or wild, in taiwan16's flow otherwise
+    /// (its dice, claims and dealer rules): the procedure such a file implies (three dealing
+    /// turns of four, then 跳牌). The building block of 13-tile variants, and the engine tests'
+    /// 13-tile rules set.
+    pub const THIRTEEN_TILES: Rules = Rules {
+        sets: 4,
+        flowers: false,
+        flower_wins: false,
+        procedure: TableProcedure::implied(false, 13),
+        ..Rules::TAIWAN16
+    };
+
     /// Tiles in the wall.
     pub const fn wall_size(&self) -> u8 {
         self.procedure.tiles.size()
@@ -227,19 +239,7 @@ mod tests {
     use super::*;
     use crate::procedure::{DealingOrder, SetupEvents, WallComposition};
 
-    /// 13-tile hands, no flowers, no wild: Taiwan's dealing by fours with a 跳牌 tail.
-    const THIRTEEN: Rules = Rules {
-        sets: 4,
-        flowers: false,
-        flower_wins: false,
-        procedure: TableProcedure {
-            tiles: WallComposition::NoFlowers,
-            dealing: DealingOrder::TAIZHOU,
-            setup: SetupEvents::NONE,
-            ..TableProcedure::TAIWAN16
-        },
-        ..Rules::TAIWAN16
-    };
+    const THIRTEEN: Rules = Rules::THIRTEEN_TILES;
 
     #[test]
     fn defaults_are_valid_and_bad_ones_named() {

@@ -13,7 +13,7 @@ use toml::Spanned;
 use super::error::{VariantError, VariantErrorKind};
 use super::{bounds, PatternRule, ScoringModel, SettlementModel, SettlementRules, Variant};
 use crate::pattern::PatternId;
-use taisim_sim::Rules;
+use taisim_sim::{Rules, TableProcedure};
 
 /// A variant file as written: what [`Variant::to_toml`] serializes.
 #[derive(Serialize)]
@@ -96,6 +96,33 @@ pub(super) fn write(v: &Variant) -> String {
         }
     }
     doc.to_string()
+}
+
+/// Fills the procedure keys a file leaves out from what it does say (`flowers`, `sets`): a
+/// 13-tile file without flowers need not spell out a wall of 136, no flower replacement and
+/// three dealing turns. A key the file gives is kept, so a contradiction is still refused.
+fn imply_procedure(rules: &mut Rules, text: &str) {
+    let implied = TableProcedure::implied(rules.flowers, rules.hand_size());
+    // The text parsed already; a second, untyped read says which keys it has.
+    let doc: toml::Table = toml::from_str(text).unwrap_or_default();
+    let procedure = doc
+        .get("rules")
+        .and_then(|r| r.get("procedure"))
+        .and_then(|p| p.as_table());
+    let has = |key: &str| procedure.is_some_and(|p| p.contains_key(key));
+    let p = &mut rules.procedure;
+    if !has("tiles") {
+        p.tiles = implied.tiles;
+    }
+    if !has("dealing") {
+        p.dealing = implied.dealing;
+    }
+    let setup = procedure
+        .and_then(|p| p.get("setup"))
+        .and_then(|s| s.as_table());
+    if !setup.is_some_and(|s| s.contains_key("flower_replacement")) {
+        p.setup.flower_replacement = implied.setup.flower_replacement;
+    }
 }
 
 /// An inline table made a `[section]` of its own.
@@ -249,10 +276,11 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
         }
     };
 
-    let (rules, rules_span) = match raw.rules {
+    let (mut rules, rules_span) = match raw.rules {
         Some(r) => (*r.get_ref(), Some(r.span())),
         None => (Rules::default(), None),
     };
+    imply_procedure(&mut rules, text);
     if let Err(e) = rules.validate() {
         return Err(err(VariantErrorKind::Rules(e), "rules", rules_span));
     }

@@ -4,25 +4,14 @@
 #![allow(dead_code)]
 
 use taisim_score::Variant;
-use taisim_sim::{DealingOrder, Rules, SetupEvents, TableProcedure, WallComposition};
+use taisim_sim::Rules;
 
 /// The shipped variants the engine tests cover by name.
 pub const SHIPPED: [&str; 4] = ["taiwan16", "taiwan16-house", "taiwan16-2015", "mahjongtime"];
 
 /// 13-tile hands from 136 tiles, no flowers, no wild: Taiwan's three dice and dealing by
 /// fours, the 13th tile by 跳牌.
-pub const THIRTEEN: Rules = Rules {
-    sets: 4,
-    flowers: false,
-    flower_wins: false,
-    procedure: TableProcedure {
-        tiles: WallComposition::NoFlowers,
-        dealing: DealingOrder::TAIZHOU,
-        setup: SetupEvents::NONE,
-        ..TableProcedure::TAIWAN16
-    },
-    ..Rules::TAIWAN16
-};
+pub const THIRTEEN: Rules = Rules::THIRTEEN_TILES;
 
 /// Every rules set with its name (the name of its perft fixture file).
 pub fn rule_sets() -> Vec<(&'static str, Rules)> {
