@@ -5,7 +5,7 @@
 //! CI checks a sample of 100,000 hands. The long run (1,000,000 hands, all cores):
 //!
 //! ```text
-//! TAISIM_REFERENCE_HANDS=1000000 cargo test -p taisim-sim --test score_reference -- --nocapture
+//! TAISIM_REFERENCE_HANDS=1000000 cargo test -p taisim-score --test score_reference -- --nocapture
 //! ```
 
 use std::collections::BTreeMap;
