@@ -1,5 +1,10 @@
 //! The greedy and defensive agents: shanten first, then ukeire, then (for the defensive one)
-//! safety against opponents that look ready.
+//! safety against opponents that look ready and, under a deal with a wild (taizhou), against
+//! the 全包 of dealing in with a fresh dragon.
+//!
+//! Shanten and ukeire are measured under the deal's own [`hand_rules`], so a wild held counts
+//! for whatever it may stand for; a wild is discarded only when every other choice is worse
+//! by the agent's measure.
 
 use arrayvec::ArrayVec;
 use taisim_sim::algo::{self, improving_kinds, Discards, HandRules, SpecialHands};
@@ -7,13 +12,15 @@ use taisim_sim::{Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, 
 
 use crate::agent::Agent;
 use crate::knowledge::{
-    last_discards, looks_ready, safe_against, sets_needed, unseen_counts, visible_counts,
+    hand_rules, last_discards, looks_ready, safe_against, sets_needed, shown_counts, unseen_counts,
+    visible_counts,
 };
 
 /// Wins whenever it can; on its turn plays the discard (or kong) that leaves the lowest
 /// shanten, breaking ties by ukeire (the unseen tiles that would lower it) and preferring a
 /// ready declaration (天聽/地聽 score tai), then a kong (an extra draw), then a plain discard;
 /// claims a discard only when the claim lowers its shanten; robs kongs and flowers always.
+/// Among candidates equal by all of that, it keeps a wild (得牌) rather than discard it.
 /// Deterministic: it draws no random numbers.
 #[derive(Clone, Debug, Default)]
 pub struct GreedyAgent;
@@ -28,12 +35,12 @@ impl Agent for GreedyAgent {
     fn reset(&mut self, _seed: u64, _seat: Seat) {}
 
     fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
-        decide(view, &legal.iter().copied().collect(), |_| ArrayVec::new())
+        decide(view, &legal.iter().copied().collect(), |_| Defense::NONE)
     }
 
     /// [`Agent::act`] on the packed legal actions, which rank by kind sets without a list.
     fn act_in(&mut self, deal: &Deal, seat: Seat, _scratch: &mut ActionList) -> Action {
-        decide(&deal.view(seat), &deal.legal(), |_| ArrayVec::new())
+        decide(&deal.view(seat), &deal.legal(), |_| Defense::NONE)
     }
 
     fn name(&self) -> &str {
@@ -41,21 +48,34 @@ impl Agent for GreedyAgent {
     }
 }
 
+/// What a turn decision defends against: the safe-tile sets of the opponents that look
+/// ready, and the kinds whose discard risks a 全包 while the hand it leaves is not ready.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Defense {
+    pub(crate) threats: ArrayVec<TileSet, 3>,
+    pub(crate) fresh_dragons: TileSet,
+}
+
+impl Defense {
+    /// Greedy's: nothing.
+    pub(crate) const NONE: Defense = Defense {
+        threats: ArrayVec::new_const(),
+        fresh_dragons: TileSet::EMPTY,
+    };
+}
+
 /// The greedy decision: a win if offered, else the best claim or pass when answering an
-/// offer, else the best turn action against the threats `threats(view)` gives.
+/// offer, else the best turn action against what `defense(view)` gives.
 #[inline]
-fn decide(
-    view: &View<'_>,
-    legal: &LegalSet,
-    threats: impl FnOnce(&View<'_>) -> ArrayVec<TileSet, 3>,
-) -> Action {
+fn decide(view: &View<'_>, legal: &LegalSet, defense: impl FnOnce(&View<'_>) -> Defense) -> Action {
     if let Some(win) = winning_action(legal) {
         return win;
     }
     if legal.contains(Action::Pass) {
         return choose_claim(view, legal);
     }
-    choose_turn(view, legal, &threats(view))
+    let defense = defense(view);
+    choose_turn(view, legal, &defense.threats, defense.fresh_dragons)
 }
 
 /// Greedy, except that when an opponent looks ready (three or more sets laid down, a declared
@@ -63,6 +83,14 @@ fn decide(
 /// tiles safe against the threatening opponents first (see
 /// [`safe_against`](crate::knowledge::safe_against)), and only among equally safe tiles by
 /// shanten and ukeire.
+///
+/// Under a deal with a wild indicator (taizhou) it also avoids the 全包 of taizhou.md
+/// 「全包情况」 2 and 3: a player who is not ready and deals in with a 中/發/白 nobody has
+/// played yet (生张; the 危险牌 of 「危险牌」) pays for the whole table. So it never discards
+/// such a dragon ([`DefensiveAgent::fresh_dragons`]) when the hand the discard leaves is not
+/// ready, unless every discard is one; this comes before the threats and shanten. A dragon
+/// with a copy face up (the wild indicator counts) is no longer fresh. While its hand is
+/// ready it defends as on the Taiwanese variants.
 #[derive(Clone, Debug)]
 pub struct DefensiveAgent {
     few_tiles: u8,
@@ -98,11 +126,7 @@ impl DefensiveAgent {
             return threats;
         }
         let hand = view.hand();
-        if algo::shanten(
-            hand,
-            HandRules::new(sets_needed(view), view.rules().special),
-        ) < self.far_shanten
-        {
+        if algo::shanten(hand, hand_rules(view, sets_needed(view))) < self.far_shanten {
             return threats;
         }
         let last = last_discards(view);
@@ -114,6 +138,29 @@ impl DefensiveAgent {
             }
         }
         threats
+    }
+
+    /// The dragons (中 發 白) none of whose copies lies face up yet (生张), under a deal with
+    /// a wild indicator, whose variant (taizhou) makes a player who is not ready and deals
+    /// in with one pay for everyone (taizhou.md 「全包情况」 2); empty under the other rules.
+    pub fn fresh_dragons(&self, view: &View<'_>) -> TileSet {
+        let mut fresh = TileSet::EMPTY;
+        if view.rules().has_wild() {
+            let shown = shown_counts(view);
+            for t in [Tile::WHITE, Tile::GREEN, Tile::RED] {
+                if shown[t.index()] == 0 {
+                    fresh.insert(t);
+                }
+            }
+        }
+        fresh
+    }
+
+    fn defense(&self, view: &View<'_>) -> Defense {
+        Defense {
+            threats: self.threats(view),
+            fresh_dragons: self.fresh_dragons(view),
+        }
     }
 }
 
@@ -127,11 +174,11 @@ impl Agent for DefensiveAgent {
     fn reset(&mut self, _seed: u64, _seat: Seat) {}
 
     fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
-        decide(view, &legal.iter().copied().collect(), |v| self.threats(v))
+        decide(view, &legal.iter().copied().collect(), |v| self.defense(v))
     }
 
     fn act_in(&mut self, deal: &Deal, seat: Seat, _scratch: &mut ActionList) -> Action {
-        decide(&deal.view(seat), &deal.legal(), |v| self.threats(v))
+        decide(&deal.view(seat), &deal.legal(), |v| self.defense(v))
     }
 
     fn name(&self) -> &str {
@@ -150,7 +197,7 @@ fn winning_action(legal: &LegalSet) -> Option<Action> {
 }
 
 /// The unseen copies of the kinds that lower the shanten of `hand` (a waiting-form hand of
-/// `3 * sets + 1` tiles whose shanten is `shanten`).
+/// `3 * sets + 1` tiles whose shanten is `shanten`), without wilds.
 pub fn ukeire(
     hand: &Hand,
     sets: u8,
@@ -158,9 +205,16 @@ pub fn ukeire(
     unseen: &[u8; Tile::NUM],
     special: SpecialHands,
 ) -> u32 {
-    let kinds = TileSet(may_improve(hand, special));
+    ukeire_under(hand, HandRules::new(sets, special), shanten, unseen)
+}
+
+/// [`ukeire`] under any hand rules, wilds included: the unseen copies of the kinds whose
+/// draw lowers `shanten(hand, rules)`, which must be `shanten`. A drawn wild or stand-in
+/// counts like any other kind.
+pub fn ukeire_under(hand: &Hand, rules: HandRules, shanten: i8, unseen: &[u8; Tile::NUM]) -> u32 {
+    let kinds = TileSet(may_improve(hand, rules));
     let mut total = 0;
-    for t in improving_kinds(hand, HandRules::new(sets, special), shanten, kinds) {
+    for t in improving_kinds(hand, rules, shanten, kinds) {
         total += unseen[t.index()] as u32;
     }
     total
@@ -172,13 +226,15 @@ pub fn ukeire(
 /// so it cannot help the regular form or eight pairs; 十三么 also wants every orphan kind,
 /// held or not. Skipping the rest saves about a third of the shanten calls. The exception is
 /// a hand holding some kind four times, whose leftover may have no copy left to pair: then
-/// every kind is tried.
-fn may_improve(hand: &Hand, special: SpecialHands) -> u64 {
+/// every kind is tried, and so with wilds (a wild drawn joins any part of the hand, and the
+/// stand-in joins the tiles near the wild kind's face, not its own).
+fn may_improve(hand: &Hand, rules: HandRules) -> u64 {
     const RANKS: u64 = 0x1ff;
     const ALL_KINDS: u64 = (1 << Tile::NUM) - 1;
-    if !hand.fours().is_empty() {
+    if rules.wild.is_some() || !hand.fours().is_empty() {
         return ALL_KINDS;
     }
+    let special = rules.special;
     let held = hand.kinds().0;
     let mut near = held & !((1 << 27) - 1);
     for suit in 0..3 {
@@ -268,19 +324,26 @@ fn turn_candidate(action: Action, rob_concealed_kong: bool) -> Option<(Leaves, u
 
 /// The turn decision: a discard, ready declaration or kong from `legal` (which holds no
 /// winning action). `threats` are the safe-tile sets of opponents to defend against; a
-/// discard's danger is the number of them it is not safe against.
+/// discard's danger is the number of them it is not safe against. A discard of a kind in
+/// `fresh_dragons` is a risk when the hand it leaves is not ready (shanten above 0).
 ///
-/// Candidates rank by `(danger, shanten, -ukeire, preference)`, the first in `legal` order
-/// winning a tie. Two passes: the first finds the least `(danger, shanten)`, the shanten of
+/// Candidates rank by `(risk, danger, shanten, -ukeire, wild, preference)`, where `wild` is
+/// whether the candidate gives up a wild, the first in `legal` order winning a tie. Two passes: the first finds the least `(danger, shanten)`, the shanten of
 /// every one-tile discard coming from one [`Discards`] scan of the hand; the second breaks
 /// ties at it by ukeire, computed only when the tied candidates leave at least two distinct
 /// hands, and once per hand.
-pub(crate) fn choose_turn(view: &View<'_>, legal: &LegalSet, threats: &[TileSet]) -> Action {
+pub(crate) fn choose_turn(
+    view: &View<'_>,
+    legal: &LegalSet,
+    threats: &[TileSet],
+    fresh_dragons: TileSet,
+) -> Action {
     let hand = view.hand();
     let sets = sets_needed(view);
     let rules = view.rules();
-    let special = rules.special;
-    let discards = Discards::new(hand, HandRules::new(sets, special));
+    let hand_rules = hand_rules(view, sets);
+    let discards = Discards::new(hand, hand_rules);
+    let wild = hand_rules.wild.map(|w| w.kind());
 
     // Pass 1: the kinds the candidates leave one tile fewer of, and four fewer of. Candidates
     // that leave the same hand (a discard and a ready declaration of one kind, say) expose
@@ -299,14 +362,16 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &LegalSet, threats: &[TileSet]
     if one | four == 0 {
         return legal.get(0);
     }
-    // The least rank `(danger, shanten)`, as one integer in the same order, and the kinds
-    // at it.
+    // The least rank `(risk, danger, shanten)`, as one integer in the same order, and the
+    // kinds at it. Danger is at most 3 (one per opponent).
     let danger = |t: Tile| threats.iter().filter(|safe| !safe.contains(t)).count() as u16;
     let rank = |danger: u16, shanten: i8| danger << 8 | (shanten as u8 ^ 0x80) as u16;
+    let risk = |t: Tile, shanten: i8| ((fresh_dragons.contains(t) && shanten > 0) as u16) << 12;
     let mut best = u16::MAX;
     let mut tied_one = 0u64;
     for t in TileSet(one) {
-        let r = rank(danger(t), discards.shanten(t));
+        let shanten = discards.shanten(t);
+        let r = risk(t, shanten) | rank(danger(t), shanten);
         if r < best {
             best = r;
             tied_one = 0;
@@ -325,7 +390,7 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &LegalSet, threats: &[TileSet]
         };
         let r = rank(
             exposed_danger,
-            algo::shanten(&after, HandRules::new(sets, special)),
+            algo::shanten(&after, hand_rules.with_sets(sets)),
         );
         if r < best {
             best = r;
@@ -349,13 +414,15 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &LegalSet, threats: &[TileSet]
         // Kinds with no copy left add nothing, and the hand's near kinds hold every kind
         // that may improve a hand it leaves (which holds fewer kinds and no new four).
         let drawable = planes[0] | planes[1] | planes[2];
-        let kinds = TileSet(may_improve(hand, special) & drawable);
+        let kinds = TileSet(may_improve(hand, hand_rules) & drawable);
         let improving = discards.improving_kinds(TileSet(tied_one), kinds);
         for t in TileSet(tied_one) {
             uke_one[t.index()] = weighted_count(improving[t.index()].0, &planes);
         }
     }
     let shanten = (best as u8 ^ 0x80) as i8;
+    let gives_up_wild =
+        |leaves: Leaves| matches!(leaves, Leaves::One(t) | Leaves::Four(t) if Some(t) == wild);
     // The tied candidates in `legal` order: the kongs among the actions before the
     // discards, then the tied discards, then the tied ready declarations.
     let kongs = legal
@@ -368,7 +435,9 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &LegalSet, threats: &[TileSet]
     let ready = TileSet(legal.ready().0 & tied_one)
         .iter()
         .map(|t| (Action::DiscardReady(t), Leaves::One(t), 0));
-    let mut chosen: Option<(core::cmp::Reverse<u32>, u8, Action)> = None;
+    // `(-ukeire, gives up a wild, preference)`: the tie-breaks after `(danger, shanten)`.
+    type TieBreak = (core::cmp::Reverse<u32>, bool, u8);
+    let mut chosen: Option<(TieBreak, Action)> = None;
     for (action, leaves, preference) in kongs.chain(discards).chain(ready) {
         let ukeire = match leaves {
             Leaves::One(t) if tied_one >> t.index() & 1 == 0 => continue,
@@ -377,15 +446,19 @@ pub(crate) fn choose_turn(view: &View<'_>, legal: &LegalSet, threats: &[TileSet]
             Leaves::One(t) => uke_one[t.index()],
             Leaves::Four(_) => {
                 let (after, sets) = leaves.apply(hand, sets);
-                ukeire(&after, sets, shanten, &unseen, special)
+                ukeire_under(&after, hand_rules.with_sets(sets), shanten, &unseen)
             }
         };
-        let key = (core::cmp::Reverse(ukeire), preference);
-        if chosen.is_none_or(|(u, p, _)| key < (u, p)) {
-            chosen = Some((key.0, key.1, action));
+        let key = (
+            core::cmp::Reverse(ukeire),
+            gives_up_wild(leaves),
+            preference,
+        );
+        if chosen.is_none_or(|(k, _)| key < k) {
+            chosen = Some((key, action));
         }
     }
-    chosen.map_or(legal.get(0), |(_, _, a)| a)
+    chosen.map_or(legal.get(0), |(_, a)| a)
 }
 
 /// The answer to a discard, kong or flower on offer (no winning action in `legal`): the claim
@@ -396,8 +469,8 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &LegalSet) -> Action {
     };
     let hand = view.hand();
     let sets = sets_needed(view);
-    let special = view.rules().special;
-    let now = algo::shanten(hand, HandRules::new(sets, special));
+    let hand_rules = hand_rules(view, sets);
+    let now = algo::shanten(hand, hand_rules);
     let mut best: Option<(i8, u8, Action)> = None;
     for &action in legal.head() {
         let mut after = *hand;
@@ -422,7 +495,7 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &LegalSet) -> Action {
             _ => continue,
         };
         // The claimed set becomes a meld: one set fewer to form from the concealed tiles.
-        let sh = algo::shanten(&after, HandRules::new(sets - 1, special));
+        let sh = algo::shanten(&after, hand_rules.with_sets(sets - 1));
         if sh < now && best.is_none_or(|(bs, bp, _)| (sh, preference) < (bs, bp)) {
             best = Some((sh, preference, action));
         }
@@ -442,17 +515,16 @@ mod tests {
     /// the shanten, one shanten query per kind.
     fn reference_ukeire(
         hand: &Hand,
-        sets: u8,
+        rules: HandRules,
         shanten: i8,
         unseen: &[u8; Tile::NUM],
-        special: SpecialHands,
     ) -> u32 {
         let mut total = 0;
         for t in Tile::ALL {
             if unseen[t.index()] > 0 && hand.count(t) < 4 {
                 let mut h = *hand;
                 h.add(t);
-                if algo::shanten(&h, HandRules::new(sets, special)) < shanten {
+                if algo::shanten(&h, rules) < shanten {
                     total += unseen[t.index()] as u32;
                 }
             }
@@ -492,16 +564,22 @@ mod tests {
         }
     }
 
-    /// A candidate's full rank: `(danger, shanten, -ukeire, preference)`.
-    type Rank = (u8, i8, core::cmp::Reverse<u32>, u8);
+    /// A candidate's full rank: `(risk, danger, shanten, -ukeire, wild, preference)`.
+    type Rank = (bool, u8, i8, core::cmp::Reverse<u32>, bool, u8);
 
     /// The contract's turn decision, spelled out: every candidate's full rank, the first
     /// least in `legal` order.
-    fn reference_choose_turn(view: &View<'_>, legal: &ActionList, threats: &[TileSet]) -> Action {
+    fn reference_choose_turn(
+        view: &View<'_>,
+        legal: &ActionList,
+        threats: &[TileSet],
+        fresh_dragons: TileSet,
+    ) -> Action {
         let hand = view.hand();
         let sets = sets_needed(view);
         let rules = view.rules();
         let unseen = unseen_counts(view);
+        let wild = view.wild();
         let mut best: Option<(Rank, Action)> = None;
         for &action in legal {
             let mut after = *hand;
@@ -527,9 +605,24 @@ mod tests {
             let danger = exposed.map_or(0, |t| {
                 threats.iter().filter(|safe| !safe.contains(t)).count() as u8
             });
-            let shanten = algo::shanten(&after, HandRules::new(sets, rules.special));
-            let ukeire = reference_ukeire(&after, sets, shanten, &unseen, rules.special);
-            let rank = (danger, shanten, core::cmp::Reverse(ukeire), preference);
+            let hand_rules = crate::knowledge::hand_rules(view, sets);
+            let shanten = algo::shanten(&after, hand_rules);
+            let ukeire = reference_ukeire(&after, hand_rules, shanten, &unseen);
+            let (risk, gives_up_wild) = match action {
+                Action::Discard(t) | Action::DiscardReady(t) | Action::AddedKong(t) => {
+                    (fresh_dragons.contains(t) && shanten > 0, Some(t) == wild)
+                }
+                Action::ConcealedKong(t) => (false, Some(t) == wild),
+                _ => (false, false),
+            };
+            let rank = (
+                risk,
+                danger,
+                shanten,
+                core::cmp::Reverse(ukeire),
+                gives_up_wild,
+                preference,
+            );
             if best.is_none_or(|(b, _)| rank < b) {
                 best = Some((rank, action));
             }
@@ -576,10 +669,16 @@ mod tests {
                             defensive.threats(&view),
                             always.threats(&view),
                         ];
+                        let dragons = defensive.fresh_dragons(&view);
                         for threats in &threat_sets {
-                            let fast = choose_turn(&view, &packed, threats);
-                            let slow = reference_choose_turn(&view, &legal, threats);
-                            assert_eq!(fast, slow, "{name} seed {seed} {legal:?} {threats:?}");
+                            for fresh in [TileSet::EMPTY, dragons] {
+                                let fast = choose_turn(&view, &packed, threats, fresh);
+                                let slow = reference_choose_turn(&view, &legal, threats, fresh);
+                                assert_eq!(
+                                    fast, slow,
+                                    "{name} seed {seed} {legal:?} {threats:?} {fresh:?}"
+                                );
+                            }
                         }
                         turns += 1;
                     }

@@ -2,7 +2,7 @@
 //! opponent, how far its hand is from ready. Shared by the agents and the observation
 //! encoder so that both count the same way.
 
-use taisim_sim::algo::{self, HandRules};
+use taisim_sim::algo::{self, HandRules, Wild};
 use taisim_sim::{Hand, Seat, Tile, TileSet, View};
 
 /// Position of `seat` relative to `viewer` in turn order: 0 the viewer, 1 the next seat
@@ -18,10 +18,44 @@ pub fn sets_needed(view: &View<'_>) -> u8 {
     view.rules().sets - view.own_melds().len() as u8
 }
 
-/// The viewer's shanten with the deal's special hands.
+/// What the hand algorithms judge the viewer's hand by, for a concealed part that must form
+/// `sets` sets: the deal's special hands and its wilds. The deal judges every hand the same
+/// way (its waits, wins and ready checks), so an agent measuring shanten or ukeire with these
+/// rules counts a wild as the deal will (tested against [`View::waits`]).
+///
+/// The wild is the deal's 得牌 as shared/rules/README.md ("taizhou: readings the project
+/// adopts", 得牌 and 白板) reads it: the turned-up kind's other copies are wild, 白板 stands
+/// for that kind's face, every set and the pair hold a real tile.
+#[inline]
+pub fn hand_rules(view: &View<'_>, sets: u8) -> HandRules {
+    let rules = HandRules::new(sets, view.rules().special);
+    match view.wild() {
+        Some(kind) => rules.with_wild(Wild::taizhou(kind, true)),
+        None => rules,
+    }
+}
+
+/// The viewer's shanten under the deal's [`hand_rules`].
 #[inline]
 pub fn shanten(view: &View<'_>, hand: &Hand, sets: u8) -> i8 {
-    algo::shanten(hand, HandRules::new(sets, view.rules().special))
+    algo::shanten(hand, hand_rules(view, sets))
+}
+
+/// Copies of each kind lying face up for every seat to see: the river's unclaimed discards,
+/// exposed melds and the wild indicator (the viewer's own hand and concealed kongs left
+/// out). A kind at 0 is still 生张 (taizhou.md 「危险牌」: a dragon nobody has played yet).
+#[inline]
+pub fn shown_counts(view: &View<'_>) -> [u8; Tile::NUM] {
+    let mut shown = view.seen_counts();
+    for (s, h) in shown.iter_mut().zip(view.hand().counts()) {
+        *s -= h;
+    }
+    for m in view.own_melds() {
+        if m.kind() == taisim_sim::MeldKind::ConcealedKong {
+            shown[m.tile().index()] -= 4;
+        }
+    }
+    shown
 }
 
 /// Copies of each kind the viewer can see: its own hand, every meld face up (its own

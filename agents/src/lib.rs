@@ -29,7 +29,7 @@ mod policy;
 pub mod space;
 
 pub use agent::{agent_rng, play_deal, play_deal_with, Agent, RandomAgent};
-pub use greedy::{ukeire, DefensiveAgent, GreedyAgent};
+pub use greedy::{ukeire, ukeire_under, DefensiveAgent, GreedyAgent};
 pub use named::{
     build_agents, parse_agents, AgentParseError, AgentSpec, BuiltinAgent, KNOWN_AGENTS,
 };

@@ -6,7 +6,7 @@
 //! turn order: `r = 0` the observer, `1` the next seat (下家), `2` across, `3` the previous
 //! seat (上家, whose discards the observer may chow). Every value lies in `[0, 1]`.
 //!
-//! Version 1, shape `(59, 34)`:
+//! Version 2, shape `(60, 34)` (version 1 was rows `0..59` alone, before the wild row):
 //!
 //! | rows      | feature (per kind unless stated)                                            |
 //! |-----------|-----------------------------------------------------------------------------|
@@ -22,6 +22,7 @@
 //! | `56`      | round wind (one-hot on its wind tile)                                        |
 //! | `57`      | flowers: column `8r + f` is 1 when seat `r` has shown flower `f` (`f1` = 0); columns 32–33 zero |
 //! | `58`      | scalars by column, below                                                     |
+//! | `59`      | the wild kind (得牌; one-hot on the indicator's kind, all zero without a wild) |
 //!
 //! Scalar row (58): columns `0..4` the dealer (one-hot by `r`); `4` the dealer's streak (連莊)
 //! / 8, capped at 1; `5` tiles still drawable / 64, capped at 1; `6..10` declared ready (by
@@ -30,8 +31,13 @@
 //! by 過水; `19` it is the observer's turn; `20` the observer answers a discard or a kong;
 //! `21` it may rob a flower (七搶一); `22` discards in the river / 136; `23..34` zero.
 //!
+//! The wild indicator itself is face up, so it counts among the visible copies (row `7`).
+//! Under a wild, the hand rows count copies of the wild kind held: the observer's wilds.
+//!
 //! A new layout gets a new [`OBS_VERSION`]; [`obs_shape`] answers for every version this
-//! build knows, and a trained policy records the version it was trained on.
+//! build knows, and a trained policy records the version it was trained on. Only the
+//! current version is encoded: a policy file for another version is refused by name
+//! ([`PolicyError::ObsVersion`](crate::PolicyError::ObsVersion)).
 
 use ndarray::ArrayViewMut2;
 use taisim_sim::{seat_wind, Discard, MeldKind, Seat, Tile, TileSet, View};
@@ -39,9 +45,9 @@ use taisim_sim::{seat_wind, Discard, MeldKind, Seat, Tile, TileSet, View};
 use crate::knowledge::relative;
 
 /// The current observation layout.
-pub const OBS_VERSION: u32 = 1;
+pub const OBS_VERSION: u32 = 2;
 /// Rows of the current layout.
-pub const OBS_CHANNELS: usize = 59;
+pub const OBS_CHANNELS: usize = 60;
 /// Columns: one per tile kind.
 pub const OBS_WIDTH: usize = Tile::NUM;
 /// Values in one observation (`OBS_CHANNELS * OBS_WIDTH`).
@@ -51,7 +57,9 @@ pub const OBS_LEN: usize = OBS_CHANNELS * OBS_WIDTH;
 /// this build does not know.
 pub const fn obs_shape(version: u32) -> Option<[usize; 2]> {
     match version {
-        1 => Some([OBS_CHANNELS, OBS_WIDTH]),
+        // The layout before the wild row (no longer encoded).
+        1 => Some([59, OBS_WIDTH]),
+        2 => Some([OBS_CHANNELS, OBS_WIDTH]),
         _ => None,
     }
 }
@@ -78,6 +86,8 @@ pub mod channel {
     pub const ROUND_WIND: usize = 56;
     pub const FLOWERS: usize = 57;
     pub const SCALARS: usize = 58;
+    /// The wild kind, one-hot (version 2).
+    pub const WILD: usize = 59;
 }
 
 /// Columns of the scalar row.
@@ -406,6 +416,9 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     let ctx = view.context();
     out[row(SEAT_WIND) + seat_wind(me, ctx.dealer).tile().index()] = 1.0;
     out[row(ROUND_WIND) + ctx.round_wind.tile().index()] = 1.0;
+    if let Some(w) = view.wild() {
+        out[row(WILD) + w.index()] = 1.0;
+    }
 
     let responding = offer.is_some() || flower_offer.is_some();
     scalars[scalar::DEALER + relative(ctx.dealer, me)] = 1.0;

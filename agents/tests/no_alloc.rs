@@ -1,6 +1,6 @@
 //! Agents allocate nothing per decision: a counting global allocator watches deals played by
-//! every built-in agent (the policy with a small MLP), after a warm-up that builds the
-//! engine's lookup tables.
+//! every built-in agent (the policy with a small MLP), under taiwan16 and under taizhou (its
+//! wild-aware hand measures), after a warm-up that builds the engine's lookup tables.
 
 use std::sync::Arc;
 
@@ -16,11 +16,11 @@ mod counting_alloc;
 #[global_allocator]
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
-fn play(agents: &mut [BuiltinAgent; 4], seeds: std::ops::Range<u64>) -> u64 {
+fn play(agents: &mut [BuiltinAgent; 4], rules: Rules, seeds: std::ops::Range<u64>) -> u64 {
     let mut legal = ActionList::new();
     let mut steps = 0;
     for seed in seeds {
-        let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+        let mut deal = Deal::new(rules, seed, DealContext::FIRST).unwrap();
         steps += play_deal(&mut deal, agents, &mut legal) as u64;
         std::hint::black_box(deal.result());
     }
@@ -56,9 +56,11 @@ fn no_heap_allocation_per_decision() {
         BuiltinAgent::Defensive(DefensiveAgent::new()),
         BuiltinAgent::Policy(PolicyAgent::new(Arc::new(policy))),
     ];
-    play(&mut agents, 0..20);
+    play(&mut agents, Rules::TAIWAN16, 0..20);
+    play(&mut agents, Rules::TAIZHOU, 0..20);
     let before = counting_alloc::allocations();
-    let steps = play(&mut agents, 20..520);
+    let steps =
+        play(&mut agents, Rules::TAIWAN16, 20..520) + play(&mut agents, Rules::TAIZHOU, 20..320);
     let after = counting_alloc::allocations();
     assert!(steps > 20_000, "{steps}");
     assert_eq!(

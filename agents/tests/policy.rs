@@ -140,12 +140,12 @@ fn save_load_round_trip_and_by_name() {
 #[test]
 fn files_for_another_layout_are_refused() {
     let text = highest_kind_policy().to_json();
-    let v1 = "\"obs_version\":1";
-    assert!(text.contains(v1));
-    match Policy::from_json(&text.replace(v1, "\"obs_version\":2")) {
+    let v2 = "\"obs_version\":2";
+    assert!(text.contains(v2));
+    match Policy::from_json(&text.replace(v2, "\"obs_version\":3")) {
         Err(PolicyError::ObsVersion {
-            found: 2,
-            expected: 1,
+            found: 3,
+            expected: 2,
         }) => {}
         other => panic!("{other:?}"),
     }

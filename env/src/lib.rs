@@ -1,5 +1,6 @@
 //! A gym-like environment over the taisim engine, for reinforcement learning on Taiwanese
-//! 16-tile mahjong.
+//! 16-tile mahjong and the other shipped variants (Taizhou's 13-tile game with a wild
+//! included: `EnvConfig::from_variant(Variant::builtin("taizhou")?, …)`).
 //!
 //! - [`Env`]: single-agent. The learner holds one seat, built-in agents chosen by name play
 //!   the others; `reset(seed) -> Observation`, `step(index) -> (observation, reward,
@@ -16,8 +17,11 @@
 //! `taisim-agents` (a trained policy reads the same tensor) and are re-exported here.
 //!
 //! Rewards come from one function of the finished deal, [`Reward::rewards`]:
-//! [`Reward::Points`] (the seat's settlement under a variant, zero-sum) or
-//! [`Reward::WinLoss`] (+1/−1/0).
+//! [`Reward::Points`] (the seat's settlement under a variant, winner-pays or all-pairs,
+//! zero-sum) or [`Reward::WinLoss`] (+1/−1/0).
+//!
+//! Under a variant with a wild (taizhou's 得牌) the observation's wild row marks the wild
+//! kind and [`Info::wild`] reports it; the built-in opponents measure their hands with it.
 //!
 //! Deals use [`Rules::TAIWAN16`](taisim_sim::Rules::TAIWAN16) unless the configuration
 //! gives other rules. Everything is seeded: the same seed and the same actions give the
@@ -49,7 +53,7 @@ pub use taisim_agents::{
 pub use vec_env::{VecEnv, VecEnvError, VecStep};
 
 /// The engine rules of a built-in variant (`taiwan16`, `taiwan16-house`, `taiwan16-2015`,
-/// `mahjongtime`) or of a variant file at a path.
+/// `mahjongtime`, `taizhou`) or of a variant file at a path.
 pub fn variant_rules(name: &str) -> Result<taisim_sim::Rules, taisim_score::VariantError> {
     taisim_score::Variant::by_name_or_path(name).map(|v| v.rules())
 }

@@ -97,6 +97,10 @@ fn render_deal(deal: &Deal, learner: Option<Seat>) -> String {
         deal.steps(),
         deal.tiles_left()
     );
+    if let Some(w) = deal.wild() {
+        // The turned-up indicator's kind (taizhou's 得牌), as the observation's wild row.
+        let _ = writeln!(out, "wild {w}");
+    }
     for s in Wind::ALL {
         let mark = match (Some(s) == learner, Some(s) == deal.to_act()) {
             (true, true) => "*>",
@@ -155,6 +159,7 @@ fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> 
     d.set_item("decisions", info.decisions)?;
     d.set_item("learner_steps", info.learner_steps)?;
     d.set_item("rewards", info.rewards.to_vec())?;
+    d.set_item("wild", info.wild.map(|t| t.to_string()))?;
     if let Some(r) = &info.result {
         d.set_item("outcome", r.outcome.name())?;
         let winners: Vec<String> = r.winners.iter().map(|s| s.to_string()).collect();

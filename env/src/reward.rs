@@ -14,8 +14,15 @@ pub enum Reward {
     /// winner there), 0 for the rest and for everyone on an exhaustive draw.
     #[default]
     WinLoss,
-    /// The seat's settlement points for the deal under this variant, paying the variant's
-    /// `base + tai × per_tai` (taisim_score::score_deal). Zero-sum.
+    /// The seat's net payment for the deal under this variant, at the variant's own stakes
+    /// (`[settlement] base` and `per_tai`), as [`taisim_score::score_deal`] settles it: under
+    /// winner-pays settlement (the Taiwanese variants) each payer pays `base + tai × per_tai`;
+    /// under all-pairs settlement (taizhou) the winner's value is paid by the dealer in full
+    /// and by each other player in half, and every two non-winners settle the difference of
+    /// their values, at `per_tai` per 胡. An exhaustive draw pays nothing. Zero-sum.
+    ///
+    /// 全包 (taizhou.md 全包情况) is not applied: it needs facts of the play that the deal
+    /// does not record (see `taisim_score::score_deal_with`).
     Points(Arc<Variant>),
 }
 

@@ -11,7 +11,7 @@ use taisim_agents::{
 use taisim_score::Variant;
 use taisim_sim::{
     deal_seed, splitmix64, Action, ActionList, Deal, DealContext, DealResult, Rules, RulesError,
-    Seat, Wind,
+    Seat, Tile, Wind,
 };
 
 use crate::reward::{Reward, RewardError, RewardKind};
@@ -151,6 +151,9 @@ pub struct Info {
     pub result: Option<DealResult>,
     /// Every seat's reward for this step, by seat (the learner's is `rewards[seat]`).
     pub rewards: [f32; 4],
+    /// The deal's wild kind (taizhou's 得牌, the turned-up indicator's kind; public, as the
+    /// observation's wild row shows it), `None` without a wild.
+    pub wild: Option<Tile>,
 }
 
 /// What one step returns besides the observation and mask.
@@ -206,6 +209,7 @@ impl Core {
         let agents = build_agents(&config.opponents)?;
         let context = context_for(config.context, 0);
         let deal = Deal::new(rules, 0, context)?;
+        let wild = deal.wild();
         Ok(Core {
             rules,
             seat: config.seat,
@@ -223,6 +227,7 @@ impl Core {
                 learner_steps: 0,
                 result: None,
                 rewards: [0.0; 4],
+                wild,
             },
             encoder: ObsEncoder::new(),
         })
@@ -253,6 +258,7 @@ impl Core {
                 learner_steps: 0,
                 result: None,
                 rewards: [0.0; 4],
+                wild: self.deal.wild(),
             };
             if self.advance() {
                 self.running = true;

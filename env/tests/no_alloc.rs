@@ -85,14 +85,25 @@ fn no_heap_allocation_per_step() {
     let mut mixed =
         Env::new(&EnvConfig::with_opponents("greedy,defensive,random,greedy").unwrap()).unwrap();
     let mut aec = AecEnv::new(AecConfig::default()).unwrap();
+    // Taizhou: the wild row and the opponents' wild-aware measures.
+    let mut taizhou = Env::new(&EnvConfig {
+        opponents: taisim_agents::parse_agents("greedy,defensive,random,greedy").unwrap(),
+        ..EnvConfig::from_variant(
+            taisim_score::Variant::builtin("taizhou").unwrap(),
+            taisim_env::RewardKind::WinLoss,
+        )
+    })
+    .unwrap();
     run(&mut random, 0..20, &mut obs, &mut mask);
     run(&mut mixed, 0..20, &mut obs, &mut mask);
     run_aec(&mut aec, 0..20, &mut obs, &mut mask);
+    run(&mut taizhou, 0..20, &mut obs, &mut mask);
 
     let before = counting_alloc::allocations();
     let steps = run(&mut random, 20..3_020, &mut obs, &mut mask)
         + run(&mut mixed, 20..320, &mut obs, &mut mask)
-        + run_aec(&mut aec, 20..320, &mut obs, &mut mask);
+        + run_aec(&mut aec, 20..320, &mut obs, &mut mask)
+        + run(&mut taizhou, 20..220, &mut obs, &mut mask);
     let after = counting_alloc::allocations();
     assert!(steps > 50_000, "{steps}");
     assert_eq!(

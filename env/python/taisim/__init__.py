@@ -1,4 +1,5 @@
-"""taisim: Taiwanese 16-tile mahjong environments over the taisim Rust engine.
+"""taisim: Taiwanese 16-tile mahjong (and Taizhou mahjong) environments over the taisim Rust
+engine.
 
 - ``taisim.Env``: a Gymnasium ``Env``; the learner holds one seat, built-in agents the rest.
 - ``taisim.aec_env()``: a PettingZoo AEC environment of all four seats.
@@ -11,8 +12,10 @@ Actions are indices into a fixed discrete space of ``ACTION_SPACE_SIZE``; every 
 with a 0/1 ``int8`` mask of the legal ones. ``action_name(i)`` names an index.
 
 Importing ``taisim`` registers Gymnasium ids, one per shipped variant:
-``taisim/Taiwan16-v0``, ``taisim/Taiwan16-House-v0``, ``taisim/Taiwan16-2015-v0`` and
-``taisim/MahjongTime-v0`` (``gymnasium.make("taisim/Taiwan16-v0", opponents="greedy")``;
+``taisim/Taiwan16-v0``, ``taisim/Taiwan16-House-v0``, ``taisim/Taiwan16-2015-v0``,
+``taisim/MahjongTime-v0`` and ``taisim/Taizhou-v0`` (13 tiles, a wild: the observation's
+wild row and ``info["wild"]`` show its kind)
+(``gymnasium.make("taisim/Taiwan16-v0", opponents="greedy")``;
 without importing first, ``gymnasium.make("taisim:taisim/Taiwan16-v0")``). Keyword
 arguments are those of :class:`taisim.Env`.
 """
@@ -37,6 +40,7 @@ GYM_IDS = {
     "taisim/Taiwan16-House-v0": "taiwan16-house",
     "taisim/Taiwan16-2015-v0": "taiwan16-2015",
     "taisim/MahjongTime-v0": "mahjongtime",
+    "taisim/Taizhou-v0": "taizhou",
 }
 
 for _id, _variant in GYM_IDS.items():

@@ -12,7 +12,7 @@ import pytest
 
 import taisim
 
-VARIANT_FILE = pathlib.Path(__file__).resolve().parents[3] / "sim" / "variants" / "taiwan16.toml"
+VARIANT_FILE = pathlib.Path(__file__).resolve().parents[3] / "score" / "variants" / "taiwan16.toml"
 
 
 def first_legal(mask):

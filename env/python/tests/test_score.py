@@ -60,7 +60,7 @@ def test_cached_variant_file_is_reread_when_it_changes(tmp_path):
     import os
     import pathlib
 
-    shipped = pathlib.Path(__file__).resolve().parents[3] / "sim" / "variants" / "taiwan16.toml"
+    shipped = pathlib.Path(__file__).resolve().parents[3] / "score" / "variants" / "taiwan16.toml"
     path = tmp_path / "mine.toml"
     text = shipped.read_text(encoding="utf-8")
     path.write_text(text, encoding="utf-8")

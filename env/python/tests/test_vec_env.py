@@ -143,7 +143,7 @@ def test_seeds_are_checked_like_the_other_environments():
 def test_base_and_per_tai_and_path_variant(tmp_path):
     import pathlib
 
-    path = pathlib.Path(__file__).resolve().parents[3] / "sim" / "variants" / "taiwan16.toml"
+    path = pathlib.Path(__file__).resolve().parents[3] / "score" / "variants" / "taiwan16.toml"
     by_name = taisim.VecEnv(num_envs=8, opponents="random", base=0, per_tai=1)
     by_path = taisim.VecEnv(num_envs=8, opponents="random", variant=path, base=0, per_tai=2)
     _, ia = by_name.reset(seed=4)
