@@ -978,3 +978,97 @@ fn discard_facts_only_for_discard_wins() {
         assert_eq!(deal.discard_facts(), None);
     }
 }
+
+#[test]
+fn taizhou_robbing_an_added_kong_and_the_replacement_from_the_tail() {
+    // taizhou.md 「杠牌」: 「杠牌的人从最尾端摸一张牌」 and 「明杠的情况下如有其他人刚好胡这张杠字，是可以
+    // 胡的，就叫抢杠胡」 (README "Claims": robbing an added kong). W pungs E's 7m (N, waiting on
+    // 7m with 89m, lets it go and is cleared by its own discard), draws the last 7m and adds
+    // it to the pung.
+    let hands = [
+        "7m1m1s9s2p5p8pSWNEE3p3s",
+        "1m2m3p3p6p6p7s7s4s5sWN8s",
+        "7m7m8m4p4p1p1p2s2s5s6mCC",
+        "8m9m1s2s3s4p5p6p2m3m4mFF",
+    ];
+    for rob in [true, false] {
+        let mut deal = taizhou_wall(Rules::TAIZHOU, hands, "9p", "N W S 7m", "5s");
+        play(&mut deal, E, discard("7m"));
+        play(&mut deal, W, Action::Pung);
+        assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+        script(
+            &mut deal,
+            &[
+                (N, Action::Pass),
+                (W, discard("8m")),
+                (N, discard("N")),
+                (E, discard("W")),
+                (S, discard("S")),
+            ],
+        );
+        assert_eq!(deal.drawn_tile(), Some(t("7m")));
+        play(&mut deal, W, Action::AddedKong(t("7m")));
+        assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+        if rob {
+            play(&mut deal, N, Action::Win);
+            let r = deal.result().unwrap();
+            assert!(r.context.robbing_kong && r.winners.contains(N));
+            assert_eq!((r.payer, r.win_tile), (Some(W), Some(t("7m"))));
+            // The robbed tile's facts: the pung beside it was in sight.
+            let f = deal.discard_facts().unwrap();
+            assert_eq!((f.discarder, f.tile, f.robbed_kong), (W, t("7m"), true));
+            assert!(!f.first_seen && !f.declined_win && !f.ready_after && !f.could_be_ready);
+        } else {
+            play(&mut deal, N, Action::Pass);
+            assert_eq!(deal.melds(W)[0].kind(), MeldKind::AddedKong);
+            assert_eq!(deal.to_act(), Some(W));
+            assert_eq!(deal.drawn_tile(), Some(t("5s")), "from the tail");
+            assert!(deal.is_missed(N), "弃先胡后 covers a passed rob too");
+        }
+    }
+}
+
+#[test]
+fn taizhou_dealer_stays_only_on_a_win_and_the_wall_is_played_out() {
+    // taizhou.md 「庄家」: 「连庄：…庄家胡牌，庄家继续坐庄」, 「轮庄：庄家未胡牌，不再继任庄家，由下家坐
+    // 庄」, 「流局：场上所有牌摸完，仍无人胡牌，则轮庄」 (README "Tiles and deal": nothing is kept
+    // back from the end of the wall).
+    use taisim_sim::{DealResult, SeatSet, WinContext};
+    let rules = Rules::TAIZHOU;
+    let ended = |outcome, winner: Option<Seat>| DealResult {
+        outcome,
+        winners: winner.map_or(SeatSet::EMPTY, SeatSet::single),
+        payer: None,
+        win_tile: None,
+        context: WinContext::default(),
+    };
+    let c = DealContext::FIRST;
+    let kept = c.next(&ended(Outcome::SelfDraw, Some(E)), &rules).unwrap();
+    assert_eq!((kept.dealer, kept.streak), (E, 1));
+    let passed = c.next(&ended(Outcome::Discard, Some(N)), &rules).unwrap();
+    assert_eq!((passed.dealer, passed.streak), (S, 0));
+    let drawn = kept
+        .next(&ended(Outcome::ExhaustiveDraw, None), &rules)
+        .unwrap();
+    assert_eq!((drawn.dealer, drawn.streak), (S, 0));
+    // Passing everything and discarding what is drawn, the deal ends with no tile left.
+    for seed in 0..20 {
+        let mut deal = Deal::new(rules, seed, DealContext::FIRST).unwrap();
+        let mut list = ActionList::new();
+        while !deal.is_over() {
+            deal.legal_actions(&mut list);
+            let a = if list.contains(&Action::Pass) {
+                Action::Pass
+            } else {
+                *list
+                    .iter()
+                    .find(|a| matches!(a, Action::Discard(_)))
+                    .unwrap()
+            };
+            deal.play(a).unwrap();
+        }
+        assert_eq!(deal.result().unwrap().outcome, Outcome::ExhaustiveDraw);
+        assert_eq!(deal.tiles_left(), 0, "seed {seed}");
+        deal.validate().unwrap();
+    }
+}
