@@ -281,6 +281,24 @@ mod tests {
     }
 
     #[test]
+    fn a_rules_table_without_the_taizhou_keys_plays_as_before() {
+        // Keys left out take taiwan16's values: 弃先碰后 stays off for every variant file that
+        // does not name it.
+        let rules: Rules = serde_json::from_str("{}").unwrap();
+        assert_eq!(rules, Rules::TAIWAN16);
+        assert!(!rules.missed_pung && rules.wilds_in_claims);
+        let rules: Rules = serde_json::from_str(r#"{"missed_pung": true}"#).unwrap();
+        assert_eq!(
+            rules,
+            Rules {
+                missed_pung: true,
+                ..Rules::TAIWAN16
+            }
+        );
+        const { assert!(Rules::TAIZHOU.missed_pung && !Rules::TAIZHOU.wilds_in_claims) };
+    }
+
+    #[test]
     fn procedure_combinations_are_checked() {
         let cases: [(Rules, RulesError); 7] = [
             (
