@@ -40,8 +40,14 @@ pub struct Rules {
     /// A concealed kong may be robbed by a player who wins on its tile.
     pub rob_concealed_kong: bool,
     /// 過水: a player who passes a winning discard may not win on a discard (or rob a kong)
-    /// until after their own next discard.
+    /// until after their own next discard. taizhou.md 「胡牌」 「不可弃先胡后」 is this rule
+    /// (shared/rules/README.md, "Claims": 弃先胡后).
     pub missed_win: bool,
+    /// 弃先碰后 (taizhou.md 「碰牌」: 「不能弃先碰后(第一个先打的没碰，第二个接着打也不能碰）」): a
+    /// player who passes a pung it was offered may not pung (or kong) a discard of that kind
+    /// until after its own next discard. Passing means answering anything but pung or kong
+    /// while a pung was on offer (a chow included). Off unless a variant says so.
+    pub missed_pung: bool,
     /// 天聽/地聽: a player may declare ready with one of the first `ready_window` discards of
     /// the deal while nobody has claimed or declared a kong; the hand is then locked.
     pub declare_ready: bool,
@@ -57,13 +63,16 @@ pub struct Rules {
     pub dealer_continuation: DealerContinuation,
     /// Wall, dice, dealing order and set-up events.
     pub procedure: TableProcedure,
-    /// Whether tiles of the wild kind in a hand may help to chow, pung or kong a discard
-    /// (as tiles of their own kind: the deal never lets a wild stand for another kind in a
-    /// claim). taizhou.md 「得牌」: 「也不能参与吃 / 碰 / 杠」, so `false` there. Without a
-    /// wild indicator it changes nothing.
-    ///
-    /// A discarded wild is a tile of its kind to the other seats: it may be chowed with
-    /// ordinary tiles or won on (a later issue settles Taizhou's detail here).
+    /// Whether the wild kind takes part in claims. `true`: tiles of the wild kind in a hand
+    /// may help to chow, pung or kong a discard as tiles of their own kind (the deal never
+    /// lets a wild stand for another kind in a claim), and a discarded wild is a tile of its
+    /// kind to the other seats, which may claim it or win on it. `false` (taizhou.md
+    /// 「得牌」: 「也不能参与吃 / 碰 / 杠」): a wild in hand helps no claim, and a discarded wild
+    /// is dead: nobody may chow, pung or kong it, **nor win on it** — winning on a discard
+    /// claims it too, and a held wild is always read as a wild, so a win on a discarded one
+    /// would let every ready hand take every wild thrown, which the text nowhere allows; the
+    /// next seat draws. A wild is still won on by self-draw. Without a wild indicator it
+    /// changes nothing.
     pub wilds_in_claims: bool,
 }
 
@@ -76,6 +85,7 @@ impl Rules {
         multiple_winners: false,
         rob_concealed_kong: false,
         missed_win: true,
+        missed_pung: false,
         declare_ready: true,
         ready_window: 8,
         flower_wins: true,
@@ -93,8 +103,9 @@ impl Rules {
 
     /// The engine half of taizhou.md as read by `shared/rules/README.md` ("taizhou: readings
     /// the project adopts"): 13-tile hands from a wall of 136, two rolls of two dice, 跳牌, a
-    /// wild indicator turned up, nothing kept back ("打到最后"), 弃先胡后 (as 過水), an added
-    /// kong may be robbed, wilds never claim, the dealer stays only on a win.
+    /// wild indicator turned up, nothing kept back ("打到最后"), 弃先胡后 (as 過水), 弃先碰后,
+    /// an added kong may be robbed, wilds never claim and a discarded wild is dead, the dealer
+    /// stays only on a win.
     pub const TAIZHOU: Rules = Rules {
         sets: 4,
         flowers: false,
@@ -102,6 +113,7 @@ impl Rules {
         multiple_winners: false,
         rob_concealed_kong: false,
         missed_win: true,
+        missed_pung: true,
         declare_ready: false,
         ready_window: 0,
         flower_wins: false,
@@ -266,6 +278,24 @@ mod tests {
             ..Rules::TAIWAN16
         };
         assert_eq!(bad.validate(), Err(RulesError::FlowerWinsWithoutFlowers));
+    }
+
+    #[test]
+    fn a_rules_table_without_the_taizhou_keys_plays_as_before() {
+        // Keys left out take taiwan16's values: 弃先碰后 stays off for every variant file that
+        // does not name it.
+        let rules: Rules = serde_json::from_str("{}").unwrap();
+        assert_eq!(rules, Rules::TAIWAN16);
+        assert!(!rules.missed_pung && rules.wilds_in_claims);
+        let rules: Rules = serde_json::from_str(r#"{"missed_pung": true}"#).unwrap();
+        assert_eq!(
+            rules,
+            Rules {
+                missed_pung: true,
+                ..Rules::TAIWAN16
+            }
+        );
+        const { assert!(Rules::TAIZHOU.missed_pung && !Rules::TAIZHOU.wilds_in_claims) };
     }
 
     #[test]

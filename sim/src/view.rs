@@ -161,6 +161,11 @@ impl<'a> View<'a> {
     pub fn is_missed(&self) -> bool {
         self.deal.is_missed(self.seat)
     }
+
+    /// The kinds the viewer may not pung from a discard now under 弃先碰后 (its own state).
+    pub fn pung_barred(&self) -> crate::tile::TileSet {
+        self.deal.pung_barred(self.seat)
+    }
 }
 
 impl Deal {

@@ -578,14 +578,27 @@ fn seven_flowers_rob_during_the_initial_replacement() {
 // ----- Taizhou's table procedure ------------------------------------------------------------
 
 fn rigged_taizhou(rules: Rules, hands: [&str; 4], indicator: &str) -> Deal {
-    let hands: Vec<_> = hands.iter().map(|h| parse_wall_tiles(h).unwrap()).collect();
+    taizhou_wall(rules, hands, indicator, "", "")
+}
+
+/// A Taizhou deal on an arranged wall: `live` the draws after the deal, `back` the kong
+/// replacements, in order.
+fn taizhou_wall(rules: Rules, hands: [&str; 4], indicator: &str, live: &str, back: &str) -> Deal {
+    let parse = |s: &str| {
+        if s.is_empty() {
+            vec![]
+        } else {
+            parse_wall_tiles(s).unwrap()
+        }
+    };
+    let hands: Vec<_> = hands.iter().map(|h| parse(h)).collect();
     let wall = Wall::arranged_with_indicator(
         &rules,
         E,
         [&hands[0], &hands[1], &hands[2], &hands[3]],
-        Some(parse_wall_tiles(indicator).unwrap()[0]),
-        &[],
-        &[],
+        Some(parse(indicator)[0]),
+        &parse(live),
+        &parse(back),
     )
     .unwrap();
     let deal = Deal::with_wall(rules, 0, DealContext::FIRST, wall);
@@ -646,12 +659,12 @@ const WILD_CHOW_HANDS: [&str; 4] = [
     "1s2s3s4s5s1m2m3m9pCFP2s",
 ];
 
-/// E discards a wild 9s; S holds 7s8s, W two wilds.
+/// E discards a wild 9s; S holds 7s8s, W two wilds, N waits on P (白板, read as 9s) or C.
 const WILD_PUNG_HANDS: [&str; 4] = [
     "9s1m4m7m1p4p7pESWNCFP",
     "7s8s2m5m8m2p5p8pESWNC",
     "9s9s3m6m9m3p6p9pESWNF",
-    "1s2s3s4s5s6s1m2m3mPPCF",
+    "1s2s3s4s5s6s1m2m3mPPCC",
 ];
 
 #[test]
@@ -672,20 +685,28 @@ fn wilds_never_take_part_in_a_claim() {
         vec![Action::Chow(t("7s")), Action::Chow(t("6s")), Action::Pass]
     );
 
-    // Two wilds in W's hand pung no discarded wild. The discarded wild is a tile of its kind
-    // to S (the choice documented at `Rules::wilds_in_claims`): 7s8s chow it.
+    // A discarded wild is dead (the choice documented at `Rules::wilds_in_claims`): S's 7s8s
+    // do not chow it, W's two wilds do not pung it, and N, ready on P or C (PP read as 9s9s),
+    // may not win on it although a wild drawn would complete its hand. Nobody is asked: S
+    // draws.
     let mut deal = rigged_taizhou(Rules::TAIZHOU, WILD_PUNG_HANDS, "9s");
+    assert!(deal.waits(N).contains(t("9s")) && deal.waits(N).contains(t("C")));
+    play(&mut deal, E, Action::Discard(t("9s")));
+    assert_eq!(deal.to_act(), Some(S));
+    assert!(deal.drawn_tile().is_some());
+    assert!(legal(&deal).iter().all(|a| matches!(a, Action::Discard(_))));
+    // Where the wild kind takes part in claims, the discarded wild is a 9s to the others: N
+    // wins on it, or S chows it and W pungs it.
+    let mut deal = rigged_taizhou(open, WILD_PUNG_HANDS, "9s");
     play(&mut deal, E, Action::Discard(t("9s")));
     assert_eq!(legal(&deal), vec![Action::Chow(t("7s")), Action::Pass]);
     play(&mut deal, S, Action::Pass);
-    // Nobody else is asked: S draws.
-    assert_eq!(deal.to_act(), Some(S));
-    assert_eq!(deal.drawn_tile().map(|_| ()), Some(()));
-    let mut deal = rigged_taizhou(open, WILD_PUNG_HANDS, "9s");
-    play(&mut deal, E, Action::Discard(t("9s")));
-    play(&mut deal, S, Action::Pass);
     assert_eq!(deal.to_act(), Some(W));
     assert_eq!(legal(&deal), vec![Action::Pung, Action::Pass]);
+    play(&mut deal, W, Action::Pass);
+    assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+    play(&mut deal, N, Action::Win);
+    assert_eq!(deal.result().unwrap().win_tile, Some(t("9s")));
 }
 
 #[test]
@@ -713,4 +734,341 @@ fn an_arranged_wall_needs_an_indicator_exactly_when_the_procedure_turns_one_up()
         ),
         Err(taisim_sim::WallError::TooMany(nine_s))
     );
+}
+
+/// Plays `(seat, action)` in order, checking each seat is the one to act.
+fn script(deal: &mut Deal, steps: &[(Seat, Action)]) {
+    for &(seat, action) in steps {
+        play(deal, seat, action);
+    }
+}
+
+fn discard(s: &str) -> Action {
+    Action::Discard(t(s))
+}
+
+/// W holds 33m and 77s; E and S each hold one 3m, N holds 77s. Nobody holds an honor, so
+/// the honors drawn are discarded unclaimed. The indicator is 9p.
+const PUNG_PASS_HANDS: [&str; 4] = [
+    "3m1p4p7p1s4s8s2m6m9m5p2s5s8p",
+    "3m1p4p7p2s5s8s6m9m3p6p8p1s",
+    "3m3m7s7s1p4p7p2s5s3p6p1s4s",
+    "7s7s2m5m8m2p5p8p3s6s9s4m1m",
+];
+
+#[test]
+fn taizhou_passing_a_pung_bars_that_kind_until_own_discard() {
+    // taizhou.md 「碰牌」: 「且在本轮里，不能弃先碰后(第一个先打的没碰，第二个接着打也不能碰）」, read
+    // by shared/rules/README.md ("Claims"): a player who passes a pung on a tile kind may not
+    // pung that kind again until after their own next turn.
+    let live = "E S W N C F E";
+    for missed_pung in [true, false] {
+        let rules = Rules {
+            missed_pung,
+            ..Rules::TAIZHOU
+        };
+        let mut deal = taizhou_wall(rules, PUNG_PASS_HANDS, "9p", live, "");
+        play(&mut deal, E, discard("3m"));
+        assert_eq!(legal(&deal), vec![Action::Pung, Action::Pass]);
+        play(&mut deal, W, Action::Pass);
+        assert_eq!(deal.pung_barred(W).contains(t("3m")), missed_pung);
+        assert_eq!(deal.view(W).pung_barred(), deal.pung_barred(W));
+        assert!(deal.pung_barred(N).is_empty(), "only the seat that passed");
+        assert_eq!(deal.drawn_tile(), Some(t("E")));
+        play(&mut deal, S, discard("3m"));
+        if !missed_pung {
+            // Without the rule the second 3m is offered again.
+            assert_eq!(legal(&deal), vec![Action::Pung, Action::Pass]);
+            continue;
+        }
+        // The second 3m, before W's own turn: W is not asked, it draws.
+        assert_eq!(deal.to_act(), Some(W));
+        assert_eq!(deal.drawn_tile(), Some(t("S")));
+        // Its own discard lifts the bar.
+        play(&mut deal, W, discard("S"));
+        assert!(deal.pung_barred(W).is_empty());
+        // A pass on 7s bars 7s alone; after W's next discard 7s may be punged again.
+        assert_eq!(deal.drawn_tile(), Some(t("W")));
+        play(&mut deal, N, discard("7s"));
+        assert_eq!(legal(&deal), vec![Action::Pung, Action::Pass]);
+        play(&mut deal, W, Action::Pass);
+        assert_eq!(
+            deal.pung_barred(W).iter().collect::<Vec<_>>(),
+            vec![t("7s")]
+        );
+        script(
+            &mut deal,
+            &[(E, discard("N")), (S, discard("C")), (W, discard("F"))],
+        );
+        assert!(deal.pung_barred(W).is_empty());
+        play(&mut deal, N, discard("7s"));
+        assert_eq!(legal(&deal), vec![Action::Pung, Action::Pass]);
+        play(&mut deal, W, Action::Pung);
+        assert_eq!(deal.melds(W)[0].to_string(), "pung:777s");
+    }
+}
+
+// ----- Facts for 全包 (taizhou.md 「全包情况」) -----------------------------------------------
+
+/// Scattered non-dealer hands that neither claim nor win on what the facts scenarios throw.
+const W_SCATTERED: &str = "1m4m7m1p4p2s5s8sESWNF";
+const N_SCATTERED: &str = "2m5m8m3p6p3s6s9sESWNF";
+
+fn facts_after(hands: [&str; 4], live: &str, steps: &[(Seat, Action)]) -> taisim_sim::DiscardFacts {
+    let mut deal = taizhou_wall(Rules::TAIZHOU, hands, "9p", live, "");
+    script(&mut deal, steps);
+    let r = deal.result().expect("the deal is over");
+    assert_eq!(r.outcome, Outcome::Discard);
+    deal.discard_facts().expect("won on a discard")
+}
+
+#[test]
+fn discard_facts_of_the_dealers_first_discard() {
+    // 「全包情况」 2 and 3 turn on whether the discarder was ready, could have been, and
+    // whether the tile was 生张. E's first discard: nothing was in sight but the indicator.
+    // S waits on C (tanki) in the first case and on 1s in the others.
+    let s_on_c = "2s3s4s5s6s7s2p3p4p6p7p8pC";
+    let s_on_1s = "2s3s4s5s6s7s2p3p4p6p7p8p1s";
+    let e = "1m2m3m4m5m6m7m8m9m1s1s5p7pC";
+    // E throws C and stays ready on 6p.
+    let f = facts_after(
+        [e, s_on_c, W_SCATTERED, N_SCATTERED],
+        "",
+        &[(E, discard("C")), (S, Action::Win)],
+    );
+    assert_eq!((f.discarder, f.tile, f.robbed_kong), (E, t("C"), false));
+    assert!(!f.declined_win && f.ready_after && f.could_be_ready && f.first_seen);
+    // E throws a 1s: it could have been ready (throwing C) and is not.
+    let f = facts_after(
+        [e, s_on_1s, W_SCATTERED, N_SCATTERED],
+        "",
+        &[(E, discard("1s")), (S, Action::Win)],
+    );
+    assert_eq!(f.tile, t("1s"));
+    assert!(!f.declined_win && !f.ready_after && f.could_be_ready && f.first_seen);
+    // Two shapes short: no discard would have made it ready.
+    let far = "1m2m3m4m5m6m7m8m9m1s3s5p7pC";
+    let f = facts_after(
+        [far, s_on_1s, W_SCATTERED, N_SCATTERED],
+        "",
+        &[(E, discard("1s")), (S, Action::Win)],
+    );
+    assert!(!f.declined_win && !f.ready_after && !f.could_be_ready && f.first_seen);
+    // 「当能胡的时候不胡」: E's dealt hand is complete (天胡 on offer) and it throws a 1s.
+    let complete = "1m2m3m4m5m6m7m8m9m1s1s5p6p7p";
+    let mut deal = taizhou_wall(
+        Rules::TAIZHOU,
+        [complete, s_on_1s, W_SCATTERED, N_SCATTERED],
+        "9p",
+        "",
+        "",
+    );
+    assert!(legal(&deal).contains(&Action::SelfDrawWin));
+    assert_eq!(deal.discard_facts(), None, "not over");
+    script(&mut deal, &[(E, discard("1s")), (S, Action::Win)]);
+    let f = deal.discard_facts().unwrap();
+    assert!(f.declined_win && f.ready_after && f.could_be_ready && f.first_seen);
+}
+
+/// E throws C first; S waits on C (tanki) and W on the E wind (tanki).
+const PASSED_WIN_HANDS: [&str; 4] = [
+    "1m2m3m4m5m6m7m8m9m1s1s5p7pC",
+    "2s3s4s5s6s7s2p3p4p6p7p8pC",
+    "1m2m3m4m5m6m7m8m9m1p1p1pE",
+    "2m5m8m3p4p6p3s6s9sSWNF",
+];
+
+#[test]
+fn discard_facts_remember_a_passed_win_until_the_next_discard() {
+    // 「全包情况」 1: 「当能胡的时候不胡」. S passes a win on E's C; the very next tile it throws
+    // is won on: it declined a win.
+    let f = facts_after(
+        PASSED_WIN_HANDS,
+        "E",
+        &[
+            (E, discard("C")),
+            (S, Action::Pass),
+            (S, discard("E")),
+            (W, Action::Win),
+        ],
+    );
+    assert_eq!((f.discarder, f.tile), (S, t("E")));
+    assert!(f.declined_win && f.ready_after && f.could_be_ready && f.first_seen);
+    // The same pass, but S throws once more (unclaimed) before the tile W wins on: that
+    // discard cleared it.
+    let f = facts_after(
+        PASSED_WIN_HANDS,
+        "F 9s N S E",
+        &[
+            (E, discard("C")),
+            (S, Action::Pass),
+            (S, discard("F")),
+            (W, discard("9s")),
+            (N, discard("N")),
+            (E, discard("S")),
+            (S, discard("E")),
+            (W, Action::Win),
+        ],
+    );
+    assert_eq!((f.discarder, f.tile), (S, t("E")));
+    assert!(!f.declined_win && f.ready_after && f.first_seen);
+}
+
+#[test]
+fn discard_facts_count_the_river_as_seen() {
+    // 生张 (「全包情况」 2): E's C lies in the river when S throws the second C. W only becomes
+    // ready on C after that first C (it was waiting on 2s), so it could not take E's.
+    let hands = [
+        "1m2m3m4m5m6m7m8m9m1s1s5p7pC",
+        "2s3s4s5s6s7s2p3p4p6p7p8pF",
+        "1m2m3m4m5m6m7m8m9m1p1p1p2s",
+        "2m5m8m3p6p1p4p3s6s9sEEF",
+    ];
+    let f = facts_after(
+        hands,
+        "S C N W C",
+        &[
+            (E, discard("C")),
+            (S, discard("S")),
+            (W, discard("2s")),
+            (N, discard("N")),
+            (E, discard("W")),
+            (S, discard("C")),
+            (W, Action::Win),
+        ],
+    );
+    assert_eq!((f.discarder, f.tile), (S, t("C")));
+    assert!(!f.first_seen && !f.declined_win && f.ready_after && f.could_be_ready);
+}
+
+#[test]
+fn discard_facts_only_for_discard_wins() {
+    // A self-drawn win and an exhaustive draw have no discarder.
+    let complete = "1m2m3m4m5m6m7m8m9m1s1s5p6p7p";
+    let mut deal = taizhou_wall(
+        Rules::TAIZHOU,
+        [
+            complete,
+            "2s3s4s5s6s7s2p3p4p6p7p8p1s",
+            W_SCATTERED,
+            N_SCATTERED,
+        ],
+        "9p",
+        "",
+        "",
+    );
+    play(&mut deal, E, Action::SelfDrawWin);
+    assert_eq!(deal.discard_facts(), None);
+    for seed in 0..20 {
+        let mut deal = Deal::new(Rules::TAIZHOU, seed, DealContext::FIRST).unwrap();
+        let mut list = ActionList::new();
+        while !deal.is_over() {
+            deal.legal_actions(&mut list);
+            let a = if list.contains(&Action::Pass) {
+                Action::Pass
+            } else {
+                *list
+                    .iter()
+                    .find(|a| matches!(a, Action::Discard(_)))
+                    .unwrap()
+            };
+            deal.play(a).unwrap();
+        }
+        assert_eq!(deal.result().unwrap().outcome, Outcome::ExhaustiveDraw);
+        assert_eq!(deal.discard_facts(), None);
+    }
+}
+
+#[test]
+fn taizhou_robbing_an_added_kong_and_the_replacement_from_the_tail() {
+    // taizhou.md 「杠牌」: 「杠牌的人从最尾端摸一张牌」 and 「明杠的情况下如有其他人刚好胡这张杠字，是可以
+    // 胡的，就叫抢杠胡」 (README "Claims": robbing an added kong). W pungs E's 7m (N, waiting on
+    // 7m with 89m, lets it go and is cleared by its own discard), draws the last 7m and adds
+    // it to the pung.
+    let hands = [
+        "7m1m1s9s2p5p8pSWNEE3p3s",
+        "1m2m3p3p6p6p7s7s4s5sWN8s",
+        "7m7m8m4p4p1p1p2s2s5s6mCC",
+        "8m9m1s2s3s4p5p6p2m3m4mFF",
+    ];
+    for rob in [true, false] {
+        let mut deal = taizhou_wall(Rules::TAIZHOU, hands, "9p", "N W S 7m", "5s");
+        play(&mut deal, E, discard("7m"));
+        play(&mut deal, W, Action::Pung);
+        assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+        script(
+            &mut deal,
+            &[
+                (N, Action::Pass),
+                (W, discard("8m")),
+                (N, discard("N")),
+                (E, discard("W")),
+                (S, discard("S")),
+            ],
+        );
+        assert_eq!(deal.drawn_tile(), Some(t("7m")));
+        play(&mut deal, W, Action::AddedKong(t("7m")));
+        assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+        if rob {
+            play(&mut deal, N, Action::Win);
+            let r = deal.result().unwrap();
+            assert!(r.context.robbing_kong && r.winners.contains(N));
+            assert_eq!((r.payer, r.win_tile), (Some(W), Some(t("7m"))));
+            // The robbed tile's facts: the pung beside it was in sight.
+            let f = deal.discard_facts().unwrap();
+            assert_eq!((f.discarder, f.tile, f.robbed_kong), (W, t("7m"), true));
+            assert!(!f.first_seen && !f.declined_win && !f.ready_after && !f.could_be_ready);
+        } else {
+            play(&mut deal, N, Action::Pass);
+            assert_eq!(deal.melds(W)[0].kind(), MeldKind::AddedKong);
+            assert_eq!(deal.to_act(), Some(W));
+            assert_eq!(deal.drawn_tile(), Some(t("5s")), "from the tail");
+            assert!(deal.is_missed(N), "弃先胡后 covers a passed rob too");
+        }
+    }
+}
+
+#[test]
+fn taizhou_dealer_stays_only_on_a_win_and_the_wall_is_played_out() {
+    // taizhou.md 「庄家」: 「连庄：…庄家胡牌，庄家继续坐庄」, 「轮庄：庄家未胡牌，不再继任庄家，由下家坐
+    // 庄」, 「流局：场上所有牌摸完，仍无人胡牌，则轮庄」 (README "Tiles and deal": nothing is kept
+    // back from the end of the wall).
+    use taisim_sim::{DealResult, SeatSet, WinContext};
+    let rules = Rules::TAIZHOU;
+    let ended = |outcome, winner: Option<Seat>| DealResult {
+        outcome,
+        winners: winner.map_or(SeatSet::EMPTY, SeatSet::single),
+        payer: None,
+        win_tile: None,
+        context: WinContext::default(),
+    };
+    let c = DealContext::FIRST;
+    let kept = c.next(&ended(Outcome::SelfDraw, Some(E)), &rules).unwrap();
+    assert_eq!((kept.dealer, kept.streak), (E, 1));
+    let passed = c.next(&ended(Outcome::Discard, Some(N)), &rules).unwrap();
+    assert_eq!((passed.dealer, passed.streak), (S, 0));
+    let drawn = kept
+        .next(&ended(Outcome::ExhaustiveDraw, None), &rules)
+        .unwrap();
+    assert_eq!((drawn.dealer, drawn.streak), (S, 0));
+    // Passing everything and discarding what is drawn, the deal ends with no tile left.
+    for seed in 0..20 {
+        let mut deal = Deal::new(rules, seed, DealContext::FIRST).unwrap();
+        let mut list = ActionList::new();
+        while !deal.is_over() {
+            deal.legal_actions(&mut list);
+            let a = if list.contains(&Action::Pass) {
+                Action::Pass
+            } else {
+                *list
+                    .iter()
+                    .find(|a| matches!(a, Action::Discard(_)))
+                    .unwrap()
+            };
+            deal.play(a).unwrap();
+        }
+        assert_eq!(deal.result().unwrap().outcome, Outcome::ExhaustiveDraw);
+        assert_eq!(deal.tiles_left(), 0, "seed {seed}");
+        deal.validate().unwrap();
+    }
 }

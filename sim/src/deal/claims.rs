@@ -26,8 +26,11 @@ impl Deal {
             if !self.rules.multiple_winners {
                 pending = SeatSet::EMPTY;
             }
-        } else if self.rules.missed_win {
-            self.missed.insert(responder);
+        } else {
+            self.note_passed_win(responder);
+            if self.rules.missed_win {
+                self.missed.insert(responder);
+            }
         }
         if !pending.is_empty() {
             self.phase = Phase::RobKong {
@@ -86,6 +89,12 @@ impl Deal {
             self.draw(next, DrawSource::Live);
             return;
         }
+        // A discarded wild kept out of claims is dead (see `Rules::wilds_in_claims`): tested
+        // only past the test above, so that a discard nobody wants pays nothing for it.
+        if (self.claimable >> tile.index()) & 1 == 0 {
+            self.draw(next, DrawSource::Live);
+            return;
+        }
         let last = self.drawable() == 0;
         let mut options = [ClaimOptions::default(); 4];
         let mut pending = SeatSet::EMPTY;
@@ -97,14 +106,15 @@ impl Deal {
             }
             // 2015 table: "無牌可摸時, 不得吃、碰、槓". A locked ready hand only wins.
             if !last && self.ready[seat].is_none() {
-                // Tiles of a wild kind kept out of claims do not count.
-                let held =
-                    self.hands[seat].count(tile) * ((self.claimable >> tile.index()) & 1) as u8;
-                if held >= 2 {
+                // The tile is not of a wild kind kept out of claims (a dead wild never gets
+                // here), so neither are the copies held. A kind the seat passed a pung on
+                // since its own last discard may not be punged (弃先碰后), nor konged.
+                let held = self.hands[seat].count(tile);
+                if held >= 2 && !self.pung_barred(seat).contains(tile) {
                     bits |= ClaimOptions::PUNG;
-                }
-                if held == 3 {
-                    bits |= ClaimOptions::KONG;
+                    if held == 3 {
+                        bits |= ClaimOptions::KONG;
+                    }
                 }
                 if k == 1 {
                     bits |= chow;
@@ -202,8 +212,17 @@ impl Deal {
             Action::Chow(lowest) => chow = Some(lowest),
             _ => {}
         }
-        if action != Action::Win && opts.has(ClaimOptions::WIN) && self.rules.missed_win {
-            self.missed.insert(seat);
+        if action != Action::Win && opts.has(ClaimOptions::WIN) {
+            self.note_passed_win(seat);
+            if self.rules.missed_win {
+                self.missed.insert(seat);
+            }
+        }
+        if self.rules.missed_pung
+            && opts.has(ClaimOptions::PUNG)
+            && !matches!(action, Action::Pung | Action::Kong)
+        {
+            self.bar_pung(seat, tile);
         }
         // Drop the seats whose answer can no longer change the outcome: after a win only
         // other wins matter (and none at all with a single winner); a chow never beats the

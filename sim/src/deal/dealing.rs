@@ -37,6 +37,8 @@ impl Deal {
             shown: [0; Tile::NUM],
             ready: BySeat::default(),
             missed: SeatSet::EMPTY,
+            passed_win: BySeat::default(),
+            passed_pungs: BySeat::default(),
             waits: BySeat::default(),
             initial_cursor: 0,
             phase: Phase::Over,

@@ -8,11 +8,13 @@
 
 mod claims;
 mod dealing;
+mod facts;
 mod legal;
 mod play;
 mod validate;
 
 use arrayvec::ArrayVec;
+pub use facts::DiscardFacts;
 pub use validate::{Invalid, ValidationError};
 
 use crate::action::Action;
@@ -195,6 +197,9 @@ impl core::fmt::Debug for Discard {
 /// bounds it.
 pub type DiscardList = ArrayVec<Discard, 136>;
 
+/// The kind bits of [`Deal::passed_pungs`].
+const PUNG_KINDS: u64 = (1 << Tile::NUM) - 1;
+
 /// Claim options of one seat on one discard, as bits.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct ClaimOptions(u8);
@@ -284,6 +289,15 @@ pub struct Deal {
     ready: BySeat<Option<u8>>,
     /// 過水: passed a win since its own last discard.
     missed: SeatSet,
+    /// Per seat, its discard count + 1 when it last passed a win on another seat's tile (0:
+    /// never): it passed one since its own last discard exactly when this equals its discard
+    /// count + 1. Stamped only when a win is passed, so a discard pays nothing for it, and
+    /// kept whatever `missed_win` says; read by [`Deal::discard_facts`].
+    passed_win: BySeat<u8>,
+    /// 弃先碰后, per seat: the kinds it passed a pung on (bits 0–33) since the discard count in
+    /// bits 56–63. Stale, and so empty, once that count is behind the seat's own (see
+    /// [`Deal::pung_barred`]): its own discard lifts the bar without touching this.
+    passed_pungs: BySeat<u64>,
     /// The tiles that complete each waiting (`3k + 1`) hand. A seat's concealed tiles change
     /// only on its own turn, which always ends in a discard, so this is recomputed there (and
     /// once after the deal) instead of win-checking three hands on every discard.
@@ -404,6 +418,29 @@ impl Deal {
     /// Whether the seat is barred from winning on discards by 過水.
     pub fn is_missed(&self, seat: Seat) -> bool {
         self.missed.contains(seat)
+    }
+
+    /// The kinds the seat may not pung (or kong) from a discard now under 弃先碰后: those it
+    /// passed a pung on since its own last discard. Empty unless the rules say `missed_pung`.
+    pub fn pung_barred(&self, seat: Seat) -> TileSet {
+        let p = self.passed_pungs[seat];
+        if (p >> 56) as u8 == self.discard_counts[seat] {
+            TileSet(p & PUNG_KINDS)
+        } else {
+            TileSet::EMPTY
+        }
+    }
+
+    /// Records that the seat passed a pung on `tile` (弃先碰后).
+    fn bar_pung(&mut self, seat: Seat, tile: Tile) {
+        let count = self.discard_counts[seat];
+        let kinds = self.pung_barred(seat).with(tile).0;
+        self.passed_pungs[seat] = kinds | (count as u64) << 56;
+    }
+
+    /// Records that the seat passed a win on another seat's tile (see `passed_win`).
+    fn note_passed_win(&mut self, seat: Seat) {
+        self.passed_win[seat] = self.discard_counts[seat] + 1;
     }
 
     /// Decisions taken so far.
