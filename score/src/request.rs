@@ -315,6 +315,7 @@ fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, Str
         last_copy,
         discards: req.discards,
         late_fresh_discard,
+        wild: None,
     };
     // A job is never built on an impossible win: the same checks as scoring, so a caller
     // that only settles or prints still hears what is wrong.
