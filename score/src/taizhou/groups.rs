@@ -202,3 +202,54 @@ fn assign(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use taisim_sim::parse_tile;
+
+    fn t(s: &str) -> Tile {
+        parse_tile(s).unwrap()
+    }
+
+    /// The reading chow 2p-(wild)-4p and pair 3p + wild, the 3p won: the 3p may sit in the
+    /// pair, not in the chow's middle, where the pair would be left two wilds. A wild won
+    /// may take the chow's middle (the pair keeps its 3p).
+    #[test]
+    fn a_placement_keeps_every_group_real() {
+        let mut sets = ArrayVec::new();
+        sets.push(Set::Chow(t("2p")));
+        let mut wilds = ArrayVec::new();
+        wilds.push(t("3p"));
+        wilds.push(t("3p"));
+        let d = Decomposition {
+            sets,
+            pair: t("3p"),
+            wilds,
+        };
+        let mut faces = [0u8; Tile::NUM];
+        for f in ["2p", "3p", "4p"] {
+            faces[t(f).index()] = 1;
+        }
+        let naturals = Naturals {
+            faces,
+            wilds: 2,
+            needs_real: true,
+        };
+        let groups = Groups::of(&d);
+        let mut seen = Vec::new();
+        groups.for_each_placement(&naturals, Some(t("3p")), &d.wilds, |h, m| seen.push((h, m)));
+        assert_eq!(seen, vec![(1, false)]);
+        seen.clear();
+        groups.for_each_placement(&naturals, None, &d.wilds, |h, m| seen.push((h, m)));
+        assert_eq!(seen, vec![(0, true), (1, false)]);
+        // Without the rule, the natural may take the middle too.
+        let free = Naturals {
+            needs_real: false,
+            ..naturals
+        };
+        seen.clear();
+        groups.for_each_placement(&free, Some(t("3p")), &d.wilds, |h, m| seen.push((h, m)));
+        assert_eq!(seen, vec![(0, true), (1, false)]);
+    }
+}
