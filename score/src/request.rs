@@ -270,6 +270,13 @@ fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
 
 /// A request's job under `variant`, already parsed from `req.variant`.
 fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, String> {
+    if req.others.is_some() && variant.settlement.model != SettlementModel::AllPairs {
+        return Err(format!(
+            "others: variant {} settles winner-pays, which values no other player; \
+             give others only under all-pairs settlement (taizhou)",
+            variant.name
+        ));
+    }
     let winner = seat("seat", &req.seat)?;
     let dealer = seat("dealer", &req.dealer)?;
     let round_wind = seat("round_wind", &req.round_wind)?;
@@ -386,13 +393,6 @@ fn other_hands(
     input: &WinInput,
     variant: &Variant,
 ) -> Result<BySeat<(Hand, MeldList)>, String> {
-    if variant.settlement.model != SettlementModel::AllPairs {
-        return Err(format!(
-            "others: variant {} settles winner-pays, which values no other player; \
-             give others only under all-pairs settlement (taizhou)",
-            variant.name
-        ));
-    }
     let mut out = BySeat(core::array::from_fn(|_| (Hand::EMPTY, MeldList::new())));
     let mut named = [false; 4];
     for (key, other) in given {
