@@ -156,6 +156,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         per_tai: args.per_tai,
         wild: args.wild.clone(),
         others: None,
+        liability: None,
     };
     let job = ScoreJob::from_request(req)?;
     let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
@@ -272,6 +273,9 @@ fn print_table(job: &ScoreJob, s: &Score) {
             .map(|&w| format!("{w} {}", values[w]))
             .collect();
         outln!("values (胡): {}", parts.join("  "));
+        if let Some(r) = job.responsible(s) {
+            outln!("全包: {r} pays for everyone");
+        }
         if let Some(Ok(points)) = job.settlement_points(s) {
             let parts: Vec<String> = Seat::ALL
                 .iter()

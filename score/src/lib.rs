@@ -40,7 +40,9 @@ pub use breakdown::{PatternList, PatternTai, Score};
 pub use context::{physical_copies_fit, Ready, ScoreError, WinInput};
 pub use pattern::{PatternId, PatternSet, CHAINS};
 pub use reading::{ReadingKind, WaitShape};
-pub use request::{score_json, Circumstances, ScoreJob, ScoreRequest, VariantCache};
+pub use request::{
+    score_json, Circumstances, LiabilityFacts, OtherHand, ScoreJob, ScoreRequest, VariantCache,
+};
 pub use settle::{check_stakes, settle, settle_all_pairs, try_settle, SettleError};
 pub use taizhou::liability::{Liability, LiabilityCase};
 pub use taizhou::value::seat_value;

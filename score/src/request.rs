@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 
 use super::settle::all_pairs_money;
 use super::{
-    check_stakes, physical_copies_fit, score, seat_value, settle, settle_all_pairs, Amount, Ready,
-    Score, ScoringModel, SettlementModel, Variant, VariantError, WinInput,
+    check_stakes, physical_copies_fit, score, seat_value, settle, settle_all_pairs, Amount,
+    Liability, Ready, Score, ScoringModel, SettlementModel, Variant, VariantError, WinInput,
 };
 use taisim_sim::{
     parse_flowers, parse_hand, parse_tile, parse_tiles, seat_wind, BySeat, FlowerSet, Hand, Meld,
@@ -152,6 +152,24 @@ pub struct ScoreRequest {
     /// settlement: each is valued ([`seat_value`]) and settles with the others.
     #[serde(default)]
     pub others: Option<BTreeMap<String, OtherHand>>,
+    /// What the discarder did, for 全包 (taizhou.md 全包情况); with `others`.
+    #[serde(default)]
+    pub liability: Option<LiabilityFacts>,
+}
+
+/// The facts of 全包 a request gives (see [`Liability`] for what each one serves); the
+/// winner, the discarder, the winning tile and the melds come from the request itself.
+#[derive(Deserialize, Clone, Copy, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LiabilityFacts {
+    #[serde(default)]
+    pub declined_win: bool,
+    #[serde(default)]
+    pub ready_after_discard: bool,
+    #[serde(default)]
+    pub could_be_ready: bool,
+    #[serde(default)]
+    pub fresh: bool,
 }
 
 /// A player who did not win: its concealed tiles and its melds.
@@ -181,6 +199,8 @@ pub struct ScoreJob {
     /// The other players' tiles, when the request gives them (all-pairs variants): each
     /// seat but the winner's, its concealed tiles and its melds.
     pub others: Option<BySeat<(Hand, MeldList)>>,
+    /// The facts deciding 全包, when the request gives them.
+    pub liability: Option<Liability>,
 }
 
 fn seat(field: &str, s: &str) -> Result<Seat, String> {
@@ -246,6 +266,12 @@ impl ScoreJob {
         to_json(self, s)
     }
 
+    /// The seat that pays for everyone (全包), when the request gave the facts and a case
+    /// applies.
+    pub fn responsible(&self, s: &Score) -> Option<Seat> {
+        self.liability.as_ref().and_then(|l| l.responsible(s))
+    }
+
     /// Each seat's value (the winner's points, the others' [`seat_value`]) when the request
     /// gave the other players.
     pub fn values(&self, s: &Score) -> Option<BySeat<u64>> {
@@ -257,8 +283,13 @@ impl ScoreJob {
     pub fn settlement_points(&self, s: &Score) -> Option<Result<BySeat<Amount>, String>> {
         let values = self.values(s)?;
         Some(
-            settle_all_pairs(self.input.seat, self.input.dealer, values, None)
-                .map_err(|e| e.to_string()),
+            settle_all_pairs(
+                self.input.seat,
+                self.input.dealer,
+                values,
+                self.responsible(s),
+            )
+            .map_err(|e| e.to_string()),
         )
     }
 }
@@ -376,11 +407,32 @@ fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, Str
         None => None,
         Some(given) => Some(other_hands(given, &input, &variant)?),
     };
+    let liability = match (req.liability, &others) {
+        (None, _) => None,
+        (Some(_), None) => {
+            return Err("liability: give others too (全包 settles every player)".into())
+        }
+        (Some(f), Some(_)) => Some(Liability {
+            winner: input.seat,
+            discarder: if input.context.self_draw {
+                None
+            } else {
+                input.discarder
+            },
+            win_tile: input.win_tile.ok_or("liability: needs win_tile")?,
+            declined_win: f.declined_win,
+            ready_after_discard: f.ready_after_discard,
+            could_be_ready: f.could_be_ready,
+            fresh: f.fresh,
+            winner_melds: input.melds.clone(),
+        }),
+    };
     Ok(ScoreJob {
         variant,
         input,
         settle,
         others,
+        liability,
     })
 }
 
@@ -520,7 +572,8 @@ fn settlement(job: &ScoreJob, s: &Score) -> Option<[(Wind, i64); 4]> {
         // Every seat valued: the stakes were checked when the job was made, and a value is
         // at most the variant's cap, so this cannot fail.
         Some(v) if s.meets_minimum => {
-            all_pairs_money(job.input.seat, job.input.dealer, v, None, per_tai).ok()?
+            let r = job.responsible(s);
+            all_pairs_money(job.input.seat, job.input.dealer, v, r, per_tai).ok()?
         }
         // The stakes were checked when the job was made, so this cannot fail.
         _ => settle(s, &job.input, &job.variant, base, per_tai),
@@ -567,6 +620,10 @@ fn to_json(job: &ScoreJob, s: &Score) -> Value {
     };
     if let Some(v) = values(job, s) {
         out["values"] = by_seat(&|w| json!(v[w]));
+        if let Some((case, seat)) = job.liability.as_ref().and_then(|l| l.decide(s)) {
+            out["responsible"] = json!(seat.to_string());
+            out["liability_case"] = json!(case as u8);
+        }
         if let Some(Ok(points)) = job.settlement_points(s) {
             // In 胡; with stakes, "payments" gives the money.
             out["settlement"] = by_seat(&|w| amount_json(points[w]));

@@ -117,3 +117,35 @@ fn bad_requests_are_refused_by_name() {
     req.as_object_mut().unwrap().remove("wild");
     refused(&req, "give the wild");
 }
+
+/// 全包 through the request: West, not ready, discards a fresh 中 that South wins (case 2,
+/// taizhou.md:467); West's value counts 0 and it pays for everyone.
+#[test]
+fn liability_in_a_request() {
+    let mut req = example();
+    req["hand"] = json!("234m 456p 789s CC");
+    req["melds"] = json!([["chow", "678p"]]);
+    req["win_tile"] = json!("C");
+    req["wild"] = json!("9m");
+    let plain = answer(&req);
+    assert!(plain.get("responsible").is_none());
+    req["liability"] = json!({"fresh": true});
+    let a = answer(&req);
+    assert_eq!(a["responsible"], "W");
+    assert_eq!(a["liability_case"], 2);
+    let paid = |a: &Value, s: &str| a["settlement"][s].as_f64().unwrap();
+    for s in ["E", "N"] {
+        assert!(paid(&a, s) >= 0.0, "{a}");
+    }
+    assert_eq!(
+        paid(&a, "W"),
+        -(paid(&a, "S") + paid(&a, "E") + paid(&a, "N")),
+        "{a}"
+    );
+    // Near miss: the 中 had been seen.
+    req["liability"] = json!({"fresh": false});
+    assert!(answer(&req).get("responsible").is_none());
+    // Liability without the other players is refused.
+    req.as_object_mut().unwrap().remove("others");
+    refused(&req, "liability: give others too");
+}
