@@ -10,6 +10,7 @@ use taisim_score::{
 };
 use taisim_sim::parse_flowers;
 use taisim_sim::FlowerSet;
+use taisim_sim::Seat;
 
 #[derive(clap::Args)]
 pub struct ScoreArgs {
@@ -67,6 +68,9 @@ pub struct ScoreArgs {
     /// Settle with this value per tai.
     #[arg(long)]
     per_tai: Option<i64>,
+    /// The turned-up wild indicator (taizhou 得牌), e.g. 9s.
+    #[arg(long)]
+    wild: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -150,6 +154,9 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         discards: args.discards,
         base: args.base,
         per_tai: args.per_tai,
+        wild: args.wild.clone(),
+        others: None,
+        liability: None,
     };
     let job = ScoreJob::from_request(req)?;
     let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
@@ -260,7 +267,30 @@ fn print_table(job: &ScoreJob, s: &Score) {
             job.variant.min_tai
         );
     }
-    if let Some(pay) = job.settlement(s) {
+    if let Some(values) = job.values(s) {
+        let parts: Vec<String> = Seat::ALL
+            .iter()
+            .map(|&w| format!("{w} {}", values[w]))
+            .collect();
+        outln!("values (胡): {}", parts.join("  "));
+        if let Some(r) = job.responsible(s) {
+            outln!("全包: {r} pays for everyone");
+        }
+        if let Some(Ok(points)) = job.settlement_points(s) {
+            let parts: Vec<String> = Seat::ALL
+                .iter()
+                .map(|&w| {
+                    let sign = if points[w].halves() > 0 { "+" } else { "" };
+                    format!("{w} {sign}{}", points[w])
+                })
+                .collect();
+            outln!("settlement (胡): {}", parts.join("  "));
+        }
+        if let Some(pay) = job.settlement(s) {
+            let parts: Vec<String> = pay.iter().map(|(w, v)| format!("{w} {v:+}")).collect();
+            outln!("payments: {}", parts.join("  "));
+        }
+    } else if let Some(pay) = job.settlement(s) {
         let parts: Vec<String> = pay.iter().map(|(w, v)| format!("{w} {v:+}")).collect();
         outln!("settlement: {}", parts.join("  "));
     }

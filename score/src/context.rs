@@ -1,6 +1,6 @@
 //! What scoring needs to know about one win: the winner's tiles and the circumstances.
 
-use taisim_sim::algo::{waits, HandRules, SpecialHands};
+use taisim_sim::algo::{waits, HandRules, SpecialHands, Wild};
 use taisim_sim::seat_wind;
 use taisim_sim::Hand;
 use taisim_sim::Rules;
@@ -55,6 +55,10 @@ pub struct WinInput {
     /// Won on a discard no one had shown yet, with five or fewer tiles left to draw
     /// (mahjongtime insurance penalty "Last Five Tiles error").
     pub late_fresh_discard: bool,
+    /// The deal's wild kind (taizhou.md 「得牌」: the kind of the tile turned up after the
+    /// deal), `None` where the variant has none. Its three copies in play are wild, 白板 stands
+    /// for its face (shared/rules/README.md, taizhou 得牌 and 白板).
+    pub wild: Option<Tile>,
 }
 
 /// Why a [`WinInput`] cannot be scored.
@@ -72,6 +76,14 @@ pub enum ScoreError {
     BadChow(Meld),
     #[error("a fifth {0}: there are only four of each tile (hand and melds together)")]
     FifthCopy(Tile),
+    #[error("meld {0}: a wild (得牌) never takes part in a chow, pung or kong")]
+    WildInMeld(Meld),
+    #[error("a fourth {0}, the wild kind: the turned-up indicator leaves three copies in play")]
+    WildCopies(Tile),
+    #[error("this variant scores hands with a wild (得牌): give the wild kind")]
+    WildMissing,
+    #[error("this variant has no wild (得牌); wild {0} given")]
+    WildUnused(Tile),
     #[error("the winning tile {0} is not in the hand")]
     WinTileMissing(Tile),
     #[error("no winning tile given")]
@@ -96,10 +108,33 @@ pub enum ScoreError {
     DiscarderOnSelfDraw(Seat),
     #[error("this variant's scoring kind is not supported by the tai scorer")]
     Unsupported,
+    /// A variant counting the 台州 patterns, read by their own tables, also counts a pattern
+    /// those tables do not read: scoring it would drop that pattern silently.
+    #[error(
+        "pattern {0} cannot be counted with the 台州 patterns (pairs, sets by how they were \
+         made, 嵌档胡, 无得, ...), which are scored by their own tables"
+    )]
+    MixedTables(super::pattern::PatternId),
     #[error("the deal is not over")]
     DealNotOver,
     #[error("cannot settle: {0}")]
     Settle(#[from] super::settle::SettleError),
+}
+
+/// Checks physical copies (hands and melds, every seat given, by the tile each shows, a
+/// 白板 as itself) against the wall: four of each kind, three of the wild kind `wild` (the
+/// turned-up indicator is out of play, taizhou.md 得牌).
+pub fn physical_copies_fit(held: &[u8; Tile::NUM], wild: Tile) -> Result<(), ScoreError> {
+    for (i, &n) in held.iter().enumerate() {
+        let t = Tile::ALL[i];
+        if t == wild && n > 3 {
+            return Err(ScoreError::WildCopies(t));
+        }
+        if n > 4 {
+            return Err(ScoreError::FifthCopy(t));
+        }
+    }
+    Ok(())
 }
 
 impl WinInput {
@@ -123,7 +158,22 @@ impl WinInput {
             last_copy: false,
             discards: None,
             late_fresh_discard: false,
+            wild: None,
         }
+    }
+
+    /// The same input with the deal's wild kind.
+    pub fn with_wild(self, wild: Tile) -> WinInput {
+        WinInput {
+            wild: Some(wild),
+            ..self
+        }
+    }
+
+    /// How the hand algorithms read this hand's wilds: taizhou's 得牌 with 白板 standing
+    /// for its face and a real tile in every set and the pair, as the deal reads them.
+    pub fn wild_rules(&self) -> Option<Wild> {
+        self.wild.map(|w| Wild::taizhou(w, true))
     }
 
     /// The winner's seat wind (門風).
@@ -145,6 +195,11 @@ impl WinInput {
         if self.melds.len() > rules.sets as usize {
             return Err(ScoreError::TooManyMelds(self.melds.len()));
         }
+        match (self.wild, rules.has_wild()) {
+            (None, true) => return Err(ScoreError::WildMissing),
+            (Some(w), false) => return Err(ScoreError::WildUnused(w)),
+            _ => {}
+        }
         // A chow's lowest tile comes from the caller: one that runs off its suit is no meld.
         if let Some(&m) = self
             .melds
@@ -153,8 +208,10 @@ impl WinInput {
         {
             return Err(ScoreError::BadChow(m));
         }
-        // The hand itself cannot hold a fifth copy; only kinds in melds need counting.
-        if !self.melds.is_empty() {
+        if let Some(w) = self.wild_rules() {
+            self.validate_wild_tiles(w)?;
+        } else if !self.melds.is_empty() {
+            // The hand itself cannot hold a fifth copy; only kinds in melds need counting.
             // Each meld as the kinds it covers and the copies of each.
             let span = |m: &Meld| match m.kind() {
                 MeldKind::Chow => (m.tile().index(), 3, 1),
@@ -202,6 +259,28 @@ impl WinInput {
             return Err(ScoreError::BadDiscarder);
         }
         Ok(())
+    }
+
+    /// With a wild: no wild in a claimed meld ("也不能参与吃 / 碰 / 杠", taizhou.md 得牌), and
+    /// no more physical copies of a kind than the wall holds: four, three of the wild kind
+    /// (the turned-up one is out of play, "当前翻过来的…不可用于牌局"). A chow meld holding
+    /// the wild's face holds the 白板 that stands for it.
+    fn validate_wild_tiles(&self, w: Wild) -> Result<(), ScoreError> {
+        let mut held = self.hand.counts();
+        for m in &self.melds {
+            if m.kind() != MeldKind::Chow && m.tile() == w.kind() {
+                return Err(ScoreError::WildInMeld(*m));
+            }
+            for t in m.tiles() {
+                let physical = match w.stand_in() {
+                    Some(s) if t == w.kind() => s,
+                    _ if t == w.kind() => return Err(ScoreError::WildInMeld(*m)),
+                    _ => t,
+                };
+                held[physical.index()] += 1;
+            }
+        }
+        physical_copies_fit(&held, w.kind())
     }
 
     /// How many kinds the hand waited on before its winning tile (`sets` left to complete,
@@ -477,6 +556,7 @@ impl WinInput {
             last_copy: false,
             discards: Some(deal.discards().len().min(u8::MAX as usize) as u8),
             late_fresh_discard: false,
+            wild: deal.wild(),
         };
         if let (Some(tile), false) = (result.win_tile, flower_win) {
             // Copies the winner can see: its own tiles, every meld, the unclaimed river.
@@ -507,7 +587,11 @@ impl WinInput {
             let mut before = hand;
             before.remove(tile);
             let sets = deal.rules().sets - input.melds.len() as u8;
-            let wait_set = waits(&before, HandRules::new(sets, deal.rules().special));
+            let mut hand_rules = HandRules::new(sets, deal.rules().special);
+            if let Some(w) = input.wild_rules() {
+                hand_rules = hand_rules.with_wild(w);
+            }
+            let wait_set = waits(&before, hand_rules);
             input.last_copy = !wait_set.is_empty() && wait_set.iter().all(|w| seen[w.index()] >= 4);
             if won_on_discard && deal.drawable() <= 5 {
                 let shown = earlier.iter().any(|d| d.tile() == tile)

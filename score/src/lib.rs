@@ -20,6 +20,11 @@
 //! assert_eq!(pay.0.iter().sum::<i64>(), 0);
 //! ```
 //!
+//! 台州 (the `taizhou` variant) is scored by its own tables (`taizhou/`): 胡 by how each set
+//! was made, 台 doubling, every reading of a hand with wilds (得牌, 白板 standing for its
+//! face); [`seat_value`] values the players who did not win, [`Liability`] decides 全包, and
+//! [`score_deal`] settles every pair of players ([`settle_all_pairs`]).
+//!
 //! Scoring allocates nothing: readings, pattern lists and payments are fixed-size values.
 
 mod amount;
@@ -30,17 +35,22 @@ mod pattern;
 mod reading;
 mod request;
 mod settle;
+mod taizhou;
 mod variant;
 
 use arrayvec::ArrayVec;
 
 pub use amount::Amount;
 pub use breakdown::{PatternList, PatternTai, Score};
-pub use context::{Ready, ScoreError, WinInput};
+pub use context::{physical_copies_fit, Ready, ScoreError, WinInput};
 pub use pattern::{PatternId, PatternSet, CHAINS};
 pub use reading::{ReadingKind, WaitShape};
-pub use request::{score_json, Circumstances, ScoreJob, ScoreRequest, VariantCache};
+pub use request::{
+    score_json, Circumstances, LiabilityFacts, OtherHand, ScoreJob, ScoreRequest, VariantCache,
+};
 pub use settle::{check_stakes, settle, settle_all_pairs, try_settle, SettleError};
+pub use taizhou::liability::{Liability, LiabilityCase};
+pub use taizhou::value::seat_value;
 pub use variant::{
     bounds, echo, Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, ScoringModel,
     SettlementModel, SettlementRules, Value, Variant, VariantError, VariantErrorKind,
@@ -58,6 +68,13 @@ use taisim_sim::{Deal, Outcome};
 pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
     let rules = variant.rules();
     input.validate(&rules)?;
+    if taizhou::applies(variant) {
+        return taizhou::score_win(input, variant);
+    }
+    if input.wild.is_some() {
+        // The detectors below read hands without wilds.
+        return Err(ScoreError::Unsupported);
+    }
     let self_draw = settle::effective_self_draw(input, variant);
     let dealer_tai = settle::reported_dealer_tai(input, variant);
     if input.context.flower_win {
@@ -313,29 +330,70 @@ pub struct DealScore {
     pub wins: ArrayVec<(Seat, Score), 3>,
     /// Net payments of the deal, each win settled separately and added up. Sums to zero.
     pub payments: BySeat<i64>,
+    /// Each seat's value under all-pairs settlement (taizhou.md 胜负规则): the winner's
+    /// points, the others' [`seat_value`]. Zero under winner-pays settlement and for a
+    /// drawn deal.
+    pub values: BySeat<u64>,
+    /// The seat that paid for everyone (全包), if one did.
+    pub responsible: Option<Seat>,
 }
 
 /// Scores and settles every winner of a finished deal under `variant`, with the stakes
-/// `base` and `per_tai` (checked: see [`check_stakes`]). Allocates nothing.
+/// `base` and `per_tai` (checked: see [`check_stakes`]), without 全包. Allocates nothing.
 pub fn score_deal(
     deal: &Deal,
     variant: &Variant,
     base: i64,
     per_tai: i64,
 ) -> Result<DealScore, ScoreError> {
+    score_deal_with(deal, variant, base, per_tai, None)
+}
+
+/// [`score_deal`] with the facts that decide 全包 for the deal's win (taizhou.md 全包情况),
+/// where the caller knows them: under all-pairs settlement the responsible seat
+/// ([`Liability::responsible`]) pays for everyone. A `liability` naming another winner than
+/// the deal's is ignored. Allocates nothing.
+pub fn score_deal_with(
+    deal: &Deal,
+    variant: &Variant,
+    base: i64,
+    per_tai: i64,
+    liability: Option<&Liability>,
+) -> Result<DealScore, ScoreError> {
     check_stakes(variant, base, per_tai)?;
     let result = deal.result().ok_or(ScoreError::DealNotOver)?;
     let mut out = DealScore {
         wins: ArrayVec::new(),
         payments: BySeat([0; 4]),
+        values: BySeat([0; 4]),
+        responsible: None,
     };
     if result.outcome == Outcome::ExhaustiveDraw {
         return Ok(out);
     }
+    let all_pairs = variant.settlement.model == SettlementModel::AllPairs;
     for seat in result.winners.iter() {
         let input = WinInput::from_deal(deal, seat).ok_or(ScoreError::NotAWin)?;
         let s = score(&input, variant)?;
-        let pay = try_settle(&s, &input, variant, base, per_tai)?;
+        let pay = if all_pairs && s.meets_minimum {
+            let mut values = BySeat([0u64; 4]);
+            for o in Seat::ALL {
+                values[o] = if o == seat {
+                    s.points
+                } else {
+                    let wind = taisim_sim::seat_wind(o, input.dealer);
+                    seat_value(deal.hand(o), deal.melds(o), wind, input.wild, variant)
+                };
+            }
+            let responsible = liability
+                .filter(|l| l.winner == seat)
+                .and_then(|l| l.responsible(&s));
+            out.values = values;
+            out.responsible = responsible;
+            settle::all_pairs_money(seat, input.dealer, values, responsible, per_tai)?
+        } else {
+            try_settle(&s, &input, variant, base, per_tai)?
+        };
         for (p, v) in out.payments.0.iter_mut().zip(pay.0) {
             *p = p.checked_add(v).ok_or(SettleError::Overflow)?;
         }

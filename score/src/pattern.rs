@@ -261,6 +261,36 @@ catalogue! {
     ThirteenOrphans = "thirteen_orphans", "十三么", "Thirteen orphans";
     /// 一變五: a hand that counts exactly 1 tai is raised to the pattern's value.
     OneBecomesFive = "one_becomes_five", "一變五", "One becomes five";
+
+    // --- 台州 (taizhou.md 胡数 and 台数 tables) ----------------------------------------------
+    /// 对子: a pair of no value (taizhou.md 胡数 "对子 0胡, 角牌不计算胡数").
+    PlainPair = "plain_pair", "对子", "Pair";
+    /// 门风对: a pair of the seat wind.
+    SeatWindPair = "seat_wind_pair", "门风对", "Seat wind pair";
+    /// 中发白对: a pair of dragons.
+    DragonPair = "dragon_pair", "中发白对", "Dragon pair";
+    /// 嵌档胡: the winning tile is the middle of a chow of the reading.
+    MiddleWait = "middle_wait", "嵌档胡", "Middle wait";
+    /// 明刻: an exposed pung of a simple, or a concealed pung completed by a discard.
+    ExposedPung = "exposed_pung", "明刻", "Exposed pung";
+    /// 明刻 of a terminal or honor (幺九刻, 风牌 and 字牌 included).
+    ExposedPungTerminal = "exposed_pung_terminal", "幺九明刻", "Exposed terminal or honor pung";
+    /// 暗刻: a concealed pung of a simple.
+    ConcealedPung = "concealed_pung", "暗刻", "Concealed pung";
+    /// 暗刻 of a terminal or honor.
+    ConcealedPungTerminal = "concealed_pung_terminal", "幺九暗刻", "Concealed terminal or honor pung";
+    /// 明杠 of a terminal or honor.
+    ExposedKongTerminal = "exposed_kong_terminal", "幺九明杠", "Exposed terminal or honor kong";
+    /// 暗杠 of a terminal or honor.
+    ConcealedKongTerminal = "concealed_kong_terminal", "幺九暗杠", "Concealed terminal or honor kong";
+    /// 字牌刻: each pung or kong of dragons (中发白), a wild filling it with a real tile.
+    DragonSet = "dragon_set", "字牌刻", "Dragon pung or kong";
+    /// 门风刻: each pung or kong of the seat wind, a wild filling it with a real tile.
+    SeatWindSet = "seat_wind_set", "门风刻", "Seat wind pung or kong";
+    /// 无得: no wild, or every wild read as its own kind with no 白板 held.
+    NoWild = "no_wild", "无得", "No wild used";
+    /// 勒子: the total reached the cap (it adds no 台).
+    PointsCap = "points_cap", "勒子", "Points cap";
 }
 
 impl PatternId {

@@ -1,18 +1,20 @@
 //! Score requests as data: the JSON object of `taisim score --json` and of the Python
 //! `taisim.score(dict)`, parsed, checked, scored and answered in one place.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::SystemTime;
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::settle::all_pairs_money;
 use super::{
-    check_stakes, score, settle, Ready, Score, ScoringModel, Variant, VariantError, WinInput,
+    check_stakes, physical_copies_fit, score, seat_value, settle, settle_all_pairs, Amount,
+    Liability, Ready, Score, ScoringModel, SettlementModel, Variant, VariantError, WinInput,
 };
 use taisim_sim::{
-    parse_flowers, parse_hand, parse_tile, parse_tiles, FlowerSet, Hand, Meld, MeldKind, MeldList,
-    Seat, WinContext, Wind,
+    parse_flowers, parse_hand, parse_tile, parse_tiles, seat_wind, BySeat, FlowerSet, Hand, Meld,
+    MeldKind, MeldList, Seat, Tile, WinContext, Wind,
 };
 
 /// Scores a JSON request and returns the JSON response (`total_tai`, `dealer_tai`,
@@ -143,6 +145,41 @@ pub struct ScoreRequest {
     pub discards: Option<u8>,
     pub base: Option<i64>,
     pub per_tai: Option<i64>,
+    /// The turned-up wild indicator (taizhou.md 得牌), e.g. "9s": its kind is wild.
+    #[serde(default)]
+    pub wild: Option<String>,
+    /// The three other players' tiles, by seat ("E", "S", "W", "N"), under all-pairs
+    /// settlement: each is valued ([`seat_value`]) and settles with the others.
+    #[serde(default)]
+    pub others: Option<BTreeMap<String, OtherHand>>,
+    /// What the discarder did, for 全包 (taizhou.md 全包情况); with `others`.
+    #[serde(default)]
+    pub liability: Option<LiabilityFacts>,
+}
+
+/// The facts of 全包 a request gives (see [`Liability`] for what each one serves); the
+/// winner, the discarder, the winning tile and the melds come from the request itself.
+#[derive(Deserialize, Clone, Copy, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LiabilityFacts {
+    #[serde(default)]
+    pub declined_win: bool,
+    #[serde(default)]
+    pub ready_after_discard: bool,
+    #[serde(default)]
+    pub could_be_ready: bool,
+    #[serde(default)]
+    pub fresh: bool,
+}
+
+/// A player who did not win: its concealed tiles and its melds.
+#[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct OtherHand {
+    #[serde(default)]
+    pub hand: String,
+    #[serde(default)]
+    pub melds: Vec<(String, String)>,
 }
 
 fn default_variant() -> String {
@@ -159,6 +196,11 @@ pub struct ScoreJob {
     pub input: WinInput,
     /// `(base, per_tai)` when the request asks for a settlement.
     pub settle: Option<(i64, i64)>,
+    /// The other players' tiles, when the request gives them (all-pairs variants): each
+    /// seat but the winner's, its concealed tiles and its melds.
+    pub others: Option<BySeat<(Hand, MeldList)>>,
+    /// The facts deciding 全包, when the request gives them.
+    pub liability: Option<Liability>,
 }
 
 fn seat(field: &str, s: &str) -> Result<Seat, String> {
@@ -223,6 +265,33 @@ impl ScoreJob {
     pub fn to_json(&self, s: &Score) -> Value {
         to_json(self, s)
     }
+
+    /// The seat that pays for everyone (全包), when the request gave the facts and a case
+    /// applies.
+    pub fn responsible(&self, s: &Score) -> Option<Seat> {
+        self.liability.as_ref().and_then(|l| l.responsible(s))
+    }
+
+    /// Each seat's value (the winner's points, the others' [`seat_value`]) when the request
+    /// gave the other players.
+    pub fn values(&self, s: &Score) -> Option<BySeat<u64>> {
+        values(self, s)
+    }
+
+    /// The all-pairs settlement in 胡 (taizhou.md 胜负规则), when the request gave the other
+    /// players: each seat's net amount, exact in halves.
+    pub fn settlement_points(&self, s: &Score) -> Option<Result<BySeat<Amount>, String>> {
+        let values = self.values(s)?;
+        Some(
+            settle_all_pairs(
+                self.input.seat,
+                self.input.dealer,
+                values,
+                self.responsible(s),
+            )
+            .map_err(|e| e.to_string()),
+        )
+    }
 }
 
 fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
@@ -232,6 +301,13 @@ fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
 
 /// A request's job under `variant`, already parsed from `req.variant`.
 fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, String> {
+    if req.others.is_some() && variant.settlement.model != SettlementModel::AllPairs {
+        return Err(format!(
+            "others: variant {} settles winner-pays, which values no other player; \
+             give others only under all-pairs settlement (taizhou)",
+            variant.name
+        ));
+    }
     let winner = seat("seat", &req.seat)?;
     let dealer = seat("dealer", &req.dealer)?;
     let round_wind = seat("round_wind", &req.round_wind)?;
@@ -300,6 +376,11 @@ fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, Str
         (None, None) => None,
         _ => return Err("give both base and per_tai, or neither".into()),
     };
+    let wild = req
+        .wild
+        .as_deref()
+        .map(|t| parse_tile(t).map_err(|e| format!("wild: {e}")))
+        .transpose()?;
     let input = WinInput {
         seat: winner,
         dealer,
@@ -315,23 +396,188 @@ fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, Str
         last_copy,
         discards: req.discards,
         late_fresh_discard,
+        wild,
     };
     // A job is never built on an impossible win: the same checks as scoring, so a caller
     // that only settles or prints still hears what is wrong.
     input
         .validate(&variant.rules())
         .map_err(|e| e.to_string())?;
+    let others = match &req.others {
+        None => None,
+        Some(given) => Some(other_hands(given, &input, &variant)?),
+    };
+    let liability = match (req.liability, &others) {
+        (None, _) => None,
+        (Some(_), None) => {
+            return Err("liability: give others too (全包 settles every player)".into())
+        }
+        (Some(f), Some(_)) => Some(Liability {
+            winner: input.seat,
+            discarder: if input.context.self_draw {
+                None
+            } else {
+                input.discarder
+            },
+            win_tile: input.win_tile.ok_or("liability: needs win_tile")?,
+            declined_win: f.declined_win,
+            ready_after_discard: f.ready_after_discard,
+            could_be_ready: f.could_be_ready,
+            fresh: f.fresh,
+            winner_melds: input.melds.clone(),
+        }),
+    };
     Ok(ScoreJob {
         variant,
         input,
         settle,
+        others,
+        liability,
     })
+}
+
+/// The other players' tiles of a request: exactly the three seats but the winner's, each a
+/// hand a non-winner can hold (13 or 16 tiles less three per meld), no wild in a meld, and no
+/// kind held more often than the wall has it, every player counted (taizhou.md 得牌: the
+/// turned-up tile leaves three of the wild kind).
+fn other_hands(
+    given: &BTreeMap<String, OtherHand>,
+    input: &WinInput,
+    variant: &Variant,
+) -> Result<BySeat<(Hand, MeldList)>, String> {
+    let mut out = BySeat(core::array::from_fn(|_| (Hand::EMPTY, MeldList::new())));
+    let mut named = [false; 4];
+    for (key, other) in given {
+        let s = seat("others", key)?;
+        if s == input.seat {
+            return Err(format!(
+                "others: {s} is the winner, whose tiles are hand and melds"
+            ));
+        }
+        named[s as usize] = true;
+        let hand = if other.hand.trim().is_empty() {
+            Hand::EMPTY
+        } else {
+            parse_hand(&other.hand).map_err(|e| format!("others.{s}.hand: {e}"))?
+        };
+        let mut melds = MeldList::new();
+        for (kind, tiles) in &other.melds {
+            let m = meld(kind, tiles, s).map_err(|e| format!("others.{s}: {e}"))?;
+            melds
+                .try_push(m)
+                .map_err(|_| format!("others.{s}: more than 5 melds"))?;
+        }
+        let sets = variant.rules().sets as usize;
+        if melds.len() > sets || hand.len() != 3 * (sets - melds.len()) + 1 {
+            return Err(format!(
+                "others.{s}: {} melds and {} concealed tiles; a player who did not win holds \
+                 {} tiles, three per meld",
+                melds.len(),
+                hand.len(),
+                3 * sets + 1
+            ));
+        }
+        out[s] = (hand, melds);
+    }
+    if let Some(s) = Seat::ALL
+        .into_iter()
+        .find(|&s| s != input.seat && !named[s as usize])
+    {
+        return Err(format!(
+            "others: {s} is missing (give all three other players)"
+        ));
+    }
+    if let Some(w) = input.wild_rules() {
+        // Every player's physical tiles, each meld's wild face held as the 白板 standing for it.
+        let mut held = input.hand.counts();
+        let add_melds = |melds: &MeldList, who: Seat, held: &mut [u8; Tile::NUM]| {
+            for m in melds {
+                if m.kind() != MeldKind::Chow && m.tile() == w.kind() {
+                    return Err(format!(
+                        "{who}: meld {m}: a wild (得牌) never takes part in a chow, pung or kong"
+                    ));
+                }
+                for t in m.tiles() {
+                    let physical = match w.stand_in() {
+                        Some(st) if t == w.kind() => st,
+                        _ => t,
+                    };
+                    held[physical.index()] += 1;
+                }
+            }
+            Ok(())
+        };
+        add_melds(&input.melds, input.seat, &mut held)?;
+        for s in Seat::ALL.into_iter().filter(|&s| s != input.seat) {
+            for (i, n) in out[s].0.counts().iter().enumerate() {
+                held[i] += n;
+            }
+            add_melds(&out[s].1, s, &mut held)?;
+        }
+        physical_copies_fit(&held, w.kind()).map_err(|e| format!("all players: {e}"))?;
+    } else {
+        let mut held = [0u8; Tile::NUM];
+        for s in Seat::ALL {
+            let (hand, melds) = if s == input.seat {
+                (input.hand, input.melds.clone())
+            } else {
+                out[s].clone()
+            };
+            for (i, n) in hand.counts().iter().enumerate() {
+                held[i] += n;
+            }
+            for m in &melds {
+                for t in m.tiles() {
+                    held[t.index()] += 1;
+                }
+            }
+        }
+        if let Some(i) = held.iter().position(|&n| n > 4) {
+            return Err(format!(
+                "all players: a fifth {}: there are only four of each tile",
+                Tile::ALL[i]
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Each seat's value: the winner's points, the others' [`seat_value`].
+fn values(job: &ScoreJob, s: &Score) -> Option<BySeat<u64>> {
+    let others = job.others.as_ref()?;
+    let i = &job.input;
+    let mut out = BySeat([0u64; 4]);
+    for o in Seat::ALL {
+        out[o] = if o == i.seat {
+            s.points
+        } else {
+            let (hand, melds) = &others[o];
+            seat_value(hand, melds, seat_wind(o, i.dealer), i.wild, &job.variant)
+        };
+    }
+    Some(out)
+}
+
+/// An amount of 胡 as JSON: a whole number, or a number ending in .5.
+fn amount_json(a: Amount) -> Value {
+    match a.as_whole() {
+        Some(n) => json!(n),
+        None => json!(a.halves() as f64 / 2.0),
+    }
 }
 
 fn settlement(job: &ScoreJob, s: &Score) -> Option<[(Wind, i64); 4]> {
     let (base, per_tai) = job.settle?;
-    // The stakes were checked when the job was made, so this cannot fail.
-    let pay = settle(s, &job.input, &job.variant, base, per_tai);
+    let pay = match values(job, s) {
+        // Every seat valued: the stakes were checked when the job was made, and a value is
+        // at most the variant's cap, so this cannot fail.
+        Some(v) if s.meets_minimum => {
+            let r = job.responsible(s);
+            all_pairs_money(job.input.seat, job.input.dealer, v, r, per_tai).ok()?
+        }
+        // The stakes were checked when the job was made, so this cannot fail.
+        _ => settle(s, &job.input, &job.variant, base, per_tai),
+    };
     Some(Wind::ALL.map(|w| (w, pay[w])))
 }
 
@@ -365,8 +611,27 @@ fn to_json(job: &ScoreJob, s: &Score) -> Value {
     if points_model {
         out["hu"] = json!(s.hu);
         out["points"] = json!(s.points);
+        // taizhou.md 胜负规则: 基础胡数 (the patterns' 胡, 底胡 apart) and the 台.
+        out["base_points"] = json!(s.hu);
+        out["tai"] = json!(s.total);
     }
-    if let Some(pay) = settlement(job, s) {
+    let by_seat = |f: &dyn Fn(Seat) -> Value| -> Value {
+        Value::Object(Wind::ALL.iter().map(|&w| (w.to_string(), f(w))).collect())
+    };
+    if let Some(v) = values(job, s) {
+        out["values"] = by_seat(&|w| json!(v[w]));
+        if let Some((case, seat)) = job.liability.as_ref().and_then(|l| l.decide(s)) {
+            out["responsible"] = json!(seat.to_string());
+            out["liability_case"] = json!(case as u8);
+        }
+        if let Some(Ok(points)) = job.settlement_points(s) {
+            // In 胡; with stakes, "payments" gives the money.
+            out["settlement"] = by_seat(&|w| amount_json(points[w]));
+        }
+        if let Some(pay) = settlement(job, s) {
+            out["payments"] = by_seat(&|w| json!(pay[w as usize].1));
+        }
+    } else if let Some(pay) = settlement(job, s) {
         let map: serde_json::Map<String, Value> =
             pay.iter().map(|(w, v)| (w.to_string(), json!(v))).collect();
         out["settlement"] = Value::Object(map);

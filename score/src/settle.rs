@@ -170,10 +170,10 @@ pub fn settle(
 /// false-win penalty (詐胡, taiwan16-2015-table.txt:33) the would-be winner pays it to each
 /// other player instead.
 ///
-/// Under all-pairs settlement the winner's value is its points and every non-winner's is 0:
-/// no pattern of the catalogue values a losing hand yet (the 台州 detectors will), so the
-/// winner is paid by the dealer in full and by each non-dealer in half. With the four
-/// values known, [`settle_all_pairs`] settles them all.
+/// Under all-pairs settlement this sees the winner alone: its value is its points and every
+/// non-winner's is 0, so the winner is paid by the dealer in full and by each non-dealer in
+/// half. With the four values known ([`seat_value`](super::seat_value) for the others),
+/// [`settle_all_pairs`] settles them all; [`score_deal`](super::score_deal) does.
 pub fn try_settle(
     score: &Score,
     input: &WinInput,
@@ -195,15 +195,7 @@ pub fn try_settle(
     if variant.settlement.model == SettlementModel::AllPairs {
         let mut values = BySeat([0u64; 4]);
         values[winner] = score.points;
-        let points = settle_all_pairs(winner, input.dealer, values, None)?;
-        for s in Seat::ALL {
-            // per_tai is even (checked above), so every half-point amount is whole money.
-            out[s] = points[s]
-                .checked_mul(per_tai)
-                .and_then(Amount::as_whole)
-                .ok_or(SettleError::Overflow)?;
-        }
-        return Ok(out);
+        return all_pairs_money(winner, input.dealer, values, None, per_tai);
     }
     let dealer_tai = variant.dealer_tai(input.streak) as u32;
     let share = |payer: Seat, all: bool| -> Result<i64, SettleError> {
@@ -257,6 +249,26 @@ pub fn try_settle(
                 pay(payer, share(payer, false)?)?;
             }
         }
+    }
+    Ok(out)
+}
+
+/// [`settle_all_pairs`] in money: each amount times `per_tai` (even, checked by
+/// [`check_stakes`], so every half-point amount is whole money).
+pub(crate) fn all_pairs_money(
+    winner: Seat,
+    dealer: Seat,
+    values: BySeat<u64>,
+    responsible: Option<Seat>,
+    per_tai: i64,
+) -> Result<BySeat<i64>, SettleError> {
+    let points = settle_all_pairs(winner, dealer, values, responsible)?;
+    let mut out = BySeat([0i64; 4]);
+    for s in Seat::ALL {
+        out[s] = points[s]
+            .checked_mul(per_tai)
+            .and_then(Amount::as_whole)
+            .ok_or(SettleError::Overflow)?;
     }
     Ok(out)
 }

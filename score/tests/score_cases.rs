@@ -130,6 +130,7 @@ fn input(c: &Case) -> WinInput {
         last_copy,
         discards: c.discards,
         late_fresh_discard,
+        wild: None,
     }
 }
 

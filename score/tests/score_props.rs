@@ -85,6 +85,7 @@ fn any_input() -> impl Strategy<Value = WinInput> {
                     last_copy: f[9],
                     discards,
                     late_fresh_discard: false,
+                    wild: None,
                 }
             },
         )

@@ -705,6 +705,7 @@ fn try_random_win(rng: &mut Rng) -> Option<WinInput> {
         last_copy: rng.chance(5),
         discards: Some(discards),
         late_fresh_discard: false,
+        wild: None,
     };
     // Now and then a flower win instead: 八仙過海 or 七搶一.
     if rng.chance(2) {

@@ -1,0 +1,94 @@
+//! `score_deal` over simulated 台州 deals: every seat valued from the finished deal, the
+//! values and payments recomputed from scratch, and 全包 fed through `score_deal_with`.
+
+use taisim_score::{
+    score, score_deal, score_deal_with, seat_value, settle_all_pairs, Liability, Variant, WinInput,
+};
+use taisim_sim::{seat_wind, DealContext, Seat, Wind};
+
+mod common;
+
+#[test]
+fn deals_value_every_seat_and_settle_all_pairs() {
+    let v = Variant::builtin("taizhou").unwrap();
+    let mut wins = 0;
+    let mut liable = 0;
+    for seed in 0..300u64 {
+        let context = DealContext {
+            round_wind: Wind::East,
+            dealer: Wind::new(seed as u8),
+            streak: 0,
+        };
+        let deal = common::play_greedy(&v, seed, context);
+        let ds = score_deal(&deal, &v, 0, 2).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(ds.payments.0.iter().sum::<i64>(), 0, "seed {seed}");
+        assert_eq!(ds.responsible, None);
+        let Some((winner, s)) = ds.wins.first() else {
+            assert_eq!(ds.values.0, [0; 4]);
+            assert_eq!(ds.payments.0, [0; 4]);
+            continue;
+        };
+        wins += 1;
+        let winner = *winner;
+        // Recomputed from the deal's public state.
+        let input = WinInput::from_deal(&deal, winner).unwrap();
+        assert_eq!(input.wild, deal.wild());
+        assert_eq!(&score(&input, &v).unwrap(), s);
+        assert!(s.points >= 10 && s.points <= 100, "seed {seed}: {s:?}");
+        for o in Seat::ALL {
+            let want = if o == winner {
+                s.points
+            } else {
+                let w = seat_wind(o, context.dealer);
+                seat_value(deal.hand(o), deal.melds(o), w, deal.wild(), &v)
+            };
+            assert_eq!(ds.values[o], want, "seed {seed} seat {o}");
+        }
+        let points = settle_all_pairs(winner, context.dealer, ds.values, None).unwrap();
+        for o in Seat::ALL {
+            assert_eq!(
+                points[o].checked_mul(2).unwrap().as_whole(),
+                Some(ds.payments[o])
+            );
+        }
+
+        // 全包: the discarder broke a ready hand; a dragon win makes it responsible.
+        let result = deal.result().unwrap();
+        let l = Liability {
+            winner,
+            discarder: result.payer,
+            win_tile: result.win_tile.unwrap(),
+            declined_win: false,
+            ready_after_discard: false,
+            could_be_ready: true,
+            fresh: false,
+            winner_melds: deal.melds(winner).iter().copied().collect(),
+        };
+        let with = score_deal_with(&deal, &v, 0, 2, Some(&l)).unwrap();
+        let responsible = l.responsible(s);
+        assert_eq!(with.responsible, responsible, "seed {seed}");
+        assert_eq!(with.payments.0.iter().sum::<i64>(), 0);
+        if let Some(r) = responsible {
+            liable += 1;
+            // Nobody but the responsible player pays.
+            for o in Seat::ALL {
+                assert!(
+                    o == r || with.payments[o] >= 0,
+                    "seed {seed}: {:?}",
+                    with.payments
+                );
+            }
+        } else {
+            assert_eq!(with.payments, ds.payments);
+        }
+        // A liability for another seat's win changes nothing.
+        let other = Liability {
+            winner: winner.add(1),
+            ..l
+        };
+        let same = score_deal_with(&deal, &v, 0, 2, Some(&other)).unwrap();
+        assert_eq!(same, ds);
+    }
+    assert!(wins > 100, "only {wins} wins");
+    assert!(liable > 0, "no dragon win fed by a discard in {wins} wins");
+}
