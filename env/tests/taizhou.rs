@@ -2,11 +2,7 @@
 //! "taizhou: readings the project adopts"): single-agent, AEC and vectorised episodes play
 //! to the end, the observation's wild row shows the deal's wild (as `Info::wild` reports
 //! it), and the points reward is the deal's all-pairs settlement from
-//! `taisim_score::score_deal`, zero-sum.
-//!
-//! The points tests need the scorer to read wild hands (taizhou's 胡/台 tables; without them
-//! `score_deal` answers `NotAWin` for a win that uses a wild): until that work is merged
-//! they are ignored; run them with `cargo test -p taisim-env --test taizhou -- --ignored`.
+//! `taisim_score::score_deal` (全包 included), zero-sum.
 
 use std::sync::Arc;
 
@@ -114,7 +110,6 @@ fn single_agent_episodes_under_taizhou() {
 }
 
 #[test]
-#[ignore = "needs the scorer's taizhou tables (wild readings) in taisim_score::score_deal"]
 fn single_agent_episodes_pay_the_all_pairs_settlement() {
     single_agent_episodes(RewardKind::Points);
 }
@@ -162,7 +157,6 @@ fn aec_episodes_under_taizhou() {
 }
 
 #[test]
-#[ignore = "needs the scorer's taizhou tables (wild readings) in taisim_score::score_deal"]
 fn aec_episodes_pay_the_all_pairs_settlement() {
     aec_episodes(RewardKind::Points);
 }
@@ -211,7 +205,6 @@ fn vectorised_episodes_under_taizhou() {
 }
 
 #[test]
-#[ignore = "needs the scorer's taizhou tables (wild readings) in taisim_score::score_deal"]
 fn vectorised_episodes_pay_the_all_pairs_settlement() {
     vectorised_episodes(RewardKind::Points);
 }

@@ -339,7 +339,8 @@ pub struct DealScore {
 }
 
 /// Scores and settles every winner of a finished deal under `variant`, with the stakes
-/// `base` and `per_tai` (checked: see [`check_stakes`]), without 全包. Allocates nothing.
+/// `base` and `per_tai` (checked: see [`check_stakes`]); under all-pairs settlement 全包 is decided from the
+/// deal ([`Liability::from_deal`]). Allocates nothing.
 pub fn score_deal(
     deal: &Deal,
     variant: &Variant,
@@ -349,8 +350,9 @@ pub fn score_deal(
     score_deal_with(deal, variant, base, per_tai, None)
 }
 
-/// [`score_deal`] with the facts that decide 全包 for the deal's win (taizhou.md 全包情况),
-/// where the caller knows them: under all-pairs settlement the responsible seat
+/// [`score_deal`] with the facts that decide 全包 for the deal's win (taizhou.md 全包情况)
+/// given by the caller instead of taken from the deal ([`Liability::from_deal`], what
+/// `None` and [`score_deal`] do): under all-pairs settlement the responsible seat
 /// ([`Liability::responsible`]) pays for everyone. A `liability` naming another winner than
 /// the deal's is ignored. Allocates nothing.
 pub fn score_deal_with(
@@ -385,9 +387,12 @@ pub fn score_deal_with(
                     seat_value(deal.hand(o), deal.melds(o), wind, input.wild, variant)
                 };
             }
-            let responsible = liability
-                .filter(|l| l.winner == seat)
-                .and_then(|l| l.responsible(&s));
+            let responsible = match liability {
+                Some(l) => Some(l)
+                    .filter(|l| l.winner == seat)
+                    .and_then(|l| l.responsible(&s)),
+                None => Liability::from_deal(deal, &input).and_then(|l| l.responsible(&s)),
+            };
             out.values = values;
             out.responsible = responsible;
             settle::all_pairs_money(seat, input.dealer, values, responsible, per_tai)?

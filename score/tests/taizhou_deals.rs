@@ -1,5 +1,6 @@
 //! `score_deal` over simulated 台州 deals: every seat valued from the finished deal, the
-//! values and payments recomputed from scratch, and 全包 fed through `score_deal_with`.
+//! values and payments recomputed from scratch, 全包 taken from the engine's facts of the
+//! winning discard, and 全包 fed through `score_deal_with`.
 
 use taisim_score::{
     score, score_deal, score_deal_with, seat_value, settle_all_pairs, Liability, Variant, WinInput,
@@ -13,6 +14,7 @@ fn deals_value_every_seat_and_settle_all_pairs() {
     let v = Variant::builtin("taizhou").unwrap();
     let mut wins = 0;
     let mut liable = 0;
+    let mut from_engine = 0;
     for seed in 0..300u64 {
         let context = DealContext {
             round_wind: Wind::East,
@@ -22,7 +24,6 @@ fn deals_value_every_seat_and_settle_all_pairs() {
         let deal = common::play_greedy(&v, seed, context);
         let ds = score_deal(&deal, &v, 0, 2).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert_eq!(ds.payments.0.iter().sum::<i64>(), 0, "seed {seed}");
-        assert_eq!(ds.responsible, None);
         let Some((winner, s)) = ds.wins.first() else {
             assert_eq!(ds.values.0, [0; 4]);
             assert_eq!(ds.payments.0, [0; 4]);
@@ -35,6 +36,22 @@ fn deals_value_every_seat_and_settle_all_pairs() {
         assert_eq!(input.wild, deal.wild());
         assert_eq!(&score(&input, &v).unwrap(), s);
         assert!(s.points >= 10 && s.points <= 100, "seed {seed}: {s:?}");
+        // 全包 as score_deal decides it: from the engine's facts of the winning discard.
+        let derived = Liability::from_deal(&deal, &input).unwrap();
+        let facts = deal.discard_facts();
+        assert_eq!(derived.discarder, facts.map(|f| f.discarder), "seed {seed}");
+        assert_eq!(derived.fresh, facts.is_some_and(|f| f.first_seen));
+        assert_eq!(derived.declined_win, facts.is_some_and(|f| f.declined_win));
+        assert_eq!(
+            derived.ready_after_discard,
+            facts.is_some_and(|f| f.ready_after)
+        );
+        assert_eq!(
+            derived.could_be_ready,
+            facts.is_some_and(|f| f.could_be_ready)
+        );
+        assert_eq!(ds.responsible, derived.responsible(s), "seed {seed}");
+        from_engine += usize::from(ds.responsible.is_some());
         for o in Seat::ALL {
             let want = if o == winner {
                 s.points
@@ -44,13 +61,13 @@ fn deals_value_every_seat_and_settle_all_pairs() {
             };
             assert_eq!(ds.values[o], want, "seed {seed} seat {o}");
         }
-        let points = settle_all_pairs(winner, context.dealer, ds.values, None).unwrap();
-        for o in Seat::ALL {
-            assert_eq!(
-                points[o].checked_mul(2).unwrap().as_whole(),
-                Some(ds.payments[o])
-            );
-        }
+        let money = |responsible| {
+            let points = settle_all_pairs(winner, context.dealer, ds.values, responsible).unwrap();
+            points
+                .0
+                .map(|p| p.checked_mul(2).unwrap().as_whole().unwrap())
+        };
+        assert_eq!(money(ds.responsible), ds.payments.0, "seed {seed}");
 
         // 全包: the discarder broke a ready hand; a dragon win makes it responsible.
         let result = deal.result().unwrap();
@@ -79,7 +96,7 @@ fn deals_value_every_seat_and_settle_all_pairs() {
                 );
             }
         } else {
-            assert_eq!(with.payments, ds.payments);
+            assert_eq!(with.payments.0, money(None));
         }
         // A liability for another seat's win changes nothing.
         let other = Liability {
@@ -87,8 +104,11 @@ fn deals_value_every_seat_and_settle_all_pairs() {
             ..l
         };
         let same = score_deal_with(&deal, &v, 0, 2, Some(&other)).unwrap();
-        assert_eq!(same, ds);
+        assert_eq!(same.responsible, None);
+        assert_eq!(same.payments.0, money(None));
+        assert_eq!((same.values, &same.wins), (ds.values, &ds.wins));
     }
     assert!(wins > 100, "only {wins} wins");
     assert!(liable > 0, "no dragon win fed by a discard in {wins} wins");
+    eprintln!("{from_engine} of {wins} wins with 全包 from the engine's facts");
 }

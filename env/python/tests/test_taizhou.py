@@ -9,7 +9,6 @@ and the points test is skipped (see its marker)."""
 
 import gymnasium as gym
 import numpy as np
-import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
@@ -134,8 +133,6 @@ def test_vec_env_taizhou():
     assert ended > 0
 
 
-@pytest.mark.skip(reason="needs the scorer's taizhou tables (wild readings) in score_deal; "
-                         "remove this marker once they are merged")
 def test_points_reward_settles_all_pairs():
     env = taisim.aec.raw_env(variant="taizhou", reward="points")
     rng = np.random.default_rng(5)

@@ -1,10 +1,10 @@
 //! 全包: when one player pays for everyone (taizhou.md 全包情况, its five cases).
 //!
-//! The facts are plain data the caller works out from the play (the engine from a finished
-//! deal, a user by hand): nothing here reads a deal, so the rule can be decided and tested
-//! apart from the engine.
+//! The facts are plain data, so the rule can be decided and tested apart from the engine:
+//! [`Liability::from_deal`] takes them from a finished deal (the engine's
+//! [`DiscardFacts`](taisim_sim::DiscardFacts)), a JSON request gives them by hand.
 
-use taisim_sim::{MeldKind, MeldList, Seat, Tile};
+use taisim_sim::{Deal, MeldKind, MeldList, Seat, Tile};
 
 use super::super::breakdown::Score;
 use super::super::pattern::PatternId;
@@ -54,6 +54,24 @@ pub enum LiabilityCase {
 }
 
 impl Liability {
+    /// The facts of `win`'s win in the finished `deal`: who let the winning tile go and what
+    /// the engine saw of its hand then ([`Deal::discard_facts`]), and the winner's melds. A
+    /// self-draw has no discarder, so only the cases that need none (4) can apply. `None`
+    /// for a win without a winning tile (a flower win).
+    pub fn from_deal(deal: &Deal, win: &crate::WinInput) -> Option<Liability> {
+        let facts = deal.discard_facts();
+        Some(Liability {
+            winner: win.seat,
+            discarder: facts.map(|f| f.discarder),
+            win_tile: win.win_tile?,
+            declined_win: facts.is_some_and(|f| f.declined_win),
+            ready_after_discard: facts.is_some_and(|f| f.ready_after),
+            could_be_ready: facts.is_some_and(|f| f.could_be_ready),
+            fresh: facts.is_some_and(|f| f.first_seen),
+            winner_melds: win.melds.clone(),
+        })
+    }
+
     /// The case that applies to this win, scored as `win`, and the responsible seat; the
     /// first in the text's order when several do.
     pub fn decide(&self, win: &Score) -> Option<(LiabilityCase, Seat)> {

@@ -102,6 +102,9 @@ pub(super) fn write(v: &Variant) -> String {
 /// 13-tile file without flowers need not spell out a wall of 136, no flower replacement and
 /// three dealing turns. A key the file gives is kept, so a contradiction is still refused.
 fn imply_procedure(rules: &mut Rules, text: &str) {
+    if !(1..=5).contains(&rules.sets) {
+        return; // Refused by `Rules::validate`, naming `sets`; no hand size to imply from.
+    }
     let implied = TableProcedure::implied(rules.flowers, rules.hand_size());
     // The text parsed already; a second, untyped read says which keys it has.
     let doc: toml::Table = toml::from_str(text).unwrap_or_default();
