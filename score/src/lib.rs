@@ -313,6 +313,11 @@ pub struct DealScore {
     pub wins: ArrayVec<(Seat, Score), 3>,
     /// Net payments of the deal, each win settled separately and added up. Sums to zero.
     pub payments: BySeat<i64>,
+    /// Every seat's value under all-pairs settlement (the winner's is its points); 0 for the
+    /// others until their hands are valued.
+    pub values: BySeat<u64>,
+    /// The seat that pays for everyone (全包), if any.
+    pub responsible: Option<Seat>,
 }
 
 /// Scores and settles every winner of a finished deal under `variant`, with the stakes
@@ -328,6 +333,8 @@ pub fn score_deal(
     let mut out = DealScore {
         wins: ArrayVec::new(),
         payments: BySeat([0; 4]),
+        values: BySeat([0; 4]),
+        responsible: None,
     };
     if result.outcome == Outcome::ExhaustiveDraw {
         return Ok(out);
@@ -339,6 +346,7 @@ pub fn score_deal(
         for (p, v) in out.payments.0.iter_mut().zip(pay.0) {
             *p = p.checked_add(v).ok_or(SettleError::Overflow)?;
         }
+        out.values[seat] = s.points;
         out.wins.push((seat, s));
     }
     Ok(out)
