@@ -359,7 +359,7 @@ impl Report {
 
 /// 胡 and points per win: means and quantiles.
 fn points_section(p: &PointsStats) -> Section {
-    let mut rows: Vec<Vec<String>> = [
+    let rows: Vec<Vec<String>> = [
         ("胡 per win", &p.hu_per_win),
         ("points per win", &p.points_per_win),
     ]
@@ -379,19 +379,12 @@ fn points_section(p: &PointsStats) -> Section {
         .iter()
         .map(|&(name, q)| format!("{name} {}", p.points_quantile(q)))
         .collect();
-    rows.push(vec![
-        "points quantiles".to_string(),
-        count(p.points_per_win.n),
-        quantiles.join(", "),
-        String::new(),
-        String::new(),
-    ]);
     Section {
         title: "Points (胡數)".into(),
-        note: Some(
-            "hu: the counted patterns' 胡, 底胡 not included; points: (底胡 + 胡) × 2^台, capped; 95% CI = mean ± 1.96·sd/√n; a quantile is the least points at or below which that share of wins lie"
-                .into(),
-        ),
+        note: Some(format!(
+            "胡: the counted patterns', 底胡 not included; points: (底胡 + 胡) × 2^台, capped; 95% CI = mean ± 1.96·sd/√n; points quantiles (the least points at or below which that share of wins lie): {}",
+            quantiles.join(", ")
+        )),
         headers: vec!["measure", "n", "mean", "95% CI", "sd"],
         numeric: vec![false, true, true, true, true],
         rows,
