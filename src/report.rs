@@ -22,6 +22,10 @@ pub struct ReportArgs {
     /// Check row counts and sizes only, not every file's SHA-256 (faster on large runs).
     #[arg(long)]
     no_checksums: bool,
+    /// Print the report as one JSON document instead of the tables (the Markdown file is
+    /// written all the same).
+    #[arg(long)]
+    json: bool,
     /// Worker threads, 1 to 1024 (default: all cores). The report does not depend on it.
     #[arg(long, value_parser = crate::simulate::parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
@@ -40,11 +44,17 @@ pub fn report(args: &ReportArgs) -> Result<(), HarnessError> {
         .unwrap_or_else(|| args.run.join("report.md"));
     // Whole or not at all: a full disk leaves the previous report, not a truncated one.
     write_atomically(&path, report.to_markdown(args.top).as_bytes())?;
-    let text = format!(
-        "{}\nMarkdown report: {}\n",
-        report.to_terminal(args.top),
-        path.display()
-    );
+    let text = if args.json {
+        let mut json = report.to_json().to_string();
+        json.push('\n');
+        json
+    } else {
+        format!(
+            "{}\nMarkdown report: {}\n",
+            report.to_terminal(args.top),
+            path.display()
+        )
+    };
     // A write error is kept by `Stdout` and turned into the exit status by
     // `output::finish`.
     let _ = Stdout.write_all(text.as_bytes());

@@ -183,3 +183,97 @@ fn impossible_manifests_are_named_not_divided_by() {
     let o = taisim(&["report", run.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
+
+/// `simulate --variant taizhou` (without its wild: scoring reads no wilds yet, so a deal
+/// won with one fails to score) with each agent kind, then `report --json`: one JSON
+/// document on stdout with the points and all-pairs figures, which agree with the run's row
+/// counts; the tables print them too, and a replay shows the settlement.
+#[test]
+fn taizhou_runs_report_points_and_all_pairs_figures() {
+    let scratch = Scratch::new("taizhou");
+    let run = scratch.0.join("run");
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/score/variants/taizhou.toml"
+    ))
+    .unwrap();
+    let edited = shipped
+        .replacen("name = \"taizhou\"", "name = \"taizhou-nowild\"", 1)
+        .replacen("wild_indicator = true", "wild_indicator = false", 1);
+    assert_ne!(edited, shipped);
+    let variant = scratch.0.join("taizhou-nowild.toml");
+    std::fs::write(&variant, edited).unwrap();
+    let o = taisim(&[
+        "simulate",
+        "--variant",
+        variant.to_str().unwrap(),
+        "--deals",
+        "300",
+        "--part-size",
+        "100",
+        "--agents",
+        "random,greedy,defensive,greedy",
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["variant"]["name"], "taizhou-nowild");
+    assert_eq!(json["deals"], 300);
+    let wins = json["wins"].as_u64().unwrap();
+    assert!(wins > 0);
+    assert_eq!(json["points"]["points_per_win"]["n"], wins);
+    assert_eq!(json["points"]["hu_per_win"]["n"], wins);
+    let histogram: u64 = json["points"]["points_histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["wins"].as_u64().unwrap())
+        .sum();
+    assert_eq!(histogram, wins);
+    assert_eq!(json["all_pairs"]["responsible"]["of"], wins);
+    assert_eq!(json["all_pairs"]["dealer_pay"]["n"], 300);
+    assert_eq!(json["all_pairs"]["non_dealer_pay"]["n"], 900);
+    assert!(run.join("report.md").is_file());
+
+    let o = taisim(&["report", run.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    for needle in [
+        "Points (胡數)",
+        "median",
+        "Points distribution",
+        "全包",
+        "non-dealer",
+    ] {
+        assert!(out.contains(needle), "{needle} in {out}");
+    }
+
+    let o = taisim(&["replay", run.to_str().unwrap(), "7"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("payments: "),
+        "{}",
+        text(&o.stdout)
+    );
+}
+
+/// A tai variant's report has no points or all-pairs figures, in the tables or the JSON.
+#[test]
+fn tai_reports_have_no_points_figures() {
+    let scratch = Scratch::new("tai-json");
+    let run = scratch.0.join("run");
+    simulate(&run);
+    let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(json["points"].is_null() && json["all_pairs"].is_null());
+    assert_eq!(json["deals"], 400);
+    let o = taisim(&["report", run.to_str().unwrap()]);
+    assert!(!text(&o.stdout).contains("Points"));
+}

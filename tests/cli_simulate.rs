@@ -159,6 +159,9 @@ fn schema_lists_every_table() {
         "total_tai",
         "pattern",
         "actions",
+        "responsible",
+        "value_e",
+        "all-pairs variants only",
     ] {
         assert!(text.contains(needle), "{needle}");
     }

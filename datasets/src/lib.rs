@@ -38,13 +38,13 @@ pub use part::{
 pub use play::{game_deal_id, MAX_DEALS_PER_GAME};
 pub use progress::ProgressMode;
 pub use read::{column, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS};
-pub use replay::replay;
+pub use replay::{replay, wild_line};
 pub use report::{Report, ReportOptions};
 pub use run::{
     check_threads, resumable_without_manifest, resume_spec, simulate, RunOptions, RunSummary,
     MAX_THREADS,
 };
-pub use schema::{run_schema, schema, schema_text};
+pub use schema::{run_schema, schema, schema_text, variant_schema};
 pub use spec::{
     default_out_dir, sha256_hex, RunRequest, RunSpec, Shard, Unit, VariantSource, MAX_PARTS,
 };

@@ -1,15 +1,18 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
 use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
-use taisim_score::{score, try_settle, ScoringModel, Variant, WinInput};
+use taisim_score::{score, score_deal, try_settle, Score, Variant, WinInput};
 use taisim_sim::algo::{shanten, HandRules};
 use taisim_sim::{
     deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
 };
 
 use crate::error::HarnessError;
+use crate::schema::wins_layout;
 use crate::spec::{RunSpec, Unit};
-use crate::tables::{DealRow, DealsColumns, SeatEnd, TaiColumns, WinRow, WinsColumns};
+use crate::tables::{
+    AllPairsRow, DealRow, DealsColumns, SeatEnd, TaiColumns, WinRow, WinsColumns, WinsLayout,
+};
 
 /// A game stops after this many deals even if the dealer keeps the deal (it never does in
 /// practice: that needs tens of thousands of dealer wins or draws in a row). The bound keeps
@@ -63,6 +66,8 @@ pub(crate) struct Player<'a> {
     spec: &'a RunSpec,
     variant: &'a Variant,
     rules: Rules,
+    /// The wins table's optional columns, from the variant.
+    layout: WinsLayout,
     seats: Seats,
     legal: ActionList,
     /// The current deal's decisions as action indices (with `--log-actions`); its capacity
@@ -76,6 +81,7 @@ impl<'a> Player<'a> {
             spec,
             variant,
             rules: variant.rules(),
+            layout: wins_layout(variant),
             seats: Seats::new(agents),
             legal: ActionList::new(),
             actions: Vec::with_capacity(if spec.log_actions { 256 } else { 0 }),
@@ -163,22 +169,59 @@ impl<'a> Player<'a> {
             };
         }
 
-        // The points model's columns (hu, points) are in every part of a points variant's
-        // run, wins or none.
-        let points_model = matches!(self.variant.scoring, ScoringModel::Points { .. });
-        tables.wins.set_points_model(points_model);
+        // The optional columns (hu, points; responsible, values, payments) are in every part
+        // of a run whose variant calls for them, wins or none.
+        tables.wins.set_layout(self.layout);
         let mut total_tai: Option<u16> = None;
         if result.outcome != Outcome::ExhaustiveDraw {
+            // Winner-pays: each win settled alone, as before. All-pairs: the deal is settled
+            // once among all four seats (every seat's value, 全包), by the scoring crate.
+            let all_pairs = if self.layout.all_pairs {
+                let ds = score_deal(&deal, self.variant, self.spec.base, self.spec.per_tai)
+                    .map_err(|e| engine(format!("scoring the deal: {e}")))?;
+                Some(ds)
+            } else {
+                None
+            };
+            let settled = all_pairs.as_ref().map(|ds| AllPairsRow {
+                responsible: ds.responsible,
+                values: ds.values.0,
+                pays: ds.payments.0,
+            });
+            if let Some(a) = &settled {
+                for (end, p) in seats.iter_mut().zip(a.pays) {
+                    end.pay = p;
+                }
+            }
             for winner in result.winners.iter() {
                 let input = WinInput::from_deal(&deal, winner)
                     .ok_or_else(|| engine(format!("seat {winner} won but has no winning hand")))?;
-                let s = score(&input, self.variant)
-                    .map_err(|e| engine(format!("scoring seat {winner}: {e}")))?;
-                let pay = try_settle(&s, &input, self.variant, self.spec.base, self.spec.per_tai)
-                    .map_err(|e| engine(format!("settling seat {winner}: {e}")))?;
-                for (end, p) in seats.iter_mut().zip(pay.0) {
-                    end.pay += p;
-                }
+                let scored: Score;
+                let (s, payment) = match &all_pairs {
+                    Some(ds) => {
+                        let (_, s) =
+                            ds.wins.iter().find(|(w, _)| *w == winner).ok_or_else(|| {
+                                engine(format!("seat {winner} won but was not scored"))
+                            })?;
+                        (s, ds.payments[winner])
+                    }
+                    None => {
+                        scored = score(&input, self.variant)
+                            .map_err(|e| engine(format!("scoring seat {winner}: {e}")))?;
+                        let pay = try_settle(
+                            &scored,
+                            &input,
+                            self.variant,
+                            self.spec.base,
+                            self.spec.per_tai,
+                        )
+                        .map_err(|e| engine(format!("settling seat {winner}: {e}")))?;
+                        for (end, p) in seats.iter_mut().zip(pay.0) {
+                            end.pay += p;
+                        }
+                        (&scored, pay[winner])
+                    }
+                };
                 *total_tai.get_or_insert(0) += s.total;
                 for p in &s.patterns {
                     tables.tai.push(deal_id, winner, p.id, p.count, p.tai);
@@ -201,8 +244,9 @@ impl<'a> Player<'a> {
                     winner_is_dealer: winner == context.dealer,
                     meets_minimum: s.meets_minimum,
                     capped: s.capped,
-                    payment: pay[winner],
-                    value: points_model.then_some((s.hu, s.points)),
+                    payment,
+                    value: self.layout.points_model.then_some((s.hu, s.points)),
+                    all_pairs: settled,
                     n_patterns: s.patterns.len() as u8,
                     hand: &input.hand,
                     melds: &input.melds,

@@ -408,6 +408,11 @@ impl PartFile {
         self.rows
     }
 
+    /// Whether the file has a column `name`.
+    pub fn has_column(&self, name: &str) -> bool {
+        self.builder.schema().index_of(name).is_ok()
+    }
+
     /// Streams the rows in batches of at most `batch_rows`, decoding only `columns` (each
     /// must exist). Columns come in the file's order: look them up by name.
     pub fn batches(self, columns: &[&str], batch_rows: usize) -> Result<Batches, HarnessError> {

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt64Array, UInt8Array};
 use taisim_agents::{build_agents, index_to_action, play_deal_with};
-use taisim_score::{score, settle, WinInput};
+use taisim_score::{score, score_deal, settle, settle_all_pairs, SettlementModel, WinInput};
 use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
 use crate::error::HarnessError;
@@ -126,11 +126,7 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
     let (_, variant) =
         crate::VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
     let rules = variant.rules();
-    let io = |e: std::io::Error| HarnessError::Io {
-        action: "cannot write",
-        path: "stdout".into(),
-        source: e,
-    };
+    let io = write_error;
     let mut deal = Deal::new(rules, rec.seed, rec.context).map_err(|e| HarnessError::Corrupt {
         path: out.to_path_buf(),
         message: format!("the run's rules are invalid: {e}"),
@@ -147,6 +143,9 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
         deal.wall().dice()
     )
     .map_err(io)?;
+    if let Some(line) = wild_line(&deal) {
+        writeln!(w, "  {line}").map_err(io)?;
+    }
     for s in Wind::ALL {
         writeln!(
             w,
@@ -223,19 +222,79 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
 
     let result = *deal.result().expect("the deal is over");
     writeln!(w, "result: {}", result.outcome.name()).map_err(io)?;
+    let pays = if variant.settlement.model == SettlementModel::AllPairs {
+        all_pairs_settlement(&deal, &variant, &spec, deal_id, rec.seed, w)?
+    } else {
+        winner_pays_settlement(&deal, &variant, &spec, deal_id, rec.seed, w)?
+    };
+    writeln!(
+        w,
+        "payments: E {} S {} W {} N {}",
+        pays[0], pays[1], pays[2], pays[3]
+    )
+    .map_err(io)?;
+    if pays != rec.pays {
+        return Err(HarnessError::Corrupt {
+            path: out.to_path_buf(),
+            message: format!(
+                "deal {deal_id} replays to payments {pays:?} but the run recorded {:?}",
+                rec.pays
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The deal's wild as a replay shows it, `None` when the deal turns up none: taizhou.md
+/// 「得牌」 as shared/rules/README.md reads it (the indicator is out of play, its kind's
+/// other copies are wild, 白板 plays the wild's face unless it is the wild itself).
+pub fn wild_line(deal: &Deal) -> Option<String> {
+    let indicator = deal.wild_indicator()?;
+    let wild = deal.wild()?;
+    let white = taisim_sim::parse_tile("P").expect("P is a tile");
+    let stand_in = if wild == white {
+        "nothing stands in for them".to_string()
+    } else {
+        format!("白板 (P) stands for {wild}")
+    };
+    Some(format!(
+        "得牌: {indicator} turned up; wild kind {wild} (its other copies are wild; {stand_in})"
+    ))
+}
+
+/// A failed write to the replay's output.
+fn write_error(e: std::io::Error) -> HarnessError {
+    HarnessError::Io {
+        action: "cannot write",
+        path: "stdout".into(),
+        source: e,
+    }
+}
+
+/// Scores and settles each win alone (the winner-pays variants); returns the net payments.
+fn winner_pays_settlement(
+    deal: &Deal,
+    variant: &taisim_score::Variant,
+    spec: &RunSpec,
+    deal_id: u64,
+    seed: u64,
+    w: &mut dyn Write,
+) -> Result<[i64; 4], HarnessError> {
+    let io = write_error;
+    let result = *deal.result().expect("the deal is over");
     let mut pays = [0i64; 4];
     for winner in result.winners.iter() {
-        let input = WinInput::from_deal(&deal, winner).ok_or_else(|| HarnessError::Engine {
+        let input = WinInput::from_deal(deal, winner).ok_or_else(|| HarnessError::Engine {
             deal_id,
-            seed: rec.seed,
+            seed,
             message: format!("seat {winner} won but has no winning hand"),
         })?;
-        let s = score(&input, &variant).map_err(|e| HarnessError::Engine {
+        let s = score(&input, variant).map_err(|e| HarnessError::Engine {
             deal_id,
-            seed: rec.seed,
+            seed,
             message: e.to_string(),
         })?;
-        let pay = settle(&s, &input, &variant, spec.base, spec.per_tai);
+        let pay = settle(&s, &input, variant, spec.base, spec.per_tai);
         for (p, v) in pays.iter_mut().zip(pay.0) {
             *p += v;
         }
@@ -255,20 +314,83 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
             writeln!(w, "    {:<28} {:<8} {:>3}", p.id.id(), p.name_zh(), p.tai).map_err(io)?;
         }
     }
-    writeln!(
-        w,
-        "payments: E {} S {} W {} N {}",
-        pays[0], pays[1], pays[2], pays[3]
-    )
-    .map_err(io)?;
-    if pays != rec.pays {
-        return Err(HarnessError::Corrupt {
-            path: out.to_path_buf(),
-            message: format!(
-                "deal {deal_id} replays to payments {pays:?} but the run recorded {:?}",
-                rec.pays
-            ),
-        });
+    Ok(pays)
+}
+
+/// Scores the deal and settles it among all four seats (taizhou): the win, every seat's
+/// value, the 全包 seat, the amounts in points (halves where a non-dealer pays half) and in
+/// money; returns the net payments. A drawn deal settles nothing.
+fn all_pairs_settlement(
+    deal: &Deal,
+    variant: &taisim_score::Variant,
+    spec: &RunSpec,
+    deal_id: u64,
+    seed: u64,
+    w: &mut dyn Write,
+) -> Result<[i64; 4], HarnessError> {
+    let io = write_error;
+    let engine = |message: String| HarnessError::Engine {
+        deal_id,
+        seed,
+        message,
+    };
+    let ds = score_deal(deal, variant, spec.base, spec.per_tai)
+        .map_err(|e| engine(format!("scoring the deal: {e}")))?;
+    if ds.wins.is_empty() {
+        writeln!(w, "  drawn: nothing is settled").map_err(io)?;
+        return Ok(ds.payments.0);
     }
-    Ok(())
+    let dealer = deal.context().dealer;
+    for (winner, s) in &ds.wins {
+        let input = WinInput::from_deal(deal, *winner)
+            .ok_or_else(|| engine(format!("seat {winner} won but has no winning hand")))?;
+        let melds: Vec<String> = input.melds.iter().map(|m| m.to_string()).collect();
+        writeln!(
+            w,
+            "  {winner} wins: {} {}  on {}  {} 胡 + 底胡, {} 台: {} points{}",
+            input.hand,
+            melds.join(" "),
+            input.win_tile.map_or("-".into(), |t| t.to_string()),
+            s.hu,
+            s.total,
+            s.points,
+            if s.capped { " (capped)" } else { "" }
+        )
+        .map_err(io)?;
+        for p in &s.patterns {
+            writeln!(
+                w,
+                "    {:<28} {:<8} {:>3} 胡 {:>2} 台",
+                p.id.id(),
+                p.name_zh(),
+                p.hu,
+                p.tai
+            )
+            .map_err(io)?;
+        }
+        let v = ds.values.0;
+        writeln!(
+            w,
+            "  values: E {} S {} W {} N {}  (dealer {dealer}; 全包 {})",
+            v[0],
+            v[1],
+            v[2],
+            v[3],
+            ds.responsible.map_or("none".into(), |r| r.to_string())
+        )
+        .map_err(io)?;
+        let points = settle_all_pairs(*winner, dealer, ds.values, ds.responsible)
+            .map_err(|e| engine(format!("settling the deal: {e}")))?;
+        writeln!(
+            w,
+            "  settlement in points: E {} S {} W {} N {}  (× {} money per point)",
+            points[Wind::East],
+            points[Wind::South],
+            points[Wind::West],
+            points[Wind::North],
+            spec.per_tai
+        )
+        .map_err(io)?;
+    }
+    Ok(ds.payments.0)
 }

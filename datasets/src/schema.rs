@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use arrow_schema::{DataType, SchemaRef};
 
 use crate::part::Table;
-use crate::tables::{stem, DealsColumns, TaiColumns, WinsColumns};
+use taisim_score::{ScoringModel, SettlementModel, Variant};
+
+use crate::tables::{stem, DealsColumns, TaiColumns, WinsColumns, WinsLayout};
 
 /// Every column a table may have, as `--schema` describes it: the deals table with its
 /// `actions` column when `log_actions`, the wins table with the points model's columns.
@@ -17,12 +19,34 @@ pub fn schema(table: Table, log_actions: bool) -> SchemaRef {
     }
 }
 
-/// The exact schema a run writes: [`schema`] less the wins table's points columns unless the
-/// variant scores with the points model.
+/// The exact schema a run of a winner-pays variant writes: [`schema`] less the wins table's
+/// points columns unless the variant scores with the points model. [`variant_schema`] covers
+/// every variant.
 pub fn run_schema(table: Table, log_actions: bool, points_model: bool) -> SchemaRef {
     match table {
-        Table::Wins => WinsColumns::schema_for(points_model),
+        Table::Wins => WinsColumns::schema_for(WinsLayout {
+            points_model,
+            all_pairs: false,
+        }),
         _ => schema(table, log_actions),
+    }
+}
+
+/// The exact schema a run of `variant` writes: [`schema`] less the wins table's optional
+/// columns the variant does not call for (`hu`, `points` under the points model;
+/// `responsible`, `value_*`, `pay_*` under all-pairs settlement).
+pub fn variant_schema(table: Table, log_actions: bool, variant: &Variant) -> SchemaRef {
+    match table {
+        Table::Wins => WinsColumns::schema_for(wins_layout(variant)),
+        _ => schema(table, log_actions),
+    }
+}
+
+/// The wins table's optional column groups for a run of `variant`.
+pub(crate) fn wins_layout(variant: &Variant) -> WinsLayout {
+    WinsLayout {
+        points_model: matches!(variant.scoring, ScoringModel::Points { .. }),
+        all_pairs: variant.settlement.model == SettlementModel::AllPairs,
     }
 }
 
@@ -57,7 +81,7 @@ fn describe(table: Table, column: &str) -> Option<&'static str> {
         (Table::Deals, "shanten") => "shanten of the final hand: -1 for a winner, 0 ready, …",
         (Table::Deals, "actions") => "the deal's decisions in order, one byte each: the action-space index (taisim_agents::space)",
         (Table::Wins | Table::Tai, "winner") => "the winning seat",
-        (Table::Wins, "total_tai") => "the hand's tai, the variant's limit applied, dealer tai not included",
+        (Table::Wins, "total_tai") => "the hand's tai, the variant's limit applied, dealer tai not included; under the points model the 台 that doubles the hand (the n of 2^n)",
         (Table::Wins, "dealer_tai") => "莊家/連莊 tai added to payments between the dealer and another seat",
         (Table::Wins, "wait") => "the wait judged on the scoring reading: two_sided, edge, closed, single, double_pair, none",
         (Table::Wins, "reading") => "regular, eight_pairs (尼姑), thirteen_orphans, flower_win",
@@ -79,6 +103,9 @@ fn describe(table: Table, column: &str) -> Option<&'static str> {
         (Table::Wins, "payment") => "what the winner received for this win",
         (Table::Wins, "hu") => "points variants only: the counted patterns' 胡, 底胡 not included",
         (Table::Wins, "points") => "points variants only: (底胡 + 胡) × 2^台, the variant's cap applied",
+        (Table::Wins, "responsible") => "all-pairs variants only: the seat that pays for everyone (全包), null when none",
+        (Table::Wins, "value") => "all-pairs variants only: the seat's value in the deal's settlement, one plain UInt64 column per seat (value_e … value_n); the winner's is its points, the 全包 seat's counts 0",
+        (Table::Wins, "pay") => "all-pairs variants only: the seat's net payment for the deal in money, one plain Int64 column per seat (pay_e … pay_n, as in the deals table; sums to zero)",
         (Table::Wins, "n_patterns") => "patterns counted (rows in the tai table)",
         (Table::Wins, "n_melds") => "melds, concealed kongs included",
         (Table::Wins, "n_flowers") => "flowers held",
@@ -121,7 +148,9 @@ pub fn schema_text() -> String {
     }
     out.push_str(
         "The deals table's actions column is present only in runs made with --log-actions;\n\
-         the wins table's hu and points columns only in runs of a points variant.\n",
+         the wins table's hu and points columns only in runs of a points variant, and its\n\
+         responsible, value_* and pay_* columns only in runs of an all-pairs variant (taizhou).\n\
+         A drawn deal of an all-pairs variant settles nothing and has no wins row.\n",
     );
     out
 }

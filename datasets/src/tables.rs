@@ -138,11 +138,12 @@ pub(crate) fn is_id(column: &str) -> bool {
     matches!(column, "deal_id" | "game_id" | "deal_in_game" | "seed")
 }
 
-/// A column's name without its seat suffix: the deals table's per-seat columns (`pay_e` …
-/// `pay_n`) share their stem's layout and description.
+/// A column's name without its seat suffix: the per-seat columns of the deals table
+/// (`pay_e` … `pay_n`) and of the wins table (`value_e`, `pay_e`, …) share their stem's
+/// layout and description. No other column of either table ends in a seat's letter.
 pub(crate) fn stem(table: Table, column: &str) -> &str {
     match column.rsplit_once('_') {
-        Some((stem, "e" | "s" | "w" | "n")) if table == Table::Deals => stem,
+        Some((stem, "e" | "s" | "w" | "n")) if matches!(table, Table::Deals | Table::Wins) => stem,
         _ => column,
     }
 }
@@ -197,6 +198,8 @@ pub(crate) const LAYOUTS: [(Table, Storage, &[&str]); 7] = [
             "n_patterns",
             "n_melds",
             "n_flowers",
+            "value",
+            "pay",
         ],
     ),
     (Table::Wins, Storage::Plain, &["reading", "hand", "melds"]),
@@ -213,8 +216,8 @@ pub(crate) fn storage(table: Table, column: &str) -> Storage {
         .map_or(Storage::Dictionary, |&(_, storage, _)| storage)
 }
 
-/// Per-seat columns of the deals table, in the order of their names' suffixes.
-const SEAT_SUFFIX: [&str; 4] = ["e", "s", "w", "n"];
+/// Per-seat columns of the deals and wins tables, in the order of their names' suffixes.
+pub(crate) const SEAT_SUFFIX: [&str; 4] = ["e", "s", "w", "n"];
 
 /// What each seat ended the deal with.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -446,10 +449,40 @@ pub(crate) struct WinRow<'a> {
     pub payment: i64,
     /// 胡 and points of the win under a points variant (`None` under a tai variant).
     pub value: Option<(u32, u64)>,
+    /// The deal's settlement under an all-pairs variant (`None` otherwise).
+    pub all_pairs: Option<AllPairsRow>,
     pub n_patterns: u8,
     pub hand: &'a taisim_sim::Hand,
     pub melds: &'a [taisim_sim::Meld],
     pub flowers: taisim_sim::FlowerSet,
+}
+
+/// What an all-pairs variant's win row adds: the deal's settlement among all four seats.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct AllPairsRow {
+    /// The seat that pays for everyone (全包).
+    pub responsible: Option<Seat>,
+    /// Every seat's value, E S W N (the winner's is its points).
+    pub values: [u64; 4],
+    /// Every seat's net payment for the deal, E S W N (sums to zero).
+    pub pays: [i64; 4],
+}
+
+/// Which optional column groups a wins table has: a run's variant decides, once.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WinsLayout {
+    /// A points variant's run: `hu` and `points`.
+    pub points_model: bool,
+    /// An all-pairs variant's run: `responsible`, `value_*`, `pay_*`.
+    pub all_pairs: bool,
+}
+
+impl WinsLayout {
+    /// Every optional column.
+    pub const ALL: WinsLayout = WinsLayout {
+        points_model: true,
+        all_pairs: true,
+    };
 }
 
 /// The wins table of one part.
@@ -471,10 +504,13 @@ pub(crate) struct WinsColumns {
     hand: StringBuilder,
     melds: StringBuilder,
     flowers: StringBuilder,
-    /// A points variant's run: the `hu` and `points` columns are written.
-    points_model: bool,
+    /// The optional column groups written.
+    layout: WinsLayout,
     hu: Vec<u32>,
     points: Vec<u64>,
+    responsible: Vec<Option<i8>>,
+    values: [Vec<u64>; 4],
+    pays: [Vec<i64>; 4],
 }
 
 impl WinsColumns {
@@ -500,18 +536,19 @@ impl WinsColumns {
         self.deal_id.len()
     }
 
-    /// Every column a wins table may have (`hu` and `points` only in a points variant's run).
+    /// Every column a wins table may have (`hu` and `points` only in a points variant's run,
+    /// `responsible`, `value_*` and `pay_*` only in an all-pairs variant's).
     pub fn schema() -> SchemaRef {
-        WinsColumns::schema_for(true)
+        WinsColumns::schema_for(WinsLayout::ALL)
     }
 
-    /// Writes the points model's columns from now on (or not). Set before the first row.
-    pub fn set_points_model(&mut self, on: bool) {
-        self.points_model = on;
+    /// Writes these optional column groups from now on. Set before the first row.
+    pub fn set_layout(&mut self, layout: WinsLayout) {
+        self.layout = layout;
     }
 
-    /// The columns of a run of a tai variant, or with `points_model` of a points variant.
-    pub fn schema_for(points_model: bool) -> SchemaRef {
+    /// The columns of a run whose variant calls for `layout`.
+    pub fn schema_for(layout: WinsLayout) -> SchemaRef {
         let mut fields = vec![
             Field::new("deal_id", DataType::UInt64, false),
             dict("winner", false),
@@ -534,21 +571,39 @@ impl WinsColumns {
             Field::new("melds", DataType::Utf8, false),
             Field::new("flowers", DataType::Utf8, false),
         ]);
-        if points_model {
+        if layout.points_model {
             fields.extend([
                 Field::new("hu", DataType::UInt32, false),
                 Field::new("points", DataType::UInt64, false),
             ]);
         }
+        if layout.all_pairs {
+            fields.push(dict("responsible", true));
+            for s in SEAT_SUFFIX {
+                fields.push(Field::new(format!("value_{s}"), DataType::UInt64, false));
+            }
+            for s in SEAT_SUFFIX {
+                fields.push(Field::new(format!("pay_{s}"), DataType::Int64, false));
+            }
+        }
         Arc::new(Schema::new(fields))
     }
 
     pub fn push(&mut self, row: &WinRow<'_>) {
-        if self.points_model {
+        if self.layout.points_model {
             // A points variant's rows carry their value (play.rs fills it from the model).
             let (hu, points) = row.value.unwrap_or_default();
             self.hu.push(hu);
             self.points.push(points);
+        }
+        if self.layout.all_pairs {
+            // An all-pairs variant's rows carry the deal's settlement (play.rs fills it).
+            let a = row.all_pairs.unwrap_or_default();
+            self.responsible.push(a.responsible.map(seat_key));
+            for s in 0..4 {
+                self.values[s].push(a.values[s]);
+                self.pays[s].push(a.pays[s]);
+            }
         }
         self.deal_id.push(row.deal_id);
         self.winner.push(seat_key(row.winner));
@@ -616,11 +671,20 @@ impl WinsColumns {
         columns.push(Arc::new(self.hand.finish()));
         columns.push(Arc::new(self.melds.finish()));
         columns.push(Arc::new(self.flowers.finish()));
-        if self.points_model {
+        if self.layout.points_model {
             columns.push(Arc::new(UInt32Array::from(self.hu)));
             columns.push(Arc::new(UInt64Array::from(self.points)));
         }
-        RecordBatch::try_new(WinsColumns::schema_for(self.points_model), columns)
+        if self.layout.all_pairs {
+            columns.push(dict_column(self.responsible, &d.seats));
+            for v in self.values {
+                columns.push(Arc::new(UInt64Array::from(v)));
+            }
+            for p in self.pays {
+                columns.push(Arc::new(Int64Array::from(p)));
+            }
+        }
+        RecordBatch::try_new(WinsColumns::schema_for(self.layout), columns)
             .expect("the wins columns follow the wins schema")
     }
 }
@@ -682,6 +746,7 @@ const _: () = assert!(
 #[cfg(test)]
 mod points_tests {
     use super::*;
+    use arrow_array::Array;
 
     fn row(hand: &taisim_sim::Hand, value: Option<(u32, u64)>) -> WinRow<'_> {
         WinRow {
@@ -701,6 +766,7 @@ mod points_tests {
             capped: false,
             payment: 2800,
             value,
+            all_pairs: None,
             n_patterns: 3,
             hand,
             melds: &[],
@@ -719,7 +785,10 @@ mod points_tests {
         assert!(batch.schema().index_of("hu").is_err());
 
         let mut points = WinsColumns::default();
-        points.set_points_model(true);
+        points.set_layout(WinsLayout {
+            points_model: true,
+            all_pairs: false,
+        });
         points.push(&row(&hand, Some((4, 28))));
         let batch = points.finish();
         let col = batch.column(batch.schema().index_of("points").unwrap());
@@ -728,7 +797,40 @@ mod points_tests {
         let col = batch.column(batch.schema().index_of("hu").unwrap());
         let col = col.as_any().downcast_ref::<UInt32Array>().unwrap();
         assert_eq!(col.value(0), 4);
-        // The full schema (the writer's properties, --schema) lists both.
-        assert_eq!(WinsColumns::schema().fields().len(), batch.num_columns());
+        assert!(batch.schema().index_of("value_e").is_err());
+        // The full schema (the writer's properties, --schema) lists them and the all-pairs
+        // columns: responsible, four values, four payments.
+        assert_eq!(
+            WinsColumns::schema().fields().len(),
+            batch.num_columns() + 9
+        );
+    }
+
+    /// An all-pairs variant's rows carry the deal's settlement, seat by seat.
+    #[test]
+    fn all_pairs_columns_hold_every_seat() {
+        let hand = taisim_sim::parse_hand("123m 456m 789m 234p 99s 345s").unwrap();
+        let mut t = WinsColumns::default();
+        t.set_layout(WinsLayout::ALL);
+        let mut r = row(&hand, Some((4, 28)));
+        r.all_pairs = Some(AllPairsRow {
+            responsible: Some(taisim_sim::Wind::North),
+            values: [0, 28, 6, 0],
+            pays: [-28, 56, -14, -14],
+        });
+        t.push(&r);
+        r.all_pairs = Some(AllPairsRow::default());
+        t.push(&r);
+        let batch = t.finish();
+        assert_eq!(batch.schema(), WinsColumns::schema());
+        let values = batch.column_by_name("value_w").unwrap();
+        let values = values.as_any().downcast_ref::<UInt64Array>().unwrap();
+        assert_eq!((values.value(0), values.value(1)), (6, 0));
+        let pays = batch.column_by_name("pay_s").unwrap();
+        let pays = pays.as_any().downcast_ref::<Int64Array>().unwrap();
+        assert_eq!((pays.value(0), pays.value(1)), (56, 0));
+        let responsible = batch.column_by_name("responsible").unwrap();
+        assert_eq!(responsible.null_count(), 1);
+        assert!(responsible.is_valid(0));
     }
 }

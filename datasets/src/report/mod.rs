@@ -8,6 +8,7 @@
 //! Intervals are 95% (z = 1.96): Wilson score intervals for proportions, and
 //! mean ± z·s/√n (s the sample standard deviation) for means.
 
+mod json;
 mod render;
 mod stats;
 mod tally;
@@ -21,7 +22,9 @@ use crate::error::HarnessError;
 use crate::read::Run;
 use crate::spec::{RunSpec, Shard};
 use crate::tables::OUTCOMES;
-pub use stats::{wilson_interval, Moments, PatternStats, Proportion, SeatStats, Z95};
+pub use stats::{
+    wilson_interval, AllPairsStats, Moments, PatternStats, PointsStats, Proportion, SeatStats, Z95,
+};
 use tally::Tally;
 
 /// How to compute a report.
@@ -84,6 +87,10 @@ pub struct Report {
     pub patterns: Vec<PatternStats>,
     /// Wins by `total_tai`, ascending.
     pub tai_histogram: Vec<(u16, u64)>,
+    /// A points variant's run: 胡 and points (`None` for a tai variant's).
+    pub points: Option<PointsStats>,
+    /// An all-pairs variant's run: 全包 and payments by dealer and non-dealer.
+    pub all_pairs: Option<AllPairsStats>,
 }
 
 impl Report {
@@ -121,8 +128,20 @@ impl Report {
                     .map(|p| Tally::of_part(run, p, options.verify_checksums))
                     .collect()
             });
-            for t in tallies {
-                total.merge(t?);
+            for (p, t) in chunk.iter().zip(tallies) {
+                let t = t?;
+                // Every part of a run has the wins columns its variant calls for.
+                if total.parts > 0 && t.layout != total.layout {
+                    return Err(HarnessError::Corrupt {
+                        path: run.path(&p.wins),
+                        message: format!(
+                            "its columns ({}) are not those of the run's other parts ({})",
+                            t.layout_text(),
+                            total.layout_text()
+                        ),
+                    });
+                }
+                total.merge(t);
             }
         }
         Ok(total.into_report(run, options.verify_checksums))

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use taisim_sim::{Outcome, Wind};
 
-use super::{Proportion, Report};
+use super::{AllPairsStats, PointsStats, Proportion, Report};
 use crate::spec::Unit;
 
 impl Report {
@@ -116,13 +116,57 @@ impl Report {
     }
 
     fn sections(&self, top: Option<usize>) -> Vec<Section> {
-        vec![
+        let mut sections = vec![
             self.outcome_section(),
             self.tai_section(),
             self.seat_section(),
             self.pattern_section(top),
             self.histogram_section(),
-        ]
+        ];
+        // A tai variant's report is as it was; a points or all-pairs run adds its own.
+        if let Some(p) = &self.points {
+            sections.push(points_section(p));
+            sections.push(points_histogram_section(p, self.wins));
+        }
+        if let Some(a) = &self.all_pairs {
+            sections.push(self.all_pairs_section(a));
+        }
+        sections
+    }
+
+    fn all_pairs_section(&self, a: &AllPairsStats) -> Section {
+        let responsible = Proportion::new(a.responsible_wins, self.wins);
+        let mut rows = vec![vec![
+            "全包 (one seat pays for all)".to_string(),
+            count(responsible.k),
+            "wins".to_string(),
+            format!(
+                "{} {}",
+                percent(responsible.rate()),
+                percent_ci(responsible.ci95())
+            ),
+        ]];
+        for (name, m) in [
+            ("dealer's net payment", &a.dealer_pay),
+            ("a non-dealer's net payment", &a.non_dealer_pay),
+        ] {
+            rows.push(vec![
+                name.to_string(),
+                count(m.n),
+                "seat-deals".to_string(),
+                format!("{} ± {}", signed(m.mean(), 3), fixed(m.half_width95(), 3)),
+            ]);
+        }
+        Section {
+            title: "All-pairs settlement".into(),
+            note: Some(
+                "全包 rate with 95% Wilson interval; payments: money per deal, draws included, ± 95% CI (the by-seat table gives each seat's)"
+                    .into(),
+            ),
+            headers: vec!["measure", "n", "of", "value"],
+            numeric: vec![false, true, false, true],
+            rows,
+        }
     }
 
     fn outcome_section(&self) -> Section {
@@ -310,6 +354,76 @@ impl Report {
             numeric: vec![true, true, true, true],
             rows,
         }
+    }
+}
+
+/// 胡 and points per win: means and quantiles.
+fn points_section(p: &PointsStats) -> Section {
+    let rows: Vec<Vec<String>> = [
+        ("胡 per win", &p.hu_per_win),
+        ("points per win", &p.points_per_win),
+    ]
+    .iter()
+    .map(|(name, m)| {
+        let (lo, hi) = (m.mean() - m.half_width95(), m.mean() + m.half_width95());
+        vec![
+            name.to_string(),
+            count(m.n),
+            fixed(m.mean(), 3),
+            format!("[{}, {}]", fixed(lo, 3), fixed(hi, 3)),
+            fixed(m.std_dev(), 3),
+        ]
+    })
+    .collect();
+    let quantiles: Vec<String> = POINTS_QUANTILES
+        .iter()
+        .map(|&(name, q)| format!("{name} {}", p.points_quantile(q)))
+        .collect();
+    Section {
+        title: "Points (胡數)".into(),
+        note: Some(format!(
+            "胡: the counted patterns', 底胡 not included; points: (底胡 + 胡) × 2^台, capped; 95% CI = mean ± 1.96·sd/√n; points quantiles (the least points at or below which that share of wins lie): {}",
+            quantiles.join(", ")
+        )),
+        headers: vec!["measure", "n", "mean", "95% CI", "sd"],
+        numeric: vec![false, true, true, true, true],
+        rows,
+    }
+}
+
+/// The quantiles of points a report shows.
+pub(super) const POINTS_QUANTILES: [(&str, f64); 7] = [
+    ("min", 0.0),
+    ("p25", 0.25),
+    ("median", 0.5),
+    ("p75", 0.75),
+    ("p90", 0.9),
+    ("p99", 0.99),
+    ("max", 1.0),
+];
+
+/// Wins by points.
+fn points_histogram_section(p: &PointsStats, wins: u64) -> Section {
+    let mut cumulative = 0;
+    let rows = p
+        .points_histogram
+        .iter()
+        .map(|&(points, n)| {
+            cumulative += n;
+            vec![
+                points.to_string(),
+                count(n),
+                percent(Proportion::new(n, wins).rate()),
+                percent(Proportion::new(cumulative, wins).rate()),
+            ]
+        })
+        .collect();
+    Section {
+        title: "Points distribution".into(),
+        note: Some("points of each win".into()),
+        headers: vec!["points", "wins", "share", "cumulative"],
+        numeric: vec![true, true, true, true],
+        rows,
     }
 }
 

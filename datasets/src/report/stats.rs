@@ -135,9 +135,65 @@ impl PatternStats {
     }
 }
 
+/// The points model's figures (runs of a points variant: taizhou): each win's 胡 (the
+/// counted patterns', 底胡 not included) and points ((底胡 + 胡) × 2^台, capped).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PointsStats {
+    /// Each win's `hu`.
+    pub hu_per_win: Moments,
+    /// Each win's `points`.
+    pub points_per_win: Moments,
+    /// Wins by `points`, ascending.
+    pub points_histogram: Vec<(u64, u64)>,
+}
+
+impl PointsStats {
+    /// The `q`-quantile of the wins' points (0 ≤ q ≤ 1): the least value at or below which at
+    /// least `q` of the wins lie (the lower median for q = 0.5); 0 with no wins.
+    pub fn points_quantile(&self, q: f64) -> u64 {
+        let n: u64 = self.points_histogram.iter().map(|(_, k)| k).sum();
+        // At least one win, so the minimum is the 0-quantile.
+        let rank = ((q.clamp(0.0, 1.0) * n as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for &(points, k) in &self.points_histogram {
+            seen += k;
+            if seen >= rank {
+                return points;
+            }
+        }
+        0
+    }
+}
+
+/// The all-pairs settlement's figures (taizhou): 全包 and who pays, dealer or not.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AllPairsStats {
+    /// Wins with a 全包 seat.
+    pub responsible_wins: u64,
+    /// The dealer's net payment per deal, draws included.
+    pub dealer_pay: Moments,
+    /// Each non-dealer's net payment per deal (three samples a deal), draws included.
+    pub non_dealer_pay: Moments,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantiles_are_the_least_value_covering_the_share() {
+        let p = PointsStats {
+            points_histogram: vec![(12, 5), (24, 3), (100, 2)],
+            ..PointsStats::default()
+        };
+        assert_eq!(p.points_quantile(0.0), 12);
+        assert_eq!(p.points_quantile(0.5), 12);
+        assert_eq!(p.points_quantile(0.51), 24);
+        assert_eq!(p.points_quantile(0.8), 24);
+        assert_eq!(p.points_quantile(0.81), 100);
+        assert_eq!(p.points_quantile(1.0), 100);
+        assert_eq!(PointsStats::default().points_quantile(0.5), 0);
+    }
 
     #[test]
     fn moments_match_two_pass() {

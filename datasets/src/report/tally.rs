@@ -4,14 +4,16 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use arrow_array::{Array, BooleanArray, Int64Array, UInt16Array, UInt64Array, UInt8Array};
+use arrow_array::{
+    Array, BooleanArray, Int64Array, UInt16Array, UInt32Array, UInt64Array, UInt8Array,
+};
 use taisim_sim::{Outcome, Wind};
 
-use super::{Moments, PatternStats, Report, SeatStats};
+use super::{AllPairsStats, Moments, PatternStats, PointsStats, Report, SeatStats};
 use crate::error::HarnessError;
 use crate::part::{PartRecord, Table};
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
-use crate::tables::OUTCOMES;
+use crate::tables::{WinsLayout, OUTCOMES, SEAT_SUFFIX};
 
 /// The counters of some parts; merged in part order.
 #[derive(Default)]
@@ -35,6 +37,17 @@ pub(super) struct Tally {
     histogram: Vec<u64>,
     /// By pattern id: (name, wins, tai).
     patterns: BTreeMap<String, (String, u64, u64)>,
+    /// Parts counted.
+    pub(super) parts: u64,
+    /// The wins table's optional columns (the same in every part of a run).
+    pub(super) layout: WinsLayout,
+    hu_per_win: Moments,
+    points_per_win: Moments,
+    /// Wins by points.
+    points_histogram: BTreeMap<u64, u64>,
+    responsible_wins: u64,
+    dealer_pay: Moments,
+    non_dealer_pay: Moments,
 }
 
 fn seat_code(s: &str) -> Option<usize> {
@@ -46,6 +59,10 @@ fn outcome_code(s: &str) -> Option<usize> {
 }
 
 const PAY_COLUMNS: [&str; 4] = ["pay_e", "pay_s", "pay_w", "pay_n"];
+
+const VALUE_COLUMNS: [&str; 4] = ["value_e", "value_s", "value_w", "value_n"];
+
+const _: () = assert!(SEAT_SUFFIX.len() == PAY_COLUMNS.len());
 
 /// A part's pattern ids and names, coded in order of first sight.
 #[derive(Default)]
@@ -83,7 +100,10 @@ impl Tally {
                 run.verify_checksum(part, table)?;
             }
         }
-        let mut t = Tally::default();
+        let mut t = Tally {
+            parts: 1,
+            ..Tally::default()
+        };
         let winners = t.read_deals(run, part)?;
         let patterns = t.read_wins(run, part)?;
         if winners != t.wins {
@@ -112,11 +132,12 @@ impl Tally {
     fn read_deals(&mut self, run: &Run, part: &PartRecord) -> Result<u64, HarnessError> {
         let file = run.open_part(part, Table::Deals)?;
         let path = file.path().to_path_buf();
-        let mut columns = vec!["outcome", "n_winners", "discarder", "total_tai"];
+        let mut columns = vec!["dealer", "outcome", "n_winners", "discarder", "total_tai"];
         columns.extend(PAY_COLUMNS);
         let mut winners = 0;
         for batch in file.batches(&columns, READ_BATCH_ROWS)? {
             let batch = batch?;
+            let dealer = string_codes(&batch, "dealer", &path, seat_code)?;
             let outcome = string_codes(&batch, "outcome", &path, outcome_code)?;
             let discarder = string_codes(&batch, "discarder", &path, seat_code)?;
             let n_winners = column::<UInt8Array>(&batch, "n_winners", &path)?;
@@ -155,6 +176,14 @@ impl Tally {
                 for (m, pay) in self.seat_pay.iter_mut().zip(&pays) {
                     m.add(pay.value(i));
                 }
+                let d = dealer[i].ok_or_else(|| null_in(&path, "dealer"))?;
+                for (s, pay) in pays.iter().enumerate() {
+                    if s == d {
+                        self.dealer_pay.add(pay.value(i));
+                    } else {
+                        self.non_dealer_pay.add(pay.value(i));
+                    }
+                }
             }
         }
         Ok(winners)
@@ -164,7 +193,15 @@ impl Tally {
     fn read_wins(&mut self, run: &Run, part: &PartRecord) -> Result<u64, HarnessError> {
         let file = run.open_part(part, Table::Wins)?;
         let path = file.path().to_path_buf();
-        let columns = [
+        // The variant's optional columns, as the file has them: a part missing one of a
+        // group it has others of is damaged, and reading it says which column is missing.
+        self.layout = WinsLayout {
+            points_model: file.has_column("points") || file.has_column("hu"),
+            all_pairs: ["responsible", "value_e", "pay_e"]
+                .iter()
+                .any(|c| file.has_column(c)),
+        };
+        let mut columns = vec![
             "winner",
             "total_tai",
             "self_draw",
@@ -173,9 +210,58 @@ impl Tally {
             "payment",
             "n_patterns",
         ];
+        if self.layout.points_model {
+            columns.extend(["hu", "points"]);
+        }
+        if self.layout.all_pairs {
+            columns.push("responsible");
+            columns.extend(VALUE_COLUMNS);
+            columns.extend(PAY_COLUMNS);
+        }
         let mut patterns = 0;
         for batch in file.batches(&columns, READ_BATCH_ROWS)? {
             let batch = batch?;
+            if self.layout.points_model {
+                let hu = column::<UInt32Array>(&batch, "hu", &path)?;
+                let points = column::<UInt64Array>(&batch, "points", &path)?;
+                for (h, p) in hu.values().iter().zip(points.values()) {
+                    self.hu_per_win.add(*h as i64);
+                    // Points are bounded at load far below i64::MAX (the cap, or 2^台 times
+                    // a u16 sum).
+                    self.points_per_win
+                        .add(i64::try_from(*p).unwrap_or(i64::MAX));
+                    *self.points_histogram.entry(*p).or_default() += 1;
+                }
+            }
+            if self.layout.all_pairs {
+                let responsible = string_codes(&batch, "responsible", &path, seat_code)?;
+                self.responsible_wins += responsible.iter().filter(|r| r.is_some()).count() as u64;
+                // Each row carries its deal's settlement: it must balance, and give the
+                // winner what the row says it received.
+                let mut pays = Vec::with_capacity(4);
+                for name in PAY_COLUMNS {
+                    pays.push(column::<Int64Array>(&batch, name, &path)?);
+                }
+                for name in VALUE_COLUMNS {
+                    column::<UInt64Array>(&batch, name, &path)?;
+                }
+                let winner = string_codes(&batch, "winner", &path, seat_code)?;
+                let payment = column::<Int64Array>(&batch, "payment", &path)?;
+                for (i, w) in winner.iter().enumerate() {
+                    let sum: i128 = pays.iter().map(|p| p.value(i) as i128).sum();
+                    let w = w.ok_or_else(|| null_in(&path, "winner"))?;
+                    if sum != 0 || pays[w].value(i) != payment.value(i) {
+                        return Err(HarnessError::Corrupt {
+                            path: path.clone(),
+                            message: format!(
+                                "row {i}: the seats' payments sum to {sum} and give the winner {}, but it received {}",
+                                pays[w].value(i),
+                                payment.value(i)
+                            ),
+                        });
+                    }
+                }
+            }
             let winner = string_codes(&batch, "winner", &path, seat_code)?;
             let total_tai = column::<UInt16Array>(&batch, "total_tai", &path)?;
             let self_draw = column::<BooleanArray>(&batch, "self_draw", &path)?;
@@ -288,6 +374,16 @@ impl Tally {
         self.tai_per_win.merge(&o.tai_per_win);
         self.tai_per_deal.merge(&o.tai_per_deal);
         self.payment_per_win.merge(&o.payment_per_win);
+        self.parts += o.parts;
+        self.layout = o.layout;
+        self.hu_per_win.merge(&o.hu_per_win);
+        self.points_per_win.merge(&o.points_per_win);
+        for (points, n) in o.points_histogram {
+            *self.points_histogram.entry(points).or_default() += n;
+        }
+        self.responsible_wins += o.responsible_wins;
+        self.dealer_pay.merge(&o.dealer_pay);
+        self.non_dealer_pay.merge(&o.non_dealer_pay);
         if self.histogram.len() < o.histogram.len() {
             self.histogram.resize(o.histogram.len(), 0);
         }
@@ -299,6 +395,22 @@ impl Tally {
             let e = self.patterns.entry(id).or_insert((name, 0, 0));
             e.1 += wins;
             e.2 += tai;
+        }
+    }
+
+    /// The optional column groups, for a message.
+    pub(super) fn layout_text(&self) -> String {
+        let mut groups = Vec::new();
+        if self.layout.points_model {
+            groups.push("hu, points");
+        }
+        if self.layout.all_pairs {
+            groups.push("responsible, value_*, pay_*");
+        }
+        if groups.is_empty() {
+            "no points or all-pairs columns".into()
+        } else {
+            groups.join("; ")
         }
     }
 
@@ -354,6 +466,16 @@ impl Tally {
             seats,
             patterns,
             tai_histogram,
+            points: self.layout.points_model.then(|| PointsStats {
+                hu_per_win: self.hu_per_win,
+                points_per_win: self.points_per_win,
+                points_histogram: self.points_histogram.into_iter().collect(),
+            }),
+            all_pairs: self.layout.all_pairs.then_some(AllPairsStats {
+                responsible_wins: self.responsible_wins,
+                dealer_pay: self.dealer_pay,
+                non_dealer_pay: self.non_dealer_pay,
+            }),
         }
     }
 }
