@@ -20,9 +20,7 @@ use taisim_score::{settle_all_pairs, Variant};
 use taisim_sim::{BySeat, Deal, DealContext, Wind};
 
 /// The taizhou variant with no wild turned up: its points model and all-pairs settlement
-/// as shipped. Scoring does not read wilds yet (helper tzscore's 胡/台 tables and wild
-/// readings will), so a real taizhou deal won with a wild fails to score; this variant's
-/// deals score today. Written into `dir`; returns its path.
+/// as shipped, over hands without wilds. Written into `dir`; returns its path.
 fn taizhou_without_wild(dir: &Path) -> String {
     let text = Variant::builtin_text("taizhou").unwrap();
     let edited = text
@@ -34,9 +32,8 @@ fn taizhou_without_wild(dir: &Path) -> String {
     path.to_str().unwrap().to_string()
 }
 
-/// Declares a test running `body` on the taizhou variant without a wild, and one running it
-/// on the shipped variant, ignored until scoring reads wilds (a deal won with a wild fails
-/// to score today: "the hand is not a winning shape").
+/// Declares a test running `body` on the shipped taizhou variant, and one on a copy that
+/// turns up no wild (the same settlement with plain hands).
 macro_rules! on_both_variants {
     ($body:ident, $without_wild:ident, $shipped:ident) => {
         #[test]
@@ -46,7 +43,6 @@ macro_rules! on_both_variants {
         }
 
         #[test]
-        #[ignore = "scoring reads no wilds yet: un-ignore when tzscore's wild readings land"]
         fn $shipped() {
             let dir = tempfile::tempdir().unwrap();
             $body("taizhou", dir.path());
