@@ -183,10 +183,12 @@ fn score_lines(input: impl Read, output: impl Write) -> std::io::Result<()> {
             .map(|t| t.trim_end_matches(['\n', '\r']));
         let answer = text.and_then(|t| match t.trim() {
             "" => Err("empty line: expected one JSON request".to_string()),
-            _ => cache.score_json(t),
+            _ => cache.score_value(t),
         });
+        // Serialized straight into the output buffer: the same bytes as `score --json`'s
+        // `to_string`, without an intermediate `String` per answer.
         match answer {
-            Ok(json) => out.write_all(json.as_bytes())?,
+            Ok(json) => serde_json::to_writer(&mut out, &json)?,
             Err(msg) => serde_json::to_writer(&mut out, &serde_json::json!({ "error": msg }))?,
         }
         out.write_all(b"\n")?;

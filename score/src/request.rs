@@ -64,12 +64,19 @@ impl VariantCache {
     /// [`score_json`] with the variant taken from the cache: the JSON answer to one JSON
     /// request, or an error naming the problem.
     pub fn score_json(&mut self, text: &str) -> Result<String, String> {
+        self.score_value(text).map(|answer| answer.to_string())
+    }
+
+    /// [`VariantCache::score_json`]'s answer as a JSON value, for a caller that serializes
+    /// it straight into its own writer (`taisim score --jsonl`) rather than through a
+    /// `String` first: the same bytes, one copy fewer.
+    pub fn score_value(&mut self, text: &str) -> Result<Value, String> {
         let req: ScoreRequest =
             serde_json::from_str(text).map_err(|e| format!("bad JSON input: {e}"))?;
         let variant = self.get(&req.variant).map_err(|e| e.to_string())?.clone();
         let job = job_with_variant(req, variant)?;
         let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
-        Ok(job.to_json(&s).to_string())
+        Ok(job.to_json(&s))
     }
 }
 

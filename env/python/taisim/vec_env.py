@@ -91,18 +91,12 @@ class VecEnv(_GymVectorEnv):
             i = int(np.flatnonzero(actions >= (1 << 63))[0])
             raise ValueError(f"environment {i}: action {int(actions[i])} is out of range: "
                              f"the action space is 0..{ACTION_SPACE_SIZE}")
-        obs, rewards, terminations, truncations, masks = self._native.step(
+        # One native call steps the batch and builds the whole info dict, ``final_info``
+        # included, in the layout ``VectorEnv._add_info`` gives it.
+        obs, rewards, terminations, truncations, infos = self._native.step_gym(
             np.ascontiguousarray(actions, dtype=np.int64)
         )
-        self._masks = masks
-        infos = {"action_mask": masks, "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
-        ended = np.flatnonzero(terminations)
-        if ended.size:
-            final = {}
-            for i in ended:
-                final = self._add_info(final, numpy_info(self._native.info(int(i))), int(i))
-            infos["final_info"] = final
-            infos["_final_info"] = terminations.copy()
+        self._masks = infos["action_mask"]
         return obs, rewards, terminations, truncations, infos
 
     def action_masks(self):

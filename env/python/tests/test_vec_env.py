@@ -156,3 +156,53 @@ def test_base_and_per_tai_and_path_variant(tmp_path):
         assert np.array_equal(ta, tb)
         # Without a base, doubling the value of a tai doubles every settlement.
         assert np.array_equal(rb, 2 * ra)
+
+
+def _same_info_batch(ours, theirs):
+    """Two batched info dicts alike: the same keys in the same order, the same dtypes and
+    shapes, the same entries (object entries compared by ``==`` and by type)."""
+    assert list(ours) == list(theirs)
+    for key, expected in theirs.items():
+        found = ours[key]
+        assert isinstance(found, np.ndarray), key
+        assert (found.dtype, found.shape) == (expected.dtype, expected.shape), key
+        if expected.dtype == object:
+            for x, y in zip(found, expected):
+                assert type(x) is type(y) and x == y, (key, x, y)
+        else:
+            assert np.array_equal(found, expected), key
+
+
+@pytest.mark.parametrize(
+    "opponents, outcomes",
+    # Random opponents (and a random learner) practically never win: their deals end drawn.
+    [("random", {"exhaustive_draw"}), ("greedy", {"self_draw", "discard", "exhaustive_draw"})],
+)
+def test_final_info_is_gymnasiums_batch_of_the_finished_deals_infos(opponents, outcomes):
+    """``final_info`` (built in Rust) is exactly what Gymnasium's own ``_add_info`` makes of
+    the finished deals' info dicts, one environment at a time."""
+    envs = taisim.VecEnv(num_envs=24, opponents=opponents)
+    _, infos = envs.reset(seed=21)
+    rng = np.random.default_rng(21)
+    checked = set()
+    for _ in range(400):
+        _, _, terminated, _, infos = envs.step(random_masked(rng, infos["action_mask"]))
+        assert list(infos)[:2] == ["action_mask", "_action_mask"]
+        assert infos["_action_mask"].dtype == np.bool_ and infos["_action_mask"].all()
+        if not terminated.any():
+            assert "final_info" not in infos and "_final_info" not in infos
+            continue
+        expected = {}
+        for i in np.flatnonzero(terminated):
+            info = envs.info(int(i))
+            checked.add(info["outcome"])
+            expected = envs._add_info(expected, info, int(i))
+        _same_info_batch(infos["final_info"], expected)
+        assert infos["_final_info"].dtype == np.bool_
+        assert np.array_equal(infos["_final_info"], terminated)
+        # Every mask is its own array, as Gymnasium's are: writing one leaves the rest.
+        masks = [v for k, v in infos["final_info"].items() if k.startswith("_")]
+        assert len({id(m) for m in masks}) == len(masks)
+        assert not np.shares_memory(infos["_final_info"], terminated)
+    # With greedy opponents, wins with and without a payer, and draws, were all compared.
+    assert outcomes <= checked
