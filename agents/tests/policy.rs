@@ -1,13 +1,17 @@
-//! The policy agent: a file round trip, version and shape checks, and hand-written weights
+//! The policy agent: a safetensors file round trip, version, shape and dtype checks, and hand-written weights
 //! whose argmax legal action is known in advance.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+
+use safetensors::tensor::TensorView;
+use safetensors::Dtype;
 
 use taisim_agents::obs::channel;
 use taisim_agents::space::{DISCARD, PASS};
 use taisim_agents::{
     action_index, parse_agents, Agent, AgentSpec, BuiltinAgent, Layer, Policy, PolicyAgent,
-    PolicyError, ACTION_SPACE_SIZE, OBS_LEN, OBS_WIDTH,
+    PolicyError, ACTION_SPACE_SIZE, OBS_LEN, OBS_VERSION, OBS_WIDTH,
 };
 use taisim_sim::{Action, ActionList, Deal, DealContext, Rules, Seat, Tile};
 
@@ -120,7 +124,8 @@ fn full_scores_agree_with_the_agent() {
 #[test]
 fn save_load_round_trip_and_by_name() {
     let policy = lowest_kind_mlp();
-    let path = std::env::temp_dir().join(format!("taisim-policy-{}.json", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("taisim-policy-{}.safetensors", std::process::id()));
     policy.save(&path).unwrap();
     let loaded = Policy::load(&path).unwrap();
     assert_eq!(loaded, policy);
@@ -137,27 +142,182 @@ fn save_load_round_trip_and_by_name() {
     ));
 }
 
+/// The metadata `export_policy` writes for an MLP of `layers` layers.
+fn metadata(layers: usize) -> HashMap<String, String> {
+    [
+        ("format", "taisim-policy".to_string()),
+        ("architecture", "mlp".to_string()),
+        ("activation", "relu".to_string()),
+        ("layers", layers.to_string()),
+        ("obs_version", OBS_VERSION.to_string()),
+        ("action_space", ACTION_SPACE_SIZE.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+/// A safetensors file of `tensors` (name, shape, f32 values) and `meta`, written as a
+/// trainer outside taisim would.
+fn file(tensors: &[(&str, Vec<usize>, Vec<f32>)], meta: HashMap<String, String>) -> Vec<u8> {
+    let bytes: Vec<Vec<u8>> = tensors
+        .iter()
+        .map(|(_, _, v)| v.iter().flat_map(|x| x.to_le_bytes()).collect())
+        .collect();
+    let views = tensors.iter().zip(&bytes).map(|((name, shape, _), data)| {
+        (
+            *name,
+            TensorView::new(Dtype::F32, shape.clone(), data).unwrap(),
+        )
+    });
+    safetensors::serialize(views, Some(meta)).unwrap()
+}
+
+/// The tensors of a linear policy whose every weight is zero.
+fn zero_linear() -> Vec<(&'static str, Vec<usize>, Vec<f32>)> {
+    vec![
+        (
+            "layers.0.weight",
+            vec![ACTION_SPACE_SIZE, OBS_LEN],
+            vec![0.0; ACTION_SPACE_SIZE * OBS_LEN],
+        ),
+        (
+            "layers.0.bias",
+            vec![ACTION_SPACE_SIZE],
+            vec![0.0; ACTION_SPACE_SIZE],
+        ),
+    ]
+}
+
+fn err(bytes: &[u8]) -> PolicyError {
+    Policy::from_bytes(bytes).unwrap_err()
+}
+
+#[test]
+fn a_file_written_outside_taisim_loads() {
+    let policy = Policy::from_bytes(&file(&zero_linear(), metadata(1))).unwrap();
+    assert_eq!(policy.layers().len(), 1);
+    assert_eq!(Policy::from_bytes(&policy.to_bytes()).unwrap(), policy);
+}
+
 #[test]
 fn files_for_another_layout_are_refused() {
-    let text = highest_kind_policy().to_json();
-    let v1 = "\"obs_version\":1";
-    assert!(text.contains(v1));
-    match Policy::from_json(&text.replace(v1, "\"obs_version\":2")) {
-        Err(PolicyError::ObsVersion {
-            found: 2,
-            expected: 1,
-        }) => {}
+    let with = |key: &str, value: &str| {
+        let mut meta = metadata(1);
+        meta.insert(key.to_string(), value.to_string());
+        file(&zero_linear(), meta)
+    };
+    let other = (OBS_VERSION + 1).to_string();
+    match err(&with("obs_version", &other)) {
+        PolicyError::ObsVersion { found, expected } => {
+            assert_eq!((found, expected), (OBS_VERSION + 1, OBS_VERSION))
+        }
         other => panic!("{other:?}"),
     }
-    let fmt = "\"format\":\"taisim-policy\"";
+    assert!(err(&with("obs_version", &other))
+        .to_string()
+        .contains("observation version"));
+    assert!(matches!(err(&with("format", "other")), PolicyError::Format(f) if f == "other"));
     assert!(matches!(
-        Policy::from_json(&text.replace(fmt, "\"format\":\"other\"")),
-        Err(PolicyError::Format(_))
+        err(&with("action_space", "143")),
+        PolicyError::ActionSpace { found: 143, .. }
     ));
     assert!(matches!(
-        Policy::from_json("{\"format\": 1}"),
-        Err(PolicyError::Json(_))
+        err(&with("activation", "tanh")),
+        PolicyError::Metadata {
+            key: "activation",
+            ..
+        }
     ));
+    assert!(matches!(
+        err(&with("layers", "two")),
+        PolicyError::Metadata { key: "layers", .. }
+    ));
+    assert!(matches!(
+        err(&with("layers", "0")),
+        PolicyError::Metadata { key: "layers", .. }
+    ));
+    // The metadata says two layers, the file holds one.
+    assert!(matches!(
+        err(&with("layers", "2")),
+        PolicyError::MissingTensor(name) if name == "layers.1.weight"
+    ));
+    let mut meta = metadata(1);
+    meta.remove("obs_version");
+    assert!(matches!(
+        err(&file(&zero_linear(), meta)),
+        PolicyError::MissingKey("obs_version")
+    ));
+    let mut extra = zero_linear();
+    extra.push(("value.weight", vec![1], vec![0.0]));
+    assert!(matches!(
+        err(&file(&extra, metadata(1))),
+        PolicyError::ExtraTensor(name, 1) if name == "value.weight"
+    ));
+    // A weight stored transposed (PyTorch's layout is [outputs, inputs]).
+    let mut transposed = zero_linear();
+    transposed[0].1 = vec![OBS_LEN, ACTION_SPACE_SIZE];
+    assert!(matches!(
+        err(&file(&transposed, metadata(1))),
+        PolicyError::LayerShape { layer: 0, .. }
+    ));
+    let mut bias = zero_linear();
+    bias[1] = ("layers.0.bias", vec![1, ACTION_SPACE_SIZE], vec![0.0; 144]);
+    assert!(matches!(
+        err(&file(&bias, metadata(1))),
+        PolicyError::LayerShape { layer: 0, .. }
+    ));
+    let mut nan = zero_linear();
+    nan[1].2[5] = f32::NAN;
+    assert!(matches!(
+        err(&file(&nan, metadata(1))),
+        PolicyError::NotFinite { layer: 0 }
+    ));
+    // Half precision is refused by name, not misread.
+    let half = vec![0u8; 2 * ACTION_SPACE_SIZE];
+    let views = [
+        (
+            "layers.0.weight",
+            TensorView::new(
+                Dtype::F32,
+                vec![ACTION_SPACE_SIZE, OBS_LEN],
+                &[0u8; 4 * ACTION_SPACE_SIZE * OBS_LEN],
+            )
+            .unwrap(),
+        ),
+        (
+            "layers.0.bias",
+            TensorView::new(Dtype::F16, vec![ACTION_SPACE_SIZE], &half).unwrap(),
+        ),
+    ];
+    let bytes = safetensors::serialize(views, Some(metadata(1))).unwrap();
+    assert!(matches!(
+        err(&bytes),
+        PolicyError::Dtype { name, found } if name == "layers.0.bias" && found == "F16"
+    ));
+}
+
+#[test]
+fn not_a_policy_file_is_named() {
+    assert!(matches!(err(b""), PolicyError::NotSafetensors(_)));
+    assert!(matches!(
+        err(b"hello world, not tensors"),
+        PolicyError::NotSafetensors(_)
+    ));
+    let good = file(&zero_linear(), metadata(1));
+    assert!(matches!(
+        err(&good[..good.len() - 1]),
+        PolicyError::NotSafetensors(_)
+    ));
+    // The JSON format of earlier versions: refused with how to convert.
+    let json = br#"{"format": "taisim-policy", "obs_version": 1, "layers": []}"#;
+    let e = err(json);
+    assert!(matches!(e, PolicyError::JsonFile));
+    assert!(e.to_string().contains("convert_json_policy"), "{e}");
+}
+
+#[test]
+fn layer_shapes_are_checked() {
     // Shapes: a wrong input width, a wrong output width, a weight count that does not fit.
     let bad_in = Policy::new(vec![Layer::new(
         10,
