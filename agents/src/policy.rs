@@ -144,6 +144,10 @@ pub enum PolicyError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
     layers: Vec<Layer>,
+    /// The first layer's weights transposed (`inputs × outputs`) when it is a hidden layer:
+    /// an observation is mostly zeros (about one value in ten is set), so the first layer,
+    /// most of a decision's work, adds up only the columns of the values that are set.
+    first_columns: Vec<f32>,
 }
 
 impl Policy {
@@ -188,7 +192,22 @@ impl Policy {
                 expected: ACTION_SPACE_SIZE,
             });
         }
-        Ok(Policy { layers })
+        let first_columns = if layers.len() > 1 {
+            let l = &layers[0];
+            let mut t = vec![0f32; l.inputs * l.outputs];
+            for r in 0..l.outputs {
+                for c in 0..l.inputs {
+                    t[c * l.outputs + r] = l.weights[r * l.inputs + c];
+                }
+            }
+            t
+        } else {
+            Vec::new()
+        };
+        Ok(Policy {
+            layers,
+            first_columns,
+        })
     }
 
     /// A linear policy: `weights` row-major `ACTION_SPACE_SIZE × OBS_LEN`.
@@ -382,7 +401,22 @@ impl Policy {
             };
             // `dst` was sized to the widest layer when the scratch was made: no reallocation.
             dst.clear();
-            dst.extend((0..layer.outputs).map(|r| layer.row(r, src).max(0.0)));
+            if i == 0 {
+                dst.extend_from_slice(&layer.bias);
+                let columns = self.first_columns.chunks_exact(layer.outputs);
+                for (&x, column) in src.iter().zip(columns) {
+                    if x != 0.0 {
+                        for (d, w) in dst.iter_mut().zip(column) {
+                            *d += x * w;
+                        }
+                    }
+                }
+                for d in dst.iter_mut() {
+                    *d = d.max(0.0);
+                }
+            } else {
+                dst.extend((0..layer.outputs).map(|r| layer.row(r, src).max(0.0)));
+            }
         }
         if (n - 2) % 2 == 0 {
             &a[..]

@@ -349,3 +349,55 @@ fn layer_shapes_are_checked() {
     ));
     assert!(matches!(Policy::new(vec![]), Err(PolicyError::NoLayers)));
 }
+
+/// A seeded MLP of three layers with weights of every sign: `scores` (sparse first layer)
+/// against a dense forward pass in f64 written out here, on observations of many decisions.
+#[test]
+fn scores_match_a_dense_forward_pass() {
+    let mut rng = taisim_sim::rng_from_seed(77);
+    let mut draw = |n: usize| -> Vec<f32> {
+        (0..n)
+            .map(|_| taisim_sim::bounded(&mut rng, 2001) as f32 / 1000.0 - 1.0)
+            .collect()
+    };
+    let widths = [OBS_LEN, 40, 24, ACTION_SPACE_SIZE];
+    let layers: Vec<Layer> = widths
+        .windows(2)
+        .map(|w| Layer::new(w[0], w[1], draw(w[0] * w[1]), draw(w[1])))
+        .collect();
+    let policy = Policy::new(layers.clone()).unwrap();
+    let mut obs = vec![0f32; OBS_LEN];
+    let mut scratch = policy.scratch();
+    let mut out = vec![0f32; ACTION_SPACE_SIZE];
+    let mut legal = ActionList::new();
+    let mut checked = 0;
+    for seed in 0..5 {
+        let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+        while let Some(seat) = deal.to_act() {
+            taisim_agents::encode_slice(&deal.view(seat), &mut obs);
+            policy.scores(&obs, &mut scratch, &mut out);
+            let mut x: Vec<f64> = obs.iter().map(|&v| v as f64).collect();
+            for (i, l) in layers.iter().enumerate() {
+                x = (0..l.outputs)
+                    .map(|r| {
+                        let row = &l.weights[r * l.inputs..(r + 1) * l.inputs];
+                        let y = l.bias[r] as f64
+                            + row.iter().zip(&x).map(|(&w, &v)| w as f64 * v).sum::<f64>();
+                        if i + 1 < layers.len() {
+                            y.max(0.0)
+                        } else {
+                            y
+                        }
+                    })
+                    .collect();
+            }
+            for (a, b) in out.iter().zip(&x) {
+                assert!((*a as f64 - b).abs() < 1e-3 * (1.0 + b.abs()), "{a} vs {b}");
+            }
+            checked += 1;
+            deal.legal_actions(&mut legal);
+            deal.play(legal[0]).unwrap();
+        }
+    }
+    assert!(checked > 100);
+}
