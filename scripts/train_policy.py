@@ -215,12 +215,11 @@ def ppo(model, opt, state, args, log, device):
         for k in range(t):
             with torch.no_grad():
                 logits, value = model(obs.to(device))
-                logits = masked(logits, mask.to(device)).cpu()
-                dist = torch.distributions.Categorical(logits=logits)
+                logp_all = torch.log_softmax(masked(logits, mask.to(device)), 1).cpu()
                 u = torch.rand((n, A), generator=gen).clamp_(1e-12, 1.0)
                 # Gumbel-max: a seeded sample from the masked softmax.
-                action = (logits - torch.log(-torch.log(u))).argmax(1)
-                logp = dist.log_prob(action)
+                action = (logp_all - torch.log(-torch.log(u))).argmax(1)
+                logp = logp_all.gather(1, action[:, None]).squeeze(1)
             obs_buf[k], mask_buf[k], act_buf[k] = obs, mask, action
             logp_buf[k], val_buf[k] = logp, value.cpu()
             o, r, term, trunc, info = env.step(action.numpy())
