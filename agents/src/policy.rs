@@ -145,8 +145,9 @@ pub enum PolicyError {
 pub struct Policy {
     layers: Vec<Layer>,
     /// The first layer's weights transposed (`inputs × outputs`) when it is a hidden layer:
-    /// an observation is mostly zeros (about one value in ten is set), so the first layer,
-    /// most of a decision's work, adds up only the columns of the values that are set.
+    /// an observation is mostly zeros (5% of its values are set on average, 8% at most, in
+    /// deals against greedy), so the first layer, most of a decision's work, adds up only the
+    /// columns of the values that are set.
     first_columns: Vec<f32>,
 }
 
