@@ -144,11 +144,11 @@ pub enum PolicyError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
     layers: Vec<Layer>,
-    /// The first layer's weights transposed (`inputs × outputs`) when it is a hidden layer:
-    /// an observation is mostly zeros (5% of its values are set on average, 8% at most, in
-    /// deals against greedy), so the first layer, most of a decision's work, adds up only the
-    /// columns of the values that are set.
-    first_columns: Vec<f32>,
+    /// Every hidden layer's weights transposed (`inputs × outputs`), so that a layer adds up
+    /// only the columns of its inputs that are set: an observation is mostly zeros (5% of its
+    /// values are set on average, 8% at most, in deals against greedy) and a ReLU output
+    /// often is. The last layer stays row-major: the agent scores only the legal rows.
+    columns: Vec<Vec<f32>>,
 }
 
 impl Policy {
@@ -193,22 +193,19 @@ impl Policy {
                 expected: ACTION_SPACE_SIZE,
             });
         }
-        let first_columns = if layers.len() > 1 {
-            let l = &layers[0];
-            let mut t = vec![0f32; l.inputs * l.outputs];
-            for r in 0..l.outputs {
-                for c in 0..l.inputs {
-                    t[c * l.outputs + r] = l.weights[r * l.inputs + c];
+        let columns = layers[..layers.len() - 1]
+            .iter()
+            .map(|l| {
+                let mut t = vec![0f32; l.inputs * l.outputs];
+                for r in 0..l.outputs {
+                    for c in 0..l.inputs {
+                        t[c * l.outputs + r] = l.weights[r * l.inputs + c];
+                    }
                 }
-            }
-            t
-        } else {
-            Vec::new()
-        };
-        Ok(Policy {
-            layers,
-            first_columns,
-        })
+                t
+            })
+            .collect();
+        Ok(Policy { layers, columns })
     }
 
     /// A linear policy: `weights` row-major `ACTION_SPACE_SIZE × OBS_LEN`.
@@ -402,21 +399,17 @@ impl Policy {
             };
             // `dst` was sized to the widest layer when the scratch was made: no reallocation.
             dst.clear();
-            if i == 0 {
-                dst.extend_from_slice(&layer.bias);
-                let columns = self.first_columns.chunks_exact(layer.outputs);
-                for (&x, column) in src.iter().zip(columns) {
-                    if x != 0.0 {
-                        for (d, w) in dst.iter_mut().zip(column) {
-                            *d += x * w;
-                        }
+            dst.extend_from_slice(&layer.bias);
+            let columns = self.columns[i].chunks_exact(layer.outputs);
+            for (&x, column) in src.iter().zip(columns) {
+                if x != 0.0 {
+                    for (d, w) in dst.iter_mut().zip(column) {
+                        *d += x * w;
                     }
                 }
-                for d in dst.iter_mut() {
-                    *d = d.max(0.0);
-                }
-            } else {
-                dst.extend((0..layer.outputs).map(|r| layer.row(r, src).max(0.0)));
+            }
+            for d in dst.iter_mut() {
+                *d = d.max(0.0);
             }
         }
         if (n - 2) % 2 == 0 {
