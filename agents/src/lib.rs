@@ -37,7 +37,10 @@ pub use obs::{
     encode, encode_slice, obs_shape, ObsEncoder, ObsShapeError, OBS_CHANNELS, OBS_LEN, OBS_VERSION,
     OBS_WIDTH,
 };
-pub use policy::{Layer, Policy, PolicyAgent, PolicyError, POLICY_FORMAT};
+pub use policy::{
+    Layer, Policy, PolicyAgent, PolicyError, MAX_LAYERS, POLICY_ACTIVATION, POLICY_ARCHITECTURE,
+    POLICY_FORMAT,
+};
 pub use space::{
     action_index, action_to_index, index_action, index_to_action, write_mask, ActionMask,
     ACTION_SPACE_SIZE,

@@ -29,7 +29,7 @@ pub enum AgentSpec {
 pub enum AgentParseError {
     #[error("unknown agent {name:?}; known agents: {}", KNOWN_AGENTS.join(", "))]
     Unknown { name: String },
-    #[error("agent \"policy:\" needs a weights file path, as in policy:weights.json")]
+    #[error("agent \"policy:\" needs a weights file path, as in policy:weights.safetensors")]
     MissingPolicyPath,
     #[error("expected one agent name for all seats or four comma-separated names in seat order E,S,W,N; got {0}")]
     WrongCount(usize),
@@ -173,14 +173,14 @@ mod tests {
     fn one_name_or_four() {
         let all = parse_agents("greedy").unwrap();
         assert!(all.iter().all(|s| *s == AgentSpec::Greedy));
-        let four = parse_agents("random, greedy,defensive,policy:w/x.json").unwrap();
+        let four = parse_agents("random, greedy,defensive,policy:w/x.safetensors").unwrap();
         assert_eq!(
             four,
             [
                 AgentSpec::Random,
                 AgentSpec::Greedy,
                 AgentSpec::Defensive,
-                AgentSpec::Policy(PathBuf::from("w/x.json"))
+                AgentSpec::Policy(PathBuf::from("w/x.safetensors"))
             ]
         );
         for spec in &four {

@@ -1,40 +1,61 @@
 //! A trained policy: a linear layer or a small MLP over the observation tensor, scoring the
 //! action space; the agent plays the highest-scoring legal action.
 //!
-//! The file a trainer writes is JSON:
+//! The file is [safetensors](https://huggingface.co/docs/safetensors) (what PyTorch users
+//! already write with `safetensors.torch.save_file`; `taisim.export_policy` in Python writes
+//! it from a `torch.nn` MLP). It holds, for each layer `i` from 0, two little-endian `F32`
+//! tensors, PyTorch's `nn.Linear` parameters under their own names:
 //!
-//! ```json
-//! {
-//!   "format": "taisim-policy",
-//!   "obs_version": 1,
-//!   "action_space": 144,
-//!   "layers": [
-//!     {"inputs": 2006, "outputs": 64, "weights": [...], "bias": [...]},
-//!     {"inputs": 64, "outputs": 144, "weights": [...], "bias": [...]}
-//!   ]
-//! }
-//! ```
+//! | tensor             | shape                 |
+//! |--------------------|-----------------------|
+//! | `layers.{i}.weight` | `[outputs, inputs]`  |
+//! | `layers.{i}.bias`   | `[outputs]`          |
 //!
-//! `weights` is row-major `outputs × inputs` (PyTorch's `nn.Linear.weight` flattened), the
-//! input is the observation flattened row-major (`OBS_LEN` values), and a ReLU follows every
-//! layer but the last. One layer is a linear policy. The observation version is checked on
-//! load: weights trained on another layout are refused rather than silently misread.
+//! and, in the header's `__metadata__` (string values, as safetensors requires):
+//!
+//! | key            | value                                                      |
+//! |----------------|------------------------------------------------------------|
+//! | `format`       | `taisim-policy`                                            |
+//! | `architecture` | `mlp`                                                      |
+//! | `activation`   | `relu` (after every layer but the last)                    |
+//! | `layers`       | the number of layers                                       |
+//! | `obs_version`  | the observation layout it was trained on ([`OBS_VERSION`]) |
+//! | `action_space` | its output width ([`ACTION_SPACE_SIZE`])                   |
+//!
+//! The input is the observation flattened row-major (`OBS_LEN` values); the first layer takes
+//! `OBS_LEN` inputs, each layer the previous one's outputs, and the last gives one score per
+//! action. One layer is a linear policy. The observation version is checked on load: weights
+//! trained on another layout are refused rather than silently misread. Every problem is an
+//! error naming it: not a safetensors file, a missing tensor or key, a wrong shape or dtype.
+//!
+//! Why safetensors and not ONNX: a policy here is a fixed MLP, so the reader needs shapes and
+//! numbers, not a graph interpreter; the `safetensors` crate is small and pure Rust (serde,
+//! serde_json, hashbrown), where an ONNX runtime (tract) brings a large dependency tree to
+//! every build. The JSON files of earlier versions are refused with a message saying how to
+//! convert them (`taisim.convert_json_policy`).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use safetensors::{Dtype, SafeTensors};
 use taisim_sim::{Action, ActionList, Seat, View};
 
 use crate::agent::Agent;
 use crate::obs::{encode_slice, obs_shape, OBS_LEN, OBS_VERSION};
 use crate::space::{action_index, ACTION_SPACE_SIZE};
 
-/// The `format` tag of a policy file.
+/// The `format` tag of a policy file (its safetensors metadata).
 pub const POLICY_FORMAT: &str = "taisim-policy";
+/// The only architecture a policy file may name: dense layers, ReLU between them.
+pub const POLICY_ARCHITECTURE: &str = "mlp";
+/// The activation between layers.
+pub const POLICY_ACTIVATION: &str = "relu";
+/// More layers than any sensible policy has; bounds what a file may ask to be read.
+pub const MAX_LAYERS: usize = 16;
 
 /// One dense layer: `y = W x + b`, `W` row-major `outputs × inputs`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Layer {
     pub inputs: usize,
     pub outputs: usize,
@@ -74,15 +95,6 @@ impl Layer {
     }
 }
 
-/// The policy file as written to disk (see the module docs).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct PolicyFile {
-    format: String,
-    obs_version: u32,
-    action_space: usize,
-    layers: Vec<Layer>,
-}
-
 /// Why a policy could not be loaded, saved or built.
 #[derive(Debug, thiserror::Error)]
 pub enum PolicyError {
@@ -91,8 +103,21 @@ pub enum PolicyError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("policy file is not valid JSON for a taisim policy: {0}")]
-    Json(#[from] serde_json::Error),
+    #[error("policy file is not a safetensors file: {0}")]
+    NotSafetensors(String),
+    #[error(
+        "this is a JSON policy file, the format before safetensors; convert it with \
+         python -c \"import taisim; taisim.convert_json_policy('OLD.json', 'NEW.safetensors')\""
+    )]
+    JsonFile,
+    #[error("policy file has no metadata key {0:?} (written by taisim.export_policy?)")]
+    MissingKey(&'static str),
+    #[error("policy file metadata {key} is {found:?}, expected {expected}")]
+    Metadata {
+        key: &'static str,
+        found: String,
+        expected: String,
+    },
     #[error("policy file format is {0:?}, expected {POLICY_FORMAT:?}")]
     Format(String),
     #[error(
@@ -101,6 +126,12 @@ pub enum PolicyError {
     ObsVersion { found: u32, expected: u32 },
     #[error("policy scores {found} actions, the action space has {expected}")]
     ActionSpace { found: usize, expected: usize },
+    #[error("policy file has no tensor {0:?}")]
+    MissingTensor(String),
+    #[error("policy file holds tensor {0:?}, which is not a layer of its {1} layers")]
+    ExtraTensor(String, usize),
+    #[error("tensor {name:?} has dtype {found}, expected F32")]
+    Dtype { name: String, found: String },
     #[error("policy has no layers")]
     NoLayers,
     #[error("layer {layer}: {problem}")]
@@ -113,6 +144,11 @@ pub enum PolicyError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
     layers: Vec<Layer>,
+    /// Every hidden layer's weights transposed (`inputs × outputs`), so that a layer adds up
+    /// only the columns of its inputs that are set: an observation is mostly zeros (5% of its
+    /// values are set on average, 8% at most, in deals against greedy) and a ReLU output
+    /// often is. The last layer stays row-major: the agent scores only the legal rows.
+    columns: Vec<Vec<f32>>,
 }
 
 impl Policy {
@@ -157,7 +193,19 @@ impl Policy {
                 expected: ACTION_SPACE_SIZE,
             });
         }
-        Ok(Policy { layers })
+        let columns = layers[..layers.len() - 1]
+            .iter()
+            .map(|l| {
+                let mut t = vec![0f32; l.inputs * l.outputs];
+                for r in 0..l.outputs {
+                    for c in 0..l.inputs {
+                        t[c * l.outputs + r] = l.weights[r * l.inputs + c];
+                    }
+                }
+                t
+            })
+            .collect();
+        Ok(Policy { layers, columns })
     }
 
     /// A linear policy: `weights` row-major `ACTION_SPACE_SIZE × OBS_LEN`.
@@ -169,52 +217,158 @@ impl Policy {
         &self.layers
     }
 
-    /// Parses and validates a policy file's text.
-    pub fn from_json(text: &str) -> Result<Policy, PolicyError> {
-        let file: PolicyFile = serde_json::from_str(text)?;
-        if file.format != POLICY_FORMAT {
-            return Err(PolicyError::Format(file.format));
+    /// Parses and validates a policy file's bytes (see the module docs).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Policy, PolicyError> {
+        let file = SafeTensors::deserialize(bytes).map_err(|e| {
+            // A safetensors file may start with `{` too (its header length's low byte), so
+            // the JSON guess comes only after the safetensors reading failed.
+            if bytes.trim_ascii_start().first() == Some(&b'{') {
+                PolicyError::JsonFile
+            } else {
+                PolicyError::NotSafetensors(e.to_string())
+            }
+        })?;
+        let (_, header) = SafeTensors::read_metadata(bytes)
+            .map_err(|e| PolicyError::NotSafetensors(e.to_string()))?;
+        let empty = HashMap::new();
+        let meta = header.metadata().as_ref().unwrap_or(&empty);
+        let get = |key: &'static str| {
+            meta.get(key)
+                .map(String::as_str)
+                .ok_or(PolicyError::MissingKey(key))
+        };
+        let format = get("format")?;
+        if format != POLICY_FORMAT {
+            return Err(PolicyError::Format(format.to_string()));
         }
-        if file.obs_version != OBS_VERSION || obs_shape(file.obs_version).is_none() {
+        let exact = |key: &'static str, expected: &str| match get(key)? {
+            found if found == expected => Ok(()),
+            found => Err(PolicyError::Metadata {
+                key,
+                found: found.to_string(),
+                expected: format!("{expected:?}"),
+            }),
+        };
+        exact("architecture", POLICY_ARCHITECTURE)?;
+        exact("activation", POLICY_ACTIVATION)?;
+        let number = |key: &'static str, expected: &str| -> Result<usize, PolicyError> {
+            let found = get(key)?;
+            found.parse().map_err(|_| PolicyError::Metadata {
+                key,
+                found: found.to_string(),
+                expected: expected.to_string(),
+            })
+        };
+        let obs_version = number("obs_version", "a whole number")?;
+        let found = u32::try_from(obs_version).unwrap_or(u32::MAX);
+        if found != OBS_VERSION || obs_shape(found).is_none() {
             return Err(PolicyError::ObsVersion {
-                found: file.obs_version,
+                found,
                 expected: OBS_VERSION,
             });
         }
-        if file.action_space != ACTION_SPACE_SIZE {
+        let action_space = number("action_space", "a whole number")?;
+        if action_space != ACTION_SPACE_SIZE {
             return Err(PolicyError::ActionSpace {
-                found: file.action_space,
+                found: action_space,
                 expected: ACTION_SPACE_SIZE,
             });
         }
-        Policy::new(file.layers)
+        let n = number(
+            "layers",
+            &format!("a number of layers from 1 to {MAX_LAYERS}"),
+        )?;
+        if !(1..=MAX_LAYERS).contains(&n) {
+            return Err(PolicyError::Metadata {
+                key: "layers",
+                found: n.to_string(),
+                expected: format!("a number of layers from 1 to {MAX_LAYERS}"),
+            });
+        }
+        for (name, _) in file.iter() {
+            let known = (0..n).any(|i| {
+                name == format!("layers.{i}.weight") || name == format!("layers.{i}.bias")
+            });
+            if !known {
+                return Err(PolicyError::ExtraTensor(name.to_string(), n));
+            }
+        }
+        let mut layers = Vec::with_capacity(n);
+        for i in 0..n {
+            let (w_shape, weights) = tensor(&file, &format!("layers.{i}.weight"))?;
+            let (b_shape, bias) = tensor(&file, &format!("layers.{i}.bias"))?;
+            let [outputs, inputs] = w_shape[..] else {
+                return Err(PolicyError::LayerShape {
+                    layer: i,
+                    problem: format!("weight has shape {w_shape:?}, expected [outputs, inputs]"),
+                });
+            };
+            if b_shape != [outputs] {
+                return Err(PolicyError::LayerShape {
+                    layer: i,
+                    problem: format!("bias has shape {b_shape:?}, expected [{outputs}]"),
+                });
+            }
+            layers.push(Layer::new(inputs, outputs, weights, bias));
+        }
+        Policy::new(layers)
     }
 
-    /// The policy file's text, recording the observation version and action space.
-    pub fn to_json(&self) -> String {
-        let file = PolicyFile {
-            format: POLICY_FORMAT.to_string(),
-            obs_version: OBS_VERSION,
-            action_space: ACTION_SPACE_SIZE,
-            layers: self.layers.clone(),
-        };
-        serde_json::to_string(&file).expect("a policy always serialises")
+    /// The policy file's bytes (safetensors, see the module docs), recording the observation
+    /// version and action space.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let bytes: Vec<(String, Vec<usize>, Vec<u8>)> = self
+            .layers
+            .iter()
+            .enumerate()
+            .flat_map(|(i, l)| {
+                [
+                    (
+                        format!("layers.{i}.weight"),
+                        vec![l.outputs, l.inputs],
+                        le_bytes(&l.weights),
+                    ),
+                    (
+                        format!("layers.{i}.bias"),
+                        vec![l.outputs],
+                        le_bytes(&l.bias),
+                    ),
+                ]
+            })
+            .collect();
+        let views = bytes.iter().map(|(name, shape, data)| {
+            let view = safetensors::tensor::TensorView::new(Dtype::F32, shape.clone(), data)
+                .expect("shape and data agree: both from a validated layer");
+            (name.as_str(), view)
+        });
+        let meta: HashMap<String, String> = [
+            ("format", POLICY_FORMAT.to_string()),
+            ("architecture", POLICY_ARCHITECTURE.to_string()),
+            ("activation", POLICY_ACTIVATION.to_string()),
+            ("layers", self.layers.len().to_string()),
+            ("obs_version", OBS_VERSION.to_string()),
+            ("action_space", ACTION_SPACE_SIZE.to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        safetensors::serialize(views, Some(meta)).expect("a validated policy always serialises")
     }
 
     /// Reads a policy file.
     pub fn load(path: impl AsRef<Path>) -> Result<Policy, PolicyError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Io {
+        let bytes = std::fs::read(path).map_err(|source| PolicyError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-        Policy::from_json(&text)
+        Policy::from_bytes(&bytes)
     }
 
     /// Writes the policy file.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), PolicyError> {
         let path = path.as_ref();
-        std::fs::write(path, self.to_json()).map_err(|source| PolicyError::Io {
+        std::fs::write(path, self.to_bytes()).map_err(|source| PolicyError::Io {
             path: path.to_path_buf(),
             source,
         })
@@ -245,7 +399,18 @@ impl Policy {
             };
             // `dst` was sized to the widest layer when the scratch was made: no reallocation.
             dst.clear();
-            dst.extend((0..layer.outputs).map(|r| layer.row(r, src).max(0.0)));
+            dst.extend_from_slice(&layer.bias);
+            let columns = self.columns[i].chunks_exact(layer.outputs);
+            for (&x, column) in src.iter().zip(columns) {
+                if x != 0.0 {
+                    for (d, w) in dst.iter_mut().zip(column) {
+                        *d += x * w;
+                    }
+                }
+            }
+            for d in dst.iter_mut() {
+                *d = d.max(0.0);
+            }
         }
         if (n - 2) % 2 == 0 {
             &a[..]
@@ -326,4 +491,28 @@ impl Agent for PolicyAgent {
     fn name(&self) -> &str {
         "policy"
     }
+}
+
+/// Tensor `name` of `file` as `f32` values, with its shape.
+fn tensor(file: &SafeTensors<'_>, name: &str) -> Result<(Vec<usize>, Vec<f32>), PolicyError> {
+    let view = file
+        .tensor(name)
+        .map_err(|_| PolicyError::MissingTensor(name.to_string()))?;
+    if view.dtype() != Dtype::F32 {
+        return Err(PolicyError::Dtype {
+            name: name.to_string(),
+            found: format!("{:?}", view.dtype()),
+        });
+    }
+    let values = view
+        .data()
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Ok((view.shape().to_vec(), values))
+}
+
+/// `values` as little-endian bytes (safetensors' byte order).
+fn le_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }

@@ -1,11 +1,11 @@
-//! Observation version 2: the wild row (得牌), under taizhou and the Taiwanese variants, and
-//! the refusal of a policy file trained on version 1.
+//! Observation version 2: the wild row (得牌), under taizhou and the Taiwanese variants (the
+//! refusal of a policy file trained on version 1 is in `policy.rs`).
 
 use ndarray::Array2;
 use taisim_agents::obs::channel;
 use taisim_agents::{
-    encode, encode_slice, obs_shape, Agent, Layer, ObsEncoder, Policy, PolicyError, RandomAgent,
-    ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_LEN, OBS_VERSION, OBS_WIDTH,
+    encode, encode_slice, obs_shape, Agent, ObsEncoder, RandomAgent, OBS_CHANNELS, OBS_LEN,
+    OBS_VERSION, OBS_WIDTH,
 };
 use taisim_sim::{ActionList, Deal, DealContext, Rules, Seat, Tile};
 
@@ -71,41 +71,4 @@ fn the_wild_row_marks_the_wild_kind() {
 #[test]
 fn the_wild_row_is_zero_without_a_wild() {
     assert!(check_wild_row(Rules::TAIWAN16, 30) > 3_000);
-}
-
-/// A policy file records the layout it was trained on; one trained on version 1 (59 rows)
-/// is refused by the loader, with a message naming both versions.
-#[test]
-fn a_version_one_policy_file_is_refused_by_name() {
-    let policy = Policy::new(vec![
-        Layer::new(OBS_LEN, 1, vec![0.0; OBS_LEN], vec![0.0]),
-        Layer::new(
-            1,
-            ACTION_SPACE_SIZE,
-            vec![0.0; ACTION_SPACE_SIZE],
-            vec![0.0; ACTION_SPACE_SIZE],
-        ),
-    ])
-    .unwrap();
-    let text = policy.to_json();
-    let current = format!("\"obs_version\":{OBS_VERSION}");
-    assert!(text.contains(&current));
-    let err = Policy::from_json(&text.replace(&current, "\"obs_version\":1")).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            PolicyError::ObsVersion {
-                found: 1,
-                expected: 2
-            }
-        ),
-        "{err:?}"
-    );
-    let message = err.to_string();
-    assert!(
-        message.contains("version 1") && message.contains("version 2"),
-        "{message}"
-    );
-    // The current version loads.
-    assert!(Policy::from_json(&text).is_ok());
 }

@@ -1,13 +1,17 @@
-//! The policy agent: a file round trip, version and shape checks, and hand-written weights
+//! The policy agent: a safetensors file round trip, version, shape and dtype checks, and hand-written weights
 //! whose argmax legal action is known in advance.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+
+use safetensors::tensor::TensorView;
+use safetensors::Dtype;
 
 use taisim_agents::obs::channel;
 use taisim_agents::space::{DISCARD, PASS};
 use taisim_agents::{
     action_index, parse_agents, Agent, AgentSpec, BuiltinAgent, Layer, Policy, PolicyAgent,
-    PolicyError, ACTION_SPACE_SIZE, OBS_LEN, OBS_WIDTH,
+    PolicyError, ACTION_SPACE_SIZE, OBS_LEN, OBS_VERSION, OBS_WIDTH,
 };
 use taisim_sim::{Action, ActionList, Deal, DealContext, Rules, Seat, Tile};
 
@@ -120,7 +124,8 @@ fn full_scores_agree_with_the_agent() {
 #[test]
 fn save_load_round_trip_and_by_name() {
     let policy = lowest_kind_mlp();
-    let path = std::env::temp_dir().join(format!("taisim-policy-{}.json", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("taisim-policy-{}.safetensors", std::process::id()));
     policy.save(&path).unwrap();
     let loaded = Policy::load(&path).unwrap();
     assert_eq!(loaded, policy);
@@ -137,27 +142,193 @@ fn save_load_round_trip_and_by_name() {
     ));
 }
 
+/// The metadata `export_policy` writes for an MLP of `layers` layers.
+fn metadata(layers: usize) -> HashMap<String, String> {
+    [
+        ("format", "taisim-policy".to_string()),
+        ("architecture", "mlp".to_string()),
+        ("activation", "relu".to_string()),
+        ("layers", layers.to_string()),
+        ("obs_version", OBS_VERSION.to_string()),
+        ("action_space", ACTION_SPACE_SIZE.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+/// A safetensors file of `tensors` (name, shape, f32 values) and `meta`, written as a
+/// trainer outside taisim would.
+fn file(tensors: &[(&str, Vec<usize>, Vec<f32>)], meta: HashMap<String, String>) -> Vec<u8> {
+    let bytes: Vec<Vec<u8>> = tensors
+        .iter()
+        .map(|(_, _, v)| v.iter().flat_map(|x| x.to_le_bytes()).collect())
+        .collect();
+    let views = tensors.iter().zip(&bytes).map(|((name, shape, _), data)| {
+        (
+            *name,
+            TensorView::new(Dtype::F32, shape.clone(), data).unwrap(),
+        )
+    });
+    safetensors::serialize(views, Some(meta)).unwrap()
+}
+
+/// The tensors of a linear policy whose every weight is zero.
+fn zero_linear() -> Vec<(&'static str, Vec<usize>, Vec<f32>)> {
+    vec![
+        (
+            "layers.0.weight",
+            vec![ACTION_SPACE_SIZE, OBS_LEN],
+            vec![0.0; ACTION_SPACE_SIZE * OBS_LEN],
+        ),
+        (
+            "layers.0.bias",
+            vec![ACTION_SPACE_SIZE],
+            vec![0.0; ACTION_SPACE_SIZE],
+        ),
+    ]
+}
+
+fn err(bytes: &[u8]) -> PolicyError {
+    Policy::from_bytes(bytes).unwrap_err()
+}
+
+#[test]
+fn a_file_written_outside_taisim_loads() {
+    let policy = Policy::from_bytes(&file(&zero_linear(), metadata(1))).unwrap();
+    assert_eq!(policy.layers().len(), 1);
+    assert_eq!(Policy::from_bytes(&policy.to_bytes()).unwrap(), policy);
+}
+
 #[test]
 fn files_for_another_layout_are_refused() {
-    let text = highest_kind_policy().to_json();
-    let v2 = "\"obs_version\":2";
-    assert!(text.contains(v2));
-    match Policy::from_json(&text.replace(v2, "\"obs_version\":3")) {
-        Err(PolicyError::ObsVersion {
-            found: 3,
-            expected: 2,
-        }) => {}
+    let with = |key: &str, value: &str| {
+        let mut meta = metadata(1);
+        meta.insert(key.to_string(), value.to_string());
+        file(&zero_linear(), meta)
+    };
+    // A file for layout 1 (before the wild row) is refused, naming both versions.
+    let e = err(&with("obs_version", "1"));
+    assert!(
+        matches!(e, PolicyError::ObsVersion { found: 1, expected } if expected == OBS_VERSION),
+        "{e:?}"
+    );
+    let message = e.to_string();
+    assert!(
+        message.contains("version 1") && message.contains(&format!("version {OBS_VERSION}")),
+        "{message}"
+    );
+    let other = (OBS_VERSION + 1).to_string();
+    match err(&with("obs_version", &other)) {
+        PolicyError::ObsVersion { found, expected } => {
+            assert_eq!((found, expected), (OBS_VERSION + 1, OBS_VERSION))
+        }
         other => panic!("{other:?}"),
     }
-    let fmt = "\"format\":\"taisim-policy\"";
+    assert!(err(&with("obs_version", &other))
+        .to_string()
+        .contains("observation version"));
+    assert!(matches!(err(&with("format", "other")), PolicyError::Format(f) if f == "other"));
     assert!(matches!(
-        Policy::from_json(&text.replace(fmt, "\"format\":\"other\"")),
-        Err(PolicyError::Format(_))
+        err(&with("action_space", "143")),
+        PolicyError::ActionSpace { found: 143, .. }
     ));
     assert!(matches!(
-        Policy::from_json("{\"format\": 1}"),
-        Err(PolicyError::Json(_))
+        err(&with("activation", "tanh")),
+        PolicyError::Metadata {
+            key: "activation",
+            ..
+        }
     ));
+    assert!(matches!(
+        err(&with("layers", "two")),
+        PolicyError::Metadata { key: "layers", .. }
+    ));
+    assert!(matches!(
+        err(&with("layers", "0")),
+        PolicyError::Metadata { key: "layers", .. }
+    ));
+    // The metadata says two layers, the file holds one.
+    assert!(matches!(
+        err(&with("layers", "2")),
+        PolicyError::MissingTensor(name) if name == "layers.1.weight"
+    ));
+    let mut meta = metadata(1);
+    meta.remove("obs_version");
+    assert!(matches!(
+        err(&file(&zero_linear(), meta)),
+        PolicyError::MissingKey("obs_version")
+    ));
+    let mut extra = zero_linear();
+    extra.push(("value.weight", vec![1], vec![0.0]));
+    assert!(matches!(
+        err(&file(&extra, metadata(1))),
+        PolicyError::ExtraTensor(name, 1) if name == "value.weight"
+    ));
+    // A weight stored transposed (PyTorch's layout is [outputs, inputs]).
+    let mut transposed = zero_linear();
+    transposed[0].1 = vec![OBS_LEN, ACTION_SPACE_SIZE];
+    assert!(matches!(
+        err(&file(&transposed, metadata(1))),
+        PolicyError::LayerShape { layer: 0, .. }
+    ));
+    let mut bias = zero_linear();
+    bias[1] = ("layers.0.bias", vec![1, ACTION_SPACE_SIZE], vec![0.0; 144]);
+    assert!(matches!(
+        err(&file(&bias, metadata(1))),
+        PolicyError::LayerShape { layer: 0, .. }
+    ));
+    let mut nan = zero_linear();
+    nan[1].2[5] = f32::NAN;
+    assert!(matches!(
+        err(&file(&nan, metadata(1))),
+        PolicyError::NotFinite { layer: 0 }
+    ));
+    // Half precision is refused by name, not misread.
+    let half = vec![0u8; 2 * ACTION_SPACE_SIZE];
+    let views = [
+        (
+            "layers.0.weight",
+            TensorView::new(
+                Dtype::F32,
+                vec![ACTION_SPACE_SIZE, OBS_LEN],
+                &[0u8; 4 * ACTION_SPACE_SIZE * OBS_LEN],
+            )
+            .unwrap(),
+        ),
+        (
+            "layers.0.bias",
+            TensorView::new(Dtype::F16, vec![ACTION_SPACE_SIZE], &half).unwrap(),
+        ),
+    ];
+    let bytes = safetensors::serialize(views, Some(metadata(1))).unwrap();
+    assert!(matches!(
+        err(&bytes),
+        PolicyError::Dtype { name, found } if name == "layers.0.bias" && found == "F16"
+    ));
+}
+
+#[test]
+fn not_a_policy_file_is_named() {
+    assert!(matches!(err(b""), PolicyError::NotSafetensors(_)));
+    assert!(matches!(
+        err(b"hello world, not tensors"),
+        PolicyError::NotSafetensors(_)
+    ));
+    let good = file(&zero_linear(), metadata(1));
+    assert!(matches!(
+        err(&good[..good.len() - 1]),
+        PolicyError::NotSafetensors(_)
+    ));
+    // The JSON format of earlier versions: refused with how to convert.
+    let json = br#"{"format": "taisim-policy", "obs_version": 1, "layers": []}"#;
+    let e = err(json);
+    assert!(matches!(e, PolicyError::JsonFile));
+    assert!(e.to_string().contains("convert_json_policy"), "{e}");
+}
+
+#[test]
+fn layer_shapes_are_checked() {
     // Shapes: a wrong input width, a wrong output width, a weight count that does not fit.
     let bad_in = Policy::new(vec![Layer::new(
         10,
@@ -188,4 +359,56 @@ fn files_for_another_layout_are_refused() {
         Err(PolicyError::NotFinite { layer: 0 })
     ));
     assert!(matches!(Policy::new(vec![]), Err(PolicyError::NoLayers)));
+}
+
+/// A seeded MLP of three layers with weights of every sign: `scores` (sparse first layer)
+/// against a dense forward pass in f64 written out here, on observations of many decisions.
+#[test]
+fn scores_match_a_dense_forward_pass() {
+    let mut rng = taisim_sim::rng_from_seed(77);
+    let mut draw = |n: usize| -> Vec<f32> {
+        (0..n)
+            .map(|_| taisim_sim::bounded(&mut rng, 2001) as f32 / 1000.0 - 1.0)
+            .collect()
+    };
+    let widths = [OBS_LEN, 40, 24, ACTION_SPACE_SIZE];
+    let layers: Vec<Layer> = widths
+        .windows(2)
+        .map(|w| Layer::new(w[0], w[1], draw(w[0] * w[1]), draw(w[1])))
+        .collect();
+    let policy = Policy::new(layers.clone()).unwrap();
+    let mut obs = vec![0f32; OBS_LEN];
+    let mut scratch = policy.scratch();
+    let mut out = vec![0f32; ACTION_SPACE_SIZE];
+    let mut legal = ActionList::new();
+    let mut checked = 0;
+    for seed in 0..5 {
+        let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+        while let Some(seat) = deal.to_act() {
+            taisim_agents::encode_slice(&deal.view(seat), &mut obs);
+            policy.scores(&obs, &mut scratch, &mut out);
+            let mut x: Vec<f64> = obs.iter().map(|&v| v as f64).collect();
+            for (i, l) in layers.iter().enumerate() {
+                x = (0..l.outputs)
+                    .map(|r| {
+                        let row = &l.weights[r * l.inputs..(r + 1) * l.inputs];
+                        let y = l.bias[r] as f64
+                            + row.iter().zip(&x).map(|(&w, &v)| w as f64 * v).sum::<f64>();
+                        if i + 1 < layers.len() {
+                            y.max(0.0)
+                        } else {
+                            y
+                        }
+                    })
+                    .collect();
+            }
+            for (a, b) in out.iter().zip(&x) {
+                assert!((*a as f64 - b).abs() < 1e-3 * (1.0 + b.abs()), "{a} vs {b}");
+            }
+            checked += 1;
+            deal.legal_actions(&mut legal);
+            deal.play(legal[0]).unwrap();
+        }
+    }
+    assert!(checked > 100);
 }

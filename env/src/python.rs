@@ -773,6 +773,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_json, m)?)?;
     m.add_function(wrap_pyfunction!(score_many_json, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::python_policy::policy_logits, m)?)?;
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
     m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;
     m.add("OBS_VERSION", OBS_VERSION)?;

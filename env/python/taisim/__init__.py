@@ -31,6 +31,7 @@ from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
+from taisim.policy import convert_json_policy, export_policy, policy_logits
 from taisim.vec_env import VecEnv
 from taisim.wrappers import LegalizeActions
 

@@ -1,0 +1,146 @@
+"""Policy files: a ``torch.nn`` MLP exported to the safetensors file the Rust policy agent
+plays (``--agents policy:PATH``, ``taisim.Env(opponents="policy:PATH")``).
+
+The file holds ``layers.{i}.weight`` (``[outputs, inputs]``) and ``layers.{i}.bias``
+(``[outputs]``) as float32 for each dense layer ``i``, ReLU between layers, and in the
+safetensors metadata ``format="taisim-policy"``, ``architecture="mlp"``,
+``activation="relu"``, ``layers``, ``obs_version`` and ``action_space``. The first layer
+reads the observation flattened row-major (``OBS_SHAPE[0] * OBS_SHAPE[1]`` values); the last
+gives one score per action, and the agent plays the best-scoring legal one. The Rust loader
+refuses a file for another observation version, a wrong shape or a missing tensor by name.
+
+This module needs ``safetensors`` (``scripts/requirements.txt``); :func:`export_policy`
+needs ``torch`` too.
+"""
+
+import json
+import os
+
+import numpy as np
+
+from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, OBS_VERSION
+from taisim._native import policy_logits as _policy_logits
+
+#: The ``format`` metadata of a policy file.
+POLICY_FORMAT = "taisim-policy"
+#: Values per flattened observation: the first layer's input width.
+OBS_LEN = OBS_SHAPE[0] * OBS_SHAPE[1]
+
+
+def _save(layers, path):
+    """Writes ``layers`` (a list of ``(weight, bias)`` float32 numpy arrays, weight
+    ``[outputs, inputs]``) as a policy file, after checking the shapes chain from the
+    observation to the action space."""
+    from safetensors.numpy import save_file
+
+    if not layers:
+        raise ValueError("a policy needs at least one layer")
+    width = OBS_LEN
+    tensors = {}
+    for i, (w, b) in enumerate(layers):
+        w = np.ascontiguousarray(w, dtype=np.float32)
+        b = np.ascontiguousarray(b, dtype=np.float32)
+        if w.ndim != 2 or w.shape[1] != width:
+            raise ValueError(f"layer {i}: weight has shape {w.shape}, expected (outputs, {width})")
+        if b.shape != (w.shape[0],):
+            raise ValueError(f"layer {i}: bias has shape {b.shape}, expected ({w.shape[0]},)")
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise ValueError(f"layer {i} holds a NaN or infinite value")
+        tensors[f"layers.{i}.weight"] = w
+        tensors[f"layers.{i}.bias"] = b
+        width = w.shape[0]
+    if width != ACTION_SPACE_SIZE:
+        raise ValueError(f"the last layer gives {width} outputs; the action space has {ACTION_SPACE_SIZE}")
+    metadata = {
+        "format": POLICY_FORMAT,
+        "architecture": "mlp",
+        "activation": "relu",
+        "layers": str(len(layers)),
+        "obs_version": str(OBS_VERSION),
+        "action_space": str(ACTION_SPACE_SIZE),
+    }
+    save_file(tensors, os.fspath(path), metadata=metadata)
+    return path
+
+
+def mlp_layers(module):
+    """The ``(weight, bias)`` numpy arrays of ``module``'s ``nn.Linear`` layers, in order,
+    after checking that ``module`` is an MLP the Rust agent computes exactly: ``nn.Linear``
+    layers (with bias) with one ``nn.ReLU`` between each two and none after the last, and
+    otherwise only ``nn.Flatten``, ``nn.Identity`` or ``nn.Dropout`` (inert at inference).
+    Containers (``nn.Sequential``, ``nn.ModuleList``) are walked in registration order."""
+    import torch.nn as nn
+
+    leaves = [m for m in module.modules() if not list(m.children())]
+    seq = []
+    for m in leaves:
+        if isinstance(m, nn.Linear):
+            if m.bias is None:
+                raise ValueError("export_policy: every nn.Linear needs a bias (bias=True)")
+            seq.append(m)
+        elif isinstance(m, nn.ReLU):
+            seq.append("relu")
+        elif isinstance(m, (nn.Flatten, nn.Identity, nn.Dropout)):
+            continue
+        else:
+            raise ValueError(
+                f"export_policy: {type(m).__name__} is not part of the policy format "
+                "(nn.Linear layers with nn.ReLU between them); export the policy head alone"
+            )
+    layers = []
+    for i, item in enumerate(seq):
+        expect_linear = i % 2 == 0
+        if expect_linear != isinstance(item, nn.Linear):
+            raise ValueError(
+                "export_policy: the module must alternate nn.Linear and nn.ReLU, starting and "
+                "ending with nn.Linear"
+            )
+        if expect_linear:
+            layers.append((item.weight.detach().cpu().float().numpy(),
+                           item.bias.detach().cpu().float().numpy()))
+    if not seq or not isinstance(seq[-1], nn.Linear):
+        raise ValueError("export_policy: the module must end with an nn.Linear (the action scores)")
+    return layers
+
+
+def export_policy(module, path):
+    """Writes ``module`` (a ``torch.nn`` MLP: ``nn.Linear`` layers with ``nn.ReLU`` between
+    them, from ``OBS_SHAPE[0] * OBS_SHAPE[1]`` inputs to ``ACTION_SPACE_SIZE`` scores) to
+    ``path`` as a policy file for the current observation version. Returns ``path``.
+
+    A module of another shape, or one holding other layers, raises ``ValueError`` naming the
+    problem. The agent plays ``argmax`` of ``module(obs.flatten())`` over the legal actions;
+    :func:`policy_logits` gives the Rust side's scores to check an export against."""
+    return _save(mlp_layers(module), path)
+
+
+def policy_logits(path, obs):
+    """The scores the Rust policy agent computes from the policy file at ``path`` for each
+    observation of ``obs`` (``(n, *OBS_SHAPE)`` or ``(n, OBS_LEN)``): a ``(n,
+    ACTION_SPACE_SIZE)`` float32 array."""
+    obs = np.ascontiguousarray(obs, dtype=np.float32)
+    return _policy_logits(os.fspath(path), obs)
+
+
+def convert_json_policy(src, dst):
+    """Converts a policy file in the JSON format of earlier taisim versions (``{"format":
+    "taisim-policy", "obs_version": .., "layers": [{"inputs", "outputs", "weights",
+    "bias"}, ..]}``) to the safetensors format. The observation version must be the current
+    one: weights for another layout cannot be converted, only retrained."""
+    with open(src, encoding="utf-8") as f:
+        doc = json.load(f)
+    if doc.get("format") != POLICY_FORMAT:
+        raise ValueError(f"{src}: format is {doc.get('format')!r}, expected {POLICY_FORMAT!r}")
+    if doc.get("obs_version") != OBS_VERSION:
+        raise ValueError(
+            f"{src}: trained on observation version {doc.get('obs_version')}, this build "
+            f"encodes version {OBS_VERSION}; such weights cannot be converted, only retrained"
+        )
+    layers = []
+    for i, layer in enumerate(doc.get("layers") or []):
+        w = np.asarray(layer["weights"], dtype=np.float32)
+        if w.size != layer["outputs"] * layer["inputs"]:
+            raise ValueError(f"{src}: layer {i} has {w.size} weights, expected "
+                             f"{layer['outputs']} x {layer['inputs']}")
+        layers.append((w.reshape(layer["outputs"], layer["inputs"]), layer["bias"]))
+    return _save(layers, dst)

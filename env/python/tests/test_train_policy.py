@@ -1,0 +1,171 @@
+"""The training recipe's whole path, tiny, in seconds on CPU: a decisions dataset ->
+behaviour cloning -> a few masked PPO updates through ``taisim.VecEnv`` -> export -> the Rust
+agent loads the file and plays -> evaluation (the arena where this build has it). Also: a
+resumed run makes exactly the updates of one never stopped. Skipped without torch."""
+
+import csv
+import importlib.util
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import taisim
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("safetensors")
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("train_policy", ROOT / "scripts" / "train_policy.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+tp = load_script()
+
+
+def teacher(mask):
+    """A fixed rule for the in-test dataset: win when it may, else the highest legal index
+    below the win (a discard, a claim or a kong), else pass."""
+    legal = np.flatnonzero(mask)
+    if mask[141]:
+        return 141
+    below = legal[legal < 141]
+    return int(below[-1]) if len(below) else int(legal[-1])
+
+
+def decisions(n, seed=0):
+    """``n`` decisions in ``taisim.load_decisions``'s layout (uint8 numerators and a scale),
+    recorded from seeded deals against greedy opponents with the teacher playing."""
+    env = taisim.VecEnv(num_envs=8, opponents="greedy", threads=1)
+    obs, info = env.reset(seed=seed)
+    rows, masks, actions = [], [], []
+    while sum(len(a) for a in actions) < n:
+        mask = info["action_mask"].astype(bool)
+        act = np.array([teacher(m) for m in mask])
+        rows.append(obs.copy())
+        masks.append(mask)
+        actions.append(act)
+        obs, _, _, _, info = env.step(act)
+    obs = np.concatenate(rows)[:n]
+    scale = np.full(taisim.OBS_SHAPE, 1 / 240, dtype=np.float32)
+    return {
+        "obs": np.rint(obs / scale).astype(np.uint8),
+        "obs_scale": scale,
+        "mask": np.concatenate(masks)[:n],
+        "action": np.concatenate(actions)[:n].astype(np.int64),
+        "reward": np.zeros(n, dtype=np.float32),
+        "obs_version": taisim.OBS_VERSION,
+    }
+
+
+@pytest.fixture(scope="module")
+def data():
+    return decisions(3000)
+
+
+def run(out, monkeypatch, data, *extra):
+    monkeypatch.setattr(tp, "load_decisions", lambda run: data)
+    args = ["--out", str(out), "--seed", "5", "--threads", "1", "--hidden", "32",
+            "--num-envs", "16", "--rollout", "16", "--minibatch", "128",
+            "--checkpoint-every", "2", "--eval-deals", "0", *extra]
+    return tp.main(args)
+
+
+def metrics(out):
+    with open(out / "metrics.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_dataset_to_bc_to_ppo_to_rust_agent(tmp_path, monkeypatch, data):
+    out = tmp_path / "run"
+    path = run(out, monkeypatch, data, "--bc-run", "in-test", "--bc-epochs", "4",
+               "--bc-batch", "256", "--steps", "512", "--eval-deals", "40",
+               "--eval-baseline", "greedy")
+    rows = metrics(out)
+    bc = [r for r in rows if r["phase"] == "bc"]
+    ppo = [r for r in rows if r["phase"] == "ppo"]
+    assert len(bc) == 4 and len(ppo) == 2
+    # Cloning learnt the teacher: far above a uniform guess among the legal actions.
+    assert float(bc[-1]["heldout_accuracy"]) > 0.8
+    assert float(bc[-1]["loss"]) < float(bc[0]["loss"])
+    assert [int(r["step"]) for r in ppo] == [256, 512]
+    for r in ppo:
+        assert np.isfinite(float(r["policy_loss"])) and float(r["entropy"]) > 0
+    # The exported file is the trained policy head, scored identically in Rust.
+    model = tp.PolicyNet((32,))
+    model.load_state_dict(torch.load(out / "checkpoint.pt", weights_only=False)["model"])
+    obs = data["obs"][:200].astype(np.float32) * data["obs_scale"]
+    with torch.no_grad():
+        ref = model.policy()(torch.from_numpy(obs).reshape(200, -1)).numpy()
+    np.testing.assert_allclose(taisim.policy_logits(path, obs), ref, rtol=1e-4, atol=1e-4)
+    # The Rust agent loads it and plays deals to the end, as an opponent.
+    env = taisim.VecEnv(num_envs=4, opponents=f"policy:{path}", threads=1)
+    o, info = env.reset(seed=1)
+    ended = 0
+    for _ in range(400):
+        o, r, term, _, info = env.step(info["action_mask"].argmax(1))
+        ended += int(term.sum())
+    assert ended > 0
+    # Evaluated: through the arena where this build has it, else the env.
+    result = json.loads((out / "eval.json").read_text())
+    assert len(result["arena"]) + len(result["env"]) == 1
+    for e in result["env"]:
+        assert e["deals"] == 40 and np.isfinite(e["mean_reward"])
+
+
+def test_resume_continues_exactly(tmp_path, monkeypatch, data):
+    common = ["--bc-run", "in-test", "--bc-epochs", "1", "--bc-batch", "512"]
+    # Checkpoints every 2 updates of 256 decisions: the first run stops at one.
+    straight = run(tmp_path / "a", monkeypatch, data, *common, "--steps", "1024")
+    run(tmp_path / "b", monkeypatch, data, *common, "--steps", "512")
+    resumed = run(tmp_path / "b", monkeypatch, data, *common, "--steps", "1024", "--resume")
+    obs = data["obs"][:300].astype(np.float32) * data["obs_scale"]
+    np.testing.assert_array_equal(taisim.policy_logits(straight, obs),
+                                  taisim.policy_logits(resumed, obs))
+    assert [r["step"] for r in metrics(tmp_path / "b")] == [r["step"] for r in metrics(tmp_path / "a")]
+
+
+def test_bad_datasets_are_refused(data):
+    with pytest.raises(SystemExit, match="observation version"):
+        tp.decisions_to_tensors(dict(data, obs_version=taisim.OBS_VERSION + 1))
+    bad = dict(data, action=data["action"].copy())
+    bad["action"][7] = int(np.flatnonzero(~data["mask"][7])[0])
+    with pytest.raises(SystemExit, match="outside its mask"):
+        tp.decisions_to_tensors(bad)
+
+
+def arena_available():
+    taisim_bin = tp.find_taisim(None)
+    if taisim_bin is None:
+        return None
+    done = subprocess.run([taisim_bin, "arena", "--help"], capture_output=True)
+    return taisim_bin if done.returncode == 0 else None
+
+
+@pytest.mark.skipif(not hasattr(taisim, "load_decisions"),
+                    reason="taisim.load_decisions (the decisions dataset) is not in this build")
+def test_ci_path_with_the_real_dataset_and_arena(tmp_path):
+    taisim_bin = arena_available()
+    if taisim_bin is None:
+        pytest.skip("no `taisim arena` in this build (cargo build the CLI)")
+    run_dir = tmp_path / "decisions"
+    done = subprocess.run([taisim_bin, "simulate", "--decisions", "all", "--agents", "greedy",
+                           "--deals", "40", "--seed", "3", "--out", str(run_dir)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "run"
+    path = tp.main(["--out", str(out), "--seed", "1", "--threads", "1", "--hidden", "32",
+                    "--bc-run", str(run_dir), "--bc-epochs", "1", "--num-envs", "16",
+                    "--rollout", "16", "--minibatch", "128", "--steps", "256",
+                    "--eval-deals", "50", "--eval-baseline", "greedy", "--taisim", taisim_bin])
+    assert os.path.exists(path)
+    result = json.loads((out / "eval.json").read_text())
+    assert result["arena"] and result["arena"][0]["deals"] == 50
