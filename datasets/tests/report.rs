@@ -30,6 +30,7 @@ fn spec() -> RunSpec {
         log_actions: false,
         base: v.settlement.base,
         per_tai: v.settlement.per_tai,
+        decisions: None,
     }
 }
 

@@ -576,6 +576,7 @@ fn simulate(
         log_actions,
         base,
         per_tai,
+        decisions: None,
     };
     let options = RunOptions {
         threads,
