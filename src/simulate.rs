@@ -57,7 +57,8 @@ pub struct SimulateArgs {
     /// each decision with a real choice) for these seats: `all`, or seats as in E,S.
     #[arg(long)]
     decisions: Option<DecisionSeats>,
-    /// Deals (or games) per part file [default: 65536 deals, 2048 games].
+    /// Deals (or games) per part file [default: 65536 deals, 2048 games; 2048 deals, 64
+    /// games with --decisions].
     #[arg(long)]
     part_size: Option<u64>,
     /// Settlement base (底) [default: the variant's].

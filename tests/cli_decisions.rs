@@ -51,6 +51,15 @@ fn simulate(out: &Path, extra: &[&str]) {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// What the deal showed at one decision with a real choice.
+struct Seen {
+    step: u32,
+    seat: u8,
+    obs: Vec<f32>,
+    mask: Vec<u8>,
+    action: usize,
+}
+
 fn manifest(out: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap()
 }
@@ -81,7 +90,7 @@ fn rows_replay_from_the_seed_bit_for_bit() {
         let seed = deal_seed(21, deal_id);
         let mut deal = Deal::new(variant.rules(), seed, DealContext::FIRST).unwrap();
         // What the deal showed at each decision with a real choice.
-        let mut expected: Vec<(u32, u8, Vec<f32>, Vec<u8>, usize)> = Vec::new();
+        let mut expected: Vec<Seen> = Vec::new();
         let mut step = 0u32;
         let mut legal = ActionList::new();
         play_deal_with(&mut deal, &mut agents, &mut ActionList::new(), |d, a| {
@@ -92,7 +101,13 @@ fn rows_replay_from_the_seed_bit_for_bit() {
                 let mut obs = vec![0f32; OBS_LEN];
                 encode_slice(&d.view(seat), &mut obs);
                 let index = taisim_agents::action_to_index(a, d).unwrap();
-                expected.push((step, seat as u8, obs, mask, index));
+                expected.push(Seen {
+                    step,
+                    seat: seat as u8,
+                    obs,
+                    mask,
+                    action: index,
+                });
             }
             step += 1;
         });
@@ -101,7 +116,14 @@ fn rows_replay_from_the_seed_bit_for_bit() {
             .unwrap()
             .payments
             .0;
-        for (step, seat, obs, mask, action) in expected {
+        for Seen {
+            step,
+            seat,
+            obs,
+            mask,
+            action,
+        } in expected
+        {
             assert_eq!(d.deal[row], deal_id);
             assert_eq!(d.step[row], step, "deal {deal_id}");
             assert_eq!(d.seat[row], seat);

@@ -349,6 +349,11 @@ impl RunRequest {
         }
         if let Some(seats) = self.decisions {
             spec.decisions = Some(seats);
+            // A part is held in memory until it is written, and a decision row is about
+            // 2 KB: 65,536 deals of about 40 rows each would take gigabytes per worker.
+            if !from_manifest && self.part_size.is_none() {
+                spec.part_size = spec.unit.default_part_size() / 32;
+            }
         }
         spec.validate()?;
         // Stakes the settlement cannot pay exactly are refused before anything is played,

@@ -26,6 +26,7 @@ from taisim._native import __version__
 from taisim._native import score_json as _score_json
 from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
+from taisim._native import load_decisions as _load_decisions
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
 from taisim.vec_env import VecEnv
@@ -118,6 +119,23 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
                      progress=progress)
 
 
+def load_decisions(run, seats=None):
+    """The decisions table of the run in directory ``run`` (made with ``taisim simulate
+    --decisions``) as a dict of numpy arrays, one row per decision: ``obs`` (uint8,
+    ``(n, C, 34)``: the observation's numerators), ``obs_scale`` (float32, ``(C, 34)``:
+    ``obs * obs_scale`` is exactly the float32 observation the environment produces),
+    ``mask`` (bool, ``(n, 144)``), ``action`` (int64), ``reward`` (float32: the seat's
+    settlement points for the deal), ``seat`` (uint8, 0 = E), ``deal`` (uint64, the deal id),
+    ``step`` (uint32, the decision's number in its deal), and ``obs_version`` (int).
+
+    ``seats`` keeps only those seats' rows: ``"E,S"`` or a list such as ``["E", "S"]``.
+    A missing run or a run without a decisions table raises ``ValueError``; a damaged part
+    ``RuntimeError`` (``OSError`` if it cannot be read), each naming the file."""
+    if seats is not None and not isinstance(seats, str):
+        seats = ",".join(seats)
+    return _load_decisions(str(run), seats)
+
+
 __all__ = [
     "ACTION_SPACE_SIZE",
     "GYM_IDS",
@@ -133,5 +151,6 @@ __all__ = [
     "action_name",
     "score",
     "simulate",
+    "load_decisions",
     "aec_env",
 ]
