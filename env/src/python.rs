@@ -534,7 +534,7 @@ fn action_name(index: usize) -> PyResult<String> {
 #[pyo3(signature = (
     out = None, *, variant = None, deals = None, games = None, seed = None, agents = None,
     threads = None, part_size = None, shard = None, log_actions = false, base = None,
-    per_tai = None, resume = false, progress = false
+    per_tai = None, resume = false, progress = false, decisions = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn simulate(
@@ -553,10 +553,15 @@ fn simulate(
     per_tai: Option<i64>,
     resume: bool,
     progress: bool,
+    decisions: Option<String>,
 ) -> PyResult<String> {
     use taisim_datasets::{HarnessError, ProgressMode, RunOptions, RunRequest};
     let shard = shard
         .map(|s| s.parse::<taisim_datasets::Shard>())
+        .transpose()
+        .map_err(value_error)?;
+    let decisions = decisions
+        .map(|s| s.parse::<taisim_datasets::DecisionSeats>())
         .transpose()
         .map_err(value_error)?;
     if resume && out.is_none() {
@@ -576,7 +581,7 @@ fn simulate(
         log_actions,
         base,
         per_tai,
-        decisions: None,
+        decisions,
     };
     let options = RunOptions {
         threads,

@@ -95,13 +95,15 @@ def _plain(request):
 
 def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agents=None,
              threads=None, part_size=None, shard=None, log_actions=False, base=None,
-             per_tai=None, resume=False, progress=False):
+             per_tai=None, resume=False, progress=False, decisions=None):
     """Plays seeded self-play deals (or full ``games``) in parallel into a Parquet dataset and
     returns its directory, exactly as ``taisim simulate`` does with the same arguments:
     ``deals/``, ``wins/`` and ``tai/`` part files and a ``manifest.json``. Unset arguments
     take the CLI's defaults (1,000,000 deals of ``taiwan16``, greedy agents, seed 0, into
     ``runs/<UTC timestamp>``). ``agents`` is one name or four comma-separated in seat order
-    E,S,W,N; ``shard`` is ``"K/N"``; ``resume=True`` continues the run in ``out``.
+    E,S,W,N; ``shard`` is ``"K/N"``; ``resume=True`` continues the run in ``out``;
+    ``decisions`` (``"all"`` or seats as ``"E,S"``) also writes the decisions table that
+    :func:`load_decisions` reads.
 
     Bad arguments raise ``ValueError`` (``TypeError`` for a wrong type); a failed write
     raises ``OSError`` and keeps the complete parts."""
@@ -116,7 +118,7 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     return _simulate(out, variant=variant, deals=deals, games=games, seed=seed,
                      agents=agents, threads=threads, part_size=part_size, shard=shard,
                      log_actions=log_actions, base=base, per_tai=per_tai, resume=resume,
-                     progress=progress)
+                     progress=progress, decisions=decisions)
 
 
 def load_decisions(run, seats=None):
