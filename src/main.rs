@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod arena;
 mod output;
 mod report;
 mod score;
@@ -36,6 +37,8 @@ enum Command {
     Deal(simulate::DealArgs),
     /// Score a winning hand: a table for people, or JSON in and out with --json.
     Score(Box<score::ScoreArgs>),
+    /// Duplicate match: a candidate agent against a baseline on the same walls, seat by seat.
+    Arena(Box<arena::ArenaArgs>),
     /// List the shipped rule variants.
     Variants,
     /// Inspect a rule variant.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::report(args).map_err(Failure::from),
         Command::Deal(args) => simulate::show_deal(args).map_err(Failure::from),
         Command::Score(args) => score::run(args).map_err(Failure::from),
+        Command::Arena(args) => arena::arena(args),
         Command::Variants => score::list_variants().map_err(Failure::from),
         Command::Variant(args) => score::variant(args).map_err(Failure::from),
     };

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use taisim_datasets::{
-    check_threads, default_out_dir, schema_text, HarnessError, ProgressMode, RunOptions,
-    RunRequest, Shard,
+    check_threads, default_out_dir, schema_text, DecisionSeats, HarnessError, ProgressMode,
+    RunOptions, RunRequest, Shard,
 };
 
 use crate::output::{outln, Failure, Stdout};
@@ -53,7 +53,12 @@ pub struct SimulateArgs {
     /// Record each deal's decisions (for `taisim replay`).
     #[arg(long)]
     log_actions: bool,
-    /// Deals (or games) per part file [default: 65536 deals, 2048 games].
+    /// Also write the decisions table (observation, legal mask, action, final reward of
+    /// each decision with a real choice) for these seats: `all`, or seats as in E,S.
+    #[arg(long)]
+    decisions: Option<DecisionSeats>,
+    /// Deals (or games) per part file [default: 65536 deals, 2048 games; 2048 deals, 64
+    /// games with --decisions].
     #[arg(long)]
     part_size: Option<u64>,
     /// Settlement base (底) [default: the variant's].
@@ -111,7 +116,7 @@ pub struct DealArgs {
 
 /// A whole number from 0 to 2^64 - 1, with a message naming what is wrong: a sign, too many
 /// digits, or something else (clap's own message for u64 says only "invalid digit").
-fn parse_u64(what: &str, s: &str) -> Result<u64, String> {
+pub(crate) fn parse_u64(what: &str, s: &str) -> Result<u64, String> {
     let digits = s.trim().strip_prefix('+').unwrap_or(s.trim());
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         return digits.parse().map_err(|_| {
@@ -133,7 +138,7 @@ fn parse_u64(what: &str, s: &str) -> Result<u64, String> {
     }
 }
 
-fn parse_seed(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
     parse_u64("seed", s)
 }
 
@@ -277,6 +282,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         log_actions: args.log_actions,
         base: args.base,
         per_tai: args.per_tai,
+        decisions: args.decisions,
     };
     let spec = request.spec(&out, args.resume)?;
     let progress = if args.quiet {

@@ -282,14 +282,18 @@ impl River {
     }
 }
 
-/// `TABLE[n] = n / D` for `n` in `0..N`, each value the same float division would give.
-/// A `divss` per scalar was the costliest line of [`write`] (its latency sits in the
-/// chain of stores to the scalar row); a load from these tables is not.
+/// `TABLE[n] = n × (1 / D)` for `n` in `0..N`, rounded to `f32`. A `divss` per scalar was
+/// the costliest line of [`write`] (its latency sits in the chain of stores to the scalar
+/// row); a load from these tables is not. A product, not the quotient `n / D`: the
+/// decisions table stores `n` and its readers get the value back as `n × (1 / D)` in `f32`,
+/// which for `D = 136` differs from the quotient in the last bit at seven `n` (33, 49, …);
+/// for the other denominators the two agree everywhere.
 const fn fractions<const N: usize>(d: f32) -> [f32; N] {
     let mut t = [0f32; N];
+    let scale = 1.0 / d;
     let mut n = 0;
     while n < N {
-        t[n] = n as f32 / d;
+        t[n] = n as f32 * scale;
         n += 1;
     }
     t

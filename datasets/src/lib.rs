@@ -15,6 +15,7 @@
 //! `manifest.json` records the spec, the variant's hash, and every file's rows and SHA-256.
 
 mod atomic;
+mod decisions;
 mod error;
 mod manifest;
 mod part;
@@ -29,6 +30,9 @@ mod spec;
 mod tables;
 
 pub use atomic::write_atomically;
+pub use decisions::{
+    load_decisions, obs_denominators, obs_scale, quantize, DecisionSeats, Decisions,
+};
 pub use error::HarnessError;
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, VARIANT_FILE};
 pub use part::{

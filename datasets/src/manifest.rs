@@ -30,6 +30,13 @@ pub struct Rows {
     pub deals: u64,
     pub wins: u64,
     pub tai: u64,
+    /// Rows of the decisions table (runs made with `--decisions`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub decisions: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

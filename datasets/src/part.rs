@@ -28,17 +28,31 @@ pub enum Table {
     Deals,
     Wins,
     Tai,
+    /// Written only by runs made with `--decisions`, so not in [`Table::ALL`].
+    Decisions,
 }
 
 impl Table {
     /// In the order a part's files are renamed into place: deals last.
     pub const ALL: [Table; 3] = [Table::Wins, Table::Tai, Table::Deals];
+    /// Every table a run may write, for removing a part's files.
+    pub const EVERY: [Table; 4] = [Table::Decisions, Table::Wins, Table::Tai, Table::Deals];
+
+    /// The tables a run writes, in the order a part's files are renamed into place.
+    pub fn of_run(decisions: bool) -> &'static [Table] {
+        if decisions {
+            &Table::EVERY
+        } else {
+            &Table::ALL
+        }
+    }
 
     pub const fn dir(self) -> &'static str {
         match self {
             Table::Deals => "deals",
             Table::Wins => "wins",
             Table::Tai => "tai",
+            Table::Decisions => "decisions",
         }
     }
 }
@@ -77,6 +91,9 @@ pub const MIN_COMPRESSED_ROWS: usize = 1024;
 /// every value a column takes, so min/max could prune nothing, while computing them costs
 /// the writer a comparison or two per value (a string comparison for the string columns).
 pub fn writer_properties(table: Table, rows: usize) -> WriterProperties {
+    if table == Table::Decisions {
+        return crate::decisions::writer_properties();
+    }
     let compression = if rows < MIN_COMPRESSED_ROWS {
         Compression::UNCOMPRESSED
     } else {
@@ -130,6 +147,9 @@ pub struct PartRecord {
     pub deals: FileRecord,
     pub wins: FileRecord,
     pub tai: FileRecord,
+    /// Runs made with `--decisions` only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decisions: Option<FileRecord>,
 }
 
 impl PartRecord {
@@ -138,6 +158,10 @@ impl PartRecord {
             Table::Deals => &self.deals,
             Table::Wins => &self.wins,
             Table::Tai => &self.tai,
+            Table::Decisions => self
+                .decisions
+                .as_ref()
+                .expect("the decisions file is asked for only in runs that write one"),
         }
     }
 }
@@ -182,7 +206,7 @@ pub fn commit(out: &Path, table: Table, index: u64, tmp: &Path) -> Result<(), Ha
 
 /// Removes a part's staged files, left by an invocation killed while writing it.
 pub fn remove_temporaries(out: &Path, index: u64) -> Result<(), HarnessError> {
-    for table in Table::ALL {
+    for table in Table::EVERY {
         let path = temp_path(out, table, index);
         match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -196,7 +220,7 @@ pub fn remove_temporaries(out: &Path, index: u64) -> Result<(), HarnessError> {
 
 /// Removes a part's staged and final files (an incomplete part before it is played again).
 pub fn remove_part(out: &Path, index: u64) -> Result<(), HarnessError> {
-    for table in Table::ALL {
+    for table in Table::EVERY {
         for path in [temp_path(out, table, index), part_path(out, table, index)] {
             match std::fs::remove_file(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {

@@ -7,6 +7,7 @@ use taisim_sim::{
     deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
 };
 
+use crate::decisions::{DecisionSeats, DecisionsColumns};
 use crate::error::HarnessError;
 use crate::schema::wins_layout;
 use crate::spec::{RunSpec, Unit};
@@ -29,14 +30,17 @@ pub(crate) struct PartTables {
     pub deals: DealsColumns,
     pub wins: WinsColumns,
     pub tai: TaiColumns,
+    /// With `--decisions`.
+    pub decisions: Option<DecisionsColumns>,
 }
 
 impl PartTables {
-    pub fn new(log_actions: bool, capacity: usize) -> PartTables {
+    pub fn new(log_actions: bool, capacity: usize, decisions: Option<DecisionSeats>) -> PartTables {
         PartTables {
             deals: DealsColumns::new(log_actions, capacity),
             wins: WinsColumns::default(),
             tai: TaiColumns::default(),
+            decisions: decisions.map(DecisionsColumns::new),
         }
     }
 }
@@ -133,11 +137,20 @@ impl<'a> Player<'a> {
         self.actions.clear();
         let log = self.spec.log_actions;
         let actions = &mut self.actions;
+        let mut recorder = tables.decisions.as_mut();
+        if let Some(r) = recorder.as_mut() {
+            r.start_deal();
+        }
+        let mut step = 0u32;
         let log_action = |d: &Deal, a: Action| {
             if log {
                 // The action space has 144 entries, so an index fits a byte.
                 actions.push(action_to_index(a, d).map_or(u8::MAX, |i| i as u8));
             }
+            if let Some(r) = recorder.as_mut() {
+                r.record(d, a, step);
+            }
+            step += 1;
         };
         let decisions = match &mut self.seats {
             Seats::Random(agents) => play_deal_with(&mut deal, agents, &mut self.legal, log_action),
@@ -253,6 +266,9 @@ impl<'a> Player<'a> {
                     flowers: input.flowers,
                 });
             }
+        }
+        if let Some(r) = tables.decisions.as_mut() {
+            r.end_deal(deal_id, seats.map(|s| s.pay)).map_err(engine)?;
         }
         let conserved: i64 = seats.iter().map(|s| s.pay).sum();
         if conserved != 0 {

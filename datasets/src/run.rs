@@ -123,7 +123,16 @@ pub fn resumable_without_manifest(out: &Path, shard: Shard) -> bool {
 /// What a run directory may hold: what a run writes, and what the report and the analysis
 /// script write beside it. Hidden names are temporary files and journals.
 fn is_run_entry(name: &str) -> bool {
-    [VARIANT_FILE, "deals", "wins", "tai", "report.md", "plots"].contains(&name)
+    [
+        VARIANT_FILE,
+        "deals",
+        "wins",
+        "tai",
+        "decisions",
+        "report.md",
+        "plots",
+    ]
+    .contains(&name)
         || Manifest::is_manifest_name(name)
         || name.starts_with('.')
 }
@@ -309,6 +318,10 @@ fn rows_of(records: &[PartRecord]) -> Rows {
         deals: records.iter().map(|r| r.deals.rows).sum(),
         wins: records.iter().map(|r| r.wins.rows).sum(),
         tai: records.iter().map(|r| r.tai.rows).sum(),
+        decisions: records
+            .iter()
+            .map(|r| r.decisions.as_ref().map_or(0, |f| f.rows))
+            .sum(),
     }
 }
 
@@ -326,7 +339,10 @@ fn check_part(
             r.units
         )));
     }
-    for table in Table::ALL {
+    if spec.decisions.is_some() && r.decisions.is_none() {
+        return Ok(Some("its decisions file was never recorded".into()));
+    }
+    for &table in Table::of_run(spec.decisions.is_some()) {
         let file = r.file(table);
         let expected = part::part_path(Path::new(""), table, p);
         if Path::new(&file.file) != expected {
@@ -388,7 +404,8 @@ fn read_journal(path: &Path) -> Result<Vec<PartRecord>, HarnessError> {
 
 /// The first field two specs disagree on, for the error message.
 fn spec_difference(recorded: &RunSpec, asked: &RunSpec) -> String {
-    let fields: [(&str, String, String); 9] = [
+    let seats = |s: &RunSpec| s.decisions.map_or("none".to_string(), |d| d.to_string());
+    let fields: [(&str, String, String); 10] = [
         (
             "variant",
             format!(
@@ -422,6 +439,7 @@ fn spec_difference(recorded: &RunSpec, asked: &RunSpec) -> String {
             format!("{}/{}", recorded.base, recorded.per_tai),
             format!("{}/{}", asked.base, asked.per_tai),
         ),
+        ("decisions", seats(recorded), seats(asked)),
     ];
     fields
         .iter()
@@ -505,7 +523,7 @@ fn prepare(out: &Path, spec: &RunSpec, resume: bool) -> Result<(), HarnessError>
     }
     let mk = |dir: &Path| std::fs::create_dir_all(dir).map_err(|e| dir_error("create", dir, e));
     mk(out)?;
-    for table in Table::ALL {
+    for &table in Table::of_run(spec.decisions.is_some()) {
         mk(&out.join(table.dir()))?;
     }
     let variant_path = out.join(VARIANT_FILE);
@@ -540,7 +558,7 @@ fn play_part(
         // About 20 deals a game with greedy players.
         Unit::Games => (end - first) as usize * 24,
     };
-    let mut tables = PartTables::new(spec.log_actions, capacity);
+    let mut tables = PartTables::new(spec.log_actions, capacity, spec.decisions);
     let mut player = Player::new(spec, variant, agents.clone());
     let mut deals = 0;
     // Progress is counted in batches so workers rarely touch the shared counter.
@@ -556,15 +574,21 @@ fn play_part(
     }
     progress.advance(unreported);
 
-    let rows = [tables.wins.len(), tables.tai.len(), tables.deals.len()];
-    let batches = [
-        tables.wins.finish(),
-        tables.tai.finish(),
-        tables.deals.finish(&spec.variant.name),
-    ];
-    let mut staged = Vec::with_capacity(3);
-    let mut files = Vec::with_capacity(3);
-    for ((table, batch), rows) in Table::ALL.into_iter().zip(&batches).zip(rows) {
+    // In the order of `Table::of_run`: the deals file last, so a part is complete exactly
+    // when its deals file exists.
+    let mut batches = Vec::with_capacity(4);
+    if let Some(d) = tables.decisions.take() {
+        batches.push((Table::Decisions, d.len(), d.finish(&spec.variant.name)));
+    }
+    batches.push((Table::Wins, tables.wins.len(), tables.wins.finish()));
+    batches.push((Table::Tai, tables.tai.len(), tables.tai.finish()));
+    let deal_rows = tables.deals.len();
+    let deals_batch = tables.deals.finish(&spec.variant.name);
+    batches.push((Table::Deals, deal_rows, deals_batch));
+    let mut staged = Vec::with_capacity(4);
+    let mut files = Vec::with_capacity(4);
+    for (table, rows, batch) in &batches {
+        let (table, rows) = (*table, *rows);
         let path = part::part_path(out, table, p);
         let bytes = part::encode(table, batch, &path)?;
         files.push(part::record(table, p, rows, &bytes));
@@ -578,12 +602,12 @@ fn play_part(
             }
         }
     }
-    for (table, tmp) in Table::ALL.into_iter().zip(&staged) {
-        part::commit(out, table, p, tmp)?;
+    for ((table, _, _), tmp) in batches.iter().zip(&staged) {
+        part::commit(out, *table, p, tmp)?;
     }
-    let [wins, tai, deals_file]: [part::FileRecord; 3] = files
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("three tables"));
+    let deals_file = files.pop().expect("the deals file");
+    let tai = files.pop().expect("the tai file");
+    let wins = files.pop().expect("the wins file");
     Ok((
         PartRecord {
             index: p,
@@ -591,6 +615,7 @@ fn play_part(
             deals: deals_file,
             wins,
             tai,
+            decisions: files.pop(),
         },
         deals,
     ))

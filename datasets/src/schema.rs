@@ -16,6 +16,7 @@ pub fn schema(table: Table, log_actions: bool) -> SchemaRef {
         Table::Deals => DealsColumns::schema(log_actions),
         Table::Wins => WinsColumns::schema(),
         Table::Tai => TaiColumns::schema(),
+        Table::Decisions => crate::decisions::schema(),
     }
 }
 
@@ -52,6 +53,9 @@ pub(crate) fn wins_layout(variant: &Variant) -> WinsLayout {
 
 /// What a column holds. Per-seat columns are described once by their stem (`pay_*`).
 fn describe(table: Table, column: &str) -> Option<&'static str> {
+    if table == Table::Decisions {
+        return crate::decisions::describe(column);
+    }
     Some(match (table, stem(table, column)) {
         (_, "deal_id") => "the deal: i for independent deals; game * 65536 + deal for games",
         (Table::Deals, "game_id") => "the game (with --games), else null",
@@ -132,7 +136,7 @@ fn type_name(ty: &DataType) -> String {
 /// Every table's columns: name, type, nullability and meaning.
 pub fn schema_text() -> String {
     let mut out = String::new();
-    for table in [Table::Deals, Table::Wins, Table::Tai] {
+    for table in [Table::Deals, Table::Wins, Table::Tai, Table::Decisions] {
         let _ = writeln!(out, "{}/part-NNNNN.parquet", table.dir());
         for field in schema(table, true).fields() {
             let _ = writeln!(
@@ -149,7 +153,8 @@ pub fn schema_text() -> String {
     out.push_str(
         "The deals table's actions column is present only in runs made with --log-actions;\n\
          the wins table's hu and points columns only in runs of a points variant, and its\n\
-         responsible, value_* and pay_* columns only in runs of an all-pairs variant (taizhou).\n\
+         responsible, value_* and pay_* columns only in runs of an all-pairs variant (taizhou);\n\
+         the decisions table only in runs made with --decisions.\n\
          A drawn deal of an all-pairs variant settles nothing and has no wins row.\n",
     );
     out
@@ -161,7 +166,7 @@ mod tests {
 
     #[test]
     fn every_column_is_described() {
-        for table in [Table::Deals, Table::Wins, Table::Tai] {
+        for table in [Table::Deals, Table::Wins, Table::Tai, Table::Decisions] {
             for field in schema(table, true).fields() {
                 assert!(
                     describe(table, field.name()).is_some(),

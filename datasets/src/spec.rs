@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use taisim_agents::{parse_agents, AgentSpec};
 use taisim_score::{check_stakes, Variant};
 
+use crate::decisions::DecisionSeats;
 use crate::error::HarnessError;
 
 /// Independent deals, or full games (four rounds with dealer continuation).
@@ -179,6 +180,9 @@ pub struct RunSpec {
     /// Settlement: each payment is `base + tai × per_tai`.
     pub base: i64,
     pub per_tai: i64,
+    /// The seats whose decisions go to the decisions table; `None`: no such table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decisions: Option<DecisionSeats>,
 }
 
 impl RunSpec {
@@ -268,6 +272,7 @@ pub struct RunRequest {
     pub log_actions: bool,
     pub base: Option<i64>,
     pub per_tai: Option<i64>,
+    pub decisions: Option<DecisionSeats>,
 }
 
 impl RunRequest {
@@ -306,6 +311,7 @@ impl RunRequest {
                 log_actions: false,
                 base: variant.settlement.base,
                 per_tai: variant.settlement.per_tai,
+                decisions: None,
                 variant: source,
             }
         };
@@ -340,6 +346,14 @@ impl RunRequest {
         }
         if let Some(per_tai) = self.per_tai {
             spec.per_tai = per_tai;
+        }
+        if let Some(seats) = self.decisions {
+            spec.decisions = Some(seats);
+            // A part is held in memory until it is written, and a decision row is about
+            // 2 KB: 65,536 deals of about 40 rows each would take gigabytes per worker.
+            if !from_manifest && self.part_size.is_none() {
+                spec.part_size = spec.unit.default_part_size() / 32;
+            }
         }
         spec.validate()?;
         // Stakes the settlement cannot pay exactly are refused before anything is played,
@@ -413,6 +427,7 @@ mod tests {
             log_actions: false,
             base: 0,
             per_tai: 1,
+            decisions: None,
         }
     }
 

@@ -30,6 +30,7 @@ fn spec() -> RunSpec {
         log_actions: false,
         base: v.settlement.base,
         per_tai: v.settlement.per_tai,
+        decisions: None,
     }
 }
 
@@ -557,6 +558,7 @@ fn unfinished_shards_are_warned_about() {
             deals: m.parts[0].deals.rows,
             wins: m.parts[0].wins.rows,
             tai: m.parts[0].tai.rows,
+            decisions: 0,
         };
     });
     let report = Report::from_run(&out, &options(2, true)).unwrap();

@@ -29,6 +29,7 @@ fn spec(variant: &str, unit: Unit, count: u64, part_size: u64, agents: &str) -> 
         log_actions: false,
         base: v.settlement.base,
         per_tai: v.settlement.per_tai,
+        decisions: None,
     }
 }
 

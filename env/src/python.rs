@@ -697,7 +697,7 @@ fn action_name(index: usize) -> PyResult<String> {
 #[pyo3(signature = (
     out = None, *, variant = None, deals = None, games = None, seed = None, agents = None,
     threads = None, part_size = None, shard = None, log_actions = false, base = None,
-    per_tai = None, resume = false, progress = false
+    per_tai = None, resume = false, progress = false, decisions = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn simulate(
@@ -716,10 +716,15 @@ fn simulate(
     per_tai: Option<i64>,
     resume: bool,
     progress: bool,
+    decisions: Option<String>,
 ) -> PyResult<String> {
     use taisim_datasets::{HarnessError, ProgressMode, RunOptions, RunRequest};
     let shard = shard
         .map(|s| s.parse::<taisim_datasets::Shard>())
+        .transpose()
+        .map_err(value_error)?;
+    let decisions = decisions
+        .map(|s| s.parse::<taisim_datasets::DecisionSeats>())
         .transpose()
         .map_err(value_error)?;
     if resume && out.is_none() {
@@ -739,6 +744,7 @@ fn simulate(
         log_actions,
         base,
         per_tai,
+        decisions,
     };
     let options = RunOptions {
         threads,
@@ -764,6 +770,57 @@ fn simulate(
     }
 }
 
+/// A run's error as the Python exception for it: the user's mistake (no such run, no
+/// decisions table) a `ValueError`, a failed read an `OSError`, a damaged file a
+/// `RuntimeError`, each with the message naming the file and the problem.
+fn harness_error(e: taisim_datasets::HarnessError) -> PyErr {
+    use taisim_datasets::HarnessError;
+    match e {
+        e @ HarnessError::Usage(_) => value_error(e),
+        e @ HarnessError::Io { .. } => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+        e => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// `taisim.load_decisions(run, seats=None)`: a run's decisions table as numpy arrays (see
+/// the Python wrapper). The GIL is released while the parts are read.
+#[pyfunction]
+#[pyo3(signature = (run, seats = None))]
+fn load_decisions<'py>(
+    py: Python<'py>,
+    run: std::path::PathBuf,
+    seats: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let seats = seats
+        .map(str::parse::<taisim_datasets::DecisionSeats>)
+        .transpose()
+        .map_err(value_error)?;
+    let d = py
+        .allow_threads(|| taisim_datasets::load_decisions(&run, seats))
+        .map_err(harness_error)?;
+    let n = d.rows;
+    let shape = |e: numpy::ndarray::ShapeError| PyRuntimeError::new_err(e.to_string());
+    let out = PyDict::new(py);
+    let obs = Array3::from_shape_vec((n, d.obs_channels, OBS_WIDTH), d.obs).map_err(shape)?;
+    out.set_item("obs", obs.into_pyarray(py))?;
+    let scale = Array2::from_shape_vec(
+        (d.obs_channels, OBS_WIDTH),
+        taisim_datasets::obs_scale().to_vec(),
+    )
+    .map_err(shape)?;
+    out.set_item("obs_scale", scale.into_pyarray(py))?;
+    let mask: Vec<bool> = d.mask.iter().map(|&b| b != 0).collect();
+    let mask = Array2::from_shape_vec((n, ACTION_SPACE_SIZE), mask).map_err(shape)?;
+    out.set_item("mask", mask.into_pyarray(py))?;
+    out.set_item("action", Array1::from_vec(d.action).into_pyarray(py))?;
+    out.set_item("reward", Array1::from_vec(d.reward).into_pyarray(py))?;
+    out.set_item("seat", Array1::from_vec(d.seat).into_pyarray(py))?;
+    out.set_item("deal", Array1::from_vec(d.deal).into_pyarray(py))?;
+    out.set_item("step", Array1::from_vec(d.step).into_pyarray(py))?;
+    out.set_item("obs_version", d.obs_version)?;
+    Ok(out)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEnv>()?;
@@ -774,6 +831,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_many_json, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(crate::python_policy::policy_logits, m)?)?;
+    m.add_function(wrap_pyfunction!(load_decisions, m)?)?;
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
     m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;
     m.add("OBS_VERSION", OBS_VERSION)?;

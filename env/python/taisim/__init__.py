@@ -29,6 +29,7 @@ from taisim._native import __version__
 from taisim._native import score_json as _score_json
 from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
+from taisim._native import load_decisions as _load_decisions
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
 from taisim.policy import convert_json_policy, export_policy, policy_logits
@@ -99,13 +100,15 @@ def _plain(request):
 
 def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agents=None,
              threads=None, part_size=None, shard=None, log_actions=False, base=None,
-             per_tai=None, resume=False, progress=False):
+             per_tai=None, resume=False, progress=False, decisions=None):
     """Plays seeded self-play deals (or full ``games``) in parallel into a Parquet dataset and
     returns its directory, exactly as ``taisim simulate`` does with the same arguments:
     ``deals/``, ``wins/`` and ``tai/`` part files and a ``manifest.json``. Unset arguments
     take the CLI's defaults (1,000,000 deals of ``taiwan16``, greedy agents, seed 0, into
     ``runs/<UTC timestamp>``). ``agents`` is one name or four comma-separated in seat order
-    E,S,W,N; ``shard`` is ``"K/N"``; ``resume=True`` continues the run in ``out``.
+    E,S,W,N; ``shard`` is ``"K/N"``; ``resume=True`` continues the run in ``out``;
+    ``decisions`` (``"all"`` or seats as ``"E,S"``) also writes the decisions table that
+    :func:`load_decisions` reads.
 
     Bad arguments raise ``ValueError`` (``TypeError`` for a wrong type); a failed write
     raises ``OSError`` and keeps the complete parts."""
@@ -120,7 +123,24 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     return _simulate(out, variant=variant, deals=deals, games=games, seed=seed,
                      agents=agents, threads=threads, part_size=part_size, shard=shard,
                      log_actions=log_actions, base=base, per_tai=per_tai, resume=resume,
-                     progress=progress)
+                     progress=progress, decisions=decisions)
+
+
+def load_decisions(run, seats=None):
+    """The decisions table of the run in directory ``run`` (made with ``taisim simulate
+    --decisions``) as a dict of numpy arrays, one row per decision: ``obs`` (uint8,
+    ``(n, C, 34)``: the observation's numerators), ``obs_scale`` (float32, ``(C, 34)``:
+    ``obs * obs_scale`` is exactly the float32 observation the environment produces),
+    ``mask`` (bool, ``(n, 144)``), ``action`` (int64), ``reward`` (float32: the seat's
+    settlement points for the deal), ``seat`` (uint8, 0 = E), ``deal`` (uint64, the deal id),
+    ``step`` (uint32, the decision's number in its deal), and ``obs_version`` (int).
+
+    ``seats`` keeps only those seats' rows: ``"E,S"`` or a list such as ``["E", "S"]``.
+    A missing run or a run without a decisions table raises ``ValueError``; a damaged part
+    ``RuntimeError`` (``OSError`` if it cannot be read), each naming the file."""
+    if seats is not None and not isinstance(seats, str):
+        seats = ",".join(seats)
+    return _load_decisions(str(run), seats)
 
 
 __all__ = [
@@ -138,5 +158,6 @@ __all__ = [
     "action_name",
     "score",
     "simulate",
+    "load_decisions",
     "aec_env",
 ]

@@ -1,0 +1,477 @@
+//! The decisions table (`simulate --decisions`): one row per decision of the chosen seats
+//! that had a real choice (more than one legal action-space index), with what the seat saw,
+//! what it could do, what it did and what the deal paid it: a supervised-learning dataset.
+//!
+//! The observation is stored as one byte per cell, its numerator: every value of the layout
+//! (`taisim_agents::obs`) is a fraction `k / d` with a per-cell denominator `d` fixed by the
+//! layout ([`obs_denominators`]), so the `f32` the environment produces is exactly
+//! `numerator as f32 * (1 / d)`. A value that is not (a layout change that forgot this
+//! table) stops the run with an error naming the cell, never a silently rounded dataset.
+
+use core::fmt;
+use core::str::FromStr;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float32Type, UInt32Type, UInt64Type, UInt8Type};
+use arrow_array::{
+    Array, ArrayRef, FixedSizeBinaryArray, Float32Array, RecordBatch, StringArray, UInt32Array,
+    UInt64Array, UInt8Array,
+};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use taisim_agents::obs::{channel, scalar};
+use taisim_agents::{
+    write_mask, ObsEncoder, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_LEN, OBS_VERSION, OBS_WIDTH,
+};
+use taisim_sim::{Action, ActionList, Deal, Seat};
+
+use crate::error::HarnessError;
+use crate::read::Run;
+
+/// `--decisions all` or `--decisions E,S`: the seats whose decisions are written, as bits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DecisionSeats(u8);
+
+impl DecisionSeats {
+    pub const ALL: DecisionSeats = DecisionSeats(0b1111);
+
+    pub const fn contains(self, seat: Seat) -> bool {
+        self.0 >> seat as u8 & 1 == 1
+    }
+}
+
+impl FromStr for DecisionSeats {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<DecisionSeats, String> {
+        if s.trim() == "all" {
+            return Ok(DecisionSeats::ALL);
+        }
+        let mut bits = 0u8;
+        for name in s.split(',') {
+            let seat = match name.trim() {
+                "E" => Seat::East,
+                "S" => Seat::South,
+                "W" => Seat::West,
+                "N" => Seat::North,
+                other => {
+                    return Err(format!(
+                        "decision seats are \"all\" or seats from E, S, W, N separated by commas (as in E,W), not {other:?}"
+                    ))
+                }
+            };
+            if bits & 1 << seat as u8 != 0 {
+                return Err(format!("seat {} is named twice in {s:?}", name.trim()));
+            }
+            bits |= 1 << seat as u8;
+        }
+        Ok(DecisionSeats(bits))
+    }
+}
+
+impl fmt::Display for DecisionSeats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == DecisionSeats::ALL {
+            return f.write_str("all");
+        }
+        let names: Vec<&str> = Seat::ALL
+            .iter()
+            .filter(|&&s| self.contains(s))
+            .map(|&s| ["E", "S", "W", "N"][s as usize])
+            .collect();
+        f.write_str(&names.join(","))
+    }
+}
+
+impl Serialize for DecisionSeats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_string().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for DecisionSeats {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<DecisionSeats, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Each cell's denominator in the current observation layout, row-major: the one place
+/// the layout's fractions are listed. Rows not named here hold 0, 1 or quarters (counts of
+/// four copies), so 4 serves them all.
+pub fn obs_denominators() -> &'static [u8; OBS_LEN] {
+    static TABLE: OnceLock<[u8; OBS_LEN]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut d = [4u8; OBS_LEN];
+        let s = channel::SCALARS * OBS_WIDTH;
+        d[s + scalar::STREAK] = 8;
+        d[s + scalar::DRAWABLE] = 64;
+        for r in 0..4 {
+            d[s + scalar::HAND_LEN + r] = 17;
+            d[s + scalar::HIDDEN_KONGS + r] = 5;
+        }
+        d[s + scalar::RIVER_LEN] = 136;
+        d
+    })
+}
+
+/// `1 / denominator` per cell, as `f32`: `obs = numerators × obs_scale` exactly.
+pub fn obs_scale() -> &'static [f32; OBS_LEN] {
+    static TABLE: OnceLock<[f32; OBS_LEN]> = OnceLock::new();
+    TABLE.get_or_init(|| obs_denominators().map(|d| 1.0 / d as f32))
+}
+
+/// The numerators of `obs` into `out`, or the first cell whose value is not exactly a
+/// numerator of at most 255 times the cell's scale.
+pub fn quantize(obs: &[f32; OBS_LEN], out: &mut [u8]) -> Result<(), String> {
+    let den = obs_denominators();
+    let scale = obs_scale();
+    for (i, (&v, o)) in obs.iter().zip(out.iter_mut()).enumerate() {
+        let k = (v * den[i] as f32).round();
+        if !(0.0..=255.0).contains(&k) || (k as u8 as f32 * scale[i]).to_bits() != v.to_bits() {
+            return Err(format!(
+                "observation cell (row {}, column {}) holds {v}, not k/{} for a whole k ≤ 255: the decisions table cannot store it exactly",
+                i / OBS_WIDTH,
+                i % OBS_WIDTH,
+                den[i]
+            ));
+        }
+        *o = k as u8;
+    }
+    Ok(())
+}
+
+/// The table's columns, in order.
+pub fn schema() -> SchemaRef {
+    static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
+    SCHEMA
+        .get_or_init(|| {
+            Arc::new(Schema::new(vec![
+                Field::new("deal_id", DataType::UInt64, false),
+                Field::new("step", DataType::UInt32, false),
+                Field::new("seat", DataType::UInt8, false),
+                Field::new("obs", DataType::FixedSizeBinary(OBS_LEN as i32), false),
+                Field::new(
+                    "mask",
+                    DataType::FixedSizeBinary(ACTION_SPACE_SIZE as i32),
+                    false,
+                ),
+                Field::new("action", DataType::UInt8, false),
+                Field::new("reward", DataType::Float32, false),
+                Field::new("obs_version", DataType::UInt8, false),
+                Field::new("variant", DataType::Utf8, false),
+            ]))
+        })
+        .clone()
+}
+
+/// What each column holds, for `simulate --schema`.
+pub fn describe(column: &str) -> Option<&'static str> {
+    Some(match column {
+        "deal_id" => "the deal, as in the deals table",
+        "step" => "the decision's number in the deal from 0, every seat's decisions counted",
+        "seat" => "the deciding seat: 0 E, 1 S, 2 W, 3 N",
+        "obs" => "the observation's numerators, one byte per cell row-major (channels × 34); the value is numerator × obs_scale (taisim.load_decisions)",
+        "mask" => "one byte per action-space index: 1 if legal",
+        "action" => "the action-space index taken",
+        "reward" => "the seat's settlement points for the deal (its net payment)",
+        "obs_version" => "the observation layout (taisim_agents::OBS_VERSION)",
+        "variant" => "the variant's name",
+        _ => return None,
+    })
+}
+
+/// One part's decision rows, filled deal by deal.
+pub(crate) struct DecisionsColumns {
+    seats: DecisionSeats,
+    deal_id: Vec<u64>,
+    step: Vec<u32>,
+    seat: Vec<u8>,
+    obs: Vec<u8>,
+    mask: Vec<u8>,
+    action: Vec<u8>,
+    reward: Vec<f32>,
+    /// The first row of the deal being played.
+    deal_start: usize,
+    encoder: ObsEncoder,
+    buf: Box<[f32; OBS_LEN]>,
+    legal: ActionList,
+    /// The first observation that could not be stored, if any.
+    error: Option<String>,
+}
+
+impl DecisionsColumns {
+    pub fn new(seats: DecisionSeats) -> DecisionsColumns {
+        DecisionsColumns {
+            seats,
+            deal_id: Vec::new(),
+            step: Vec::new(),
+            seat: Vec::new(),
+            obs: Vec::new(),
+            mask: Vec::new(),
+            action: Vec::new(),
+            reward: Vec::new(),
+            deal_start: 0,
+            encoder: ObsEncoder::new(),
+            buf: Box::new([0.0; OBS_LEN]),
+            legal: ActionList::new(),
+            error: None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.action.len()
+    }
+
+    /// A new deal starts: the encoder forgets the last deal's river.
+    pub fn start_deal(&mut self) {
+        self.encoder.forget();
+        self.deal_start = self.len();
+    }
+
+    /// Records decision `step` of `deal` (about to play `action`) if its seat is chosen and
+    /// it has a real choice.
+    pub fn record(&mut self, deal: &Deal, action: Action, step: u32) {
+        let Some(seat) = deal.to_act() else { return };
+        if !self.seats.contains(seat) || self.error.is_some() {
+            return;
+        }
+        deal.legal_actions(&mut self.legal);
+        let at = self.mask.len();
+        self.mask.resize(at + ACTION_SPACE_SIZE, 0);
+        let offer = deal.tile_on_offer();
+        if write_mask(&self.legal, offer, &mut self.mask[at..]) < 2 {
+            self.mask.truncate(at);
+            return;
+        }
+        // Every index of the space fits a byte (144 of them).
+        let index = taisim_agents::space::action_index(action, offer).unwrap_or(u8::MAX as usize);
+        self.encoder
+            .encode_slice(&deal.view(seat), &mut self.buf[..]);
+        let o = self.obs.len();
+        self.obs.resize(o + OBS_LEN, 0);
+        if let Err(e) = quantize(&self.buf, &mut self.obs[o..]) {
+            self.error = Some(e);
+            return;
+        }
+        self.step.push(step);
+        self.seat.push(seat as u8);
+        self.action.push(index as u8);
+    }
+
+    /// The deal `deal_id` ended paying `pay`: its rows get their id and reward. An
+    /// observation that could not be stored is the error.
+    pub fn end_deal(&mut self, deal_id: u64, pay: [i64; 4]) -> Result<(), String> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        for &s in &self.seat[self.deal_start..] {
+            self.deal_id.push(deal_id);
+            self.reward.push(pay[s as usize] as f32);
+        }
+        Ok(())
+    }
+
+    pub fn finish(self, variant: &str) -> RecordBatch {
+        let n = self.len();
+        let fixed = |bytes: Vec<u8>, width: usize| -> ArrayRef {
+            Arc::new(
+                FixedSizeBinaryArray::try_new(width as i32, bytes.into(), None)
+                    .expect("whole rows of bytes"),
+            )
+        };
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(UInt64Array::from(self.deal_id)),
+            Arc::new(UInt32Array::from(self.step)),
+            Arc::new(UInt8Array::from(self.seat)),
+            fixed(self.obs, OBS_LEN),
+            fixed(self.mask, ACTION_SPACE_SIZE),
+            Arc::new(UInt8Array::from(self.action)),
+            Arc::new(Float32Array::from(self.reward)),
+            Arc::new(UInt8Array::from_value(OBS_VERSION as u8, n)),
+            Arc::new(StringArray::from_iter_values(std::iter::repeat_n(
+                variant, n,
+            ))),
+        ];
+        RecordBatch::try_new(schema(), columns).expect("columns match the schema")
+    }
+}
+
+/// A run's decisions as flat arrays, one entry (or row of entries) per decision, in part
+/// order and, within a part, in the order they were taken.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Decisions {
+    pub rows: usize,
+    /// `rows × OBS_LEN` numerators.
+    pub obs: Vec<u8>,
+    /// `rows × ACTION_SPACE_SIZE`, 0 or 1.
+    pub mask: Vec<u8>,
+    pub action: Vec<i64>,
+    pub reward: Vec<f32>,
+    pub seat: Vec<u8>,
+    pub deal: Vec<u64>,
+    pub step: Vec<u32>,
+    pub obs_version: u32,
+    pub obs_channels: usize,
+}
+
+/// Reads the decisions table of the run in `dir`, only the rows of `seats` if given.
+/// Errors name the problem: no such run, a run written without `--decisions`, a part
+/// that is missing, unreadable or of another layout.
+pub fn load_decisions(dir: &Path, seats: Option<DecisionSeats>) -> Result<Decisions, HarnessError> {
+    let run = Run::open(dir)?;
+    if run.spec().decisions.is_none() {
+        return Err(HarnessError::Usage(format!(
+            "the run in {} has no decisions table: it was simulated without --decisions",
+            dir.display()
+        )));
+    }
+    let parts: Vec<Decisions> = run
+        .parts
+        .par_iter()
+        .map(|p| {
+            let record = p.decisions.as_ref().ok_or_else(|| HarnessError::Corrupt {
+                path: run.dir.join("manifest.json"),
+                message: format!("part {} records no decisions file", p.index),
+            })?;
+            read_part(&run.path(record), record.rows, seats)
+        })
+        .collect::<Result<_, _>>()?;
+    let mut out = Decisions {
+        obs_version: OBS_VERSION,
+        obs_channels: OBS_CHANNELS,
+        ..Decisions::default()
+    };
+    let total: usize = parts.iter().map(|p| p.rows).sum();
+    out.obs.reserve_exact(total * OBS_LEN);
+    out.mask.reserve_exact(total * ACTION_SPACE_SIZE);
+    for p in parts {
+        out.rows += p.rows;
+        out.obs.extend_from_slice(&p.obs);
+        out.mask.extend_from_slice(&p.mask);
+        out.action.extend_from_slice(&p.action);
+        out.reward.extend_from_slice(&p.reward);
+        out.seat.extend_from_slice(&p.seat);
+        out.deal.extend_from_slice(&p.deal);
+        out.step.extend_from_slice(&p.step);
+    }
+    Ok(out)
+}
+
+fn read_part(
+    path: &Path,
+    rows: u64,
+    seats: Option<DecisionSeats>,
+) -> Result<Decisions, HarnessError> {
+    let bad = |message: String| HarnessError::Corrupt {
+        path: path.to_path_buf(),
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(HarnessError::io("cannot read", path))?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .and_then(|b| b.with_batch_size(64 * 1024).build())
+        .map_err(HarnessError::parquet("cannot read", path))?;
+    let mut out = Decisions {
+        obs_version: OBS_VERSION,
+        obs_channels: OBS_CHANNELS,
+        ..Decisions::default()
+    };
+    let keep_all = seats.is_none_or(|s| s == DecisionSeats::ALL);
+    if keep_all {
+        out.obs.reserve_exact(rows as usize * OBS_LEN);
+        out.mask.reserve_exact(rows as usize * ACTION_SPACE_SIZE);
+    }
+    let mut read_rows = 0u64;
+    for batch in reader {
+        let batch = batch.map_err(HarnessError::parquet("cannot read", path))?;
+        if batch.schema().fields() != schema().fields() {
+            return Err(bad(format!(
+                "its columns are not those of a decisions table of observation version {OBS_VERSION} ({OBS_CHANNELS} × {OBS_WIDTH})"
+            )));
+        }
+        read_rows += batch.num_rows() as u64;
+        let versions = batch.column(7).as_primitive::<UInt8Type>();
+        if let Some(v) = versions
+            .values()
+            .iter()
+            .find(|&&v| u32::from(v) != OBS_VERSION)
+        {
+            return Err(bad(format!(
+                "its observations are of layout version {v}; this build reads version {OBS_VERSION}"
+            )));
+        }
+        let deal = batch.column(0).as_primitive::<UInt64Type>().values();
+        let step = batch.column(1).as_primitive::<UInt32Type>().values();
+        let seat = batch.column(2).as_primitive::<UInt8Type>().values();
+        let obs = batch.column(3).as_fixed_size_binary();
+        let mask = batch.column(4).as_fixed_size_binary();
+        let action = batch.column(5).as_primitive::<UInt8Type>().values();
+        let reward = batch.column(6).as_primitive::<Float32Type>().values();
+        if obs.null_count() + mask.null_count() > 0 {
+            return Err(bad("null observations or masks".into()));
+        }
+        if keep_all {
+            out.obs.extend_from_slice(obs.value_data());
+            out.mask.extend_from_slice(mask.value_data());
+            out.deal.extend_from_slice(deal);
+            out.step.extend_from_slice(step);
+            out.seat.extend_from_slice(seat);
+            out.action.extend(action.iter().map(|&a| i64::from(a)));
+            out.reward.extend_from_slice(reward);
+            out.rows += batch.num_rows();
+        } else {
+            let wanted = seats.unwrap_or(DecisionSeats::ALL);
+            for i in 0..batch.num_rows() {
+                if !wanted.contains(Seat::new(seat[i])) {
+                    continue;
+                }
+                out.obs.extend_from_slice(obs.value(i));
+                out.mask.extend_from_slice(mask.value(i));
+                out.deal.push(deal[i]);
+                out.step.push(step[i]);
+                out.seat.push(seat[i]);
+                out.action.push(i64::from(action[i]));
+                out.reward.push(reward[i]);
+                out.rows += 1;
+            }
+        }
+    }
+    if read_rows != rows {
+        return Err(bad(format!(
+            "it holds {read_rows} rows, {rows} were recorded"
+        )));
+    }
+    if let Some(&a) = out.action.iter().find(|&&a| a >= ACTION_SPACE_SIZE as i64) {
+        return Err(bad(format!("action index {a} is outside the action space")));
+    }
+    Ok(out)
+}
+
+/// The writer settings of a decisions part: zstd level 1 (the observations are mostly
+/// zeros, and zstd's decoder is what bounds reading them back), no dictionaries (nearly
+/// every observation differs), statistics only on the id column.
+pub fn writer_properties() -> parquet::file::properties::WriterProperties {
+    use parquet::basic::{Compression, Encoding, ZstdLevel};
+    use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
+    use parquet::schema::types::ColumnPath;
+    let mut builder = WriterProperties::builder()
+        .set_writer_version(WriterVersion::PARQUET_1_0)
+        .set_compression(Compression::ZSTD(
+            ZstdLevel::try_new(1).expect("zstd level 1 exists"),
+        ))
+        .set_dictionary_enabled(false)
+        .set_encoding(Encoding::PLAIN)
+        .set_statistics_enabled(EnabledStatistics::None)
+        .set_column_statistics_enabled(ColumnPath::from("deal_id"), EnabledStatistics::Page)
+        .set_max_row_group_row_count(Some(crate::part::MAX_ROW_GROUP_ROWS))
+        .set_created_by(format!("taisim {}", env!("CARGO_PKG_VERSION")));
+    for column in ["obs_version", "variant"] {
+        builder = builder.set_column_dictionary_enabled(ColumnPath::from(column), true);
+    }
+    builder.build()
+}

@@ -1,0 +1,102 @@
+"""taisim.load_decisions: a run's decisions table as numpy arrays, and the same table read
+by PyArrow and DuckDB."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import taisim
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("decisions") / "run"
+    taisim.simulate(out, deals=300, seed=5, agents="greedy,random,defensive,greedy",
+                    part_size=120, threads=2, decisions="all")
+    return out
+
+
+def test_arrays_have_the_contracted_types_and_shapes(run):
+    d = taisim.load_decisions(run)
+    n = len(d["action"])
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert n == manifest["rows"]["decisions"] > 1000
+    channels, width = taisim.OBS_SHAPE
+    assert d["obs"].dtype == np.uint8 and d["obs"].shape == (n, channels, width)
+    assert d["obs_scale"].dtype == np.float32 and d["obs_scale"].shape == (channels, width)
+    assert d["mask"].dtype == np.bool_ and d["mask"].shape == (n, taisim.ACTION_SPACE_SIZE)
+    for key, dtype in (("action", np.int64), ("reward", np.float32), ("seat", np.uint8),
+                       ("deal", np.uint64), ("step", np.uint32)):
+        assert d[key].dtype == dtype and d[key].shape == (n,), key
+    assert d["obs_version"] == taisim.OBS_VERSION
+    # Only real choices, and the action taken is always legal.
+    assert (d["mask"].sum(axis=1) >= 2).all()
+    assert d["mask"][np.arange(n), d["action"]].all()
+    obs = d["obs"] * d["obs_scale"]
+    assert obs.dtype == np.float32 and obs.min() == 0.0 and obs.max() == 1.0
+    assert set(np.unique(d["seat"])) == {0, 1, 2, 3}
+    # Within a deal, decisions come in step order.
+    same = d["deal"][1:] == d["deal"][:-1]
+    assert (d["step"][1:][same] > d["step"][:-1][same]).all()
+
+
+def test_scale_is_one_over_the_layouts_denominators(run):
+    """The bit-for-bit equality with the encoder's floats is proven in Rust
+    (tests/cli_decisions.rs replays every deal); here: the scale is 1/d for the layout's
+    denominators, and no stored numerator exceeds its denominator."""
+    d = taisim.load_decisions(run, seats="E,S,W,N")
+    den = np.round(1.0 / d["obs_scale"]).astype(np.int64)
+    assert set(np.unique(den)) == {4, 5, 8, 17, 64, 136}
+    assert (d["obs_scale"] == (np.float32(1.0) / den.astype(np.float32))).all()
+    assert (d["obs"].max(axis=0) <= den).all()
+
+
+def test_seats_filter(run):
+    d = taisim.load_decisions(run)
+    ew = taisim.load_decisions(run, seats=["E", "W"])
+    keep = (d["seat"] == 0) | (d["seat"] == 2)
+    assert len(ew["action"]) == keep.sum()
+    assert (ew["obs"] == d["obs"][keep]).all()
+    assert (ew["reward"] == d["reward"][keep]).all()
+
+
+def test_pyarrow_reads_the_table(run):
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pq.read_table(run / "decisions")
+    d = taisim.load_decisions(run)
+    assert table.num_rows == len(d["action"])
+    assert table.column_names == ["deal_id", "step", "seat", "obs", "mask", "action", "reward",
+                                  "obs_version", "variant"]
+    first = table.slice(0, 1).to_pylist()[0]
+    assert first["obs"] == d["obs"][0].tobytes()
+    assert first["mask"] == d["mask"][0].astype(np.uint8).tobytes()
+    assert first["variant"] == "taiwan16"
+    assert first["action"] == d["action"][0]
+
+
+def test_duckdb_reads_the_table(run):
+    duckdb = pytest.importorskip("duckdb")
+    path = os.path.join(run, "decisions", "*.parquet")
+    n, seats = duckdb.sql(
+        f"select count(*), count(distinct seat) from read_parquet('{path}')").fetchall()[0]
+    assert n == len(taisim.load_decisions(run)["action"]) and seats == 4
+
+
+def test_errors_name_the_problem(run, tmp_path):
+    with pytest.raises(ValueError, match="nowhere"):
+        taisim.load_decisions(tmp_path / "nowhere")
+    plain = taisim.simulate(tmp_path / "plain", deals=20, threads=1)
+    with pytest.raises(ValueError, match="no decisions table"):
+        taisim.load_decisions(plain)
+    with pytest.raises(ValueError, match="decision seats"):
+        taisim.load_decisions(run, seats="X")
+    with pytest.raises(ValueError, match="decision seats"):
+        taisim.simulate(tmp_path / "bad", deals=5, decisions="EAST")
+    cut = taisim.simulate(tmp_path / "cut", deals=50, threads=1, decisions="E")
+    part = os.path.join(cut, "decisions", "part-00000.parquet")
+    data = open(part, "rb").read()
+    open(part, "wb").write(data[: len(data) // 2])
+    with pytest.raises((RuntimeError, OSError), match="part-00000"):
+        taisim.load_decisions(cut)
