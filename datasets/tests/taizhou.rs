@@ -61,6 +61,7 @@ fn spec(variant: &str, count: u64, part_size: u64, agents: &str) -> (RunSpec, Va
         part_size,
         shard: Shard::WHOLE,
         log_actions: false,
+        decisions: None,
         base: v.settlement.base,
         per_tai: v.settlement.per_tai,
     };

@@ -142,20 +142,10 @@ def test_bad_datasets_are_refused(data):
         tp.decisions_to_tensors(bad)
 
 
-def arena_available():
-    taisim_bin = tp.find_taisim(None)
-    if taisim_bin is None:
-        return None
-    done = subprocess.run([taisim_bin, "arena", "--help"], capture_output=True)
-    return taisim_bin if done.returncode == 0 else None
-
-
-@pytest.mark.skipif(not hasattr(taisim, "load_decisions"),
-                    reason="taisim.load_decisions (the decisions dataset) is not in this build")
 def test_ci_path_with_the_real_dataset_and_arena(tmp_path):
-    taisim_bin = arena_available()
-    if taisim_bin is None:
-        pytest.skip("no `taisim arena` in this build (cargo build the CLI)")
+    # The README's test command builds the CLI (cargo test) before these tests run.
+    taisim_bin = tp.find_taisim(None)
+    assert taisim_bin is not None, "no taisim binary under target/: run cargo build first"
     run_dir = tmp_path / "decisions"
     done = subprocess.run([taisim_bin, "simulate", "--decisions", "all", "--agents", "greedy",
                            "--deals", "40", "--seed", "3", "--out", str(run_dir)],
