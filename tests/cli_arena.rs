@@ -183,7 +183,10 @@ fn bad_arguments_exit_with_status_2_and_name_the_problem() {
             &["--candidate", "policy:/no/such/file.json"],
             "/no/such/file.json",
         ),
-        (&["--candidate", junk_policy.as_str()], "not a safetensors file"),
+        (
+            &["--candidate", junk_policy.as_str()],
+            "not a safetensors file",
+        ),
         (&["--deals", "0"], "at least 1"),
         (&["--deals", "-3"], "not negative"),
         (&["--variant", "nosuch"], "nosuch"),
