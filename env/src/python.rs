@@ -495,6 +495,9 @@ fn final_info<'py>(py: Python<'py>, envs: &VecEnv) -> PyResult<Bound<'py, PyDict
     objects("rewards", &|info| {
         Ok(Some(PyList::new(py, info.rewards)?.into_any().unbind()))
     })?;
+    objects("wild", &|info| {
+        optional_text(info.wild.as_ref().map(|t| t as _)).map(Some)
+    })?;
     objects("outcome", &|info| {
         info.result
             .as_ref()

@@ -311,6 +311,20 @@ pub(crate) fn waits(hand: &Hand, rules: HandRules, wild: Wild) -> TileSet {
     if hand.len() != 3 * rules.sets as usize + 1 {
         return TileSet::EMPTY;
     }
+    // The deal asks at every discard, and most hands are far from ready: a hand holding no
+    // wild is ruled out by the table-driven distance of its faces first (白板 read as the
+    // wild's face). A hand that `t` completes holds those faces and `t` or its stand-in, so
+    // they lack at most one tile of the sets and the pair. (The table answers for hands of
+    // the full length; with wilds held the faces are fewer, and it counts a fifth copy as
+    // out of reach, which a wild is not: the bound is used without wilds and fours.)
+    let naturals = Naturals::of(hand, wild);
+    if naturals.wilds == 0 {
+        if let Ok(faces) = Hand::from_counts(&naturals.faces) {
+            if faces.fours().is_empty() && super::shanten::distance(&faces, rules.sets) > 1 {
+                return TileSet::EMPTY;
+            }
+        }
+    }
     let scan = Scan::new(hand, rules, wild);
     // One tile lowers the lack by at most one.
     if scan.lack() != 1 {
