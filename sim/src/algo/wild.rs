@@ -311,16 +311,16 @@ pub(crate) fn waits(hand: &Hand, rules: HandRules, wild: Wild) -> TileSet {
     if hand.len() != 3 * rules.sets as usize + 1 {
         return TileSet::EMPTY;
     }
-    // The deal asks at every discard, and most hands are far from ready: a hand holding no
-    // wild is ruled out by the table-driven distance of its faces first (白板 read as the
-    // wild's face). A hand that `t` completes holds those faces and `t` or its stand-in, so
-    // they lack at most one tile of the sets and the pair. (The table answers for hands of
-    // the full length; with wilds held the faces are fewer, and it counts a fifth copy as
-    // out of reach, which a wild is not: the bound is used without wilds and fours.)
+    // The deal asks at every discard, and most hands are far from ready: rule them out with
+    // the table-driven distance of the faces first (白板 read as the wild's face). A hand
+    // that `t` completes holds its faces, a stand-in for each wild and `t`, so its faces lack
+    // at most wilds + 1 tiles of the sets and the pair. The table never counts a fifth copy
+    // of a kind, which stand-ins could make: the bound holds only where none can arise.
     let naturals = Naturals::of(hand, wild);
-    if naturals.wilds == 0 {
+    let most = naturals.faces.iter().copied().max().unwrap_or(0);
+    if most + naturals.wilds < 4 {
         if let Ok(faces) = Hand::from_counts(&naturals.faces) {
-            if faces.fours().is_empty() && super::shanten::distance(&faces, rules.sets) > 1 {
+            if super::shanten::distance(&faces, rules.sets) > naturals.wilds + 1 {
                 return TileSet::EMPTY;
             }
         }
