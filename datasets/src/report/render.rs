@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use taisim_sim::{Outcome, Wind};
 
-use super::{AllPairsStats, PointsStats, Proportion, Report};
+use super::{AllPairsStats, Moments, PointsStats, Proportion, Report};
 use crate::spec::Unit;
 
 impl Report {
@@ -230,16 +230,7 @@ impl Report {
         ];
         let rows = measures
             .iter()
-            .map(|(name, m)| {
-                let (lo, hi) = (m.mean() - m.half_width95(), m.mean() + m.half_width95());
-                vec![
-                    name.to_string(),
-                    count(m.n),
-                    fixed(m.mean(), 3),
-                    format!("[{}, {}]", fixed(lo, 3), fixed(hi, 3)),
-                    fixed(m.std_dev(), 3),
-                ]
-            })
+            .map(|(name, m)| measure_row(name, m))
             .collect();
         Section {
             title: "Expected tai".into(),
@@ -364,16 +355,7 @@ fn points_section(p: &PointsStats) -> Section {
         ("points per win", &p.points_per_win),
     ]
     .iter()
-    .map(|(name, m)| {
-        let (lo, hi) = (m.mean() - m.half_width95(), m.mean() + m.half_width95());
-        vec![
-            name.to_string(),
-            count(m.n),
-            fixed(m.mean(), 3),
-            format!("[{}, {}]", fixed(lo, 3), fixed(hi, 3)),
-            fixed(m.std_dev(), 3),
-        ]
-    })
+    .map(|(name, m)| measure_row(name, m))
     .collect();
     let quantiles: Vec<String> = POINTS_QUANTILES
         .iter()
@@ -551,6 +533,18 @@ fn percent(rate: f64) -> String {
 
 fn percent_ci((lo, hi): (f64, f64)) -> String {
     format!("[{}, {}]", fixed(100.0 * lo, 2), fixed(100.0 * hi, 2))
+}
+
+/// One row of a measures table: name, count, mean, its 95% interval and the spread.
+fn measure_row(name: &str, m: &Moments) -> Vec<String> {
+    let (lo, hi) = (m.mean() - m.half_width95(), m.mean() + m.half_width95());
+    vec![
+        name.to_string(),
+        count(m.n),
+        fixed(m.mean(), 3),
+        format!("[{}, {}]", fixed(lo, 3), fixed(hi, 3)),
+        fixed(m.std_dev(), 3),
+    ]
 }
 
 #[cfg(test)]
