@@ -181,15 +181,14 @@ fn score_lines(input: impl Read, output: impl Write) -> std::io::Result<()> {
         let text = std::str::from_utf8(&line)
             .map_err(|e| format!("line is not UTF-8: {e}"))
             .map(|t| t.trim_end_matches(['\n', '\r']));
-        let answer = text.and_then(|t| match t.trim() {
+        // Each answer is serialized straight into the output buffer: the bytes of
+        // `score --json`, with no JSON tree or `String` built per line.
+        match text.and_then(|t| match t.trim() {
             "" => Err("empty line: expected one JSON request".to_string()),
-            _ => cache.score_value(t),
-        });
-        // Serialized straight into the output buffer: the same bytes as `score --json`'s
-        // `to_string`, without an intermediate `String` per answer.
-        match answer {
-            Ok(json) => serde_json::to_writer(&mut out, &json)?,
-            Err(msg) => serde_json::to_writer(&mut out, &serde_json::json!({ "error": msg }))?,
+            _ => cache.score_request(t),
+        }) {
+            Ok(answer) => serde_json::to_writer(&mut out, &answer)?,
+            Err(msg) => serde_json::to_writer(&mut out, &ErrorAnswer { error: &msg })?,
         }
         out.write_all(b"\n")?;
         // Batch the writes while more input is waiting, but answer at once when the caller
@@ -199,6 +198,12 @@ fn score_lines(input: impl Read, output: impl Write) -> std::io::Result<()> {
         }
     }
     out.flush()
+}
+
+/// The answer to a request that could not be scored.
+#[derive(serde::Serialize)]
+struct ErrorAnswer<'a> {
+    error: &'a str,
 }
 
 /// Pads to a display width, counting CJK characters as two columns.

@@ -108,3 +108,108 @@ fn jsonl_refuses_a_hand_argument() {
     let o = taisim(&["score", "--jsonl", "--json"], b"");
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// What `taisim score --json` writes for one request, as the line `--jsonl` must write: the
+/// answer, or for a refused request (exit status 2) `{"error": MESSAGE}` with the message it
+/// printed.
+fn json_line(request: &str) -> Vec<u8> {
+    let o = taisim(&["score", "--json"], request.as_bytes());
+    match o.status.code() {
+        Some(0) => o.stdout,
+        Some(2) => {
+            let stderr = String::from_utf8(o.stderr).unwrap();
+            let message = stderr
+                .strip_prefix("error: ")
+                .and_then(|m| m.strip_suffix('\n'))
+                .unwrap_or_else(|| panic!("{stderr:?}"));
+            let mut line = serde_json::to_vec(&serde_json::json!({ "error": message })).unwrap();
+            line.push(b'\n');
+            line
+        }
+        other => panic!("{request}: exit status {other:?}"),
+    }
+}
+
+/// `--jsonl` answers every request with the bytes `--json` writes for it, errors included,
+/// over every variant, every optional part of the answer (settlement, payments, values,
+/// 全包, 胡 in halves) and every way a request is refused. Each answer is also the JSON a
+/// `serde_json::Value` writes back (keys sorted, halves as `.5`): the form answers had when
+/// they were built as values, so a field written out of order or a number written otherwise
+/// is caught.
+#[test]
+fn jsonl_answers_are_the_json_answers_byte_for_byte() {
+    // A variant whose 底胡 is odd, so that a win of no 台 is worth an odd number of 胡 and
+    // the all-pairs settlement comes in halves (README "taizhou").
+    let dir = tempfile::tempdir().unwrap();
+    let odd = dir.path().join("taizhou-odd.toml");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/score/variants/taizhou.toml"
+    ))
+    .unwrap();
+    assert!(text.contains("\nbase_hu = 10 "));
+    std::fs::write(&odd, text.replace("\nbase_hu = 10 ", "\nbase_hu = 11 ")).unwrap();
+    let taizhou = |variant: &str, hand: &str, meld: &str, win_tile: &str, extra: &str| {
+        format!(
+            r#"{{"variant": {variant:?}, "seat": "S", "dealer": "E", "hand": "{hand}", "melds": [["pung", "{meld}"]], "win_tile": "{win_tile}", "win": "discard", "discarder": "W", "wild": "9s", "others": {{"E": {{"hand": "147m 28p E N", "melds": [["kong", "5s5s5s5s"], ["pung", "3m3m3m"]]}}, "W": {{"hand": "1m 19p EE SS W N FF 23s"}}, "N": {{"hand": "666m 237p 146s S W N F"}}}}{extra}}}"#
+        )
+    };
+    let example = "234m 456p 77s 9s P 8s";
+    let requests = [
+        SELF_DRAW.to_string(),
+        HOUSE.to_string(),
+        SELF_DRAW.replace("{", r#"{"variant": "mahjongtime", "flowers": ["f2", "f6"], "#),
+        HOUSE.replace(
+            r#""variant": "taiwan16-house""#,
+            r#""variant": "taiwan16-2015", "dealer": "W", "dealer_streak": 2"#,
+        ),
+        r#"{"seat": "N", "dealer": "N", "round_wind": "S", "hand": "111m 999p EEE CCC 55s 777s", "win_tile": "5s", "win": "discard", "discarder": "W", "base": 100, "per_tai": 20}"#.into(),
+        r#"{"seat": "W", "hand": "234m 567p 88s 456s", "melds": [["chow", "123m"], ["pung", "NNN"]], "win_tile": "4s", "win": "self_draw", "context": ["last_tile"]}"#.into(),
+        r#"{"seat": "E", "hand": "22m 678p", "melds": [["pung", "555m"], ["kong", "PPPP"], ["chow", "345s"], ["pung", "999p"]], "win_tile": "7p", "win": "self_draw", "discarder": "S", "context": ["kong_replacement"], "base": 10, "per_tai": 5}"#.into(),
+        r#"{"seat": "S", "hand": "123m 234m 345m 567m 789m 99m", "win_tile": "9m", "win": "discard", "discarder": "E", "context": ["declared_ready"]}"#.into(),
+        // Escapes in strings: "\u0020" is a space, "\u0045" an E.
+        r#"{"seat": "\u0045", "hand": "123m\u0020456m 789m 234p 99s 345s", "win_tile": "9s", "win": "self_draw"}"#.into(),
+        taizhou("taizhou", example, "CCC", "8s", ""),
+        taizhou("taizhou", example, "CCC", "8s", r#", "base": 0, "per_tai": 50"#),
+        taizhou("taizhou", "234m 456p 789s CC", "678p", "C", r#", "liability": {"fresh": true}"#).replace(r#""wild": "9s""#, r#""wild": "9m""#).replace(r#"["pung", "678p"]"#, r#"["chow", "678p"]"#),
+        taizhou("taizhou", "234m 456p 789s CC", "678p", "C", r#", "liability": {"fresh": false}"#).replace(r#""wild": "9s""#, r#""wild": "9m""#).replace(r#"["pung", "678p"]"#, r#"["chow", "678p"]"#),
+        taizhou(odd.to_str().unwrap(), example, "2m2m2m", "8s", r#", "base": 0, "per_tai": 2"#),
+        // Refused: bad JSON, an unknown field, a wrong type, a missing field, a hand that
+        // does not win, a bad seat, an unknown circumstance, a flower twice, stakes half
+        // given, others under winner-pays, a fifth tile across the players.
+        r#"{"hand": "123m 456m 789m 234p 99s 345s", "win": "self_draw""#.into(),
+        SELF_DRAW.replace("{", r#"{"colour": "red", "#),
+        SELF_DRAW.replace(r#""seat": "S""#, r#""seat": 5"#),
+        SELF_DRAW.replace(r#""win": "self_draw", "#, ""),
+        SELF_DRAW.replace("345s", "346s"),
+        SELF_DRAW.replace(r#""seat": "S""#, r#""seat": "X""#),
+        SELF_DRAW.replace("{", r#"{"context": ["moonlight"], "#),
+        SELF_DRAW.replace("{", r#"{"flowers": ["f1", "f1"], "#),
+        SELF_DRAW.replace(r#", "per_tai": 5"#, ""),
+        taizhou("taiwan16", example, "CCC", "8s", "").replace(r#""wild": "9s", "#, ""),
+        taizhou("taizhou", example, "CCC", "8s", "").replace("666m 237p 146s S W N F", "666m 237p 146s C C N F"),
+    ];
+    let mut input = Vec::new();
+    let mut expected = Vec::new();
+    for request in &requests {
+        assert!(!request.contains('\n'));
+        input.extend_from_slice(request.as_bytes());
+        input.push(b'\n');
+        expected.push(json_line(request));
+    }
+    let o = taisim(&["score", "--jsonl"], &input);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let answers: Vec<&[u8]> = o.stdout.split_inclusive(|&b| b == b'\n').collect();
+    assert_eq!(answers.len(), requests.len(), "one answer per request");
+    let refused = requests.len() - 11;
+    for (i, ((request, answer), want)) in requests.iter().zip(&answers).zip(&expected).enumerate() {
+        let text = std::str::from_utf8(answer).unwrap();
+        assert_eq!(text, String::from_utf8_lossy(want), "{request}");
+        let value: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(format!("{value}\n"), text, "{request}");
+        // The mix is as meant: the last eleven are refused, the others scored.
+        assert_eq!(value.get("error").is_some(), i >= refused, "{text}");
+    }
+    let halves = &answers[refused - 1];
+    assert!(halves.windows(5).any(|w| w == b"-11.5"), "{halves:?}");
+}

@@ -46,7 +46,8 @@ pub use context::{physical_copies_fit, Ready, ScoreError, WinInput};
 pub use pattern::{PatternId, PatternSet, CHAINS};
 pub use reading::{ReadingKind, WaitShape};
 pub use request::{
-    score_json, Circumstances, LiabilityFacts, OtherHand, ScoreJob, ScoreRequest, VariantCache,
+    score_json, Answer, Circumstances, LiabilityFacts, OtherHand, ScoreJob, ScoreRequest,
+    ScoredRequest, VariantCache,
 };
 pub use settle::{check_stakes, settle, settle_all_pairs, try_settle, SettleError};
 pub use taizhou::liability::{Liability, LiabilityCase};

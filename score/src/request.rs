@@ -1,16 +1,19 @@
 //! Score requests as data: the JSON object of `taisim score --json` and of the Python
 //! `taisim.score(dict)`, parsed, checked, scored and answered in one place.
 
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, HashMap};
 use std::time::SystemTime;
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::settle::all_pairs_money;
 use super::{
     check_stakes, physical_copies_fit, score, seat_value, settle, settle_all_pairs, Amount,
-    Liability, Ready, Score, ScoringModel, SettlementModel, Variant, VariantError, WinInput,
+    Liability, PatternTai, Ready, Score, ScoringModel, SettlementModel, Variant, VariantError,
+    WinInput,
 };
 use taisim_sim::{
     parse_flowers, parse_hand, parse_tile, parse_tiles, seat_wind, BySeat, FlowerSet, Hand, Meld,
@@ -23,7 +26,13 @@ use taisim_sim::{
 pub fn score_json(text: &str) -> Result<String, String> {
     let job = ScoreJob::from_json(text)?;
     let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
-    Ok(job.to_json(&s).to_string())
+    answer_text(&job.answer(&s))
+}
+
+/// An answer as JSON text. Writing into a `String` fails only where a `Serialize` impl
+/// refuses its value, which none of the answer's does; the error is passed on regardless.
+fn answer_text(answer: &impl Serialize) -> Result<String, String> {
+    serde_json::to_string(answer).map_err(|e| format!("cannot write the answer: {e}"))
 }
 
 /// The variants a stream of requests named, each parsed once: parsing a variant's TOML costs
@@ -64,19 +73,39 @@ impl VariantCache {
     /// [`score_json`] with the variant taken from the cache: the JSON answer to one JSON
     /// request, or an error naming the problem.
     pub fn score_json(&mut self, text: &str) -> Result<String, String> {
-        self.score_value(text).map(|answer| answer.to_string())
+        answer_text(&self.score_request(text)?)
     }
 
-    /// [`VariantCache::score_json`]'s answer as a JSON value, for a caller that serializes
-    /// it straight into its own writer (`taisim score --jsonl`) rather than through a
-    /// `String` first: the same bytes, one copy fewer.
+    /// [`VariantCache::score_json`]'s answer as a JSON value.
     pub fn score_value(&mut self, text: &str) -> Result<Value, String> {
+        serde_json::to_value(self.score_request(text)?)
+            .map_err(|e| format!("cannot write the answer: {e}"))
+    }
+
+    /// Scores one JSON request with the variant borrowed from the cache. The result
+    /// serializes as the answer (`serde_json::to_writer`), for a caller that writes it
+    /// straight into its own buffer (`taisim score --jsonl`): the bytes of
+    /// [`VariantCache::score_json`], with no variant copied and no JSON tree built.
+    pub fn score_request(&mut self, text: &str) -> Result<ScoredRequest<'_>, String> {
         let req: ScoreRequest =
             serde_json::from_str(text).map_err(|e| format!("bad JSON input: {e}"))?;
-        let variant = self.get(&req.variant).map_err(|e| e.to_string())?.clone();
+        let variant = self.get(&req.variant).map_err(|e| e.to_string())?;
         let job = job_with_variant(req, variant)?;
-        let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
-        Ok(job.to_json(&s))
+        let score = score(&job.input, job.variant).map_err(|e| e.to_string())?;
+        Ok(ScoredRequest { job, score })
+    }
+}
+
+/// A request scored under a variant the cache holds: its job and its score. It serializes
+/// as the JSON answer ([`ScoreJob::answer`]).
+pub struct ScoredRequest<'v> {
+    pub job: ScoreJob<&'v Variant>,
+    pub score: Score,
+}
+
+impl Serialize for ScoredRequest<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.job.answer(&self.score).serialize(serializer)
     }
 }
 
@@ -197,9 +226,11 @@ fn east() -> String {
     "E".to_string()
 }
 
-/// Everything needed to score and print, parsed and checked.
-pub struct ScoreJob {
-    pub variant: Variant,
+/// Everything needed to score and print, parsed and checked. The variant is owned
+/// (`ScoreJob`, from [`ScoreJob::from_request`]) or borrowed from a [`VariantCache`]
+/// (`ScoreJob<&Variant>`), which copies none per request.
+pub struct ScoreJob<V = Variant> {
+    pub variant: V,
     pub input: WinInput,
     /// `(base, per_tai)` when the request asks for a settlement.
     pub settle: Option<(i64, i64)>,
@@ -262,15 +293,24 @@ impl ScoreJob {
             serde_json::from_str(text).map_err(|e| format!("bad JSON input: {e}"))?;
         job_from_request(req)
     }
+}
 
+impl<V: Borrow<Variant>> ScoreJob<V> {
     /// Each seat's payment, when the request asked for a settlement.
     pub fn settlement(&self, s: &Score) -> Option<[(Wind, i64); 4]> {
         settlement(self, s)
     }
 
-    /// The response object of `taisim score --json`.
+    /// The response object of `taisim score --json`, as a JSON value.
     pub fn to_json(&self, s: &Score) -> Value {
-        to_json(self, s)
+        // Serializing plain numbers, strings and string-keyed maps into a value cannot fail.
+        serde_json::to_value(self.answer(s)).unwrap_or(Value::Null)
+    }
+
+    /// The response of `taisim score --json`, serialized where the caller wants it
+    /// (`serde_json::to_writer`): no JSON tree is built.
+    pub fn answer<'a>(&'a self, s: &'a Score) -> Answer<'a> {
+        answer(self, s)
     }
 
     /// The seat that pays for everyone (全包), when the request gave the facts and a case
@@ -289,16 +329,17 @@ impl ScoreJob {
     /// players: each seat's net amount, exact in halves.
     pub fn settlement_points(&self, s: &Score) -> Option<Result<BySeat<Amount>, String>> {
         let values = self.values(s)?;
-        Some(
-            settle_all_pairs(
-                self.input.seat,
-                self.input.dealer,
-                values,
-                self.responsible(s),
-            )
-            .map_err(|e| e.to_string()),
-        )
+        Some(settlement_points(self, s, values))
     }
+}
+
+fn settlement_points<V: Borrow<Variant>>(
+    job: &ScoreJob<V>,
+    s: &Score,
+    values: BySeat<u64>,
+) -> Result<BySeat<Amount>, String> {
+    settle_all_pairs(job.input.seat, job.input.dealer, values, job.responsible(s))
+        .map_err(|e| e.to_string())
 }
 
 fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
@@ -307,7 +348,11 @@ fn job_from_request(req: ScoreRequest) -> Result<ScoreJob, String> {
 }
 
 /// A request's job under `variant`, already parsed from `req.variant`.
-fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, String> {
+fn job_with_variant<V: Borrow<Variant>>(
+    req: ScoreRequest,
+    variant_ref: V,
+) -> Result<ScoreJob<V>, String> {
+    let variant = variant_ref.borrow();
     if req.others.is_some() && variant.settlement.model != SettlementModel::AllPairs {
         return Err(format!(
             "others: variant {} settles winner-pays, which values no other player; \
@@ -377,7 +422,7 @@ fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, Str
     };
     let settle = match (req.base, req.per_tai) {
         (Some(b), Some(p)) => {
-            check_stakes(&variant, b, p).map_err(|e| e.to_string())?;
+            check_stakes(variant, b, p).map_err(|e| e.to_string())?;
             Some((b, p))
         }
         (None, None) => None,
@@ -412,7 +457,7 @@ fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, Str
         .map_err(|e| e.to_string())?;
     let others = match &req.others {
         None => None,
-        Some(given) => Some(other_hands(given, &input, &variant)?),
+        Some(given) => Some(other_hands(given, &input, variant)?),
     };
     let liability = match (req.liability, &others) {
         (None, _) => None,
@@ -435,7 +480,7 @@ fn job_with_variant(req: ScoreRequest, variant: Variant) -> Result<ScoreJob, Str
         }),
     };
     Ok(ScoreJob {
-        variant,
+        variant: variant_ref,
         input,
         settle,
         others,
@@ -550,7 +595,7 @@ fn other_hands(
 }
 
 /// Each seat's value: the winner's points, the others' [`seat_value`].
-fn values(job: &ScoreJob, s: &Score) -> Option<BySeat<u64>> {
+fn values<V: Borrow<Variant>>(job: &ScoreJob<V>, s: &Score) -> Option<BySeat<u64>> {
     let others = job.others.as_ref()?;
     let i = &job.input;
     let mut out = BySeat([0u64; 4]);
@@ -559,23 +604,30 @@ fn values(job: &ScoreJob, s: &Score) -> Option<BySeat<u64>> {
             s.points
         } else {
             let (hand, melds) = &others[o];
-            seat_value(hand, melds, seat_wind(o, i.dealer), i.wild, &job.variant)
+            seat_value(
+                hand,
+                melds,
+                seat_wind(o, i.dealer),
+                i.wild,
+                job.variant.borrow(),
+            )
         };
     }
     Some(out)
 }
 
-/// An amount of 胡 as JSON: a whole number, or a number ending in .5.
-fn amount_json(a: Amount) -> Value {
-    match a.as_whole() {
-        Some(n) => json!(n),
-        None => json!(a.halves() as f64 / 2.0),
-    }
+fn settlement<V: Borrow<Variant>>(job: &ScoreJob<V>, s: &Score) -> Option<[(Wind, i64); 4]> {
+    settlement_with(job, s, values(job, s))
 }
 
-fn settlement(job: &ScoreJob, s: &Score) -> Option<[(Wind, i64); 4]> {
+/// [`settlement`] with the seats' values already worked out.
+fn settlement_with<V: Borrow<Variant>>(
+    job: &ScoreJob<V>,
+    s: &Score,
+    values: Option<BySeat<u64>>,
+) -> Option<[(Wind, i64); 4]> {
     let (base, per_tai) = job.settle?;
-    let pay = match values(job, s) {
+    let pay = match values {
         // Every seat valued: the stakes were checked when the job was made, and a value is
         // at most the variant's cap, so this cannot fail.
         Some(v) if s.meets_minimum => {
@@ -583,65 +635,166 @@ fn settlement(job: &ScoreJob, s: &Score) -> Option<[(Wind, i64); 4]> {
             all_pairs_money(job.input.seat, job.input.dealer, v, r, per_tai).ok()?
         }
         // The stakes were checked when the job was made, so this cannot fail.
-        _ => settle(s, &job.input, &job.variant, base, per_tai),
+        _ => settle(s, &job.input, job.variant.borrow(), base, per_tai),
     };
     Some(Wind::ALL.map(|w| (w, pay[w])))
 }
 
-fn to_json(job: &ScoreJob, s: &Score) -> Value {
-    let points_model = matches!(job.variant.scoring, ScoringModel::Points { .. });
-    let patterns: Vec<Value> = s
-        .patterns
-        .iter()
-        .map(|p| {
-            let mut v = json!({
-                "id": p.id.id(),
-                "name": p.name_zh(),
-                "name_en": p.name_en(),
-                "tai": p.tai,
-                "count": p.count,
-            });
-            if points_model {
-                v["hu"] = json!(p.hu);
-            }
-            v
-        })
-        .collect();
-    let mut out = json!({
-        "variant": job.variant.name,
-        "total_tai": s.total,
-        "dealer_tai": s.dealer_tai,
-        "patterns": patterns,
-        "wait": s.wait.name(),
-        "meets_minimum": s.meets_minimum,
-    });
-    if points_model {
-        out["hu"] = json!(s.hu);
-        out["points"] = json!(s.points);
-        // taizhou.md 胜负规则: 基础胡数 (the patterns' 胡, 底胡 apart) and the 台.
-        out["base_points"] = json!(s.hu);
-        out["tai"] = json!(s.total);
+/// The answer of `taisim score --json`, serialized straight into its writer. The fields are
+/// in sorted order, the order in which the answer was first written (through a
+/// `serde_json::Value`, whose objects keep their keys sorted), so the bytes stay the same;
+/// a field that does not apply is left out.
+#[derive(Serialize)]
+pub struct Answer<'a> {
+    /// taizhou.md 胜负规则: 基础胡数 (the patterns' 胡, 底胡 apart); points model only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base_points: Option<u32>,
+    dealer_tai: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hu: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    liability_case: Option<u8>,
+    meets_minimum: bool,
+    patterns: PatternsJson<'a>,
+    /// Money, when the other players were given and stakes too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payments: Option<BySeatJson<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    responsible: Option<SeatJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    settlement: Option<SettlementJson>,
+    /// The 台 (points model only; `total_tai` says the same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tai: Option<u16>,
+    total_tai: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<BySeatJson<u64>>,
+    variant: &'a str,
+    wait: &'static str,
+}
+
+/// The counted patterns, each `{count, hu, id, name, name_en, tai}` (`hu` under the points
+/// model only).
+struct PatternsJson<'a> {
+    patterns: &'a [PatternTai],
+    points_model: bool,
+}
+
+#[derive(Serialize)]
+struct PatternJson {
+    count: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hu: Option<u16>,
+    id: &'static str,
+    name: &'static str,
+    name_en: &'static str,
+    tai: u16,
+}
+
+impl Serialize for PatternsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.patterns.iter().map(|p| PatternJson {
+            count: p.count,
+            hu: self.points_model.then_some(p.hu),
+            id: p.id.id(),
+            name: p.name_zh(),
+            name_en: p.name_en(),
+            tai: p.tai,
+        }))
     }
-    let by_seat = |f: &dyn Fn(Seat) -> Value| -> Value {
-        Value::Object(Wind::ALL.iter().map(|&w| (w.to_string(), f(w))).collect())
+}
+
+/// A seat as its letter.
+struct SeatJson(Seat);
+
+impl SeatJson {
+    const fn letter(self) -> &'static str {
+        ["E", "S", "W", "N"][self.0 as usize]
+    }
+}
+
+impl Serialize for SeatJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(SeatJson(self.0).letter())
+    }
+}
+
+/// One number per seat, as an object keyed by seat letter in sorted order (E, N, S, W).
+struct BySeatJson<T>(BySeat<T>);
+
+impl<T: Serialize> Serialize for BySeatJson<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(4))?;
+        for w in [Wind::East, Wind::North, Wind::South, Wind::West] {
+            map.serialize_entry(SeatJson(w).letter(), &self.0[w])?;
+        }
+        map.end()
+    }
+}
+
+/// The settlement: in 胡, exact in halves (all-pairs, with the other players given), or in
+/// money (winner-pays, with stakes).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum SettlementJson {
+    Points(BySeatJson<AmountJson>),
+    Money(BySeatJson<i64>),
+}
+
+/// An amount of 胡 as JSON: a whole number, or a number ending in .5.
+struct AmountJson(Amount);
+
+impl Serialize for AmountJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.as_whole() {
+            Some(n) => serializer.serialize_i64(n),
+            None => serializer.serialize_f64(self.0.halves() as f64 / 2.0),
+        }
+    }
+}
+
+fn answer<'a, V: Borrow<Variant>>(job: &'a ScoreJob<V>, s: &'a Score) -> Answer<'a> {
+    let variant = job.variant.borrow();
+    let points_model = matches!(variant.scoring, ScoringModel::Points { .. });
+    let mut out = Answer {
+        base_points: points_model.then_some(s.hu),
+        dealer_tai: s.dealer_tai,
+        hu: points_model.then_some(s.hu),
+        liability_case: None,
+        meets_minimum: s.meets_minimum,
+        patterns: PatternsJson {
+            patterns: &s.patterns,
+            points_model,
+        },
+        payments: None,
+        points: points_model.then_some(s.points),
+        responsible: None,
+        settlement: None,
+        tai: points_model.then_some(s.total),
+        total_tai: s.total,
+        values: None,
+        variant: &variant.name,
+        wait: s.wait.name(),
     };
-    if let Some(v) = values(job, s) {
-        out["values"] = by_seat(&|w| json!(v[w]));
-        if let Some((case, seat)) = job.liability.as_ref().and_then(|l| l.decide(s)) {
-            out["responsible"] = json!(seat.to_string());
-            out["liability_case"] = json!(case as u8);
+    let money = |pay: [(Wind, i64); 4]| BySeatJson(BySeat(pay.map(|(_, v)| v)));
+    match values(job, s) {
+        Some(v) => {
+            out.values = Some(BySeatJson(v));
+            if let Some((case, seat)) = job.liability.as_ref().and_then(|l| l.decide(s)) {
+                out.responsible = Some(SeatJson(seat));
+                out.liability_case = Some(case as u8);
+            }
+            if let Ok(points) = settlement_points(job, s, v) {
+                // In 胡; with stakes, "payments" gives the money.
+                out.settlement = Some(SettlementJson::Points(BySeatJson(points.map(AmountJson))));
+            }
+            out.payments = settlement_with(job, s, Some(v)).map(money);
         }
-        if let Some(Ok(points)) = job.settlement_points(s) {
-            // In 胡; with stakes, "payments" gives the money.
-            out["settlement"] = by_seat(&|w| amount_json(points[w]));
+        None => {
+            out.settlement = settlement_with(job, s, None).map(|p| SettlementJson::Money(money(p)))
         }
-        if let Some(pay) = settlement(job, s) {
-            out["payments"] = by_seat(&|w| json!(pay[w as usize].1));
-        }
-    } else if let Some(pay) = settlement(job, s) {
-        let map: serde_json::Map<String, Value> =
-            pay.iter().map(|(w, v)| (w.to_string(), json!(v))).collect();
-        out["settlement"] = Value::Object(map);
     }
     out
 }
