@@ -134,27 +134,27 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         })
         .collect::<Result<Vec<_>, String>>()?;
     let req = ScoreRequest {
-        variant: args.variant.clone(),
-        round_wind: args.round_wind.clone(),
-        seat: args.seat.clone(),
-        dealer: args.dealer.clone(),
+        variant: args.variant.as_str().into(),
+        round_wind: args.round_wind.as_str().into(),
+        seat: args.seat.as_str().into(),
+        dealer: args.dealer.as_str().into(),
         dealer_streak: args.streak,
-        hand: hand.to_string(),
+        hand: hand.into(),
         melds,
         flowers: flowers.iter().map(|f| f.to_string()).collect(),
-        win_tile: args.win_tile.clone(),
+        win_tile: args.win_tile.as_deref().map(Into::into),
         win: if args.self_drawn {
             "self_draw"
         } else {
             "discard"
         }
-        .to_string(),
-        discarder: args.discarder.clone(),
+        .into(),
+        discarder: args.discarder.as_deref().map(Into::into),
         context: args.context.clone(),
         discards: args.discards,
         base: args.base,
         per_tai: args.per_tai,
-        wild: args.wild.clone(),
+        wild: args.wild.as_deref().map(Into::into),
         others: None,
         liability: None,
     };
@@ -181,13 +181,13 @@ fn score_lines(input: impl Read, output: impl Write) -> std::io::Result<()> {
         let text = std::str::from_utf8(&line)
             .map_err(|e| format!("line is not UTF-8: {e}"))
             .map(|t| t.trim_end_matches(['\n', '\r']));
-        // Each answer is serialized straight into the output buffer: the bytes of
+        // Each answer is written straight into the output buffer: the bytes of
         // `score --json`, with no JSON tree or `String` built per line.
         match text.and_then(|t| match t.trim() {
             "" => Err("empty line: expected one JSON request".to_string()),
             _ => cache.score_request(t),
         }) {
-            Ok(answer) => serde_json::to_writer(&mut out, &answer)?,
+            Ok(scored) => scored.answer().write_json(&mut out)?,
             Err(msg) => serde_json::to_writer(&mut out, &ErrorAnswer { error: &msg })?,
         }
         out.write_all(b"\n")?;

@@ -1,18 +1,19 @@
 //! Score requests as data: the JSON object of `taisim score --json` and of the Python
 //! `taisim.score(dict)`, parsed, checked, scored and answered in one place.
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::collections::{BTreeMap, HashMap};
 use std::time::SystemTime;
 
-use serde::ser::{SerializeMap, Serializer};
+use std::io::{self, Write};
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::settle::all_pairs_money;
 use super::{
     check_stakes, physical_copies_fit, score, seat_value, settle, settle_all_pairs, Amount,
-    Liability, PatternTai, Ready, Score, ScoringModel, SettlementModel, Variant, VariantError,
+    Liability, LiabilityCase, Ready, Score, ScoringModel, SettlementModel, Variant, VariantError,
     WinInput,
 };
 use taisim_sim::{
@@ -26,13 +27,7 @@ use taisim_sim::{
 pub fn score_json(text: &str) -> Result<String, String> {
     let job = ScoreJob::from_json(text)?;
     let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
-    answer_text(&job.answer(&s))
-}
-
-/// An answer as JSON text. Writing into a `String` fails only where a `Serialize` impl
-/// refuses its value, which none of the answer's does; the error is passed on regardless.
-fn answer_text(answer: &impl Serialize) -> Result<String, String> {
-    serde_json::to_string(answer).map_err(|e| format!("cannot write the answer: {e}"))
+    Ok(job.answer(&s).to_json_string())
 }
 
 /// The variants a stream of requests named, each parsed once: parsing a variant's TOML costs
@@ -73,18 +68,19 @@ impl VariantCache {
     /// [`score_json`] with the variant taken from the cache: the JSON answer to one JSON
     /// request, or an error naming the problem.
     pub fn score_json(&mut self, text: &str) -> Result<String, String> {
-        answer_text(&self.score_request(text)?)
+        let scored = self.score_request(text)?;
+        Ok(scored.answer().to_json_string())
     }
 
     /// [`VariantCache::score_json`]'s answer as a JSON value.
     pub fn score_value(&mut self, text: &str) -> Result<Value, String> {
-        serde_json::to_value(self.score_request(text)?)
-            .map_err(|e| format!("cannot write the answer: {e}"))
+        let scored = self.score_request(text)?;
+        Ok(scored.job.to_json(&scored.score))
     }
 
-    /// Scores one JSON request with the variant borrowed from the cache. The result
-    /// serializes as the answer (`serde_json::to_writer`), for a caller that writes it
-    /// straight into its own buffer (`taisim score --jsonl`): the bytes of
+    /// Scores one JSON request with the variant borrowed from the cache, for a caller that
+    /// writes the answer straight into its own buffer ([`ScoredRequest::answer`],
+    /// [`Answer::write_json`]; `taisim score --jsonl`): the bytes of
     /// [`VariantCache::score_json`], with no variant copied and no JSON tree built.
     pub fn score_request(&mut self, text: &str) -> Result<ScoredRequest<'_>, String> {
         let req: ScoreRequest =
@@ -96,16 +92,16 @@ impl VariantCache {
     }
 }
 
-/// A request scored under a variant the cache holds: its job and its score. It serializes
-/// as the JSON answer ([`ScoreJob::answer`]).
+/// A request scored under a variant the cache holds: its job and its score.
 pub struct ScoredRequest<'v> {
     pub job: ScoreJob<&'v Variant>,
     pub score: Score,
 }
 
-impl Serialize for ScoredRequest<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.job.answer(&self.score).serialize(serializer)
+impl ScoredRequest<'_> {
+    /// The JSON answer, to write ([`Answer::write_json`]).
+    pub fn answer(&self) -> Answer<'_> {
+        self.job.answer(&self.score)
     }
 }
 
@@ -155,35 +151,41 @@ impl Circumstances {
     }
 }
 
-/// One score request: the fields of `taisim score --json`.
+/// One score request: the fields of `taisim score --json`. Its text is borrowed from the
+/// JSON where a string holds no escape (the usual case), so reading a request copies none.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ScoreRequest {
-    #[serde(default = "default_variant")]
-    pub variant: String,
-    #[serde(default = "east")]
-    pub round_wind: String,
-    pub seat: String,
-    #[serde(default = "east")]
-    pub dealer: String,
+pub struct ScoreRequest<'a> {
+    #[serde(borrow, default = "default_variant")]
+    pub variant: Cow<'a, str>,
+    #[serde(borrow, default = "east")]
+    pub round_wind: Cow<'a, str>,
+    #[serde(borrow)]
+    pub seat: Cow<'a, str>,
+    #[serde(borrow, default = "east")]
+    pub dealer: Cow<'a, str>,
     #[serde(default)]
     pub dealer_streak: u8,
-    pub hand: String,
+    #[serde(borrow)]
+    pub hand: Cow<'a, str>,
     #[serde(default)]
     pub melds: Vec<(String, String)>,
     #[serde(default)]
     pub flowers: Vec<String>,
-    pub win_tile: Option<String>,
-    pub win: String,
-    pub discarder: Option<String>,
+    #[serde(borrow, default, deserialize_with = "optional_text")]
+    pub win_tile: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub win: Cow<'a, str>,
+    #[serde(borrow, default, deserialize_with = "optional_text")]
+    pub discarder: Option<Cow<'a, str>>,
     #[serde(default)]
     pub context: Vec<String>,
     pub discards: Option<u8>,
     pub base: Option<i64>,
     pub per_tai: Option<i64>,
     /// The turned-up wild indicator (taizhou.md 得牌), e.g. "9s": its kind is wild.
-    #[serde(default)]
-    pub wild: Option<String>,
+    #[serde(borrow, default, deserialize_with = "optional_text")]
+    pub wild: Option<Cow<'a, str>>,
     /// The three other players' tiles, by seat ("E", "S", "W", "N"), under all-pairs
     /// settlement: each is valued ([`seat_value`]) and settles with the others.
     #[serde(default)]
@@ -191,6 +193,39 @@ pub struct ScoreRequest {
     /// What the discarder did, for 全包 (taizhou.md 全包情况); with `others`.
     #[serde(default)]
     pub liability: Option<LiabilityFacts>,
+}
+
+/// Text that borrows from the JSON when it can (serde borrows a `Cow` field by itself, but
+/// not one inside an `Option`).
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Text<'de>;
+            // The words serde's own `String` uses, so an error reads as it did.
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_string(Visit)
+    }
+}
+
+fn optional_text<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Cow<'de, str>>, D::Error> {
+    Ok(Option::<Text<'de>>::deserialize(d)?.map(|t| t.0))
 }
 
 /// The facts of 全包 a request gives (see [`Liability`] for what each one serves); the
@@ -218,12 +253,12 @@ pub struct OtherHand {
     pub melds: Vec<(String, String)>,
 }
 
-fn default_variant() -> String {
-    Variant::DEFAULT.to_string()
+fn default_variant<'a>() -> Cow<'a, str> {
+    Cow::Borrowed(Variant::DEFAULT)
 }
 
-fn east() -> String {
-    "E".to_string()
+fn east<'a>() -> Cow<'a, str> {
+    Cow::Borrowed("E")
 }
 
 /// Everything needed to score and print, parsed and checked. The variant is owned
@@ -303,12 +338,13 @@ impl<V: Borrow<Variant>> ScoreJob<V> {
 
     /// The response object of `taisim score --json`, as a JSON value.
     pub fn to_json(&self, s: &Score) -> Value {
-        // Serializing plain numbers, strings and string-keyed maps into a value cannot fail.
-        serde_json::to_value(self.answer(s)).unwrap_or(Value::Null)
+        // The answer is JSON by construction (the test `static_names_need_no_escapes` and
+        // the CLI tests read it back).
+        serde_json::from_str(&self.answer(s).to_json_string()).unwrap_or(Value::Null)
     }
 
-    /// The response of `taisim score --json`, serialized where the caller wants it
-    /// (`serde_json::to_writer`): no JSON tree is built.
+    /// The response of `taisim score --json`, to write where the caller wants it
+    /// ([`Answer::write_json`]): no JSON tree is built.
     pub fn answer<'a>(&'a self, s: &'a Score) -> Answer<'a> {
         answer(self, s)
     }
@@ -363,7 +399,7 @@ fn job_with_variant<V: Borrow<Variant>>(
     let winner = seat("seat", &req.seat)?;
     let dealer = seat("dealer", &req.dealer)?;
     let round_wind = seat("round_wind", &req.round_wind)?;
-    let self_draw = match req.win.as_str() {
+    let self_draw = match &*req.win {
         "self_draw" => true,
         "discard" => false,
         other => {
@@ -640,118 +676,176 @@ fn settlement_with<V: Borrow<Variant>>(
     Some(Wind::ALL.map(|w| (w, pay[w])))
 }
 
-/// The answer of `taisim score --json`, serialized straight into its writer. The fields are
-/// in sorted order, the order in which the answer was first written (through a
-/// `serde_json::Value`, whose objects keep their keys sorted), so the bytes stay the same;
-/// a field that does not apply is left out.
-#[derive(Serialize)]
+/// The answer of `taisim score --json`, written straight into a writer by
+/// [`Answer::write_json`]: no JSON tree is built and no text scanned for characters to
+/// escape but the variant's name. The fields are written in sorted order, the order in
+/// which answers were first written (through a `serde_json::Value`, whose objects keep
+/// their keys sorted), so the bytes stay the same; a field that does not apply is left out.
 pub struct Answer<'a> {
-    /// taizhou.md 胜负规则: 基础胡数 (the patterns' 胡, 底胡 apart); points model only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    base_points: Option<u32>,
-    dealer_tai: u16,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hu: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    liability_case: Option<u8>,
-    meets_minimum: bool,
-    patterns: PatternsJson<'a>,
+    /// Under the points model: 胡 of the patterns (taizhou.md 胜负规则 基础胡数, 底胡
+    /// apart, written as both `hu` and `base_points`), the value, and the 台 (`tai`, as
+    /// `total_tai`).
+    points_model: Option<(u32, u64)>,
+    score: &'a Score,
+    liability: Option<(LiabilityCase, Seat)>,
     /// Money, when the other players were given and stakes too.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    payments: Option<BySeatJson<i64>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    points: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    responsible: Option<SeatJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    settlement: Option<SettlementJson>,
-    /// The 台 (points model only; `total_tai` says the same).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tai: Option<u16>,
-    total_tai: u16,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    values: Option<BySeatJson<u64>>,
+    payments: Option<BySeat<i64>>,
+    settlement: Option<Settlement>,
+    values: Option<BySeat<u64>>,
     variant: &'a str,
-    wait: &'static str,
-}
-
-/// The counted patterns, each `{count, hu, id, name, name_en, tai}` (`hu` under the points
-/// model only).
-struct PatternsJson<'a> {
-    patterns: &'a [PatternTai],
-    points_model: bool,
-}
-
-#[derive(Serialize)]
-struct PatternJson {
-    count: u8,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hu: Option<u16>,
-    id: &'static str,
-    name: &'static str,
-    name_en: &'static str,
-    tai: u16,
-}
-
-impl Serialize for PatternsJson<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.patterns.iter().map(|p| PatternJson {
-            count: p.count,
-            hu: self.points_model.then_some(p.hu),
-            id: p.id.id(),
-            name: p.name_zh(),
-            name_en: p.name_en(),
-            tai: p.tai,
-        }))
-    }
-}
-
-/// A seat as its letter.
-struct SeatJson(Seat);
-
-impl SeatJson {
-    const fn letter(self) -> &'static str {
-        ["E", "S", "W", "N"][self.0 as usize]
-    }
-}
-
-impl Serialize for SeatJson {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(SeatJson(self.0).letter())
-    }
-}
-
-/// One number per seat, as an object keyed by seat letter in sorted order (E, N, S, W).
-struct BySeatJson<T>(BySeat<T>);
-
-impl<T: Serialize> Serialize for BySeatJson<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(4))?;
-        for w in [Wind::East, Wind::North, Wind::South, Wind::West] {
-            map.serialize_entry(SeatJson(w).letter(), &self.0[w])?;
-        }
-        map.end()
-    }
 }
 
 /// The settlement: in 胡, exact in halves (all-pairs, with the other players given), or in
 /// money (winner-pays, with stakes).
-#[derive(Serialize)]
-#[serde(untagged)]
-enum SettlementJson {
-    Points(BySeatJson<AmountJson>),
-    Money(BySeatJson<i64>),
+enum Settlement {
+    Points(BySeat<Amount>),
+    Money(BySeat<i64>),
 }
 
-/// An amount of 胡 as JSON: a whole number, or a number ending in .5.
-struct AmountJson(Amount);
+/// The seats in the order a JSON object sorted by key lists them.
+const SEATS_BY_LETTER: [(Seat, &[u8]); 4] = [
+    (Wind::East, b"\"E\":"),
+    (Wind::North, b"\"N\":"),
+    (Wind::South, b"\"S\":"),
+    (Wind::West, b"\"W\":"),
+];
 
-impl Serialize for AmountJson {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.0.as_whole() {
-            Some(n) => serializer.serialize_i64(n),
-            None => serializer.serialize_f64(self.0.halves() as f64 / 2.0),
+/// A number or a string as serde_json writes it (integers in decimal, a float as its shortest
+/// round trip, so halves as `.5`; a string escaped), as it did when answers were built as
+/// `serde_json::Value`s.
+fn scalar<W: Write>(out: &mut W, n: impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(out, &n).map_err(io::Error::from)
+}
+
+/// A string known to hold nothing JSON escapes (a catalogue name, a seat letter, a wait),
+/// in quotes; the unit test `static_names_need_no_escapes` checks every one.
+fn plain<W: Write>(out: &mut W, s: &str) -> io::Result<()> {
+    out.write_all(b"\"")?;
+    out.write_all(s.as_bytes())?;
+    out.write_all(b"\"")
+}
+
+fn by_seat<W: Write, T: Copy>(
+    out: &mut W,
+    key: &[u8],
+    v: &BySeat<T>,
+    mut write: impl FnMut(&mut W, T) -> io::Result<()>,
+) -> io::Result<()> {
+    out.write_all(key)?;
+    let mut sep: &[u8] = b"{";
+    for (seat, letter) in SEATS_BY_LETTER {
+        out.write_all(sep)?;
+        out.write_all(letter)?;
+        write(out, v[seat])?;
+        sep = b",";
+    }
+    out.write_all(b"}")
+}
+
+/// An amount of 胡: a whole number, or a number ending in .5.
+fn amount<W: Write>(out: &mut W, a: Amount) -> io::Result<()> {
+    match a.as_whole() {
+        Some(n) => scalar(out, n),
+        None => scalar(out, a.halves() as f64 / 2.0),
+    }
+}
+
+impl Answer<'_> {
+    /// Writes the answer as one JSON object, without a newline.
+    pub fn write_json<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        let s = self.score;
+        out.write_all(b"{")?;
+        if let Some((hu, _)) = self.points_model {
+            out.write_all(b"\"base_points\":")?;
+            scalar(out, hu)?;
+            out.write_all(b",")?;
         }
+        out.write_all(b"\"dealer_tai\":")?;
+        scalar(out, s.dealer_tai)?;
+        if let Some((hu, _)) = self.points_model {
+            out.write_all(b",\"hu\":")?;
+            scalar(out, hu)?;
+        }
+        if let Some((case, _)) = self.liability {
+            out.write_all(b",\"liability_case\":")?;
+            scalar(out, case as u8)?;
+        }
+        out.write_all(if s.meets_minimum {
+            b",\"meets_minimum\":true"
+        } else {
+            b",\"meets_minimum\":false"
+        })?;
+        out.write_all(b",\"patterns\":[")?;
+        for (i, p) in s.patterns.iter().enumerate() {
+            out.write_all(if i == 0 {
+                b"{\"count\":"
+            } else {
+                b",{\"count\":"
+            })?;
+            scalar(out, p.count)?;
+            if self.points_model.is_some() {
+                out.write_all(b",\"hu\":")?;
+                scalar(out, p.hu)?;
+            }
+            out.write_all(b",\"id\":")?;
+            plain(out, p.id.id())?;
+            out.write_all(b",\"name\":")?;
+            plain(out, p.name_zh())?;
+            out.write_all(b",\"name_en\":")?;
+            plain(out, p.name_en())?;
+            out.write_all(b",\"tai\":")?;
+            scalar(out, p.tai)?;
+            out.write_all(b"}")?;
+        }
+        out.write_all(b"]")?;
+        if let Some(pay) = &self.payments {
+            by_seat(out, b",\"payments\":", pay, scalar)?;
+        }
+        if let Some((_, points)) = self.points_model {
+            out.write_all(b",\"points\":")?;
+            scalar(out, points)?;
+        }
+        if let Some((_, seat)) = self.liability {
+            out.write_all(b",\"responsible\":")?;
+            plain(out, SeatLetter(seat).letter())?;
+        }
+        match &self.settlement {
+            Some(Settlement::Points(p)) => by_seat(out, b",\"settlement\":", p, amount)?,
+            Some(Settlement::Money(m)) => by_seat(out, b",\"settlement\":", m, scalar)?,
+            None => {}
+        }
+        if self.points_model.is_some() {
+            out.write_all(b",\"tai\":")?;
+            scalar(out, s.total)?;
+        }
+        out.write_all(b",\"total_tai\":")?;
+        scalar(out, s.total)?;
+        if let Some(v) = &self.values {
+            by_seat(out, b",\"values\":", v, scalar)?;
+        }
+        // The one string from outside the program (a variant file names itself): escaped.
+        out.write_all(b",\"variant\":")?;
+        scalar(out, self.variant)?;
+        out.write_all(b",\"wait\":")?;
+        plain(out, s.wait.name())?;
+        out.write_all(b"}")
+    }
+
+    /// The answer as JSON text.
+    pub fn to_json_string(&self) -> String {
+        let mut out = Vec::with_capacity(512);
+        // Writing into a `Vec` cannot fail, and every piece written is UTF-8.
+        let _ = self.write_json(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+/// A seat as its letter.
+struct SeatLetter(Seat);
+
+impl SeatLetter {
+    const fn letter(self) -> &'static str {
+        ["E", "S", "W", "N"][self.0 as usize]
     }
 }
 
@@ -759,42 +853,62 @@ fn answer<'a, V: Borrow<Variant>>(job: &'a ScoreJob<V>, s: &'a Score) -> Answer<
     let variant = job.variant.borrow();
     let points_model = matches!(variant.scoring, ScoringModel::Points { .. });
     let mut out = Answer {
-        base_points: points_model.then_some(s.hu),
-        dealer_tai: s.dealer_tai,
-        hu: points_model.then_some(s.hu),
-        liability_case: None,
-        meets_minimum: s.meets_minimum,
-        patterns: PatternsJson {
-            patterns: &s.patterns,
-            points_model,
-        },
+        points_model: points_model.then_some((s.hu, s.points)),
+        score: s,
+        liability: None,
         payments: None,
-        points: points_model.then_some(s.points),
-        responsible: None,
         settlement: None,
-        tai: points_model.then_some(s.total),
-        total_tai: s.total,
         values: None,
         variant: &variant.name,
-        wait: s.wait.name(),
     };
-    let money = |pay: [(Wind, i64); 4]| BySeatJson(BySeat(pay.map(|(_, v)| v)));
+    let money = |pay: [(Wind, i64); 4]| BySeat(pay.map(|(_, v)| v));
     match values(job, s) {
         Some(v) => {
-            out.values = Some(BySeatJson(v));
-            if let Some((case, seat)) = job.liability.as_ref().and_then(|l| l.decide(s)) {
-                out.responsible = Some(SeatJson(seat));
-                out.liability_case = Some(case as u8);
-            }
-            if let Ok(points) = settlement_points(job, s, v) {
-                // In 胡; with stakes, "payments" gives the money.
-                out.settlement = Some(SettlementJson::Points(BySeatJson(points.map(AmountJson))));
-            }
+            out.values = Some(v);
+            out.liability = job.liability.as_ref().and_then(|l| l.decide(s));
+            // In 胡; with stakes, "payments" gives the money.
+            out.settlement = settlement_points(job, s, v).ok().map(Settlement::Points);
             out.payments = settlement_with(job, s, Some(v)).map(money);
         }
-        None => {
-            out.settlement = settlement_with(job, s, None).map(|p| SettlementJson::Money(money(p)))
-        }
+        None => out.settlement = settlement_with(job, s, None).map(|p| Settlement::Money(money(p))),
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PatternId, WaitShape};
+
+    /// `Answer::write_json` writes the catalogue's names, the waits and the seat letters
+    /// without escaping them: each must be its own JSON string body.
+    #[test]
+    fn static_names_need_no_escapes() {
+        let mut names: Vec<&str> = PatternId::ALL
+            .iter()
+            .flat_map(|p| [p.id(), p.name_zh(), p.name_en()])
+            .collect();
+        names.extend(
+            [
+                WaitShape::TwoSided,
+                WaitShape::Edge,
+                WaitShape::Closed,
+                WaitShape::Single,
+                WaitShape::DoublePair,
+                WaitShape::None,
+            ]
+            .map(WaitShape::name),
+        );
+        names.extend(Seat::ALL.map(|w| SeatLetter(w).letter()));
+        for name in names {
+            let mut raw = Vec::new();
+            plain(&mut raw, name).unwrap();
+            assert_eq!(raw, serde_json::to_vec(name).unwrap(), "{name}");
+        }
+        for (seat, key) in SEATS_BY_LETTER {
+            assert_eq!(key, format!("\"{seat}\":").as_bytes());
+        }
+        let letters: Vec<&[u8]> = SEATS_BY_LETTER.iter().map(|(_, k)| *k).collect();
+        assert!(letters.is_sorted(), "a sorted map's order");
+    }
 }
