@@ -3,9 +3,8 @@
 
 use std::borrow::{Borrow, Cow};
 use std::collections::{BTreeMap, HashMap};
-use std::time::SystemTime;
-
 use std::io::{self, Write};
+use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
