@@ -414,6 +414,42 @@ impl Scan {
             }
         }
     }
+
+    /// The physical kinds `t`, held fewer than four times in `hand` (the hand scanned), with
+    /// `lack_changed(t, 1) == 0`: [`waits`]' loop, walked by face so that each group's
+    /// combination with the others and the table stay at hand (a waiting hand asks 34 times).
+    fn completing(&self, hand: &Hand) -> TileSet {
+        let table = blocks_table();
+        let w = self.wild.kind();
+        let mut out = TileSet::EMPTY;
+        if hand.count(w) < 4 && self.lack_of(&self.all, self.wilds + 1) == 0 {
+            out.insert(w);
+        }
+        for (g, others) in self.others.iter().enumerate() {
+            for (r, &place) in POW5.iter().enumerate().take(if g == 3 { 7 } else { 9 }) {
+                let f = Tile::ALL[9 * g + r];
+                // The physical tile showing face `f`: the stand-in shows the wild kind's
+                // face, the wild kind shows none, and without a stand-in nothing does.
+                let t = if f == w {
+                    match self.wild.stand_in() {
+                        Some(s) => s,
+                        None => continue,
+                    }
+                } else if Some(f) == self.wild.stand_in() {
+                    continue;
+                } else {
+                    f
+                };
+                if hand.count(t) < 4 {
+                    let changed = table.blocks(g, self.keys[g] + place);
+                    if self.lack_of(&combine(others, changed), self.wilds) == 0 {
+                        out.insert(t);
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 /// See [`super::is_win`].
@@ -454,11 +490,17 @@ pub(crate) fn waits(hand: &Hand, rules: HandRules, wild: Wild) -> TileSet {
     // at most wilds + 1 tiles of the sets and the pair. The table never counts a fifth copy
     // of a kind, which stand-ins could make: the bound holds only where none can arise.
     let (keys, wilds) = natural_keys(hand, wild);
-    // The most naturals of one face: the stand-ins' count is the wild face's.
-    let mut counts = hand.counts();
-    counts[wild.kind().index()] = 0;
-    let most = counts.iter().copied().max().unwrap_or(0);
-    if most + wilds < 4 {
+    // No face may reach four naturals with the wilds: without wilds, no kind is held four
+    // times (the stand-ins' count is the wild face's; the wild kind is not held); with them,
+    // the most naturals of one face, the wild kind's copies left out.
+    let fifth_possible = if wilds == 0 {
+        !hand.fours().is_empty()
+    } else {
+        let mut counts = hand.counts();
+        counts[wild.kind().index()] = 0;
+        counts.iter().copied().max().unwrap_or(0) + wilds >= 4
+    };
+    if !fifth_possible {
         let table = distance_table();
         let (a, b) = table.halves(keys);
         if table.lack(rules.sets as usize, a, b) > wilds + 1 {
@@ -469,14 +511,7 @@ pub(crate) fn waits(hand: &Hand, rules: HandRules, wild: Wild) -> TileSet {
     if lack(keys, wilds, rules, wild) != 1 {
         return TileSet::EMPTY;
     }
-    let scan = Scan::new(hand, rules, wild);
-    let mut out = TileSet::EMPTY;
-    for t in Tile::ALL {
-        if hand.count(t) < 4 && scan.lack_changed(t, 1) == 0 {
-            out.insert(t);
-        }
-    }
-    out
+    Scan::new(hand, rules, wild).completing(hand)
 }
 
 /// See [`super::improving_kinds`].
