@@ -18,8 +18,9 @@
 //! exceed four copies. So the wild path splits each group's naturals into *blocks*: non-empty
 //! parts of one set or of the pair (`111`, `11`, `1`, `123`, `12`, `13` for sets; `11`, `1`
 //! for the pair). A group's blocks never share tiles with another group's, so the best
-//! missing-tile count per number of set blocks and pair blocks is found group by group (a
-//! short search over at most 17 naturals) and combined by min-plus over the four groups.
+//! missing-tile count per number of set blocks and pair blocks is found group by group (read
+//! from the table of [`super::blocks`], built once from every group key; a direct search
+//! checks it in the tests) and combined by min-plus over the four groups.
 //! The sets and pair with no block are *empty*. With `missing` slots to fill and `empty`
 //! empty sets and pair, `wilds` wilds fill all but `missing - wilds` slots, and under the
 //! real-tile rule an empty one must take at least one natural, so it costs
