@@ -15,6 +15,7 @@
 //! function is exact for 0 to 4 wilds; the no-wild variants keep the table-driven path, which
 //! the wild path leaves untouched after one test of `rules.wild`.
 
+mod blocks;
 mod decompose;
 mod discard;
 mod improve;

@@ -78,11 +78,11 @@ fn write2(bits: &mut [u64], key: usize, code: u32) {
 /// the table builds visit every key in order, and reading each digit back by division was a
 /// fifth of the build.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Digits([u8; 9]);
+pub(super) struct Digits(pub(super) [u8; 9]);
 
 impl Digits {
     /// The digits of key 0 (of key `5^9` once stepped down past 0, which no build reads).
-    const ZERO: Digits = Digits([0; 9]);
+    pub(super) const ZERO: Digits = Digits([0; 9]);
 
     /// The digits of `key`.
     fn of(mut key: usize) -> Digits {
@@ -96,7 +96,7 @@ impl Digits {
 
     /// Steps to the next key.
     #[inline]
-    fn increment(&mut self) {
+    pub(super) fn increment(&mut self) {
         for digit in &mut self.0 {
             if *digit < 4 {
                 *digit += 1;
@@ -120,7 +120,7 @@ impl Digits {
 
     /// The lowest rank present in a nonzero key and its count.
     #[inline]
-    fn lowest(&self) -> (usize, usize) {
+    pub(super) fn lowest(&self) -> (usize, usize) {
         let i = self.0.iter().position(|&c| c > 0).expect("a nonzero key");
         (i, self.0[i] as usize)
     }
@@ -295,9 +295,9 @@ pub(crate) fn convolve(a: &Dist, b: &Dist) -> Dist {
     r
 }
 
-type DistMap = HashMap<Dist, u16, BuildHasherDefault<DistHasher>>;
+pub(super) type DistMap = HashMap<Dist, u16, BuildHasherDefault<DistHasher>>;
 
-fn intern(palette: &mut Vec<Dist>, seen: &mut DistMap, d: Dist) -> u16 {
+pub(super) fn intern(palette: &mut Vec<Dist>, seen: &mut DistMap, d: Dist) -> u16 {
     let next = palette.len();
     *seen.entry(d).or_insert_with(|| {
         assert!(next <= u16::MAX as usize, "palette outgrew a u16 index");
@@ -396,7 +396,7 @@ fn nearest(palette: &[Dist], index: &[u16], key: usize, digits: &Digits, kinds: 
 /// A cheap multiplicative hash for the palette map: SipHash's DoS resistance buys nothing for
 /// keys we generate ourselves, and the map is hit once per key.
 #[derive(Default)]
-struct DistHasher(u64);
+pub(super) struct DistHasher(u64);
 
 impl Hasher for DistHasher {
     fn write(&mut self, bytes: &[u8]) {

@@ -18,8 +18,9 @@
 //! exceed four copies. So the wild path splits each group's naturals into *blocks*: non-empty
 //! parts of one set or of the pair (`111`, `11`, `1`, `123`, `12`, `13` for sets; `11`, `1`
 //! for the pair). A group's blocks never share tiles with another group's, so the best
-//! missing-tile count per number of set blocks and pair blocks is found group by group (a
-//! short search over at most 17 naturals) and combined by min-plus over the four groups.
+//! missing-tile count per number of set blocks and pair blocks is found group by group (read
+//! from the table of [`super::blocks`], built once from every group key; a direct search
+//! checks it in the tests) and combined by min-plus over the four groups.
 //! The sets and pair with no block are *empty*. With `missing` slots to fill and `empty`
 //! empty sets and pair, `wilds` wilds fill all but `missing - wilds` slots, and under the
 //! real-tile rule an empty one must take at least one natural, so it costs
@@ -30,21 +31,21 @@
 
 use arrayvec::ArrayVec;
 
+use super::blocks::blocks_table;
 use super::decompose::{Decomposition, Set};
+use super::tables::{convolve, distance_table, Dist, FAR};
 use super::{HandRules, Wild};
-use crate::hand::Hand;
+use crate::hand::{Hand, POW5};
 use crate::tile::{Tile, TileSet};
 
-/// Missing-slot counts never reach this (at most 3 * 5 + 2 slots).
-const INF: u8 = u8::MAX;
-
-/// Per count of non-empty set blocks (0..=5) and pair blocks (0..=1): the fewest slots
-/// those blocks leave unfilled by naturals.
-type Blocks = [[u8; 2]; 6];
-
-const NO_BLOCKS: Blocks = [[INF; 2]; 6];
+/// Per count of non-empty set blocks and pair blocks: the fewest slots those blocks leave
+/// unfilled by naturals, in the lanes of the distance table (`s` set blocks at lane `s`, with
+/// the pair block at `8 + s`; [`FAR`] where no choice of blocks gives the count). Per group
+/// they come from [`blocks_table`]; groups combine by [`combine`], the min-plus product.
+type Blocks = Dist;
 
 /// The first kind of each group and its number of kinds.
+#[cfg(test)]
 const GROUPS: [(usize, usize); 4] = [(0, 9), (9, 9), (18, 9), (27, 7)];
 
 /// A hand's naturals by face and its wilds.
@@ -69,6 +70,23 @@ impl Naturals {
     }
 }
 
+/// The base-5 group keys of the physical `hand`'s naturals (as [`Naturals::of`] reads them)
+/// and its wilds: the hand's own keys with the wilds taken out and the stand-ins moved to the
+/// wild kind's face, a few arithmetic steps instead of a pass over the counts.
+#[inline]
+fn natural_keys(hand: &Hand, wild: Wild) -> ([u32; 4], u8) {
+    let mut keys = hand.keys();
+    let w = wild.kind().index();
+    let wilds = hand.count(wild.kind());
+    keys[w / 9] -= u32::from(wilds) * POW5[w % 9];
+    if let Some(s) = wild.stand_in() {
+        let (i, n) = (s.index(), u32::from(hand.count(s)));
+        keys[i / 9] -= n * POW5[i % 9];
+        keys[w / 9] += n * POW5[w % 9];
+    }
+    (keys, wilds)
+}
+
 /// The face a physical tile shows as a natural, or `None` for a wild.
 fn face(t: Tile, wild: Wild) -> Option<usize> {
     if t == wild.kind() {
@@ -81,18 +99,21 @@ fn face(t: Tile, wild: Wild) -> Option<usize> {
 }
 
 /// The best [`Blocks`] of one group's naturals `c` (ranks of the group; chows only in a
-/// numbered suit). Blocks are chosen at the lowest rank left, in a fixed order of shapes
-/// that never decreases at one rank, so each multiset of blocks is met once.
+/// numbered suit), by a direct search: what [`blocks_table`] tabulates, kept to check it.
+/// Blocks are chosen at the lowest rank left, in a fixed order of shapes that never
+/// decreases at one rank, so each multiset of blocks is met once.
+#[cfg(test)]
 fn group_blocks(c: &[u8], chows: bool) -> Blocks {
     let mut counts = [0u8; 9];
     counts[..c.len()].copy_from_slice(c);
-    let mut best = NO_BLOCKS;
+    let mut best = [FAR; 16];
     search(&mut counts, c.len(), chows, 0, 0, 0, 0, 0, &mut best);
     best
 }
 
 /// The block shapes with their lowest tile at rank `i`: (pair block?, tiles taken at `i`,
 /// `i + 1`, `i + 2`, slots left unfilled).
+#[cfg(test)]
 const SHAPES: [(bool, [u8; 3], u8); 8] = [
     (true, [2, 0, 0], 0),
     (true, [1, 0, 0], 1),
@@ -104,6 +125,7 @@ const SHAPES: [(bool, [u8; 3], u8); 8] = [
     (false, [1, 0, 1], 1),
 ];
 
+#[cfg(test)]
 #[allow(clippy::too_many_arguments)]
 fn search(
     c: &mut [u8; 9],
@@ -117,7 +139,7 @@ fn search(
     best: &mut Blocks,
 ) {
     // The tiles not yet in a block are left out of the target.
-    let slot = &mut best[sets][pair];
+    let slot = &mut best[8 * pair + sets];
     *slot = (*slot).min(missing);
     let mut i = i;
     let mut shape = shape;
@@ -159,34 +181,29 @@ fn search(
     c[i] = held;
 }
 
-/// Min-plus of two [`Blocks`].
-fn combine(a: &Blocks, b: &Blocks) -> Blocks {
-    let mut out = NO_BLOCKS;
-    for (sa, row) in a.iter().enumerate() {
-        for (pa, &x) in row.iter().enumerate() {
-            if x == INF {
-                continue;
-            }
-            for (sb, row_b) in b.iter().enumerate().take(6 - sa) {
-                for (pb, &y) in row_b.iter().enumerate().take(2 - pa) {
-                    if y != INF {
-                        let slot = &mut out[sa + sb][pa + pb];
-                        *slot = (*slot).min(x + y);
-                    }
-                }
-            }
-        }
+/// The exchanges a hand of `blocks` (all groups combined) and `wilds` wilds needs for
+/// `sets` sets (at most 5) and a pair.
+#[inline]
+fn lack_of(blocks: &Blocks, wilds: u8, sets: usize, needs_real: bool) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { simd::lack_of(blocks, wilds, sets, needs_real) }
     }
-    out
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        lack_of_scalar(blocks, wilds, sets, needs_real)
+    }
 }
 
-/// The exchanges a hand of `blocks` (all groups combined) and `wilds` wilds needs for
-/// `sets` sets and a pair.
-fn lack_of(blocks: &Blocks, wilds: u8, sets: usize, needs_real: bool) -> u8 {
-    let mut least = INF;
-    for (a, row) in blocks.iter().enumerate().take(sets + 1) {
-        for (p, &m) in row.iter().enumerate() {
-            if m == INF {
+/// [`lack_of`] lane by lane: the portable form, and what the vector form is tested against.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn lack_of_scalar(blocks: &Blocks, wilds: u8, sets: usize, needs_real: bool) -> u8 {
+    let mut least = u8::MAX;
+    for a in 0..=sets {
+        for p in 0..2 {
+            let m = blocks[8 * p + a];
+            if m >= FAR {
                 continue;
             }
             let empty = (sets - a + 1 - p) as u8;
@@ -199,13 +216,158 @@ fn lack_of(blocks: &Blocks, wilds: u8, sets: usize, needs_real: bool) -> u8 {
     least
 }
 
-/// A hand under wild rules, each group's blocks found once, so that the hand with one tile
-/// more or less costs one group's search.
+/// Min-plus product of two [`Blocks`] (the blocks of two groups together): lane `m` is the
+/// best of `a[i] + b[m - i]`, a pair lane the same with the pair on either side; more than
+/// five sets are dropped and a lane stays at most [`FAR`].
+#[inline]
+fn combine(a: &Blocks, b: &Blocks) -> Blocks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { simd::combine(a, b) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        combine_scalar(a, b)
+    }
+}
+
+/// [`combine`] lane by lane: the portable form, and what the vector form is tested against.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn combine_scalar(a: &Blocks, b: &Blocks) -> Blocks {
+    convolve(a, b)
+}
+
+/// The vector forms of [`combine`] and [`lack_of`], on SSE2 (always there on x86_64): a
+/// waits query combines and reads up to 34 hands a tile apart, and lane by lane each took a
+/// few hundred instructions.
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use core::arch::x86_64::*;
+
+    use super::{Blocks, FAR};
+
+    /// Per shift `i`: [`FAR`] in the lanes `b` moved up `i` lanes must not bring in (the
+    /// ones shifted in at the bottom, those past five sets, and the unused lanes), else 0.
+    const SETS: [[u8; 16]; 6] = masks(false);
+    /// The same for `b`'s no-pair lanes moved up into the pair lanes (`8 + i`).
+    const PAIRS: [[u8; 16]; 6] = masks(true);
+
+    const fn masks(pair: bool) -> [[u8; 16]; 6] {
+        let mut out = [[0u8; 16]; 6];
+        let mut i = 0;
+        while i < 6 {
+            let mut lane = 0;
+            while lane < 16 {
+                let kept = if pair {
+                    lane >= 8 + i && lane < 14
+                } else {
+                    (lane >= i && lane < 6) || (lane >= 8 + i && lane < 14)
+                };
+                if !kept {
+                    out[i][lane] = FAR;
+                }
+                lane += 1;
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// Per number of sets asked for (0 to 5), per lane: the slots the empty sets and pair add
+    /// (`FILL`), how many are empty (`EMPTY`), and 0xFF in the lanes of more set blocks than
+    /// that and the unused ones (`OVER`).
+    const FILL: [[u8; 16]; 6] = per_sets(0);
+    const EMPTY: [[u8; 16]; 6] = per_sets(1);
+    const OVER: [[u8; 16]; 6] = per_sets(2);
+
+    const fn per_sets(what: u8) -> [[u8; 16]; 6] {
+        let mut out = [[0u8; 16]; 6];
+        let mut sets = 0;
+        while sets < 6 {
+            let mut lane = 0;
+            while lane < 16 {
+                let (p, a) = (lane / 8, lane % 8);
+                out[sets][lane] = if a > sets {
+                    if what == 2 {
+                        0xFF
+                    } else {
+                        0
+                    }
+                } else {
+                    match what {
+                        0 => (3 * (sets - a) + 2 * (1 - p)) as u8,
+                        1 => (sets - a + 1 - p) as u8,
+                        _ => 0,
+                    }
+                };
+                lane += 1;
+            }
+            sets += 1;
+        }
+        out
+    }
+
+    #[inline(always)]
+    unsafe fn load(lanes: &[u8; 16]) -> __m128i {
+        _mm_loadu_si128(lanes.as_ptr().cast())
+    }
+
+    /// See [`super::combine`]: for each lane `i` of `a`, `b` moved up `i` lanes (and, for
+    /// `a`'s pair lanes, `b`'s no-pair lanes moved into the pair lanes) plus `a[i]`.
+    #[inline]
+    pub(super) unsafe fn combine(a: &Blocks, b: &Blocks) -> Blocks {
+        let bv = load(b);
+        let mut r = _mm_set1_epi8(FAR as i8);
+        macro_rules! step {
+            ($i:literal, $j:literal) => {
+                let moved = _mm_max_epu8(_mm_slli_si128::<$i>(bv), load(&SETS[$i]));
+                r = _mm_min_epu8(r, _mm_adds_epu8(moved, _mm_set1_epi8(a[$i] as i8)));
+                let moved = _mm_max_epu8(_mm_slli_si128::<$j>(bv), load(&PAIRS[$i]));
+                r = _mm_min_epu8(r, _mm_adds_epu8(moved, _mm_set1_epi8(a[$j] as i8)));
+            };
+        }
+        step!(0, 8);
+        step!(1, 9);
+        step!(2, 10);
+        step!(3, 11);
+        step!(4, 12);
+        step!(5, 13);
+        let mut out = [0u8; 16];
+        _mm_storeu_si128(out.as_mut_ptr().cast(), r);
+        out
+    }
+
+    /// See [`super::lack_of`]: every lane's cost at once, then their minimum.
+    #[inline]
+    pub(super) unsafe fn lack_of(blocks: &Blocks, wilds: u8, sets: usize, needs_real: bool) -> u8 {
+        let v = load(blocks);
+        let far = _mm_set1_epi8(FAR as i8);
+        // Lanes no choice of blocks reaches, or of more set blocks than asked: never chosen.
+        let unreached = _mm_cmpeq_epi8(_mm_max_epu8(v, far), v);
+        let unused = _mm_or_si128(unreached, load(&OVER[sets]));
+        let missing = _mm_adds_epu8(v, load(&FILL[sets]));
+        let mut cost = _mm_subs_epu8(missing, _mm_set1_epi8(wilds as i8));
+        if needs_real {
+            cost = _mm_max_epu8(cost, load(&EMPTY[sets]));
+        }
+        cost = _mm_or_si128(cost, unused);
+        cost = _mm_min_epu8(cost, _mm_srli_si128::<8>(cost));
+        cost = _mm_min_epu8(cost, _mm_srli_si128::<4>(cost));
+        cost = _mm_min_epu8(cost, _mm_srli_si128::<2>(cost));
+        cost = _mm_min_epu8(cost, _mm_srli_si128::<1>(cost));
+        _mm_cvtsi128_si32(cost) as u8
+    }
+}
+
+/// A hand under wild rules, each group's blocks read once, so that the hand with one tile
+/// more or less costs one group's lookup and one combination.
 #[derive(Clone, Debug)]
 pub(crate) struct Scan {
-    naturals: Naturals,
-    /// Per group: the other three groups combined, so that a change in one group costs its
-    /// search and one combination.
+    /// The naturals' group keys.
+    keys: [u32; 4],
+    wilds: u8,
+    /// Per group: the other three groups combined.
     others: [Blocks; 4],
     /// All four groups combined.
     all: Blocks,
@@ -215,9 +377,9 @@ pub(crate) struct Scan {
 
 impl Scan {
     pub(crate) fn new(hand: &Hand, rules: HandRules, wild: Wild) -> Scan {
-        let naturals = Naturals::of(hand, wild);
-        let groups = [0, 1, 2, 3].map(|g| blocks_of(&naturals.faces, g, None));
-        let [a, b, c, d] = &groups;
+        let (keys, wilds) = natural_keys(hand, wild);
+        let table = blocks_table();
+        let [a, b, c, d] = [0, 1, 2, 3].map(|g| table.blocks(g, keys[g]));
         let (ab, cd) = (combine(a, b), combine(c, d));
         let others = [
             combine(b, &cd),
@@ -226,7 +388,8 @@ impl Scan {
             combine(&ab, c),
         ];
         Scan {
-            naturals,
+            keys,
+            wilds,
             others,
             all: combine(&ab, &cd),
             wild,
@@ -234,74 +397,85 @@ impl Scan {
         }
     }
 
-    /// Exchanges to a complete hand (0 = complete).
-    pub(crate) fn lack(&self) -> u8 {
-        self.lack_with(None, 0, 0)
+    fn lack_of(&self, all: &Blocks, wilds: u8) -> u8 {
+        lack_of(all, wilds, self.sets, self.wild.needs_real())
     }
 
     /// Exchanges to a complete hand once physical tile `t` is added (`delta = 1`) or taken
-    /// away (`delta = -1`).
+    /// away (`delta = -1`). The hand must hold fewer than four of `t` to add one, and one to
+    /// take one away.
     pub(crate) fn lack_changed(&self, t: Tile, delta: i8) -> u8 {
         match face(t, self.wild) {
-            None => self.lack_with(None, 0, delta),
-            Some(f) => self.lack_with(Some(f), delta, 0),
-        }
-    }
-
-    fn lack_with(&self, face: Option<usize>, delta: i8, wild_delta: i8) -> u8 {
-        let all = match face {
-            None => self.all,
+            None => self.lack_of(&self.all, self.wilds.wrapping_add_signed(delta)),
             Some(f) => {
                 let g = f / 9;
-                let changed = blocks_of(&self.naturals.faces, g, Some((f, delta)));
-                combine(&self.others[g], &changed)
+                let key = self.keys[g].wrapping_add_signed(i32::from(delta) * POW5[f % 9] as i32);
+                let changed = blocks_table().blocks(g, key);
+                self.lack_of(&combine(&self.others[g], changed), self.wilds)
             }
-        };
-        let wilds = (self.naturals.wilds as i8 + wild_delta) as u8;
-        lack_of(&all, wilds, self.sets, self.wild.needs_real())
-    }
-}
-
-/// The blocks of group `g` of `faces`, with face `f` changed by `delta` if given.
-fn blocks_of(faces: &[u8; Tile::NUM], g: usize, change: Option<(usize, i8)>) -> Blocks {
-    let (first, len) = GROUPS[g];
-    let mut c = [0u8; 9];
-    c[..len].copy_from_slice(&faces[first..first + len]);
-    if let Some((f, delta)) = change {
-        c[f - first] = (c[f - first] as i8 + delta) as u8;
-    }
-    // The group's base-5 key (a face holds at most four naturals), honors flagged apart.
-    let key = c[..len].iter().rev().fold(0u32, |k, &n| k * 5 + n as u32) | u32::from(g == 3) << 31;
-    CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        // Fibonacci hashing into the direct-mapped cache.
-        let slot = &mut cache[(key.wrapping_mul(0x9e37_79b9) >> (32 - CACHE_BITS)) as usize];
-        if slot.0 != key {
-            *slot = (key, group_blocks(&c[..len], g < 3));
         }
-        slot.1
-    })
-}
+    }
 
-/// Bits of the group cache's index.
-const CACHE_BITS: u32 = 12;
-
-thread_local! {
-    /// Recent groups' blocks, by key: a deal changes a hand one tile at a time, so most
-    /// groups of the next query were searched already. Direct-mapped, fixed size (64 KiB per
-    /// thread), so it never allocates; an empty slot's key (`u32::MAX`) is no group's.
-    static CACHE: core::cell::RefCell<[(u32, Blocks); 1 << CACHE_BITS]> =
-        const { core::cell::RefCell::new([(u32::MAX, NO_BLOCKS); 1 << CACHE_BITS]) };
+    /// The physical kinds `t`, held fewer than four times in `hand` (the hand scanned), with
+    /// `lack_changed(t, 1) == 0`: [`waits`]' loop, walked by face so that each group's
+    /// combination with the others and the table stay at hand (a waiting hand asks 34 times).
+    fn completing(&self, hand: &Hand) -> TileSet {
+        let table = blocks_table();
+        let w = self.wild.kind();
+        let mut out = TileSet::EMPTY;
+        if hand.count(w) < 4 && self.lack_of(&self.all, self.wilds + 1) == 0 {
+            out.insert(w);
+        }
+        for (g, others) in self.others.iter().enumerate() {
+            for (r, &place) in POW5.iter().enumerate().take(if g == 3 { 7 } else { 9 }) {
+                let f = Tile::ALL[9 * g + r];
+                // The physical tile showing face `f`: the stand-in shows the wild kind's
+                // face, the wild kind shows none, and without a stand-in nothing does.
+                let t = if f == w {
+                    match self.wild.stand_in() {
+                        Some(s) => s,
+                        None => continue,
+                    }
+                } else if Some(f) == self.wild.stand_in() {
+                    continue;
+                } else {
+                    f
+                };
+                if hand.count(t) < 4 {
+                    let changed = table.blocks(g, self.keys[g] + place);
+                    if self.lack_of(&combine(others, changed), self.wilds) == 0 {
+                        out.insert(t);
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 /// See [`super::is_win`].
 pub(crate) fn is_win(hand: &Hand, rules: HandRules, wild: Wild) -> bool {
-    hand.len() == 3 * rules.sets as usize + 2 && Scan::new(hand, rules, wild).lack() == 0
+    if hand.len() != 3 * rules.sets as usize + 2 {
+        return false;
+    }
+    let (keys, wilds) = natural_keys(hand, wild);
+    lack(keys, wilds, rules, wild) == 0
 }
 
 /// See [`super::shanten`].
 pub(crate) fn shanten(hand: &Hand, rules: HandRules, wild: Wild) -> i8 {
-    Scan::new(hand, rules, wild).lack() as i8 - 1
+    let (keys, wilds) = natural_keys(hand, wild);
+    lack(keys, wilds, rules, wild) as i8 - 1
+}
+
+/// [`Scan::lack`] of naturals with group `keys` and `wilds` wilds, without the per-group
+/// combinations a scan keeps for its one-tile changes: three combinations instead of seven.
+#[inline]
+fn lack(keys: [u32; 4], wilds: u8, rules: HandRules, wild: Wild) -> u8 {
+    let table = blocks_table();
+    let [a, b, c, d] = [0, 1, 2, 3].map(|g| table.blocks(g, keys[g]));
+    let all = combine(&combine(a, b), &combine(c, d));
+    lack_of(&all, wilds, rules.sets.min(5) as usize, wild.needs_real())
 }
 
 /// See [`super::waits`]. Kept out of line: the deal's no-wild path calls `waits` at every
@@ -316,27 +490,29 @@ pub(crate) fn waits(hand: &Hand, rules: HandRules, wild: Wild) -> TileSet {
     // that `t` completes holds its faces, a stand-in for each wild and `t`, so its faces lack
     // at most wilds + 1 tiles of the sets and the pair. The table never counts a fifth copy
     // of a kind, which stand-ins could make: the bound holds only where none can arise.
-    let naturals = Naturals::of(hand, wild);
-    let most = naturals.faces.iter().copied().max().unwrap_or(0);
-    if most + naturals.wilds < 4 {
-        if let Ok(faces) = Hand::from_counts(&naturals.faces) {
-            if super::shanten::distance(&faces, rules.sets) > naturals.wilds + 1 {
-                return TileSet::EMPTY;
-            }
+    let (keys, wilds) = natural_keys(hand, wild);
+    // No face may reach four naturals with the wilds: without wilds, no kind is held four
+    // times (the stand-ins' count is the wild face's; the wild kind is not held); with them,
+    // the most naturals of one face, the wild kind's copies left out.
+    let fifth_possible = if wilds == 0 {
+        !hand.fours().is_empty()
+    } else {
+        let mut counts = hand.counts();
+        counts[wild.kind().index()] = 0;
+        counts.iter().copied().max().unwrap_or(0) + wilds >= 4
+    };
+    if !fifth_possible {
+        let table = distance_table();
+        let (a, b) = table.halves(keys);
+        if table.lack(rules.sets as usize, a, b) > wilds + 1 {
+            return TileSet::EMPTY;
         }
     }
-    let scan = Scan::new(hand, rules, wild);
     // One tile lowers the lack by at most one.
-    if scan.lack() != 1 {
+    if lack(keys, wilds, rules, wild) != 1 {
         return TileSet::EMPTY;
     }
-    let mut out = TileSet::EMPTY;
-    for t in Tile::ALL {
-        if hand.count(t) < 4 && scan.lack_changed(t, 1) == 0 {
-            out.insert(t);
-        }
-    }
-    out
+    Scan::new(hand, rules, wild).completing(hand)
 }
 
 /// See [`super::improving_kinds`].
@@ -520,4 +696,104 @@ fn augment(
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hand::{HONOR_KEYS, SUIT_KEYS};
+
+    /// The counts a base-5 key of `len` ranks spells.
+    fn digits(key: usize, len: usize) -> [u8; 9] {
+        let mut c = [0u8; 9];
+        for (r, d) in c.iter_mut().enumerate().take(len) {
+            *d = ((key / POW5[r] as usize) % 5) as u8;
+        }
+        c
+    }
+
+    fn check(g: usize, key: usize) {
+        let (_, len) = GROUPS[g];
+        let c = digits(key, len);
+        let direct = group_blocks(&c[..len], g < 3);
+        let table = blocks_table().blocks(g, key as u32);
+        assert_eq!(table, &direct, "group {g} counts {:?}", &c[..len]);
+    }
+
+    /// Random blocks as combinations produce them: lanes up to [`FAR`], some at it, the
+    /// unused lanes at it.
+    fn random_blocks(rng: &mut impl rand_core::RngCore) -> Blocks {
+        let mut d = [FAR; 16];
+        for lane in (0..6).chain(8..14) {
+            let x = crate::bounded(rng, 24) as u8;
+            d[lane] = if x > 20 { FAR } else { x };
+        }
+        d
+    }
+
+    /// The vector [`combine`] and [`lack_of`] are the lane-by-lane ones, on random blocks and
+    /// on the table's own arrays, for every number of sets, wilds and both readings of the
+    /// real-tile rule (on x86_64; elsewhere both sides are the same function).
+    #[test]
+    fn vector_forms_match_the_lanes() {
+        let mut rng = crate::rng_from_seed(5);
+        let table = blocks_table();
+        let keys = [0u32, 1, 6, 31, 781, 1_000_000, 1_953_124];
+        for n in 0..40_000 {
+            let (a, b) = if n < keys.len() * keys.len() {
+                let (x, y) = (keys[n % keys.len()], keys[n / keys.len()]);
+                (*table.blocks(0, x), *table.blocks(1, y))
+            } else {
+                (random_blocks(&mut rng), random_blocks(&mut rng))
+            };
+            let both = combine(&a, &b);
+            assert_eq!(both, combine_scalar(&a, &b), "{a:?} {b:?}");
+            for v in [&a, &both] {
+                for sets in 0..=5 {
+                    for wilds in 0..=5 {
+                        for real in [false, true] {
+                            assert_eq!(
+                                lack_of(v, wilds, sets, real),
+                                lack_of_scalar(v, wilds, sets, real),
+                                "{v:?} sets {sets} wilds {wilds} real {real}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The table is the search, tabulated: they agree on every honor key of at most 14
+    /// tiles, every suit key of at most 8, and a sample of the suit keys of 9 to 17 tiles (a
+    /// hand never holds more naturals); a wrong shape, lane or order of the build shows up
+    /// here. (The search grows fast with the tiles: every key would take minutes.)
+    #[test]
+    fn blocks_table_matches_the_search() {
+        let start = std::time::Instant::now();
+        let table = blocks_table();
+        eprintln!(
+            "{} arrays, {} bytes, built in {:?}",
+            table.palette_len(),
+            table.bytes(),
+            start.elapsed()
+        );
+        let tiles = |key: usize| digits(key, 9).iter().map(|&d| d as usize).sum::<usize>();
+        for key in (0..HONOR_KEYS).filter(|&k| tiles(k) <= 14) {
+            check(3, key);
+        }
+        let mut rng = crate::rng_from_seed(11);
+        let mut sampled = 0;
+        for key in 0..SUIT_KEYS {
+            let n = tiles(key);
+            let odds = if n <= 13 { 200 } else { 2000 };
+            if n <= 8 {
+                check(0, key);
+            } else if n <= 17 && crate::bounded(&mut rng, odds) == 0 {
+                check(1 + key % 2, key);
+                sampled += 1;
+            }
+        }
+        assert!(sampled > 1_000, "{sampled} keys sampled");
+    }
 }
