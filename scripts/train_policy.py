@@ -82,12 +82,12 @@ class Log:
     """``metrics.csv`` (a header row of every column ever logged, rewritten when a new one
     appears) and, when installed, TensorBoard."""
 
-    def __init__(self, out, resume):
+    def __init__(self, out, resume, state=None):
         self.path = os.path.join(out, "metrics.csv")
         self.rows = []
         if resume and os.path.exists(self.path):
             with open(self.path, newline="") as f:
-                self.rows = list(csv.DictReader(f))
+                self.rows = [r for r in csv.DictReader(f) if Log.kept(r, state)]
         self.tb = None
         try:
             from torch.utils.tensorboard import SummaryWriter
@@ -95,6 +95,16 @@ class Log:
             self.tb = SummaryWriter(os.path.join(out, "tb"))
         except ImportError:
             pass
+
+    @staticmethod
+    def kept(row, state):
+        """Whether a logged row is part of the run a resume continues: a run stopped after its
+        last checkpoint logged updates the resumed run makes again, and must not count twice."""
+        if state is None:
+            return True
+        if row["phase"] == "bc":
+            return state["bc_done"]
+        return int(row["step"]) <= state["env_steps"]
 
     def write(self, phase, step, **metrics):
         row = {"phase": phase, "step": step, **{k: f"{v:.6g}" if isinstance(v, float) else v
@@ -120,33 +130,53 @@ class Log:
 # ---------------------------------------------------------------- behaviour cloning
 
 
-def decisions_to_tensors(data):
-    """The ``taisim.load_decisions`` dict (``obs`` uint8 numerators with ``obs_scale``, or
-    ``obs`` already float32; ``mask``; ``action``) as float observations, bool masks and
-    int64 actions, after checking the observation version and that every action is legal."""
-    version = int(data.get("obs_version", taisim.OBS_VERSION))
-    if version != taisim.OBS_VERSION:
-        raise SystemExit(f"train_policy: the decisions were recorded with observation version "
-                         f"{version}; this build encodes version {taisim.OBS_VERSION}. Record them again.")
-    obs = np.asarray(data["obs"])
-    if obs.dtype == np.uint8:
-        obs = obs.astype(np.float32) * np.asarray(data["obs_scale"], dtype=np.float32)
-    obs = torch.from_numpy(np.ascontiguousarray(obs, dtype=np.float32)).reshape(len(obs), -1)
-    mask = torch.from_numpy(np.asarray(data["mask"]).astype(bool))
-    action = torch.from_numpy(np.asarray(data["action"]).astype(np.int64))
-    if obs.shape[1] != OBS_LEN or mask.shape[1:] != (A,) or len(mask) != len(obs) or len(action) != len(obs):
-        raise SystemExit(f"train_policy: decisions have obs {tuple(obs.shape)}, mask {tuple(mask.shape)}, "
-                         f"action {tuple(action.shape)}; expected (n, {OBS_LEN}), (n, {A}), (n,)")
-    if len(action) and not mask[torch.arange(len(action)), action].all():
-        raise SystemExit("train_policy: the decisions hold an action outside its mask")
-    return obs, mask, action
+class Decisions:
+    """The ``taisim.load_decisions`` dict, checked, kept as stored: the observations stay one
+    byte a cell (``obs`` numerators times ``obs_scale`` is the env's float32 observation) and
+    are turned into floats one minibatch at a time, so a dataset of millions of decisions fits
+    in memory (20,000 greedy deals: about 1M decisions, 2 GB as bytes, 8 GB as floats)."""
+
+    def __init__(self, data):
+        version = int(data.get("obs_version", taisim.OBS_VERSION))
+        if version != taisim.OBS_VERSION:
+            raise SystemExit(f"train_policy: the decisions were recorded with observation version "
+                             f"{version}; this build encodes version {taisim.OBS_VERSION}. Record them again.")
+        obs = np.asarray(data["obs"])
+        if obs.dtype == np.uint8:
+            self.scale = torch.from_numpy(np.asarray(data["obs_scale"], dtype=np.float32).reshape(-1))
+        elif obs.dtype == np.float32:
+            self.scale = None
+        else:
+            raise SystemExit(f"train_policy: decisions hold {obs.dtype} observations; expected "
+                             f"uint8 numerators with obs_scale, or float32")
+        self.obs = torch.from_numpy(np.ascontiguousarray(obs)).reshape(len(obs), -1)
+        self.mask = torch.from_numpy(np.asarray(data["mask"]).astype(bool))
+        self.action = torch.from_numpy(np.asarray(data["action"]).astype(np.int64))
+        n = len(self.obs)
+        if (self.obs.shape[1] != OBS_LEN or self.mask.shape[1:] != (A,) or len(self.mask) != n
+                or len(self.action) != n
+                or (self.scale is not None and self.scale.shape != (OBS_LEN,))):
+            raise SystemExit(f"train_policy: decisions have obs {tuple(self.obs.shape)}, mask "
+                             f"{tuple(self.mask.shape)}, action {tuple(self.action.shape)}; "
+                             f"expected (n, {OBS_LEN}), (n, {A}), (n,)")
+        if n and not self.mask[torch.arange(n), self.action].all():
+            raise SystemExit("train_policy: the decisions hold an action outside its mask")
+
+    def __len__(self):
+        return len(self.obs)
+
+    def batch(self, idx, device):
+        """Float observations, masks and actions of the decisions ``idx``."""
+        obs = self.obs[idx]
+        obs = obs.float() * self.scale if self.scale is not None else obs
+        return obs.to(device), self.mask[idx].to(device), self.action[idx].to(device)
 
 
 def behaviour_cloning(model, opt, data, *, epochs, batch_size, gen, log, device):
     """Fits the policy head to the recorded actions (cross-entropy over the legal actions),
     holding out 5% of the decisions to report accuracy on."""
-    obs, mask, action = decisions_to_tensors(data)
-    n = len(obs)
+    data = Decisions(data)
+    n = len(data)
     order = torch.randperm(n, generator=gen)
     held = order[: max(1, n // 20)]
     train = order[max(1, n // 20):]
@@ -156,22 +186,24 @@ def behaviour_cloning(model, opt, data, *, epochs, batch_size, gen, log, device)
         perm = train[torch.randperm(len(train), generator=gen)]
         total, count = 0.0, 0
         for i in range(0, len(perm), batch_size):
-            idx = perm[i:i + batch_size]
-            logits, _ = model(obs[idx].to(device))
-            loss = F.cross_entropy(masked(logits, mask[idx].to(device)), action[idx].to(device))
+            obs, mask, action = data.batch(perm[i:i + batch_size], device)
+            logits, _ = model(obs)
+            loss = F.cross_entropy(masked(logits, mask), action)
             opt.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
-            total += loss.item() * len(idx)
-            count += len(idx)
-            step += len(idx)
+            total += loss.item() * len(action)
+            count += len(action)
+            step += len(action)
+        model.eval()
+        correct = 0
         with torch.no_grad():
-            logits, _ = model(obs[held].to(device))
-            pred = masked(logits, mask[held].to(device)).argmax(1).cpu()
-            acc = float((pred == action[held]).float().mean())
-        log.write("bc", step, epoch=epoch, loss=total / max(count, 1), heldout_accuracy=acc,
-                  decisions=n)
+            for i in range(0, len(held), batch_size):
+                obs, mask, action = data.batch(held[i:i + batch_size], device)
+                correct += int((masked(model(obs)[0], mask).argmax(1) == action).sum())
+        log.write("bc", step, epoch=epoch, loss=total / max(count, 1),
+                  heldout_accuracy=correct / len(held), decisions=n)
     return model
 
 
@@ -260,9 +292,16 @@ def ppo(model, opt, state, args, log, device):
                 ratio = (logp - b_logp[idx].to(device)).exp()
                 pg = -torch.min(ratio * a, ratio.clamp(1 - args.clip, 1 + args.clip) * a).mean()
                 vloss = 0.5 * (value - b_ret[idx].to(device)).pow(2).mean()
-                loss = pg + args.vf_coef * vloss - args.ent_coef * entropy
+                warming = state["update"] < args.value_warmup
+                loss = (args.vf_coef * vloss if warming
+                        else pg + args.vf_coef * vloss - args.ent_coef * entropy)
                 opt.zero_grad()
                 loss.backward()
+                if warming:
+                    # Only the value head learns: the cloned policy and the trunk it reads stay
+                    # as they are until the advantages come from a value that means something.
+                    for param in model.trunk.parameters():
+                        param.grad = None
                 nn.utils.clip_grad_norm_(model.parameters(), 0.5)
                 opt.step()
                 clipped += float(((ratio - 1).abs() > args.clip).float().mean())
@@ -368,6 +407,9 @@ def parse_args(argv):
     g.add_argument("--ent-coef", type=float, default=0.01)
     g.add_argument("--vf-coef", type=float, default=0.5)
     g.add_argument("--reward-scale", type=float, default=10.0, help="rewards are divided by it")
+    g.add_argument("--value-warmup", type=int, default=0,
+                   help="first updates that train only the value head (after cloning, the "
+                        "value is untrained and its advantages would move the policy at random)")
     g.add_argument("--checkpoint-every", type=int, default=20, help="updates between checkpoints")
     g = p.add_argument_group("evaluation")
     g.add_argument("--eval-deals", type=int, default=20000, help="0: no evaluation")
@@ -407,7 +449,11 @@ def main(argv=None):
         if state["bc_done"]:
             opt = torch.optim.Adam(model.parameters(), lr=args.lr)
         opt.load_state_dict(saved["opt"])
-    log = Log(args.out, args.resume)
+        # The optimiser's state carries on; its rate is this command's, as in a run never
+        # stopped (a saved state would otherwise bring back the rate of the run that saved it).
+        for group in opt.param_groups:
+            group["lr"] = args.lr if state["bc_done"] else args.bc_lr
+    log = Log(args.out, args.resume, state)
     if args.bc_run and not state["bc_done"]:
         gen = torch.Generator().manual_seed(args.seed)
         behaviour_cloning(model, opt, load_decisions(args.bc_run), epochs=args.bc_epochs,

@@ -126,6 +126,10 @@ def test_resume_continues_exactly(tmp_path, monkeypatch, data):
     # Checkpoints every 2 updates of 256 decisions: the first run stops at one.
     straight = run(tmp_path / "a", monkeypatch, data, *common, "--steps", "1024")
     run(tmp_path / "b", monkeypatch, data, *common, "--steps", "512")
+    # As if the run had gone on past its checkpoint and been killed: the update it logged
+    # after the checkpoint is made again by the resumed run and must be logged once.
+    with open(tmp_path / "b" / "metrics.csv", "a", newline="") as f:
+        f.write("ppo,768" + "," * (len(metrics(tmp_path / "b")[0]) - 2) + "\n")
     resumed = run(tmp_path / "b", monkeypatch, data, *common, "--steps", "1024", "--resume")
     obs = data["obs"][:300].astype(np.float32) * data["obs_scale"]
     np.testing.assert_array_equal(taisim.policy_logits(straight, obs),
@@ -133,13 +137,51 @@ def test_resume_continues_exactly(tmp_path, monkeypatch, data):
     assert [r["step"] for r in metrics(tmp_path / "b")] == [r["step"] for r in metrics(tmp_path / "a")]
 
 
+def test_resuming_after_cloning_takes_the_commands_rate(tmp_path, monkeypatch, data):
+    # Cloning alone, then PPO resumed with its own rate, equals the run never stopped: the
+    # saved optimiser state must not bring back the rate the cloning run saved with.
+    common = ["--bc-run", "in-test", "--bc-epochs", "1", "--bc-batch", "512", "--lr", "1e-3"]
+    straight = run(tmp_path / "a", monkeypatch, data, *common, "--steps", "512")
+    run(tmp_path / "b", monkeypatch, data, "--bc-run", "in-test", "--bc-epochs", "1", "--bc-batch", "512")
+    resumed = run(tmp_path / "b", monkeypatch, data, *common, "--steps", "512", "--resume")
+    obs = data["obs"][:300].astype(np.float32) * data["obs_scale"]
+    np.testing.assert_array_equal(taisim.policy_logits(straight, obs),
+                                  taisim.policy_logits(resumed, obs))
+
+
+def test_value_warmup_leaves_the_cloned_policy_untouched(tmp_path, monkeypatch, data):
+    common = ["--bc-run", "in-test", "--bc-epochs", "1", "--bc-batch", "512"]
+    cloned = run(tmp_path / "bc", monkeypatch, data, *common)
+    warmed = run(tmp_path / "warm", monkeypatch, data, *common, "--steps", "512", "--value-warmup", "2")
+    moved = run(tmp_path / "ppo", monkeypatch, data, *common, "--steps", "512")
+    obs = data["obs"][:300].astype(np.float32) * data["obs_scale"]
+    np.testing.assert_array_equal(taisim.policy_logits(cloned, obs), taisim.policy_logits(warmed, obs))
+    # Without the warm-up the same updates do move the policy: the test can fail.
+    assert not np.array_equal(taisim.policy_logits(cloned, obs), taisim.policy_logits(moved, obs))
+    warm = [r for r in metrics(tmp_path / "warm") if r["phase"] == "ppo"]
+    assert len(warm) == 2 and all(float(r["value_loss"]) >= 0 for r in warm)
+
+
 def test_bad_datasets_are_refused(data):
     with pytest.raises(SystemExit, match="observation version"):
-        tp.decisions_to_tensors(dict(data, obs_version=taisim.OBS_VERSION + 1))
+        tp.Decisions(dict(data, obs_version=taisim.OBS_VERSION + 1))
     bad = dict(data, action=data["action"].copy())
     bad["action"][7] = int(np.flatnonzero(~data["mask"][7])[0])
     with pytest.raises(SystemExit, match="outside its mask"):
-        tp.decisions_to_tensors(bad)
+        tp.Decisions(bad)
+    with pytest.raises(SystemExit, match="expected"):
+        tp.Decisions(dict(data, mask=data["mask"][:-1]))
+
+
+def test_byte_observations_are_the_float_ones(data):
+    # A minibatch from the stored bytes equals the env's float32 observation exactly.
+    d = tp.Decisions(data)
+    idx = torch.arange(0, len(d), 7)
+    obs, mask, action = d.batch(idx, "cpu")
+    want = data["obs"][idx.numpy()].astype(np.float32) * data["obs_scale"]
+    np.testing.assert_array_equal(obs.numpy(), want.reshape(len(idx), -1))
+    np.testing.assert_array_equal(mask.numpy(), data["mask"][idx.numpy()])
+    np.testing.assert_array_equal(action.numpy(), data["action"][idx.numpy()])
 
 
 def test_ci_path_with_the_real_dataset_and_arena(tmp_path):
