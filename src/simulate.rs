@@ -31,7 +31,7 @@ pub struct SimulateArgs {
     #[arg(long, value_parser = parse_seed, allow_negative_numbers = true)]
     seed: Option<u64>,
     /// One agent for all seats, or four comma-separated in seat order E,S,W,N: random,
-    /// greedy, defensive, policy:PATH [default: greedy].
+    /// greedy, defensive, trained (the shipped policy), policy:PATH [default: greedy].
     #[arg(long)]
     agents: Option<String>,
     /// Worker threads, 1 to 1024 (default: all cores; never more than the parts to play).

@@ -141,6 +141,43 @@ fn random_against_greedy_is_clearly_negative() {
     assert!(f(&w, "ci95_low") > 0.0, "{w}");
 }
 
+/// The shipped policy (`trained`, built into the binary) plays every shipped variant to the
+/// end, and under the variant it was trained on it clearly beats random play: a policy file
+/// that was misread, or an observation encoded differently from the training's, would not.
+#[test]
+fn the_shipped_policy_plays_every_variant_and_beats_random() {
+    for variant in [
+        "taiwan16",
+        "taiwan16-house",
+        "taiwan16-2015",
+        "mahjongtime",
+        "taizhou",
+    ] {
+        let v = arena_json(&[
+            "--candidate",
+            "trained",
+            "--baseline",
+            "random",
+            "--variant",
+            variant,
+            "--deals",
+            "200",
+            "--seed",
+            "3",
+        ]);
+        assert_eq!(v["candidate"], "trained");
+        assert_eq!(v["deals_played"], 1000, "{variant}: {v}");
+        if variant == "taiwan16" {
+            assert!(f(&v, "ci95_low") > 0.0, "{v}");
+            let c = &v["candidate_stats"];
+            assert!(
+                f(c, "win_rate") > f(&v["baseline_stats"], "win_rate"),
+                "{v}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_table_for_people_is_the_default() {
     let o = taisim(&[

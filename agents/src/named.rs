@@ -12,7 +12,7 @@ use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
-pub const KNOWN_AGENTS: [&str; 4] = ["random", "greedy", "defensive", "policy:PATH"];
+pub const KNOWN_AGENTS: [&str; 5] = ["random", "greedy", "defensive", "trained", "policy:PATH"];
 
 /// A built-in agent as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -20,6 +20,8 @@ pub enum AgentSpec {
     Random,
     Greedy,
     Defensive,
+    /// The policy shipped in the build (`agents/policies/trained.safetensors`).
+    Trained,
     /// `policy:PATH`: weights from a trainer's file.
     Policy(PathBuf),
 }
@@ -44,6 +46,7 @@ impl FromStr for AgentSpec {
             "random" => Ok(AgentSpec::Random),
             "greedy" => Ok(AgentSpec::Greedy),
             "defensive" => Ok(AgentSpec::Defensive),
+            "trained" => Ok(AgentSpec::Trained),
             _ => match s.strip_prefix("policy:") {
                 Some("") => Err(AgentParseError::MissingPolicyPath),
                 Some(path) => Ok(AgentSpec::Policy(PathBuf::from(path))),
@@ -61,6 +64,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::Defensive => f.write_str("defensive"),
+            AgentSpec::Trained => f.write_str("trained"),
             AgentSpec::Policy(path) => write!(f, "policy:{}", path.display()),
         }
     }
@@ -73,6 +77,7 @@ impl AgentSpec {
             AgentSpec::Random => BuiltinAgent::Random(RandomAgent::new()),
             AgentSpec::Greedy => BuiltinAgent::Greedy(GreedyAgent::new()),
             AgentSpec::Defensive => BuiltinAgent::Defensive(DefensiveAgent::new()),
+            AgentSpec::Trained => BuiltinAgent::Policy(PolicyAgent::trained()?),
             AgentSpec::Policy(path) => {
                 BuiltinAgent::Policy(PolicyAgent::new(Arc::new(Policy::load(path)?)))
             }
@@ -183,7 +188,11 @@ mod tests {
                 AgentSpec::Policy(PathBuf::from("w/x.safetensors"))
             ]
         );
-        for spec in &four {
+        assert!(parse_agents("trained")
+            .unwrap()
+            .iter()
+            .all(|s| *s == AgentSpec::Trained));
+        for spec in four.iter().chain([&AgentSpec::Trained]) {
             assert_eq!(spec.to_string().parse::<AgentSpec>().as_ref(), Ok(spec));
         }
     }

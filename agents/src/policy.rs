@@ -36,7 +36,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use safetensors::{Dtype, SafeTensors};
 use taisim_sim::{Action, ActionList, Seat, View};
@@ -138,6 +138,10 @@ pub enum PolicyError {
     LayerShape { layer: usize, problem: String },
     #[error("layer {layer} holds a NaN or infinite value")]
     NotFinite { layer: usize },
+    #[error(
+        "the shipped policy `trained` (agents/policies/trained.safetensors) is unreadable: {0}"
+    )]
+    Trained(String),
 }
 
 /// A validated policy network. Immutable; agents share it through an `Arc`.
@@ -352,7 +356,10 @@ impl Policy {
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect();
-        safetensors::serialize(views, Some(meta)).expect("a validated policy always serialises")
+        let mut bytes = safetensors::serialize(views, Some(meta))
+            .expect("a validated policy always serialises");
+        sort_metadata(&mut bytes);
+        bytes
     }
 
     /// Reads a policy file.
@@ -441,23 +448,52 @@ impl Policy {
     }
 }
 
+/// The shipped policy's file, built into every binary so that `trained` needs no path. How it
+/// was trained (command, seed, data) and what it reached: `agents/policies/README.md`.
+pub const TRAINED_POLICY: &[u8] = include_bytes!("../policies/trained.safetensors");
+
+/// The shipped policy, parsed once per process and shared by every agent that plays it.
+pub fn trained_policy() -> Result<Arc<Policy>, PolicyError> {
+    static TRAINED: OnceLock<Result<Arc<Policy>, String>> = OnceLock::new();
+    TRAINED
+        .get_or_init(|| {
+            Policy::from_bytes(TRAINED_POLICY)
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(PolicyError::Trained)
+}
+
 /// Plays the highest-scoring legal action of a [`Policy`] (ties: the lowest index).
 /// Deterministic. Only the legal actions' output rows are computed.
 #[derive(Clone, Debug)]
 pub struct PolicyAgent {
     policy: Arc<Policy>,
+    name: &'static str,
     obs: Vec<f32>,
     scratch: [Vec<f32>; 2],
 }
 
 impl PolicyAgent {
     pub fn new(policy: Arc<Policy>) -> PolicyAgent {
+        PolicyAgent::named(policy, "policy")
+    }
+
+    /// The agent under another name than `policy` (the shipped one is `trained`).
+    pub fn named(policy: Arc<Policy>, name: &'static str) -> PolicyAgent {
         let scratch = policy.scratch();
         PolicyAgent {
             policy,
+            name,
             obs: vec![0.0; OBS_LEN],
             scratch,
         }
+    }
+
+    /// The shipped policy as an agent (`trained`).
+    pub fn trained() -> Result<PolicyAgent, PolicyError> {
+        Ok(PolicyAgent::named(trained_policy()?, "trained"))
     }
 
     pub fn policy(&self) -> &Arc<Policy> {
@@ -489,7 +525,7 @@ impl Agent for PolicyAgent {
     }
 
     fn name(&self) -> &str {
-        "policy"
+        self.name
     }
 }
 
@@ -510,6 +546,28 @@ fn tensor(file: &SafeTensors<'_>, name: &str) -> Result<(Vec<usize>, Vec<f32>), 
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
     Ok((view.shape().to_vec(), values))
+}
+
+/// Puts the header's `__metadata__` pairs in key order. safetensors writes them from a
+/// `HashMap`, in an order that changes between calls, and the same weights must give the same
+/// file: a policy's checksum is a promise. The pairs are the constants of
+/// [`Policy::to_bytes`] (ASCII with no quote, comma or brace inside a key or value), so
+/// sorting the `"key":"value"` texts sorts by key and leaves the header's length unchanged.
+fn sort_metadata(bytes: &mut [u8]) {
+    const OPEN: &[u8] = b"\"__metadata__\":{";
+    let len = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")) as usize;
+    let header = &mut bytes[8..8 + len];
+    let Some(at) = header.windows(OPEN.len()).position(|w| w == OPEN) else {
+        return;
+    };
+    let start = at + OPEN.len();
+    let Some(end) = header[start..].iter().position(|&b| b == b'}') else {
+        return;
+    };
+    let inner = &mut header[start..start + end];
+    let mut pairs: Vec<Vec<u8>> = inner.split(|&b| b == b',').map(<[u8]>::to_vec).collect();
+    pairs.sort();
+    inner.copy_from_slice(&pairs.join(&b',')[..]);
 }
 
 /// `values` as little-endian bytes (safetensors' byte order).

@@ -200,6 +200,54 @@ fn a_file_written_outside_taisim_loads() {
     assert_eq!(Policy::from_bytes(&policy.to_bytes()).unwrap(), policy);
 }
 
+/// The same weights give the same bytes, every time: the header's metadata is in key order,
+/// not the order of a `HashMap` that changes between calls (and between processes).
+#[test]
+fn the_same_policy_is_written_to_the_same_bytes() {
+    let policy = lowest_kind_mlp();
+    let first = policy.to_bytes();
+    for _ in 0..32 {
+        assert_eq!(policy.to_bytes(), first);
+    }
+    let len = u64::from_le_bytes(first[..8].try_into().unwrap()) as usize;
+    let header: serde_json::Value = serde_json::from_slice(&first[8..8 + len]).unwrap();
+    let text = std::str::from_utf8(&first[8..8 + len]).unwrap();
+    let keys: Vec<&str> = header["__metadata__"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let at = |k: &str| text.find(&format!("\"{k}\":\"")).unwrap();
+    let mut in_file = keys.clone();
+    in_file.sort_by_key(|k| at(k));
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    assert_eq!(in_file, sorted, "{text}");
+    assert_eq!(Policy::from_bytes(&first).unwrap(), policy);
+}
+
+/// The shipped policy (`trained`) loads, for this build's observation layout, and its file is
+/// exactly what the writer gives for its weights (written by `taisim.export_policy`, not
+/// edited by hand).
+#[test]
+fn the_shipped_policy_loads_and_is_in_the_writers_form() {
+    let policy = taisim_agents::trained_policy().unwrap();
+    assert_eq!(policy.to_bytes(), taisim_agents::TRAINED_POLICY);
+    let sizes: Vec<(usize, usize)> = policy
+        .layers()
+        .iter()
+        .map(|l| (l.inputs, l.outputs))
+        .collect();
+    assert_eq!(
+        sizes,
+        [(OBS_LEN, 256), (256, 256), (256, ACTION_SPACE_SIZE)]
+    );
+    let agent = PolicyAgent::trained().unwrap();
+    assert_eq!(agent.name(), "trained");
+    assert!(Arc::ptr_eq(agent.policy(), &policy), "parsed once, shared");
+}
+
 #[test]
 fn files_for_another_layout_are_refused() {
     let with = |key: &str, value: &str| {

@@ -834,6 +834,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_many_json, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(crate::python_policy::policy_logits, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::python_policy::policy_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(load_decisions, m)?)?;
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
     m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;

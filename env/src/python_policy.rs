@@ -1,12 +1,37 @@
 //! `taisim._native.policy_logits`: a policy file's scores for a batch of observations, as the
 //! Rust policy agent computes them, so that Python can check an export against the module
-//! it came from.
+//! it came from; and `policy_bytes`, the one writer of policy files (the Rust agent's own).
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyReadonlyArrayDyn};
+use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use taisim_agents::{Policy, ACTION_SPACE_SIZE, OBS_LEN};
+use pyo3::types::PyBytes;
+use taisim_agents::{Layer, Policy, ACTION_SPACE_SIZE, OBS_LEN};
+
+/// The policy file's bytes for `layers` (`(weight [outputs, inputs], bias [outputs])` float32
+/// pairs), written as the Rust side writes them: the same weights always give the same bytes.
+/// Layers that do not chain from the observation to the action space raise `ValueError`.
+#[pyfunction]
+pub fn policy_bytes<'py>(
+    py: Python<'py>,
+    layers: Vec<(PyReadonlyArray2<'py, f32>, PyReadonlyArray1<'py, f32>)>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let layers = layers
+        .iter()
+        .map(|(w, b)| {
+            let (w, b) = (w.as_array(), b.as_array());
+            Layer::new(
+                w.shape()[1],
+                w.shape()[0],
+                w.iter().copied().collect(),
+                b.iter().copied().collect(),
+            )
+        })
+        .collect();
+    let policy = Policy::new(layers).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &policy.to_bytes()))
+}
 
 /// Loads the policy file at `path` and scores every action for each observation of `obs`
 /// (float32, shape `(n, OBS_CHANNELS, OBS_WIDTH)` or `(n, OBS_LEN)`); returns `(n,

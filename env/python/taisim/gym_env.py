@@ -27,7 +27,7 @@ class Env(gym.Env):
             path-like).
         seat: the learner's seat, ``E``, ``S``, ``W`` or ``N``.
         opponents: built-in agents, one name for all seats or four comma-separated names in
-            seat order E,S,W,N (``random``, ``greedy``, ``defensive``, ``policy:PATH``).
+            seat order E,S,W,N (``random``, ``greedy``, ``defensive``, ``trained``, ``policy:PATH``).
         reward: ``points`` (the seat's settlement for the deal, zero-sum) or ``win_loss``
             (+1/-1/0).
         base, per_tai: the points reward pays ``base + tai × per_tai``. Unset, ``per_tai`` is

@@ -19,6 +19,7 @@ import os
 import numpy as np
 
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, OBS_VERSION
+from taisim._native import policy_bytes as _policy_bytes
 from taisim._native import policy_logits as _policy_logits
 
 #: The ``format`` metadata of a policy file.
@@ -31,8 +32,6 @@ def _save(layers, path):
     """Writes ``layers`` (a list of ``(weight, bias)`` float32 numpy arrays, weight
     ``[outputs, inputs]``) as a policy file, after checking the shapes chain from the
     observation to the action space."""
-    from safetensors.numpy import save_file
-
     if not layers:
         raise ValueError("a policy needs at least one layer")
     width = OBS_LEN
@@ -51,15 +50,15 @@ def _save(layers, path):
         width = w.shape[0]
     if width != ACTION_SPACE_SIZE:
         raise ValueError(f"the last layer gives {width} outputs; the action space has {ACTION_SPACE_SIZE}")
-    metadata = {
-        "format": POLICY_FORMAT,
-        "architecture": "mlp",
-        "activation": "relu",
-        "layers": str(len(layers)),
-        "obs_version": str(OBS_VERSION),
-        "action_space": str(ACTION_SPACE_SIZE),
-    }
-    save_file(tensors, os.fspath(path), metadata=metadata)
+    # Rust writes the file (the agent's own writer): safetensors' writers order the header's
+    # metadata as a hash map does, differently from one run to the next, so the same weights
+    # would not always give the same bytes.
+    data = _policy_bytes([(tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"])
+                          for i in range(len(layers))])
+    tmp = f"{os.fspath(path)}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
     return path
 
 

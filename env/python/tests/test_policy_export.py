@@ -162,3 +162,29 @@ def test_old_json_files_are_refused_with_how_to_convert_and_convert(tmp_path):
     old.write_text(json.dumps(dict(doc, obs_version=taisim.OBS_VERSION + 1)))
     with pytest.raises(ValueError, match="retrained"):
         taisim.convert_json_policy(old, tmp_path / "x.safetensors")
+
+
+def test_the_shipped_policy_is_an_opponent_and_a_vec_env_opponent():
+    # `trained` is built into the package: no path, the same name as on the CLI.
+    env = taisim.Env(opponents="trained")
+    vec = taisim.VecEnv(num_envs=4, opponents="greedy,trained,trained,random", threads=1)
+    ended = 0
+    obs, info = env.reset(seed=3)
+    vobs, vinfo = vec.reset(seed=3)
+    for _ in range(1000):
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        actions = vinfo["action_mask"].argmax(1)
+        vobs, r, term, trunc, vinfo = vec.step(actions)
+        if terminated:
+            ended += 1
+            obs, info = env.reset()
+    assert ended > 3
+    with pytest.raises(ValueError, match="trained"):
+        taisim.Env(opponents="trainde")
+
+
+def test_the_same_module_is_written_to_the_same_bytes(tmp_path):
+    module = mlp(16)
+    a = taisim.export_policy(module, tmp_path / "a.safetensors")
+    b = taisim.export_policy(module, tmp_path / "b.safetensors")
+    assert open(a, "rb").read() == open(b, "rb").read()
