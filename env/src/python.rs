@@ -786,7 +786,8 @@ fn harness_error(e: taisim_datasets::HarnessError) -> PyErr {
 }
 
 /// `taisim.load_decisions(run, seats=None)`: a run's decisions table as numpy arrays (see
-/// the Python wrapper). The GIL is released while the parts are read.
+/// the Python wrapper). The GIL is released while the parts are read; each array is handed
+/// to numpy without a copy.
 #[pyfunction]
 #[pyo3(signature = (run, seats = None))]
 fn load_decisions<'py>(
@@ -812,9 +813,13 @@ fn load_decisions<'py>(
     )
     .map_err(shape)?;
     out.set_item("obs_scale", scale.into_pyarray(py))?;
-    let mask: Vec<bool> = d.mask.iter().map(|&b| b != 0).collect();
-    let mask = Array2::from_shape_vec((n, ACTION_SPACE_SIZE), mask).map_err(shape)?;
-    out.set_item("mask", mask.into_pyarray(py))?;
+    // The reader checked every mask byte is 0 or 1, so numpy's bool view of them (no copy)
+    // holds only valid bools.
+    let mask = Array2::from_shape_vec((n, ACTION_SPACE_SIZE), d.mask).map_err(shape)?;
+    out.set_item(
+        "mask",
+        mask.into_pyarray(py).call_method1("view", ("bool",))?,
+    )?;
     out.set_item("action", Array1::from_vec(d.action).into_pyarray(py))?;
     out.set_item("reward", Array1::from_vec(d.reward).into_pyarray(py))?;
     out.set_item("seat", Array1::from_vec(d.seat).into_pyarray(py))?;
