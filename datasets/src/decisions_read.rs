@@ -167,8 +167,8 @@ fn load(dir: &Path, seats: Option<DecisionSeats>, wide: Wide) -> Result<Decision
     let rows: usize = groups.iter().map(|g| g.small.seat.len()).sum();
     let mut out = Decisions {
         rows,
-        obs: zeroed(rows * OBS_LEN),
-        mask: zeroed(rows * ACTION_SPACE_SIZE),
+        obs: vec![0; rows * OBS_LEN],
+        mask: vec![0; rows * ACTION_SPACE_SIZE],
         obs_version: OBS_VERSION,
         obs_channels: OBS_CHANNELS,
         ..Decisions::default()
@@ -202,29 +202,31 @@ fn load(dir: &Path, seats: Option<DecisionSeats>, wide: Wide) -> Result<Decision
     Ok(out)
 }
 
-/// A zeroed array of `len` bytes to fill. The observations are 2 GB a million decisions; on
-/// Linux the kernel is asked to back them with 2 MiB pages, so filling them takes one page
-/// fault per 2 MiB instead of one per 4 KiB (those faults were half the load's time).
-fn zeroed(len: usize) -> Vec<u8> {
-    let v = vec![0u8; len];
+/// Asks the kernel to map the whole pages of `dest` before it is filled: one call per task
+/// instead of a page fault per 4 KiB (2 GB of observations a million decisions are half a
+/// million pages). Where the kernel cannot (before Linux 5.14) the pages fault in as usual.
+fn prefault(dest: &mut [u8]) {
     #[cfg(target_os = "linux")]
-    advise_huge_pages(&v);
-    v
-}
-
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(v: &[u8]) {
-    const HUGE: usize = 2 << 20;
-    let start = (v.as_ptr() as usize).next_multiple_of(HUGE);
-    let end = (v.as_ptr() as usize + v.len()) / HUGE * HUGE;
-    if end > start {
-        // SAFETY: the range is whole pages inside `v`'s allocation. The advice changes how
-        // the kernel backs them, never what they hold; where it is refused (huge pages
-        // disabled) the pages stay small, which is just slower, so the result is ignored.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+    {
+        const PAGE: usize = 4096;
+        let start = (dest.as_mut_ptr() as usize).next_multiple_of(PAGE);
+        let end = (dest.as_mut_ptr() as usize + dest.len()) / PAGE * PAGE;
+        if end > start {
+            // SAFETY: the range is whole pages inside `dest`, which this thread holds
+            // exclusively. MADV_POPULATE_WRITE faults them in as a write would, leaving
+            // what they hold unchanged; failure only means they fault in later, so the
+            // result is ignored.
+            unsafe {
+                libc::madvise(
+                    start as *mut libc::c_void,
+                    end - start,
+                    libc::MADV_POPULATE_WRITE,
+                );
+            }
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = dest;
 }
 
 /// Reads `path` whole and its footer, checking its columns and rows.
@@ -470,6 +472,7 @@ impl Task<'_> {
         let group = &groups[self.group];
         let part = &parts[group.part];
         let keep = group.keep.as_deref();
+        prefault(self.dest);
         match &group.pages[self.column] {
             Some(pages) => read_pages(
                 part,
@@ -484,8 +487,10 @@ impl Task<'_> {
             None => read_arrow(part, group, self.column, keep, self.dest)?,
         }
         if WIDE[self.column].0 == leaf::MASK {
-            if let Some(b) = self.dest.iter().find(|&&b| b > 1) {
-                return Err(bad(&part.path, format!("a mask byte is {b}, not 0 or 1")));
+            // The largest byte by a fold the compiler vectorises (`find` goes byte by byte).
+            let top = self.dest.iter().fold(0u8, |m, &b| m.max(b));
+            if top > 1 {
+                return Err(bad(&part.path, format!("a mask byte is {top}, not 0 or 1")));
             }
         }
         Ok(())
@@ -640,7 +645,7 @@ mod tests {
     use super::*;
     use crate::run::{simulate, RunOptions};
     use crate::spec::RunRequest;
-    use arrow_array::{RecordBatch, UInt8Array};
+    use arrow_array::{ArrayRef, FixedSizeBinaryArray, RecordBatch, UInt8Array};
 
     /// A run of `deals` deals of four different agents with every seat's decisions, in parts
     /// of `part_size` deals.
@@ -740,6 +745,42 @@ mod tests {
         }
     }
 
+    fn part_rows(out: &Path, part: usize) -> u64 {
+        let bytes = Bytes::from(std::fs::read(part_file(out, part)).unwrap());
+        let meta = ArrowReaderMetadata::load(&bytes, ArrowReaderOptions::new()).unwrap();
+        meta.metadata().file_metadata().num_rows() as u64
+    }
+
+    /// The part file `bytes` written again with `props`, its last batch's columns changed by
+    /// `edit`.
+    fn rewrite(
+        bytes: &[u8],
+        props: parquet::file::properties::WriterProperties,
+        edit: impl Fn(&mut [ArrayRef]),
+    ) -> Vec<u8> {
+        let batches: Vec<RecordBatch> =
+            ParquetRecordBatchReaderBuilder::try_new(Bytes::from(bytes.to_vec()))
+                .unwrap()
+                .build()
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+        let mut file = Vec::new();
+        let mut writer =
+            parquet::arrow::ArrowWriter::try_new(&mut file, schema(), Some(props)).unwrap();
+        for (i, b) in batches.iter().enumerate() {
+            let mut columns = b.columns().to_vec();
+            if i + 1 == batches.len() {
+                edit(&mut columns);
+            }
+            writer
+                .write(&RecordBatch::try_new(schema(), columns).unwrap())
+                .unwrap();
+        }
+        writer.close().unwrap();
+        file
+    }
+
     #[test]
     fn bad_runs_are_errors_naming_the_problem() {
         let dir = tempfile::tempdir().unwrap();
@@ -778,36 +819,52 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(load_decisions(&out, None).unwrap(), good);
 
-        // A part of another observation layout is refused by name.
-        let batches: Vec<RecordBatch> =
-            ParquetRecordBatchReaderBuilder::try_new(Bytes::from(bytes.clone()))
-                .unwrap()
-                .build()
-                .unwrap()
-                .map(Result::unwrap)
-                .collect();
-        let mut file = Vec::new();
-        let mut writer = parquet::arrow::ArrowWriter::try_new(
-            &mut file,
-            schema(),
-            Some(crate::decisions::writer_properties()),
-        )
-        .unwrap();
-        for (i, b) in batches.iter().enumerate() {
-            let mut columns = b.columns().to_vec();
-            // The last batch only: a part whose layout changes part-way is refused too.
-            if i + 1 == batches.len() {
-                columns[leaf::OBS_VERSION] = Arc::new(UInt8Array::from_value(99, b.num_rows()));
-            }
-            writer
-                .write(&RecordBatch::try_new(schema(), columns).unwrap())
-                .unwrap();
-        }
-        writer.close().unwrap();
-        std::fs::write(&path, &file).unwrap();
+        // The same rows written as another tool might (data pages v2; dictionary pages, which
+        // the Arrow reader reads instead) read the same.
+        let rows = good.rows as u64;
+        let v2 = crate::decisions::writer_properties()
+            .into_builder()
+            .set_writer_version(parquet::file::properties::WriterVersion::PARQUET_2_0)
+            .build();
+        std::fs::write(&path, rewrite(&bytes, v2, |_| ())).unwrap();
+        assert_eq!(load_decisions(&out, None).unwrap(), good);
+        let part = open_part(&path, rows - part_rows(&out, 0)).unwrap();
+        assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_some());
+        let dictionary = crate::decisions::writer_properties()
+            .into_builder()
+            .set_dictionary_enabled(true)
+            .build();
+        std::fs::write(&path, rewrite(&bytes, dictionary, |_| ())).unwrap();
+        assert_eq!(load_decisions(&out, None).unwrap(), good);
+        let part = open_part(&path, rows - part_rows(&out, 0)).unwrap();
+        assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_none());
+
+        // A part of another observation layout is refused by name; the layout changes in its
+        // last batch only, so a part whose layout changes part-way is refused too.
+        let props = crate::decisions::writer_properties();
+        let version = |c: &mut [ArrayRef]| {
+            c[leaf::OBS_VERSION] = Arc::new(UInt8Array::from_value(99, c[0].len()));
+        };
+        std::fs::write(&path, rewrite(&bytes, props.clone(), version)).unwrap();
         let e = load_decisions(&out, None).unwrap_err();
         assert!(
             e.to_string().contains("part-00001") && e.to_string().contains("layout version 99"),
+            "{e}"
+        );
+
+        // A mask byte other than 0 or 1 (numpy gets the masks as bools) is refused.
+        let mask = |c: &mut [ArrayRef]| {
+            let mut bytes = c[leaf::MASK].as_fixed_size_binary().value_data().to_vec();
+            bytes[7] = 2;
+            c[leaf::MASK] = Arc::new(
+                FixedSizeBinaryArray::try_new(ACTION_SPACE_SIZE as i32, bytes.into(), None)
+                    .unwrap(),
+            );
+        };
+        std::fs::write(&path, rewrite(&bytes, props, mask)).unwrap();
+        let e = load_decisions(&out, None).unwrap_err();
+        assert!(
+            e.to_string().contains("part-00001") && e.to_string().contains("mask byte is 2"),
             "{e}"
         );
     }
