@@ -135,6 +135,10 @@ def load_decisions(run, seats=None):
     settlement points for the deal), ``seat`` (uint8, 0 = E), ``deal`` (uint64, the deal id),
     ``step`` (uint32, the decision's number in its deal), and ``obs_version`` (int).
 
+    The arrays are filled in Rust, each page of the parts decompressed and copied into place on
+    every core, and handed to numpy without a copy (``scripts/bench_load_decisions.py`` times
+    it).
+
     ``seats`` keeps only those seats' rows: ``"E,S"`` or a list such as ``["E", "S"]``.
     A missing run or a run without a decisions table raises ``ValueError``; a damaged part
     ``RuntimeError`` (``OSError`` if it cannot be read), each naming the file."""
