@@ -84,7 +84,22 @@ enum Wide {
 /// Errors name the problem: no such run, a run written without `--decisions`, a part
 /// that is missing, unreadable, damaged or of another layout.
 pub fn load_decisions(dir: &Path, seats: Option<DecisionSeats>) -> Result<Decisions, HarnessError> {
-    load(dir, seats, Wide::Pages)
+    load(dir, seats, Wide::Pages, None)
+}
+
+/// [`load_decisions`] with the observations and masks written into the caller's `obs`
+/// (`rows × OBS_LEN`) and `mask` (`rows × ACTION_SPACE_SIZE`) instead of fresh vectors,
+/// which are left empty in the result. A training loop that reloads a run into the arrays
+/// of its previous load saves the kernel's faulting-in of fresh memory, a third of a load's
+/// time. Slices of another number of rows than the table's are a usage error, raised before
+/// any byte of them is written.
+pub fn load_decisions_into(
+    dir: &Path,
+    seats: Option<DecisionSeats>,
+    obs: &mut [u8],
+    mask: &mut [u8],
+) -> Result<Decisions, HarnessError> {
+    load(dir, seats, Wide::Pages, Some((obs, mask)))
 }
 
 /// A part file read whole (its compressed size is about 75 bytes a decision) with its footer.
@@ -132,7 +147,15 @@ fn unreadable<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> HarnessError +
     }
 }
 
-fn load(dir: &Path, seats: Option<DecisionSeats>, wide: Wide) -> Result<Decisions, HarnessError> {
+/// The caller's observation and mask slices ([`load_decisions_into`]).
+type Dest<'a> = (&'a mut [u8], &'a mut [u8]);
+
+fn load(
+    dir: &Path,
+    seats: Option<DecisionSeats>,
+    wide: Wide,
+    dest: Option<Dest<'_>>,
+) -> Result<Decisions, HarnessError> {
     let run = Run::open(dir)?;
     if run.spec().decisions.is_none() {
         return Err(HarnessError::Usage(format!(
@@ -167,17 +190,30 @@ fn load(dir: &Path, seats: Option<DecisionSeats>, wide: Wide) -> Result<Decision
     let rows: usize = groups.iter().map(|g| g.small.seat.len()).sum();
     let mut out = Decisions {
         rows,
-        obs: vec![0; rows * OBS_LEN],
-        mask: vec![0; rows * ACTION_SPACE_SIZE],
         obs_version: OBS_VERSION,
         obs_channels: OBS_CHANNELS,
         ..Decisions::default()
     };
+    let (obs, mask) = match dest {
+        Some((obs, mask)) => {
+            if obs.len() != rows * OBS_LEN || mask.len() != rows * ACTION_SPACE_SIZE {
+                return Err(HarnessError::Usage(format!(
+                    "the arrays given hold {} observations and {} masks; the decisions table of {} has {rows} rows",
+                    obs.len() / OBS_LEN,
+                    mask.len() / ACTION_SPACE_SIZE,
+                    dir.display()
+                )));
+            }
+            (obs, mask)
+        }
+        None => {
+            out.obs = vec![0; rows * OBS_LEN];
+            out.mask = vec![0; rows * ACTION_SPACE_SIZE];
+            (&mut out.obs[..], &mut out.mask[..])
+        }
+    };
     let mut tasks = Vec::new();
-    for (column, dest) in [&mut out.obs[..], &mut out.mask[..]]
-        .into_iter()
-        .enumerate()
-    {
+    for (column, dest) in [obs, mask].into_iter().enumerate() {
         let width = WIDE[column].1;
         let mut rest = dest;
         for (g, group) in groups.iter().enumerate() {
@@ -683,15 +719,15 @@ mod tests {
     fn pages_read_the_same_rows_as_the_arrow_reader() {
         let dir = tempfile::tempdir().unwrap();
         let out = run(dir.path(), 160, 70);
-        let all = load(&out, None, Wide::Pages).unwrap();
-        assert_eq!(all, load(&out, None, Wide::Arrow).unwrap());
+        let all = load(&out, None, Wide::Pages, None).unwrap();
+        assert_eq!(all, load(&out, None, Wide::Arrow, None).unwrap());
         assert!(all.rows > 5_000, "{} rows", all.rows);
         assert_eq!(all.obs.len(), all.rows * OBS_LEN);
         assert_eq!(all.mask.len(), all.rows * ACTION_SPACE_SIZE);
         for seats in ["E", "S,N", "E,S,W"] {
             let seats: DecisionSeats = seats.parse().unwrap();
-            let pages = load(&out, Some(seats), Wide::Pages).unwrap();
-            assert_eq!(pages, load(&out, Some(seats), Wide::Arrow).unwrap());
+            let pages = load(&out, Some(seats), Wide::Pages, None).unwrap();
+            assert_eq!(pages, load(&out, Some(seats), Wide::Arrow, None).unwrap());
             // Recomputed from the whole table: the rows of those seats, in order.
             let rows: Vec<usize> = (0..all.rows)
                 .filter(|&i| seats.contains(taisim_sim::Seat::new(all.seat[i])))
@@ -726,6 +762,50 @@ mod tests {
         }
     }
 
+    /// Reading into the caller's arrays (dirty from an earlier load of other rows) gives the
+    /// same rows as reading into fresh ones; arrays of another size are refused untouched.
+    #[test]
+    fn loading_into_given_arrays_gives_the_same_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run(dir.path(), 90, 40);
+        let all = load_decisions(&out, None).unwrap();
+        let east: DecisionSeats = "E".parse().unwrap();
+        let some = load_decisions(&out, Some(east)).unwrap();
+        let mut obs = vec![0xa5; some.rows * OBS_LEN];
+        let mut mask = vec![0xa5; some.rows * ACTION_SPACE_SIZE];
+        let small = load_decisions_into(&out, Some(east), &mut obs, &mut mask).unwrap();
+        assert_eq!((obs, mask), (some.obs.clone(), some.mask.clone()));
+        assert!(small.obs.is_empty() && small.mask.is_empty());
+        assert_eq!(
+            Decisions {
+                obs: some.obs.clone(),
+                mask: some.mask.clone(),
+                ..small
+            },
+            some
+        );
+        // The same arrays, one row short or long for the whole table, are refused by rows.
+        for rows in [all.rows - 1, all.rows + 1] {
+            let mut obs = vec![7; rows * OBS_LEN];
+            let mut mask = vec![7; rows * ACTION_SPACE_SIZE];
+            let e = load_decisions_into(&out, None, &mut obs, &mut mask).unwrap_err();
+            assert!(matches!(e, HarnessError::Usage(_)), "{e}");
+            assert!(
+                e.to_string().contains(&format!("hold {rows} observations"))
+                    && e.to_string().contains(&format!("{} rows", all.rows)),
+                "{e}"
+            );
+            assert!(obs.iter().chain(&mask).all(|&b| b == 7));
+        }
+        let mut obs = vec![0; all.rows * OBS_LEN];
+        let mut mask = vec![0; all.rows * ACTION_SPACE_SIZE + 1];
+        let e = load_decisions_into(&out, None, &mut obs, &mut mask).unwrap_err();
+        assert!(matches!(e, HarnessError::Usage(_)), "{e}");
+        let mut mask = vec![0; all.rows * ACTION_SPACE_SIZE];
+        load_decisions_into(&out, None, &mut obs, &mut mask).unwrap();
+        assert_eq!((obs, mask), (all.obs, all.mask));
+    }
+
     /// A row group of many pages is shared out over several tasks, each filling its own
     /// slice, and together they cover the output exactly.
     #[test]
@@ -734,7 +814,7 @@ mod tests {
         let out = run(dir.path(), 400, 400);
         let part = open_part(
             &part_file(&out, 0),
-            load(&out, None, Wide::Pages).unwrap().rows as u64,
+            load(&out, None, Wide::Pages, None).unwrap().rows as u64,
         )
         .unwrap();
         let group = read_group(&part, 0, 0, None, Wide::Pages).unwrap();

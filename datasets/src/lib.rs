@@ -32,7 +32,7 @@ mod tables;
 
 pub use atomic::write_atomically;
 pub use decisions::{obs_denominators, obs_scale, quantize, DecisionSeats};
-pub use decisions_read::{load_decisions, Decisions};
+pub use decisions_read::{load_decisions, load_decisions_into, Decisions};
 pub use error::HarnessError;
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, VARIANT_FILE};
 pub use part::{
