@@ -294,7 +294,9 @@ impl DecisionsColumns {
 
 /// The writer settings of a decisions part: zstd level 1 (the observations are mostly
 /// zeros, and zstd's decoder is what bounds reading them back), no dictionaries (nearly
-/// every observation differs), statistics only on the id column.
+/// every observation differs), statistics only on the id column. (LZ4_RAW for the
+/// observations and masks, through parquet's pure-Rust lz4_flex, was measured against it:
+/// files 2.2 times larger and about 8% more CPU to read back, so zstd stays.)
 pub fn writer_properties() -> parquet::file::properties::WriterProperties {
     use parquet::basic::{Compression, Encoding, ZstdLevel};
     use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
