@@ -16,6 +16,7 @@
 
 mod atomic;
 mod decisions;
+mod decisions_read;
 mod error;
 mod manifest;
 mod part;
@@ -30,9 +31,8 @@ mod spec;
 mod tables;
 
 pub use atomic::write_atomically;
-pub use decisions::{
-    load_decisions, obs_denominators, obs_scale, quantize, DecisionSeats, Decisions,
-};
+pub use decisions::{obs_denominators, obs_scale, quantize, DecisionSeats};
+pub use decisions_read::{load_decisions, load_decisions_into, Decisions};
 pub use error::HarnessError;
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, VARIANT_FILE};
 pub use part::{

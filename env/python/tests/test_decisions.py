@@ -62,6 +62,56 @@ def test_seats_filter(run):
     assert (ew["reward"] == d["reward"][keep]).all()
 
 
+KEYS = ("obs", "mask", "action", "reward", "seat", "deal", "step")
+
+
+def test_out_reuses_the_arrays_and_reads_the_same_rows(run):
+    d = taisim.load_decisions(run)
+    want = {k: d[k].copy() for k in KEYS}
+    # Dirtied, then refilled in place: the same array objects, the same rows.
+    for k in KEYS:
+        d[k][...] = 1
+    again = taisim.load_decisions(run, out=d)
+    for k in KEYS:
+        assert again[k] is d[k], k
+        assert again[k].dtype == want[k].dtype and (again[k] == want[k]).all(), k
+    assert (again["obs_scale"] == d["obs_scale"]).all()
+    assert again["obs_version"] == taisim.OBS_VERSION
+    # Arrays the caller allocated, a uint8 mask, and a seat filter.
+    east = taisim.load_decisions(run, seats="E")
+    n = len(east["action"])
+    mine = {k: np.empty_like(east[k]) for k in KEYS}
+    mine["mask"] = np.empty(east["mask"].shape, np.uint8)
+    got = taisim.load_decisions(run, seats="E", out=mine)
+    for k in KEYS:
+        assert got[k] is mine[k] and (got[k] == east[k]).all(), k
+    assert n < len(want["action"])
+
+
+def test_out_of_the_wrong_size_or_type_is_refused_untouched(run):
+    d = taisim.load_decisions(run)
+    east = taisim.load_decisions(run, seats="E")
+    for k in KEYS:
+        east[k][...] = 0
+    with pytest.raises(ValueError, match=f"hold {len(east['action'])} observations.* "
+                                         f"{len(d['action'])} rows"):
+        taisim.load_decisions(run, out=east)
+    assert all(not east[k].any() for k in KEYS)
+    bad = [
+        ({"action": d["action"].astype(np.int32)}, "action.*int64"),
+        ({"obs": d["obs"][:, :, ::2]}, "obs"),
+        ({"obs": np.asfortranarray(d["obs"])}, "C-contiguous"),
+        ({"reward": d["reward"][:-1]}, r"reward.*shape"),
+        ({"deal": None}, "deal"),
+    ]
+    for change, message in bad:
+        out = {**d, **change}
+        if change.get("deal", 0) is None:
+            del out["deal"]
+        with pytest.raises(ValueError, match=message):
+            taisim.load_decisions(run, out=out)
+
+
 def test_pyarrow_reads_the_table(run):
     pq = pytest.importorskip("pyarrow.parquet")
     table = pq.read_table(run / "decisions")
