@@ -2,18 +2,8 @@
 //! counts, a candidate identical to its baseline scoring exactly zero, a weak candidate
 //! scoring clearly below a strong one, and bad arguments exiting with status 2.
 
-use std::process::{Command, Output};
-
-fn taisim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_taisim"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod support;
+use support::{stderr, taisim};
 
 /// Runs `taisim arena … --json` and parses its one line.
 fn arena_json(args: &[&str]) -> serde_json::Value {

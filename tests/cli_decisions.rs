@@ -4,7 +4,6 @@
 //! and two threads and after a resume.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use taisim_agents::{
     build_agents, encode_slice, parse_agents, play_deal_with, write_mask, ACTION_SPACE_SIZE,
@@ -14,16 +13,8 @@ use taisim_datasets::{load_decisions, obs_scale, DecisionSeats};
 use taisim_score::{score_deal, Variant};
 use taisim_sim::{deal_seed, ActionList, Deal, DealContext};
 
-fn taisim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_taisim"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod support;
+use support::{stderr, taisim};
 
 fn simulate(out: &Path, extra: &[&str]) {
     let o = taisim(

@@ -1,14 +1,9 @@
 //! `taisim report`, run as the real binary on a run `taisim simulate` wrote.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn taisim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_taisim"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod support;
+use support::taisim;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -1,50 +1,23 @@
 //! `taisim score`, `taisim variants` and `taisim variant show`, run as the real binary.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn taisim(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_taisim"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    if let Some(text) = stdin {
-        input.write_all(text.as_bytes()).unwrap();
-    }
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod support;
+use support::{stderr, stdout, taisim, taisim_with_input};
 
 #[test]
 fn human_table() {
-    let o = taisim(
-        &[
-            "score",
-            "123m 456m 789m 234p 99s 345s",
-            "--win-tile",
-            "9s",
-            "--self-drawn",
-            "--seat",
-            "S",
-            "--base",
-            "10",
-            "--per-tai",
-            "5",
-        ],
-        None,
-    );
+    let o = taisim(&[
+        "score",
+        "123m 456m 789m 234p 99s 345s",
+        "--win-tile",
+        "9s",
+        "--self-drawn",
+        "--seat",
+        "S",
+        "--base",
+        "10",
+        "--per-tai",
+        "5",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("門清一摸三"), "{out}");
@@ -65,7 +38,7 @@ fn json_round() {
         "hand": "999m EE", "melds": [["kong", "5555p"], ["pung", "777s"], ["pung", "222m"],
         ["pung", "CCC"]], "win_tile": "E", "win": "discard", "discarder": "E",
         "base": 0, "per_tai": 1}"#;
-    let o = taisim(&["score", "--json"], Some(request));
+    let o = taisim_with_input(&["score", "--json"], request.as_bytes());
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["total_tai"], 16);
@@ -95,12 +68,10 @@ fn json_round() {
     assert_eq!(v["settlement"]["S"], 0);
     assert_eq!(v["settlement"]["W"], 0);
     // Without base and per_tai there is no settlement.
-    let o = taisim(
+    let o = taisim_with_input(
         &["score", "--json"],
-        Some(
-            r#"{"seat": "S", "hand": "123m 456m 789m 234p 99s 345s", "win_tile": "9s",
+        br#"{"seat": "S", "hand": "123m 456m 789m 234p 99s 345s", "win_tile": "9s",
                 "win": "self_draw", "flowers": ["f2", "f6"], "context": ["last_tile"]}"#,
-        ),
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -213,7 +184,7 @@ fn bad_inputs_exit_2_naming_the_problem() {
         ),
     ];
     for (input, needle) in &cases {
-        let o = taisim(&["score", "--json"], Some(input));
+        let o = taisim_with_input(&["score", "--json"], input.as_bytes());
         assert_eq!(o.status.code(), Some(2), "{input}: {}", stdout(&o));
         let err = stderr(&o);
         assert!(err.starts_with("error: "), "{input}: {err}");
@@ -224,20 +195,20 @@ fn bad_inputs_exit_2_naming_the_problem() {
         assert!(stdout(&o).is_empty());
     }
     // The human form too.
-    let o = taisim(&["score", "123m 456m 789m 234p 99s 345s"], None);
+    let o = taisim(&["score", "123m 456m 789m 234p 99s 345s"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("win_tile is missing"), "{}", stderr(&o));
 }
 
 #[test]
 fn variants_and_variant_show() {
-    let o = taisim(&["variants"], None);
+    let o = taisim(&["variants"]);
     assert!(o.status.success());
     let out = stdout(&o);
     for name in ["taiwan16", "taiwan16-house", "taiwan16-2015", "mahjongtime"] {
         assert!(out.lines().any(|l| l.starts_with(name)), "{out}");
     }
-    let o = taisim(&["variant", "show", "taiwan16-2015"], None);
+    let o = taisim(&["variant", "show", "taiwan16-2015"]);
     assert!(o.status.success());
     let shown = stdout(&o);
     assert!(shown.contains("name = \"taiwan16-2015\""));
@@ -247,7 +218,7 @@ fn variants_and_variant_show() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("shown.toml");
     std::fs::write(&path, &shown).unwrap();
-    let o = taisim(&["variant", "show", path.to_str().unwrap()], None);
+    let o = taisim(&["variant", "show", path.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), shown);
     // A broken file: named, with its line.
@@ -257,7 +228,7 @@ fn variants_and_variant_show() {
         shown.replace("three_pungs_and_chow", "three_pungs_and_chew"),
     )
     .unwrap();
-    let o = taisim(&["variant", "show", bad.to_str().unwrap()], None);
+    let o = taisim(&["variant", "show", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     let line = shown
@@ -271,7 +242,7 @@ fn variants_and_variant_show() {
         )),
         "{err}"
     );
-    let o = taisim(&["variant", "show", "no-such-variant"], None);
+    let o = taisim(&["variant", "show", "no-such-variant"]);
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }

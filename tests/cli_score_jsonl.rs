@@ -2,30 +2,19 @@
 //! the real binary.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-fn taisim(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_taisim"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
-}
+mod support;
+use support::taisim_with_input;
 
 const SELF_DRAW: &str = r#"{"hand": "123m 456m 789m 234p 99s 345s", "win_tile": "9s", "win": "self_draw", "seat": "S", "base": 10, "per_tai": 5}"#;
 const HOUSE: &str = r#"{"variant": "taiwan16-house", "hand": "123m 456m 789m 234p 99s 345s", "win_tile": "9s", "win": "discard", "discarder": "E", "seat": "S"}"#;
 
 /// The answer of `taisim score --json` to one request.
 fn json_answer(request: &str) -> Value {
-    let o = taisim(&["score", "--json"], request.as_bytes());
+    let o = taisim_with_input(&["score", "--json"], request.as_bytes());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).unwrap()
 }
@@ -54,7 +43,7 @@ fn answers_each_line_in_order_and_errors_do_not_stop() {
     // A line that is not UTF-8, and a last line without its newline.
     input.extend_from_slice(b"\xff\xfe\n");
     input.extend_from_slice(HOUSE.as_bytes());
-    let o = taisim(&["score", "--jsonl"], &input);
+    let o = taisim_with_input(&["score", "--jsonl"], &input);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let answers: Vec<Value> = String::from_utf8(o.stdout)
         .unwrap()
@@ -103,9 +92,9 @@ fn answers_before_the_next_request_arrives() {
 
 #[test]
 fn jsonl_refuses_a_hand_argument() {
-    let o = taisim(&["score", "--jsonl", "123m"], b"");
+    let o = taisim_with_input(&["score", "--jsonl", "123m"], b"");
     assert_eq!(o.status.code(), Some(2));
-    let o = taisim(&["score", "--jsonl", "--json"], b"");
+    let o = taisim_with_input(&["score", "--jsonl", "--json"], b"");
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -113,7 +102,7 @@ fn jsonl_refuses_a_hand_argument() {
 /// answer, or for a refused request (exit status 2) `{"error": MESSAGE}` with the message it
 /// printed.
 fn json_line(request: &str) -> Vec<u8> {
-    let o = taisim(&["score", "--json"], request.as_bytes());
+    let o = taisim_with_input(&["score", "--json"], request.as_bytes());
     match o.status.code() {
         Some(0) => o.stdout,
         Some(2) => {
@@ -197,7 +186,7 @@ fn jsonl_answers_are_the_json_answers_byte_for_byte() {
         input.push(b'\n');
         expected.push(json_line(request));
     }
-    let o = taisim(&["score", "--jsonl"], &input);
+    let o = taisim_with_input(&["score", "--jsonl"], &input);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let answers: Vec<&[u8]> = o.stdout.split_inclusive(|&b| b == b'\n').collect();
     assert_eq!(answers.len(), requests.len(), "one answer per request");

@@ -1,24 +1,8 @@
 //! `taisim score` for 台州, run as the real binary: the JSON round of taizhou.md's first
 //! example (:400-417), the human form with --wild, and the refused requests (exit 2).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn taisim(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_taisim"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    if let Some(text) = stdin {
-        input.write_all(text.as_bytes()).unwrap();
-    }
-    drop(input);
-    child.wait_with_output().unwrap()
-}
+mod support;
+use support::{taisim, taisim_with_input};
 
 const OTHERS: &str = r#""others": {
     "E": {"hand": "147m 28p E N", "melds": [["kong", "5s5s5s5s"], ["pung", "3m3m3m"]]},
@@ -40,32 +24,29 @@ fn json_and_human_forms() {
         "9s",
         &format!(", {OTHERS}"),
     );
-    let o = taisim(&["score", "--json"], Some(&req));
+    let o = taisim_with_input(&["score", "--json"], req.as_bytes());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let a: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(a["points"], 32);
     assert_eq!(a["settlement"]["S"], 64);
     assert_eq!(a["values"]["N"], 4);
 
-    let o = taisim(
-        &[
-            "score",
-            "234m 456p 77s 9s P 8s",
-            "--variant",
-            "taizhou",
-            "--seat",
-            "S",
-            "--win-tile",
-            "8s",
-            "--discarder",
-            "W",
-            "--meld",
-            "pung:CCC",
-            "--wild",
-            "9s",
-        ],
-        None,
-    );
+    let o = taisim(&[
+        "score",
+        "234m 456p 77s 9s P 8s",
+        "--variant",
+        "taizhou",
+        "--seat",
+        "S",
+        "--win-tile",
+        "8s",
+        "--discarder",
+        "W",
+        "--meld",
+        "pung:CCC",
+        "--wild",
+        "9s",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("嵌档胡") && out.contains("= 32"), "{out}");
@@ -110,7 +91,7 @@ fn refused_requests_exit_2() {
         ),
     ];
     for (req, needle) in cases {
-        let o = taisim(&["score", "--json"], Some(&req));
+        let o = taisim_with_input(&["score", "--json"], req.as_bytes());
         assert_eq!(o.status.code(), Some(2), "{req}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(needle), "{err} lacks {needle}");

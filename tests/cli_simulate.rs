@@ -2,19 +2,11 @@
 //! resumed gives the files of an uninterrupted run, and bad arguments exit with status 2.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn taisim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_taisim"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod support;
+use support::{stderr, taisim};
 
 /// Each part's (index, deals, wins, tai) checksums from a run's manifest.
 fn parts(out: &Path) -> Vec<serde_json::Value> {
