@@ -4,6 +4,10 @@
 # Python tools go into a local virtual environment, .venv, created here if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A fresh clone (CI) gains nothing from incremental caches, which cost disk and build time.
+if [ "${CI:-}" = true ]; then
+  export CARGO_INCREMENTAL=0
+fi
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
