@@ -247,6 +247,31 @@ fn may_improve(hand: &Hand, rules: HandRules) -> u64 {
     near
 }
 
+/// For each kind `d` of `which` that `hand` (of `3 * sets + 2` tiles, scanned by
+/// `discards` under `rules`) holds, at index `d`: the ukeire of the hand less one `d` (the
+/// `unseen` copies of the kinds whose draw lowers its shanten), as [`ukeire_under`] gives
+/// it; 0 at the other indices. One [`Discards::improving_kinds`] scan for all of them. The
+/// greedy turn decision ranks discards by it, and the observation (version 3) shows it.
+pub(crate) fn discard_ukeire(
+    hand: &Hand,
+    rules: HandRules,
+    discards: &Discards<'_>,
+    which: TileSet,
+    unseen: &[u8; Tile::NUM],
+) -> [u32; Tile::NUM] {
+    let mut out = [0u32; Tile::NUM];
+    let planes = bit_planes(unseen);
+    // Kinds with no copy left add nothing, and the hand's near kinds hold every kind that
+    // may improve a hand it leaves (which holds fewer kinds and no new four).
+    let drawable = planes[0] | planes[1] | planes[2];
+    let kinds = TileSet(may_improve(hand, rules) & drawable);
+    let improving = discards.improving_kinds(which, kinds);
+    for t in TileSet(which.0 & hand.kinds().0) {
+        out[t.index()] = weighted_count(improving[t.index()].0, &planes);
+    }
+    out
+}
+
 /// 1m 9m 1p 9p 1s 9s and the seven honors.
 const ORPHAN_KINDS: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27;
 
@@ -410,15 +435,7 @@ pub(crate) fn choose_turn(
     let mut unseen = [0u8; Tile::NUM];
     if distinct {
         unseen = unseen_counts(view);
-        let planes = bit_planes(&unseen);
-        // Kinds with no copy left add nothing, and the hand's near kinds hold every kind
-        // that may improve a hand it leaves (which holds fewer kinds and no new four).
-        let drawable = planes[0] | planes[1] | planes[2];
-        let kinds = TileSet(may_improve(hand, hand_rules) & drawable);
-        let improving = discards.improving_kinds(TileSet(tied_one), kinds);
-        for t in TileSet(tied_one) {
-            uke_one[t.index()] = weighted_count(improving[t.index()].0, &planes);
-        }
+        uke_one = discard_ukeire(hand, hand_rules, &discards, TileSet(tied_one), &unseen);
     }
     let shanten = (best as u8 ^ 0x80) as i8;
     let gives_up_wild =

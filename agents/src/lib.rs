@@ -38,8 +38,9 @@ pub use obs::{
     OBS_WIDTH,
 };
 pub use policy::{
-    trained_policy, Layer, Policy, PolicyAgent, PolicyError, MAX_LAYERS, POLICY_ACTIVATION,
-    POLICY_ARCHITECTURE, POLICY_FORMAT, TRAINED_POLICY,
+    policy_inputs, trained_policy, Layer, Policy, PolicyAgent, PolicyError, MAX_LAYERS,
+    OLDEST_POLICY_OBS_VERSION, POLICY_ACTIVATION, POLICY_ARCHITECTURE, POLICY_FORMAT,
+    TRAINED_POLICY,
 };
 pub use space::{
     action_index, action_to_index, index_action, index_to_action, write_mask, ActionMask,

@@ -6,7 +6,8 @@
 //! turn order: `r = 0` the observer, `1` the next seat (下家), `2` across, `3` the previous
 //! seat (上家, whose discards the observer may chow). Every value lies in `[0, 1]`.
 //!
-//! Version 2, shape `(60, 34)` (version 1 was rows `0..59` alone, before the wild row):
+//! Version 3, shape `(64, 34)`; version 2 was rows `0..60` alone, before the hand-efficiency
+//! rows, and version 1 rows `0..59`, before the wild row:
 //!
 //! | rows      | feature (per kind unless stated)                                            |
 //! |-----------|-----------------------------------------------------------------------------|
@@ -23,6 +24,10 @@
 //! | `57`      | flowers: column `8r + f` is 1 when seat `r` has shown flower `f` (`f1` = 0); columns 32–33 zero |
 //! | `58`      | scalars by column, below                                                     |
 //! | `59`      | the wild kind (得牌; one-hot on the indicator's kind, all zero without a wild) |
+//! | `60`      | discard turn: 1 on each held kind whose discard leaves the least shanten      |
+//! | `61`      | discard turn: per held kind, (shanten after discarding it − that least) / 4, capped at 1 |
+//! | `62`      | discard turn: per held kind, the ukeire after discarding it / 128, capped at 1 |
+//! | `63`      | own shanten, one-hot on column `min(shanten, 33)`                            |
 //!
 //! Scalar row (58): columns `0..4` the dealer (one-hot by `r`); `4` the dealer's streak (連莊)
 //! / 8, capped at 1; `5` tiles still drawable / 64, capped at 1; `6..10` declared ready (by
@@ -34,20 +39,34 @@
 //! The wild indicator itself is face up, so it counts among the visible copies (row `7`).
 //! Under a wild, the hand rows count copies of the wild kind held: the observer's wilds.
 //!
+//! Hand efficiency (rows `60..64`, version 3) is what the greedy agent decides by, measured
+//! the same way ([`hand_rules`]: the deal's special hands and wild): a "discard turn" is an
+//! observation whose concealed hand holds `3k + 2` tiles (`k` the sets it must still form),
+//! i.e. the observer must discard (or may win or kong); rows `60..63` are zero otherwise.
+//! Ukeire counts the copies the observer has not seen (`4 −` row `7`'s count) of the kinds
+//! whose draw lowers the shanten of the hand the discard leaves. Row `63`'s shanten is the
+//! waiting hand's: on a discard turn the least after a discard, otherwise (`3k + 1` tiles)
+//! the hand's own; all zero for a hand of any other length.
+//!
 //! A new layout gets a new [`OBS_VERSION`]; [`obs_shape`] answers for every version this
 //! build knows, and a trained policy records the version it was trained on. Only the
-//! current version is encoded: a policy file for another version is refused by name
-//! ([`PolicyError::ObsVersion`](crate::PolicyError::ObsVersion)).
+//! current version is encoded. Version 2 is a prefix of it (rows only appended), so a
+//! version-2 policy reads the first 60 rows; a version-1 file is refused by name
+//! ([`PolicyError::ObsVersion`](crate::PolicyError::ObsVersion)): its policies were trained
+//! before the wild row and would play taizhou blind to the wild, which is why version 2
+//! refused them.
 
 use ndarray::ArrayViewMut2;
+use taisim_sim::algo::{self, Discards};
 use taisim_sim::{seat_wind, Discard, MeldKind, Seat, Tile, TileSet, View};
 
-use crate::knowledge::relative;
+use crate::greedy::discard_ukeire;
+use crate::knowledge::{hand_rules, relative, sets_needed, unseen_counts};
 
 /// The current observation layout.
-pub const OBS_VERSION: u32 = 2;
+pub const OBS_VERSION: u32 = 3;
 /// Rows of the current layout.
-pub const OBS_CHANNELS: usize = 60;
+pub const OBS_CHANNELS: usize = 64;
 /// Columns: one per tile kind.
 pub const OBS_WIDTH: usize = Tile::NUM;
 /// Values in one observation (`OBS_CHANNELS * OBS_WIDTH`).
@@ -59,7 +78,9 @@ pub const fn obs_shape(version: u32) -> Option<[usize; 2]> {
     match version {
         // The layout before the wild row (no longer encoded).
         1 => Some([59, OBS_WIDTH]),
-        2 => Some([OBS_CHANNELS, OBS_WIDTH]),
+        // Before the hand-efficiency rows: a prefix of the current layout.
+        2 => Some([60, OBS_WIDTH]),
+        3 => Some([OBS_CHANNELS, OBS_WIDTH]),
         _ => None,
     }
 }
@@ -88,7 +109,21 @@ pub mod channel {
     pub const SCALARS: usize = 58;
     /// The wild kind, one-hot (version 2).
     pub const WILD: usize = 59;
+    /// Discard turn: the kinds whose discard leaves the least shanten (version 3).
+    pub const BEST_DISCARD: usize = 60;
+    /// Discard turn: shanten after each discard above the least, / 4 (version 3).
+    pub const SHANTEN_AFTER: usize = 61;
+    /// Discard turn: ukeire after each discard, / [`UKEIRE_SCALE`](super::UKEIRE_SCALE)
+    /// (version 3).
+    pub const UKEIRE_AFTER: usize = 62;
+    /// Own shanten, one-hot (version 3).
+    pub const SHANTEN: usize = 63;
 }
+
+/// The denominator of the ukeire row: more than the most copies a hand can leave unseen
+/// (136 less the 16 it holds less the wild indicator or a discard), so the cap at 1 is a
+/// guard, not a loss; a power of two, so every value is exact in `f32`.
+pub const UKEIRE_SCALE: u32 = 128;
 
 /// Columns of the scalar row.
 pub mod scalar {
@@ -299,6 +334,8 @@ const fn fractions<const N: usize>(d: f32) -> [f32; N] {
     t
 }
 
+/// Shanten above the least after a discard / 4, capped at 4.
+const QUARTERS: [f32; 5] = fractions(4.0);
 /// Concealed kongs laid face down / 5: a seat has at most five melds (`MeldList`'s bound).
 const FIFTHS: [f32; 6] = fractions(5.0);
 /// Concealed tiles held / 17 (at most `3 * 5 + 2`).
@@ -434,4 +471,39 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     scalars[scalar::ROB_FLOWER] = flower_offer.is_some() as u8 as f32;
     scalars[scalar::RIVER_LEN] = RIVER_FRACTIONS[river.len];
     copy_row(&mut out[row(SCALARS)..row(SCALARS) + OBS_WIDTH], &scalars);
+
+    write_efficiency(view, out);
+}
+
+/// Rows `60..64` (see the module docs): per-discard shanten and ukeire on a discard turn,
+/// and the waiting hand's shanten, by the greedy agent's own measure.
+fn write_efficiency(view: &View<'_>, out: &mut [f32; OBS_LEN]) {
+    use channel::*;
+    let row = |c: usize| c * OBS_WIDTH;
+    let hand = view.hand();
+    let sets = sets_needed(view);
+    let rules = hand_rules(view, sets);
+    let waiting = 3 * sets as usize + 1;
+    let shanten = if hand.len() == waiting + 1 {
+        let discards = Discards::new(hand, rules);
+        let held = hand.kinds();
+        let best = held.iter().map(|t| discards.shanten(t)).min().unwrap_or(0);
+        let unseen = unseen_counts(view);
+        let ukeire = discard_ukeire(hand, rules, &discards, held, &unseen);
+        for t in held {
+            let i = t.index();
+            let above = (discards.shanten(t) - best) as usize;
+            out[row(BEST_DISCARD) + i] = (above == 0) as u8 as f32;
+            out[row(SHANTEN_AFTER) + i] = QUARTERS[above.min(4)];
+            out[row(UKEIRE_AFTER) + i] =
+                ukeire[i].min(UKEIRE_SCALE) as f32 * (1.0 / UKEIRE_SCALE as f32);
+        }
+        best
+    } else if hand.len() == waiting {
+        algo::shanten(hand, rules)
+    } else {
+        return;
+    };
+    // A waiting hand is never complete, so its shanten is at least 0.
+    out[row(SHANTEN) + (shanten.max(0) as usize).min(OBS_WIDTH - 1)] = 1.0;
 }

@@ -24,8 +24,11 @@
 //!
 //! The input is the observation flattened row-major (`OBS_LEN` values); the first layer takes
 //! `OBS_LEN` inputs, each layer the previous one's outputs, and the last gives one score per
-//! action. One layer is a linear policy. The observation version is checked on load: weights
-//! trained on another layout are refused rather than silently misread. Every problem is an
+//! action. One layer is a linear policy. The observation version is checked on load: a policy
+//! of an older layout that is a prefix of the current one (version 2, see
+//! [`OLDEST_POLICY_OBS_VERSION`]) takes the first `obs_shape(version)` rows of the current
+//! observation, which are exactly the observation it was trained on; weights trained on any
+//! other layout are refused rather than silently misread. Every problem is an
 //! error naming it: not a safetensors file, a missing tensor or key, a wrong shape or dtype.
 //!
 //! Why safetensors and not ONNX: a policy here is a fixed MLP, so the reader needs shapes and
@@ -51,6 +54,24 @@ pub const POLICY_FORMAT: &str = "taisim-policy";
 pub const POLICY_ARCHITECTURE: &str = "mlp";
 /// The activation between layers.
 pub const POLICY_ACTIVATION: &str = "relu";
+/// The oldest observation version a policy may have been trained on. Every later layout only
+/// appends rows to it, so its observation is the first rows of the current one. Version 1
+/// (the same rows less the wild row) is a prefix too, but its policies were trained before
+/// the wild existed and would play taizhou blind to it: version 2 refused them by name, and
+/// they stay refused.
+pub const OLDEST_POLICY_OBS_VERSION: u32 = 2;
+
+/// The input width of a policy trained on observation `version`, if this build can feed it.
+pub const fn policy_inputs(version: u32) -> Option<usize> {
+    if version < OLDEST_POLICY_OBS_VERSION || version > OBS_VERSION {
+        return None;
+    }
+    match obs_shape(version) {
+        Some([rows, width]) => Some(rows * width),
+        None => None,
+    }
+}
+
 /// More layers than any sensible policy has; bounds what a file may ask to be read.
 pub const MAX_LAYERS: usize = 16;
 
@@ -153,15 +174,29 @@ pub struct Policy {
     /// values are set on average, 8% at most, in deals against greedy) and a ReLU output
     /// often is. The last layer stays row-major: the agent scores only the legal rows.
     columns: Vec<Vec<f32>>,
+    /// The observation layout it was trained on: it reads the first
+    /// [`policy_inputs`]`(obs_version)` values of the current observation.
+    obs_version: u32,
 }
 
 impl Policy {
     /// A policy from its layers, checked against the current observation and action space.
     pub fn new(layers: Vec<Layer>) -> Result<Policy, PolicyError> {
+        Policy::for_obs_version(layers, OBS_VERSION)
+    }
+
+    /// A policy from its layers, trained on observation layout `obs_version`: checked
+    /// against that layout's width ([`policy_inputs`]) and the action space.
+    pub fn for_obs_version(layers: Vec<Layer>, obs_version: u32) -> Result<Policy, PolicyError> {
+        let Some(mut inputs) = policy_inputs(obs_version) else {
+            return Err(PolicyError::ObsVersion {
+                found: obs_version,
+                expected: OBS_VERSION,
+            });
+        };
         if layers.is_empty() {
             return Err(PolicyError::NoLayers);
         }
-        let mut inputs = OBS_LEN;
         for (i, l) in layers.iter().enumerate() {
             let problem = if l.inputs != inputs {
                 Some(format!("takes {} inputs, expected {inputs}", l.inputs))
@@ -209,7 +244,11 @@ impl Policy {
                 t
             })
             .collect();
-        Ok(Policy { layers, columns })
+        Ok(Policy {
+            layers,
+            columns,
+            obs_version,
+        })
     }
 
     /// A linear policy: `weights` row-major `ACTION_SPACE_SIZE × OBS_LEN`.
@@ -219,6 +258,17 @@ impl Policy {
 
     pub fn layers(&self) -> &[Layer] {
         &self.layers
+    }
+
+    /// The observation layout the policy was trained on.
+    pub fn obs_version(&self) -> u32 {
+        self.obs_version
+    }
+
+    /// Its input: the first values of a current observation, as many as its layout has.
+    #[inline]
+    fn input<'o>(&self, obs: &'o [f32]) -> &'o [f32] {
+        &obs[..self.layers[0].inputs]
     }
 
     /// Parses and validates a policy file's bytes (see the module docs).
@@ -265,7 +315,7 @@ impl Policy {
         };
         let obs_version = number("obs_version", "a whole number")?;
         let found = u32::try_from(obs_version).unwrap_or(u32::MAX);
-        if found != OBS_VERSION || obs_shape(found).is_none() {
+        if policy_inputs(found).is_none() {
             return Err(PolicyError::ObsVersion {
                 found,
                 expected: OBS_VERSION,
@@ -315,7 +365,7 @@ impl Policy {
             }
             layers.push(Layer::new(inputs, outputs, weights, bias));
         }
-        Policy::new(layers)
+        Policy::for_obs_version(layers, found)
     }
 
     /// The policy file's bytes (safetensors, see the module docs), recording the observation
@@ -350,7 +400,7 @@ impl Policy {
             ("architecture", POLICY_ARCHITECTURE.to_string()),
             ("activation", POLICY_ACTIVATION.to_string()),
             ("layers", self.layers.len().to_string()),
-            ("obs_version", OBS_VERSION.to_string()),
+            ("obs_version", self.obs_version.to_string()),
             ("action_space", ACTION_SPACE_SIZE.to_string()),
         ]
         .into_iter()
@@ -432,8 +482,9 @@ impl Policy {
         [Vec::with_capacity(w), Vec::with_capacity(w)]
     }
 
-    /// Scores every action for a flattened observation `input` (`OBS_LEN` values) into
-    /// `out` (`ACTION_SPACE_SIZE` values). `scratch` comes from [`Policy::scratch`].
+    /// Scores every action for a flattened current observation `input` (`OBS_LEN` values)
+    /// into `out` (`ACTION_SPACE_SIZE` values); a policy of an older layout reads its first
+    /// rows. `scratch` comes from [`Policy::scratch`].
     ///
     /// # Panics
     /// On wrong input or output lengths.
@@ -441,7 +492,7 @@ impl Policy {
         assert_eq!(input.len(), OBS_LEN);
         assert_eq!(out.len(), ACTION_SPACE_SIZE);
         let last = self.layers.last().expect("validated: at least one layer");
-        let h = self.hidden(input, scratch);
+        let h = self.hidden(self.input(input), scratch);
         for (r, o) in out.iter_mut().enumerate() {
             *o = last.row(r, h);
         }
@@ -511,7 +562,9 @@ impl Agent for PolicyAgent {
             .layers
             .last()
             .expect("validated: at least one layer");
-        let h = self.policy.hidden(&self.obs, &mut self.scratch);
+        let h = self
+            .policy
+            .hidden(self.policy.input(&self.obs), &mut self.scratch);
         let offer = view.tile_on_offer();
         let mut best = (f32::NEG_INFINITY, usize::MAX, legal[0]);
         for &a in legal {

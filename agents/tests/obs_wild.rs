@@ -11,11 +11,13 @@ use taisim_sim::{ActionList, Deal, DealContext, Rules, Seat, Tile};
 
 #[test]
 fn version_two_adds_one_row_to_version_one() {
-    assert_eq!(OBS_VERSION, 2);
     assert_eq!(obs_shape(2), Some([60, 34]));
     assert_eq!(obs_shape(1), Some([59, 34]));
-    assert_eq!(obs_shape(3), None);
-    assert_eq!(channel::WILD, OBS_CHANNELS - 1);
+    assert_eq!(channel::WILD, 59);
+    // Version 3 appends its rows after the wild row (obs_efficiency.rs).
+    assert_eq!(OBS_VERSION, 3);
+    assert_eq!(obs_shape(4), None);
+    assert_eq!(obs_shape(OBS_VERSION), Some([OBS_CHANNELS, OBS_WIDTH]));
 }
 
 /// Plays random deals under `rules`, encoding every seat at every step (in full, into a

@@ -239,9 +239,11 @@ fn the_shipped_policy_loads_and_is_in_the_writers_form() {
         .iter()
         .map(|l| (l.inputs, l.outputs))
         .collect();
+    // Trained on version 2, whose 60 rows are the first rows of the current layout.
+    assert_eq!(policy.obs_version(), 2);
     assert_eq!(
         sizes,
-        [(OBS_LEN, 256), (256, 256), (256, ACTION_SPACE_SIZE)]
+        [(60 * OBS_WIDTH, 256), (256, 256), (256, ACTION_SPACE_SIZE)]
     );
     let agent = PolicyAgent::trained().unwrap();
     assert_eq!(agent.name(), "trained");
@@ -459,4 +461,114 @@ fn scores_match_a_dense_forward_pass() {
         }
     }
     assert!(checked > 100);
+}
+
+/// A policy trained on version 2 (60 rows) loads, keeps its version when written again, and
+/// scores a current observation exactly as the same weights padded with zeros for the rows
+/// version 3 appends: it reads the first rows and nothing else. A file whose version and
+/// input width disagree is refused, naming the layer.
+#[test]
+fn a_version_2_policy_reads_the_first_rows_of_the_current_observation() {
+    let v2 = 60 * OBS_WIDTH;
+    assert_eq!(taisim_agents::policy_inputs(2), Some(v2));
+    assert_eq!(taisim_agents::policy_inputs(OBS_VERSION), Some(OBS_LEN));
+    assert_eq!(taisim_agents::policy_inputs(1), None);
+    assert_eq!(taisim_agents::policy_inputs(OBS_VERSION + 1), None);
+    let hidden = 8;
+    // Weights that are not zero anywhere, so every input of the prefix counts.
+    let weight = |n: usize, salt: usize| -> Vec<f32> {
+        (0..n)
+            .map(|i| (((i * 7919 + salt) % 23) as f32 - 11.0) / 64.0)
+            .collect()
+    };
+    let first = weight(hidden * v2, 1);
+    let bias0 = weight(hidden, 2);
+    let last = weight(ACTION_SPACE_SIZE * hidden, 3);
+    let bias1 = weight(ACTION_SPACE_SIZE, 4);
+    let mut meta = metadata(2);
+    meta.insert("obs_version".to_string(), "2".to_string());
+    let bytes = file(
+        &[
+            ("layers.0.weight", vec![hidden, v2], first.clone()),
+            ("layers.0.bias", vec![hidden], bias0.clone()),
+            (
+                "layers.1.weight",
+                vec![ACTION_SPACE_SIZE, hidden],
+                last.clone(),
+            ),
+            ("layers.1.bias", vec![ACTION_SPACE_SIZE], bias1.clone()),
+        ],
+        meta.clone(),
+    );
+    let old = Policy::from_bytes(&bytes).unwrap();
+    assert_eq!(old.obs_version(), 2);
+    let again = Policy::from_bytes(&old.to_bytes()).unwrap();
+    assert_eq!(again, old);
+    assert_eq!(again.obs_version(), 2);
+
+    // The same weights over the current layout, zero on the appended rows.
+    let mut padded = vec![0f32; hidden * OBS_LEN];
+    for r in 0..hidden {
+        padded[r * OBS_LEN..r * OBS_LEN + v2].copy_from_slice(&first[r * v2..(r + 1) * v2]);
+    }
+    let new = Policy::new(vec![
+        Layer::new(OBS_LEN, hidden, padded, bias0),
+        Layer::new(hidden, ACTION_SPACE_SIZE, last, bias1),
+    ])
+    .unwrap();
+    assert_eq!(new.obs_version(), OBS_VERSION);
+    let rules = taisim_sim::Rules::TAIZHOU;
+    let mut deal = Deal::new(rules, 11, DealContext::FIRST).unwrap();
+    let mut legal = ActionList::new();
+    let mut greedy = taisim_agents::GreedyAgent::new();
+    let mut obs = vec![0f32; OBS_LEN];
+    let (mut a, mut b) = (old.scratch(), new.scratch());
+    let (mut sa, mut sb) = (vec![0f32; ACTION_SPACE_SIZE], vec![0f32; ACTION_SPACE_SIZE]);
+    let mut steps = 0;
+    while let Some(seat) = deal.to_act() {
+        let view = deal.view(seat);
+        taisim_agents::encode_slice(&view, &mut obs);
+        old.scores(&obs, &mut a, &mut sa);
+        new.scores(&obs, &mut b, &mut sb);
+        assert_eq!(sa, sb, "step {steps}");
+        let mut old_agent = PolicyAgent::new(Arc::new(old.clone()));
+        let mut new_agent = PolicyAgent::new(Arc::new(new.clone()));
+        deal.legal_actions(&mut legal);
+        assert_eq!(old_agent.act(&view, &legal), new_agent.act(&view, &legal));
+        let action = greedy.act(&view, &legal);
+        deal.play(action).unwrap();
+        steps += 1;
+    }
+    assert!(steps > 40, "{steps}");
+
+    // Version 2 with the current width, or the current version with version 2's: refused.
+    let refused = |version: &str, width: usize| {
+        let mut meta = metadata(1);
+        meta.insert("obs_version".to_string(), version.to_string());
+        let tensors = vec![
+            (
+                "layers.0.weight",
+                vec![ACTION_SPACE_SIZE, width],
+                vec![0.0; ACTION_SPACE_SIZE * width],
+            ),
+            (
+                "layers.0.bias",
+                vec![ACTION_SPACE_SIZE],
+                vec![0.0; ACTION_SPACE_SIZE],
+            ),
+        ];
+        err(&file(&tensors, meta))
+    };
+    let current = OBS_VERSION.to_string();
+    for (version, width) in [("2", OBS_LEN), (current.as_str(), v2)] {
+        match refused(version, width) {
+            PolicyError::LayerShape { layer: 0, problem } => {
+                assert!(
+                    problem.contains(&format!("takes {width} inputs")),
+                    "{problem}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }

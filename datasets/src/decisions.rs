@@ -106,6 +106,8 @@ pub fn obs_denominators() -> &'static [u8; OBS_LEN] {
             d[s + scalar::HIDDEN_KONGS + r] = 5;
         }
         d[s + scalar::RIVER_LEN] = 136;
+        let u = channel::UKEIRE_AFTER * OBS_WIDTH;
+        d[u..u + OBS_WIDTH].fill(taisim_agents::obs::UKEIRE_SCALE as u8);
         d
     })
 }

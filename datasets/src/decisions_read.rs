@@ -26,7 +26,7 @@ use parquet::column::page::{Page, PageReader};
 use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::serialized_reader::SerializedPageReader;
 use rayon::prelude::*;
-use taisim_agents::{ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_LEN, OBS_VERSION, OBS_WIDTH};
+use taisim_agents::{obs_shape, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_LEN, OBS_VERSION, OBS_WIDTH};
 
 use crate::decisions::{schema, DecisionSeats};
 use crate::error::HarnessError;
@@ -272,12 +272,28 @@ fn prefault(dest: &mut [u8]) {
     let _ = dest;
 }
 
+/// The older observation layout whose cell count the `obs` column of `schema` has, if any:
+/// a table recorded by an earlier build, whose observations are narrower.
+fn older_layout(schema: &arrow_schema::Schema) -> Option<u32> {
+    let width = match schema.field_with_name("obs").ok()?.data_type() {
+        arrow_schema::DataType::FixedSizeBinary(n) => usize::try_from(*n).ok()?,
+        _ => return None,
+    };
+    (1..OBS_VERSION).find(|&v| obs_shape(v).is_some_and(|[rows, cols]| rows * cols == width))
+}
+
 /// Reads `path` whole and its footer, checking its columns and rows.
 fn open_part(path: &Path, rows: u64) -> Result<PartBytes, HarnessError> {
     let bytes = Bytes::from(std::fs::read(path).map_err(HarnessError::io("cannot read", path))?);
     let meta = ArrowReaderMetadata::load(&bytes, ArrowReaderOptions::new())
         .map_err(HarnessError::parquet("cannot read", path))?;
     if meta.schema().fields() != schema().fields() {
+        if let Some(v) = older_layout(meta.schema()) {
+            return Err(bad(
+                path,
+                format!("its observations are of layout version {v}; this build reads version {OBS_VERSION} ({OBS_CHANNELS} × {OBS_WIDTH}): record the table again with this build"),
+            ));
+        }
         return Err(bad(
             path,
             format!(
@@ -936,6 +952,56 @@ mod tests {
         let e = load_decisions(&out, None).unwrap_err();
         assert!(
             e.to_string().contains("part-00001") && e.to_string().contains("layout version 99"),
+            "{e}"
+        );
+
+        // A table of version 2 (60 rows, before the hand-efficiency rows; as `main` wrote
+        // them before version 3): the first 60 rows of each observation, version 2 recorded.
+        let v2 = obs_shape(2).unwrap()[0] * OBS_WIDTH;
+        let batches: Vec<RecordBatch> =
+            ParquetRecordBatchReaderBuilder::try_new(Bytes::from(bytes.clone()))
+                .unwrap()
+                .build()
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+        let old_schema = {
+            let mut fields: Vec<arrow_schema::Field> =
+                schema().fields().iter().map(|f| (**f).clone()).collect();
+            fields[leaf::OBS] = arrow_schema::Field::new(
+                "obs",
+                arrow_schema::DataType::FixedSizeBinary(v2 as i32),
+                false,
+            );
+            Arc::new(arrow_schema::Schema::new(fields))
+        };
+        let mut file = Vec::new();
+        let mut writer = parquet::arrow::ArrowWriter::try_new(
+            &mut file,
+            old_schema.clone(),
+            Some(props.clone()),
+        )
+        .unwrap();
+        for b in &batches {
+            let mut columns = b.columns().to_vec();
+            let obs = columns[leaf::OBS].as_fixed_size_binary();
+            let cut: Vec<u8> = (0..obs.len())
+                .flat_map(|i| obs.value(i)[..v2].to_vec())
+                .collect();
+            columns[leaf::OBS] =
+                Arc::new(FixedSizeBinaryArray::try_new(v2 as i32, cut.into(), None).unwrap());
+            columns[leaf::OBS_VERSION] = Arc::new(UInt8Array::from_value(2, b.num_rows()));
+            writer
+                .write(&RecordBatch::try_new(old_schema.clone(), columns).unwrap())
+                .unwrap();
+        }
+        writer.close().unwrap();
+        std::fs::write(&path, &file).unwrap();
+        let e = load_decisions(&out, None).unwrap_err().to_string();
+        assert!(
+            e.contains("part-00001")
+                && e.contains("layout version 2")
+                && e.contains(&format!("reads version {OBS_VERSION}")),
             "{e}"
         );
 

@@ -36,10 +36,11 @@ def rendered_wild(text):
     return None
 
 
-def test_layout_is_version_two():
-    assert taisim.OBS_VERSION == 2
-    assert taisim.OBS_SHAPE == (60, 34)
-    assert WILD_ROW == taisim.OBS_SHAPE[0] - 1
+def test_layout_keeps_the_wild_row():
+    # Version 3 appends its hand-efficiency rows after version 2's last row, the wild row.
+    assert taisim.OBS_VERSION == 3
+    assert taisim.OBS_SHAPE == (64, 34)
+    assert WILD_ROW == 59
 
 
 def test_gym_episodes_show_the_wild(legal):
