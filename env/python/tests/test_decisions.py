@@ -48,7 +48,7 @@ def test_scale_is_one_over_the_layouts_denominators(run):
     denominators, and no stored numerator exceeds its denominator."""
     d = taisim.load_decisions(run, seats="E,S,W,N")
     den = np.round(1.0 / d["obs_scale"]).astype(np.int64)
-    assert set(np.unique(den)) == {4, 5, 8, 17, 64, 136}
+    assert set(np.unique(den)) == {4, 5, 8, 17, 64, 128, 136}
     assert (d["obs_scale"] == (np.float32(1.0) / den.astype(np.float32))).all()
     assert (d["obs"].max(axis=0) <= den).all()
 
