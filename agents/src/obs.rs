@@ -26,7 +26,7 @@
 //! | `59`      | the wild kind (得牌; one-hot on the indicator's kind, all zero without a wild) |
 //! | `60`      | discard turn: 1 on each held kind whose discard leaves the least shanten      |
 //! | `61`      | discard turn: per held kind, (shanten after discarding it − that least) / 4, capped at 1 |
-//! | `62`      | discard turn: per held kind, the ukeire after discarding it / 128, capped at 1 |
+//! | `62`      | discard turn: per kind of row `60`, the ukeire after discarding it / 128, capped at 1 |
 //! | `63`      | own shanten, one-hot on column `min(shanten, 33)`                            |
 //!
 //! Scalar row (58): columns `0..4` the dealer (one-hot by `r`); `4` the dealer's streak (連莊)
@@ -44,7 +44,10 @@
 //! observation whose concealed hand holds `3k + 2` tiles (`k` the sets it must still form),
 //! i.e. the observer must discard (or may win or kong); rows `60..63` are zero otherwise.
 //! Ukeire counts the copies the observer has not seen (`4 −` row `7`'s count) of the kinds
-//! whose draw lowers the shanten of the hand the discard leaves. Row `63`'s shanten is the
+//! whose draw lowers the shanten of the hand the discard leaves; it is given only for the
+//! discards at the least shanten (row `60`), the ones greedy ranks by it: for every held kind
+//! it would cost the encoder several times as much (the worse discards lack more, and more
+//! draws must be tried for them). Row `63`'s shanten is the
 //! waiting hand's: on a discard turn the least after a discard, otherwise (`3k + 1` tiles)
 //! the hand's own; all zero for a hand of any other length.
 //!
@@ -488,13 +491,20 @@ fn write_efficiency(view: &View<'_>, out: &mut [f32; OBS_LEN]) {
         let discards = Discards::new(hand, rules);
         let held = hand.kinds();
         let best = held.iter().map(|t| discards.shanten(t)).min().unwrap_or(0);
-        let unseen = unseen_counts(view);
-        let ukeire = discard_ukeire(hand, rules, &discards, held, &unseen);
+        let mut least = TileSet::EMPTY;
         for t in held {
             let i = t.index();
             let above = (discards.shanten(t) - best) as usize;
-            out[row(BEST_DISCARD) + i] = (above == 0) as u8 as f32;
+            if above == 0 {
+                least.insert(t);
+                out[row(BEST_DISCARD) + i] = 1.0;
+            }
             out[row(SHANTEN_AFTER) + i] = QUARTERS[above.min(4)];
+        }
+        let unseen = unseen_counts(view);
+        let ukeire = discard_ukeire(hand, rules, &discards, least, &unseen);
+        for t in least {
+            let i = t.index();
             out[row(UKEIRE_AFTER) + i] =
                 ukeire[i].min(UKEIRE_SCALE) as f32 * (1.0 / UKEIRE_SCALE as f32);
         }

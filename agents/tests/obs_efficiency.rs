@@ -73,8 +73,11 @@ fn check_rows(view: &View<'_>, obs: &[f32], what: &str) -> bool {
             let i = t.index();
             want[0][i] = (sh == best) as u8 as f32;
             want[1][i] = ((sh - best).min(4)) as f32 / 4.0;
-            want[2][i] = reference_ukeire(&left, rules, &unseen).min(UKEIRE_SCALE) as f32
-                / UKEIRE_SCALE as f32;
+            // Ukeire only for the discards at the least shanten.
+            if sh == best {
+                want[2][i] = reference_ukeire(&left, rules, &unseen).min(UKEIRE_SCALE) as f32
+                    / UKEIRE_SCALE as f32;
+            }
         }
         want[3][best.clamp(0, 33) as usize] = 1.0;
     } else if hand.len() == 3 * sets as usize + 1 {
