@@ -123,19 +123,42 @@ pub fn obs_scale() -> &'static [f32; OBS_LEN] {
 pub fn quantize(obs: &[f32; OBS_LEN], out: &mut [u8]) -> Result<(), String> {
     let den = obs_denominators();
     let scale = obs_scale();
-    for (i, (&v, o)) in obs.iter().zip(out.iter_mut()).enumerate() {
-        let k = (v * den[i] as f32).round();
-        if !(0.0..=255.0).contains(&k) || (k as u8 as f32 * scale[i]).to_bits() != v.to_bits() {
-            return Err(format!(
-                "observation cell (row {}, column {}) holds {v}, not k/{} for a whole k ≤ 255: the decisions table cannot store it exactly",
-                i / OBS_WIDTH,
-                i % OBS_WIDTH,
-                den[i]
-            ));
-        }
-        *o = k as u8;
+    // Every cell first, without a branch or a rounding call, so the loop vectorises: a
+    // per-cell `round` and early return made this most of a `--decisions all` run's
+    // instructions. A bad cell is looked for only once one is known to exist.
+    let mut exact = true;
+    for (((&v, &d), &s), o) in obs.iter().zip(den).zip(scale).zip(out.iter_mut()) {
+        let k = numerator(v, d);
+        exact &= stores_exactly(v, k, s);
+        *o = k;
     }
-    Ok(())
+    if exact {
+        return Ok(());
+    }
+    let i = (0..OBS_LEN)
+        .find(|&i| !stores_exactly(obs[i], numerator(obs[i], den[i]), scale[i]))
+        .unwrap_or(0);
+    Err(format!(
+        "observation cell (row {}, column {}) holds {}, not k/{} for a whole k ≤ 255: the decisions table cannot store it exactly",
+        i / OBS_WIDTH,
+        i % OBS_WIDTH,
+        obs[i],
+        den[i]
+    ))
+}
+
+/// The nearest whole numerator of `v` over `d`; the cast saturates (negative values and NaN
+/// give 0, values past 255/d give 255), so any value that is not one is caught by
+/// [`stores_exactly`].
+#[inline(always)]
+fn numerator(v: f32, d: u8) -> u8 {
+    (v * f32::from(d) + 0.5) as u8
+}
+
+/// `k × scale` is `v`, bit for bit (so −0.0 and NaN are refused).
+#[inline(always)]
+fn stores_exactly(v: f32, k: u8, scale: f32) -> bool {
+    (f32::from(k) * scale).to_bits() == v.to_bits()
 }
 
 /// The table's columns, in order.
@@ -318,4 +341,54 @@ pub fn writer_properties() -> parquet::file::properties::WriterProperties {
         builder = builder.set_column_dictionary_enabled(ColumnPath::from(column), true);
     }
     builder.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_numerator_of_every_cell_round_trips() {
+        let scale = obs_scale();
+        let mut out = [0u8; OBS_LEN];
+        for k in 0..=255u8 {
+            let obs: [f32; OBS_LEN] = std::array::from_fn(|i| f32::from(k) * scale[i]);
+            quantize(&obs, &mut out).unwrap();
+            assert!(out.iter().all(|&o| o == k), "numerator {k}");
+        }
+    }
+
+    #[test]
+    fn values_that_are_not_numerators_name_their_cell() {
+        let scale = obs_scale();
+        let den = obs_denominators();
+        let s = channel::SCALARS * OBS_WIDTH + scalar::DRAWABLE;
+        let cases = [
+            (7, f32::from_bits((3.0 * scale[7]).to_bits() + 1)),
+            (7, -0.0),
+            (7, f32::NAN),
+            (7, -scale[7]),
+            (7, 256.0 * scale[7]),
+            (s, 0.5 * scale[s]),
+            (OBS_LEN - 1, 1e9),
+        ];
+        for (cell, value) in cases {
+            let mut obs = [0.0f32; OBS_LEN];
+            obs[cell] = value;
+            let err = quantize(&obs, &mut [0u8; OBS_LEN]).unwrap_err();
+            let place = format!(
+                "(row {}, column {}) holds {value}, not k/{}",
+                cell / OBS_WIDTH,
+                cell % OBS_WIDTH,
+                den[cell]
+            );
+            assert!(err.contains(&place), "{err} should name {place}");
+        }
+        // Two bad cells: the first one is named.
+        let mut obs = [0.0f32; OBS_LEN];
+        obs[OBS_LEN - 1] = 0.3;
+        obs[40] = 0.3;
+        let err = quantize(&obs, &mut [0u8; OBS_LEN]).unwrap_err();
+        assert!(err.contains("(row 1, column 6)"), "{err}");
+    }
 }
