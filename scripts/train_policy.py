@@ -333,19 +333,19 @@ def save_checkpoint(out, model, opt, state):
     os.replace(tmp, os.path.join(out, CHECKPOINT))
 
 
-def find_taisim(explicit):
-    """The ``taisim`` CLI: ``--taisim``, else on PATH, else a build in this checkout."""
+def find_taisim(explicit, root=None):
+    """The ``taisim`` CLI: ``--taisim``, else on PATH, else the newest build in this checkout
+    (a release binary left from an older tree must not win over the one just built)."""
     if explicit:
         return explicit
     found = shutil.which("taisim")
     if found:
         return found
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for profile in ("release", "wheel", "debug"):
-        path = os.path.join(root, "target", profile, "taisim")
-        if os.path.exists(path):
-            return path
-    return None
+    root = root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    builds = [os.path.join(root, "target", profile, "taisim")
+              for profile in ("release", "wheel", "debug")]
+    builds = [path for path in builds if os.path.exists(path)]
+    return max(builds, key=os.path.getmtime) if builds else None
 
 
 def arena(taisim_bin, candidate, baseline, deals, seed):

@@ -201,3 +201,20 @@ def test_ci_path_with_the_real_dataset_and_arena(tmp_path):
     assert os.path.exists(path)
     result = json.loads((out / "eval.json").read_text())
     assert result["arena"] and result["arena"][0]["deals"] == 50
+
+
+def test_the_newest_cli_build_is_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    # A release binary left from an older tree must not win over the one cargo test just
+    # built: it may encode another observation version.
+    builds = {}
+    for age, profile in enumerate(("debug", "release", "wheel")):
+        path = tmp_path / "target" / profile / "taisim"
+        path.parent.mkdir(parents=True)
+        path.write_text("")
+        os.utime(path, (1_000_000 + age, 1_000_000 + age))
+        builds[profile] = str(path)
+    os.utime(builds["debug"], (2_000_000, 2_000_000))
+    assert tp.find_taisim(None, root=str(tmp_path)) == builds["debug"]
+    assert tp.find_taisim("/x/taisim", root=str(tmp_path)) == "/x/taisim"
+    assert tp.find_taisim(None, root=str(tmp_path / "nothing")) is None
