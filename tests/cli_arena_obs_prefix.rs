@@ -1,7 +1,9 @@
-//! The shipped policy `trained` was trained on observation version 2; this build encodes a
-//! later layout that only appends rows to it, and the policy agent feeds `trained` the first
-//! rows. Its decisions must be exactly those it made when version 2 was the current layout:
-//! the arena's whole JSON line is compared with the one recorded from the version-2 build.
+//! A policy trained on observation version 2 (`tests/fixtures/policy_obs_v2.safetensors`, the
+//! shipped `trained` until it was retrained on version 3, SHA-256 9ebd995b…) still plays: this
+//! build encodes a later layout that only appends rows, and the policy agent feeds a version-2
+//! policy the first rows. Its decisions must be exactly those it made when version 2 was the
+//! current layout: the arena's whole JSON line is compared with the one recorded from the
+//! version-2 build.
 
 mod support;
 use support::{stderr, taisim};
@@ -16,30 +18,43 @@ fn arena_line(args: &[&str]) -> String {
 }
 
 /// Recorded with the binary of `main` at commit ff12aaa (observation version 2, before the
-/// hand-efficiency rows), built with `cargo build --release`:
+/// hand-efficiency rows, when this file was the shipped `trained`), built with
+/// `cargo build --release`:
 /// `taisim arena --candidate trained --baseline greedy --deals 200 --seed 5 --json` and the
 /// same with `--deals 100 --seed 7 --variant taizhou` (a deal with a wild, whose observation
 /// rows differ most). Every action of `trained` in 1500 deals feeds these numbers: one changed
 /// decision would move at least one of them.
 #[test]
-fn the_shipped_version_2_policy_decides_as_before_the_version_3_rows() {
-    let taiwan16 = arena_line(&[
+fn a_version_2_policy_decides_as_before_the_version_3_rows() {
+    let candidate = format!(
+        "policy:{}/tests/fixtures/policy_obs_v2.safetensors",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    // The recorded lines name the candidate `trained`, as it was then.
+    let named = |line: String| {
+        line.replacen(
+            &format!(r#""candidate":"{candidate}""#),
+            r#""candidate":"trained""#,
+            1,
+        )
+    };
+    let taiwan16 = named(arena_line(&[
         "--candidate",
-        "trained",
+        &candidate,
         "--baseline",
         "greedy",
         "--deals",
         "200",
         "--seed",
         "5",
-    ]);
+    ]));
     assert_eq!(
         taiwan16,
         r#"{"candidate":"trained","baseline":"greedy","variant":"taiwan16","seed":5,"deals":200,"deals_played":1000,"mean_diff":-0.5425,"std_error":0.07479263628333377,"ci95_low":-0.6890908734241379,"ci95_high":-0.3959091265758621,"candidate_stats":{"points_per_deal":-0.5425,"win_rate":0.1225,"self_draw_rate":0.025,"deal_in_rate":0.2},"baseline_stats":{"points_per_deal":0.0,"win_rate":0.24375,"self_draw_rate":0.0625,"deal_in_rate":0.18125}}"#
     );
-    let taizhou = arena_line(&[
+    let taizhou = named(arena_line(&[
         "--candidate",
-        "trained",
+        &candidate,
         "--baseline",
         "greedy",
         "--deals",
@@ -48,7 +63,7 @@ fn the_shipped_version_2_policy_decides_as_before_the_version_3_rows() {
         "7",
         "--variant",
         "taizhou",
-    ]);
+    ]));
     assert_eq!(
         taizhou,
         r#"{"candidate":"trained","baseline":"greedy","variant":"taizhou","seed":7,"deals":100,"deals_played":500,"mean_diff":-16.255,"std_error":3.121087409247235,"ci95_low":-22.372218914726005,"ci95_high":-10.137781085273994,"candidate_stats":{"points_per_deal":-16.255,"win_rate":0.1225,"self_draw_rate":0.05,"deal_in_rate":0.1725},"baseline_stats":{"points_per_deal":0.0,"win_rate":0.25,"self_draw_rate":0.0575,"deal_in_rate":0.1925}}"#

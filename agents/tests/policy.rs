@@ -239,11 +239,11 @@ fn the_shipped_policy_loads_and_is_in_the_writers_form() {
         .iter()
         .map(|l| (l.inputs, l.outputs))
         .collect();
-    // Trained on version 2, whose 60 rows are the first rows of the current layout.
-    assert_eq!(policy.obs_version(), 2);
+    // Trained on version 3, the current layout.
+    assert_eq!(policy.obs_version(), OBS_VERSION);
     assert_eq!(
         sizes,
-        [(60 * OBS_WIDTH, 256), (256, 256), (256, ACTION_SPACE_SIZE)]
+        [(OBS_LEN, 256), (256, 256), (256, ACTION_SPACE_SIZE)]
     );
     let agent = PolicyAgent::trained().unwrap();
     assert_eq!(agent.name(), "trained");
