@@ -854,6 +854,34 @@ mod tests {
         meta.metadata().file_metadata().num_rows() as u64
     }
 
+    /// The record batches of the part file `bytes`.
+    fn batches(bytes: &[u8]) -> Vec<RecordBatch> {
+        ParquetRecordBatchReaderBuilder::try_new(Bytes::from(bytes.to_vec()))
+            .unwrap()
+            .build()
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    /// A part file of `schema` holding the batches of `columns`, written with `props`.
+    fn write_batches(
+        schema: arrow_schema::SchemaRef,
+        props: parquet::file::properties::WriterProperties,
+        columns: impl IntoIterator<Item = Vec<ArrayRef>>,
+    ) -> Vec<u8> {
+        let mut file = Vec::new();
+        let mut writer =
+            parquet::arrow::ArrowWriter::try_new(&mut file, schema.clone(), Some(props)).unwrap();
+        for c in columns {
+            writer
+                .write(&RecordBatch::try_new(schema.clone(), c).unwrap())
+                .unwrap();
+        }
+        writer.close().unwrap();
+        file
+    }
+
     /// The part file `bytes` written again with `props`, its last batch's columns changed by
     /// `edit`.
     fn rewrite(
@@ -861,27 +889,16 @@ mod tests {
         props: parquet::file::properties::WriterProperties,
         edit: impl Fn(&mut [ArrayRef]),
     ) -> Vec<u8> {
-        let batches: Vec<RecordBatch> =
-            ParquetRecordBatchReaderBuilder::try_new(Bytes::from(bytes.to_vec()))
-                .unwrap()
-                .build()
-                .unwrap()
-                .map(Result::unwrap)
-                .collect();
-        let mut file = Vec::new();
-        let mut writer =
-            parquet::arrow::ArrowWriter::try_new(&mut file, schema(), Some(props)).unwrap();
-        for (i, b) in batches.iter().enumerate() {
+        let batches = batches(bytes);
+        let last = batches.len() - 1;
+        let columns = batches.iter().enumerate().map(|(i, b)| {
             let mut columns = b.columns().to_vec();
-            if i + 1 == batches.len() {
+            if i == last {
                 edit(&mut columns);
             }
-            writer
-                .write(&RecordBatch::try_new(schema(), columns).unwrap())
-                .unwrap();
-        }
-        writer.close().unwrap();
-        file
+            columns
+        });
+        write_batches(schema(), props, columns)
     }
 
     #[test]
@@ -958,13 +975,6 @@ mod tests {
         // A table of version 2 (60 rows, before the hand-efficiency rows; as `main` wrote
         // them before version 3): the first 60 rows of each observation, version 2 recorded.
         let v2 = obs_shape(2).unwrap()[0] * OBS_WIDTH;
-        let batches: Vec<RecordBatch> =
-            ParquetRecordBatchReaderBuilder::try_new(Bytes::from(bytes.clone()))
-                .unwrap()
-                .build()
-                .unwrap()
-                .map(Result::unwrap)
-                .collect();
         let old_schema = {
             let mut fields: Vec<arrow_schema::Field> =
                 schema().fields().iter().map(|f| (**f).clone()).collect();
@@ -975,14 +985,7 @@ mod tests {
             );
             Arc::new(arrow_schema::Schema::new(fields))
         };
-        let mut file = Vec::new();
-        let mut writer = parquet::arrow::ArrowWriter::try_new(
-            &mut file,
-            old_schema.clone(),
-            Some(props.clone()),
-        )
-        .unwrap();
-        for b in &batches {
+        let columns = batches(&bytes).into_iter().map(|b| {
             let mut columns = b.columns().to_vec();
             let obs = columns[leaf::OBS].as_fixed_size_binary();
             let cut: Vec<u8> = (0..obs.len())
@@ -991,11 +994,9 @@ mod tests {
             columns[leaf::OBS] =
                 Arc::new(FixedSizeBinaryArray::try_new(v2 as i32, cut.into(), None).unwrap());
             columns[leaf::OBS_VERSION] = Arc::new(UInt8Array::from_value(2, b.num_rows()));
-            writer
-                .write(&RecordBatch::try_new(old_schema.clone(), columns).unwrap())
-                .unwrap();
-        }
-        writer.close().unwrap();
+            columns
+        });
+        let file = write_batches(old_schema, props.clone(), columns);
         std::fs::write(&path, &file).unwrap();
         let e = load_decisions(&out, None).unwrap_err().to_string();
         assert!(
