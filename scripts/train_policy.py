@@ -23,7 +23,10 @@ Everything is seeded (``--seed``): torch, numpy and the environments' deals. Wri
   against ``--eval-baseline`` on seeds the training never used (``--eval-seed``).
 
 The network is an MLP over the flattened observation: ``--hidden`` layers with ReLU, then the
-144 action scores (the exported policy) and a value head beside them (training only).
+144 action scores (the exported policy) and a value head beside them (training only). With
+``--kind-hidden H`` (the default, 64; 0 turns it off) a per-kind head of width ``H`` adds its
+scores to the actions named by a tile kind (``taisim.torch_policy``: one network shared by
+the 34 kinds, reading each kind's column of the observation; exported as ``mlp_kinds``).
 """
 
 import argparse
@@ -41,6 +44,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import taisim
+from taisim.torch_policy import KindHead, KindPolicy
 
 OBS_LEN = taisim.OBS_SHAPE[0] * taisim.OBS_SHAPE[1]
 A = taisim.ACTION_SPACE_SIZE
@@ -51,7 +55,7 @@ POLICY = "policy.safetensors"
 class PolicyNet(nn.Module):
     """A shared ReLU trunk, the action scores (the exported policy) and a value head."""
 
-    def __init__(self, hidden=(256, 256)):
+    def __init__(self, hidden=(256, 256), kind_hidden=0):
         super().__init__()
         layers, width = [], OBS_LEN
         for h in hidden:
@@ -60,17 +64,23 @@ class PolicyNet(nn.Module):
         self.trunk = nn.Sequential(*layers)
         self.actor = nn.Linear(width, A)
         self.critic = nn.Linear(width, 1)
+        self.kinds = KindHead(width, kind_hidden) if kind_hidden else None
         # Small initial scores: a near-uniform policy over the legal actions.
         nn.init.orthogonal_(self.actor.weight, gain=0.01)
         nn.init.zeros_(self.actor.bias)
 
     def forward(self, obs):
         h = self.trunk(obs.reshape(obs.shape[0], -1))
-        return self.actor(h), self.critic(h).squeeze(-1)
+        scores = self.actor(h)
+        if self.kinds is not None:
+            scores = scores + self.kinds(obs, h)
+        return scores, self.critic(h).squeeze(-1)
 
     def policy(self):
-        """The policy alone (trunk and scores, sharing these parameters), for export."""
-        return nn.Sequential(*self.trunk, self.actor)
+        """The policy alone (trunk, scores and per-kind head, sharing these parameters), for
+        export."""
+        mlp = nn.Sequential(*self.trunk, self.actor)
+        return mlp if self.kinds is None else KindPolicy(mlp, self.kinds)
 
 
 def masked(logits, mask):
@@ -387,6 +397,8 @@ def parse_args(argv):
     p.add_argument("--device", default="auto", help="cpu, cuda, or auto (a GPU when present)")
     p.add_argument("--threads", type=int, default=None, help="torch and VecEnv threads")
     p.add_argument("--hidden", default="256,256", help="hidden layer widths, comma-separated")
+    p.add_argument("--kind-hidden", type=int, default=64,
+                   help="width of the per-kind head (0: a plain MLP)")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
     g = p.add_argument_group("behaviour cloning")
     g.add_argument("--bc-run", help="a decisions dataset (taisim simulate --decisions all)")
@@ -434,14 +446,23 @@ def main(argv=None):
         torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
-    model = PolicyNet(args.hidden).to(device)
-    state = {"bc_done": False, "update": 0, "env_steps": 0, "deals": 0}
+    model = PolicyNet(args.hidden, args.kind_hidden).to(device)
+    architecture = {"hidden": list(args.hidden), "kind_hidden": args.kind_hidden}
+    state = {"bc_done": False, "update": 0, "env_steps": 0, "deals": 0,
+             "architecture": architecture}
     opt = torch.optim.Adam(model.parameters(), lr=args.bc_lr)
     ckpt = os.path.join(args.out, CHECKPOINT)
     if args.resume:
         if not os.path.exists(ckpt):
             raise SystemExit(f"train_policy: --resume: no {ckpt}")
         saved = torch.load(ckpt, map_location=device, weights_only=False)
+        # Checkpoints from before the per-kind head were plain MLPs.
+        found = saved["state"].get("architecture", {"hidden": list(args.hidden), "kind_hidden": 0})
+        if found != architecture:
+            raise SystemExit(f"train_policy: --resume: {ckpt} holds a network with "
+                             f"--hidden {','.join(map(str, found['hidden']))} --kind-hidden "
+                             f"{found['kind_hidden']}; this command asks for --hidden "
+                             f"{','.join(map(str, args.hidden))} --kind-hidden {args.kind_hidden}")
         model.load_state_dict(saved["model"])
         state.update(saved["state"])
         torch.set_rng_state(saved["torch_rng"])

@@ -22,6 +22,7 @@
 
 mod agent;
 mod greedy;
+mod kind_head;
 pub mod knowledge;
 mod named;
 pub mod obs;
@@ -30,6 +31,7 @@ pub mod space;
 
 pub use agent::{agent_rng, play_deal, play_deal_with, Agent, RandomAgent};
 pub use greedy::{ukeire, ukeire_under, DefensiveAgent, GreedyAgent};
+pub use kind_head::{KindHead, KindScratch, KIND_BLOCKS};
 pub use named::{
     build_agents, parse_agents, AgentParseError, AgentSpec, BuiltinAgent, KNOWN_AGENTS,
 };
@@ -38,9 +40,9 @@ pub use obs::{
     OBS_WIDTH,
 };
 pub use policy::{
-    policy_inputs, trained_policy, Layer, Policy, PolicyAgent, PolicyError, MAX_LAYERS,
-    OLDEST_POLICY_OBS_VERSION, POLICY_ACTIVATION, POLICY_ARCHITECTURE, POLICY_FORMAT,
-    TRAINED_POLICY,
+    policy_inputs, trained_policy, Layer, Policy, PolicyAgent, PolicyError, PolicyScratch,
+    MAX_LAYERS, OLDEST_POLICY_OBS_VERSION, POLICY_ACTIVATION, POLICY_ARCHITECTURE,
+    POLICY_ARCHITECTURE_KINDS, POLICY_FORMAT, TRAINED_POLICY,
 };
 pub use space::{
     action_index, action_to_index, index_action, index_to_action, write_mask, ActionMask,

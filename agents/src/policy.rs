@@ -16,7 +16,7 @@
 //! | key            | value                                                      |
 //! |----------------|------------------------------------------------------------|
 //! | `format`       | `taisim-policy`                                            |
-//! | `architecture` | `mlp`                                                      |
+//! | `architecture` | `mlp`, or `mlp_kinds` with a per-kind head                 |
 //! | `activation`   | `relu` (after every layer but the last)                    |
 //! | `layers`       | the number of layers                                       |
 //! | `obs_version`  | the observation layout it was trained on ([`OBS_VERSION`]) |
@@ -24,14 +24,27 @@
 //!
 //! The input is the observation flattened row-major (`OBS_LEN` values); the first layer takes
 //! `OBS_LEN` inputs, each layer the previous one's outputs, and the last gives one score per
-//! action. One layer is a linear policy. The observation version is checked on load: a policy
+//! action. One layer is a linear policy.
+//!
+//! A `mlp_kinds` policy adds a head shared by the 34 tile kinds ([`KindHead`], whose docs
+//! give the formula), its scores added to those of the actions named by a kind:
+//!
+//! | tensor                 | shape                                         |
+//! |------------------------|-----------------------------------------------|
+//! | `kinds.input.weight`   | `[hidden, 2 × observation rows]`              |
+//! | `kinds.input.bias`     | `[hidden]`                                    |
+//! | `kinds.context.weight` | `[hidden, inputs of the last layer]`          |
+//! | `kinds.output.weight`  | `[4, hidden]`                                 |
+//! | `kinds.output.bias`    | `[4]`                                         |
+//!
+//! The observation version is checked on load: a policy
 //! of an older layout that is a prefix of the current one (version 2, see
 //! [`OLDEST_POLICY_OBS_VERSION`]) takes the first `obs_shape(version)` rows of the current
 //! observation, which are exactly the observation it was trained on; weights trained on any
 //! other layout are refused rather than silently misread. Every problem is an
 //! error naming it: not a safetensors file, a missing tensor or key, a wrong shape or dtype.
 //!
-//! Why safetensors and not ONNX: a policy here is a fixed MLP, so the reader needs shapes and
+//! Why safetensors and not ONNX: a policy here is a fixed MLP (and a fixed head), so the reader needs shapes and
 //! numbers, not a graph interpreter; the `safetensors` crate is small and pure Rust (serde,
 //! serde_json, hashbrown), where an ONNX runtime (tract) brings a large dependency tree to
 //! every build. The JSON files of earlier versions are refused with a message saying how to
@@ -45,13 +58,24 @@ use safetensors::{Dtype, SafeTensors};
 use taisim_sim::{Action, ActionList, Seat, View};
 
 use crate::agent::Agent;
-use crate::obs::{encode_slice, obs_shape, OBS_LEN, OBS_VERSION};
+use crate::kind_head::{kind_action, KindHead, KindScratch, KIND_BLOCKS};
+use crate::obs::{encode_slice, obs_shape, OBS_LEN, OBS_VERSION, OBS_WIDTH};
 use crate::space::{action_index, ACTION_SPACE_SIZE};
 
 /// The `format` tag of a policy file (its safetensors metadata).
 pub const POLICY_FORMAT: &str = "taisim-policy";
-/// The only architecture a policy file may name: dense layers, ReLU between them.
+/// The architecture of a policy of dense layers with ReLU between them.
 pub const POLICY_ARCHITECTURE: &str = "mlp";
+/// The architecture of such a policy with a per-kind head ([`KindHead`]).
+pub const POLICY_ARCHITECTURE_KINDS: &str = "mlp_kinds";
+/// The tensors of a per-kind head, in file order.
+const KIND_TENSORS: [&str; 5] = [
+    "kinds.input.weight",
+    "kinds.input.bias",
+    "kinds.context.weight",
+    "kinds.output.weight",
+    "kinds.output.bias",
+];
 /// The activation between layers.
 pub const POLICY_ACTIVATION: &str = "relu";
 /// The oldest observation version a policy may have been trained on. Every later layout only
@@ -97,7 +121,7 @@ impl Layer {
 
     /// Output `row` for input `x`.
     #[inline]
-    fn row(&self, row: usize, x: &[f32]) -> f32 {
+    pub(crate) fn row(&self, row: usize, x: &[f32]) -> f32 {
         let w = &self.weights[row * self.inputs..(row + 1) * self.inputs];
         // Four accumulators let the compiler vectorise without reassociating one sum.
         let mut acc = [0f32; 4];
@@ -159,6 +183,8 @@ pub enum PolicyError {
     LayerShape { layer: usize, problem: String },
     #[error("layer {layer} holds a NaN or infinite value")]
     NotFinite { layer: usize },
+    #[error("per-kind head: {0}")]
+    KindHead(String),
     #[error(
         "the shipped policy `trained` (agents/policies/trained.safetensors) is unreadable: {0}"
     )]
@@ -177,6 +203,16 @@ pub struct Policy {
     /// The observation layout it was trained on: it reads the first
     /// [`policy_inputs`]`(obs_version)` values of the current observation.
     obs_version: u32,
+    /// The per-kind head of a `mlp_kinds` policy.
+    kinds: Option<KindHead>,
+}
+
+/// Per-decision buffers of a [`Policy`], from [`Policy::scratch`].
+#[derive(Clone, Debug)]
+pub struct PolicyScratch {
+    hidden: [Vec<f32>; 2],
+    /// Boxed: agents are enum variants moved by value, and most policies have no head.
+    kinds: Option<Box<KindScratch>>,
 }
 
 impl Policy {
@@ -248,7 +284,34 @@ impl Policy {
             layers,
             columns,
             obs_version,
+            kinds: None,
         })
+    }
+
+    /// The policy with a per-kind head (see [`KindHead`]): `input` reads twice the rows of
+    /// its observation layout, `context` (`hidden × inputs of the last layer`, row-major)
+    /// the trunk's last hidden layer, and `output` gives the four per-kind scores.
+    pub fn with_kind_head(
+        mut self,
+        input: Layer,
+        context: Vec<f32>,
+        output: Layer,
+    ) -> Result<Policy, PolicyError> {
+        let rows = self.layers[0].inputs / OBS_WIDTH;
+        let width = self
+            .layers
+            .last()
+            .expect("validated: at least one layer")
+            .inputs;
+        let head = KindHead::new(rows, width, input, context, output)
+            .map_err(|e| PolicyError::KindHead(e.0))?;
+        self.kinds = Some(head);
+        Ok(self)
+    }
+
+    /// The per-kind head, if the policy has one.
+    pub fn kind_head(&self) -> Option<&KindHead> {
+        self.kinds.as_ref()
     }
 
     /// A linear policy: `weights` row-major `ACTION_SPACE_SIZE × OBS_LEN`.
@@ -303,7 +366,17 @@ impl Policy {
                 expected: format!("{expected:?}"),
             }),
         };
-        exact("architecture", POLICY_ARCHITECTURE)?;
+        let with_kinds = match get("architecture")? {
+            POLICY_ARCHITECTURE => false,
+            POLICY_ARCHITECTURE_KINDS => true,
+            found => {
+                return Err(PolicyError::Metadata {
+                    key: "architecture",
+                    found: found.to_string(),
+                    expected: format!("{POLICY_ARCHITECTURE:?} or {POLICY_ARCHITECTURE_KINDS:?}"),
+                })
+            }
+        };
         exact("activation", POLICY_ACTIVATION)?;
         let number = |key: &'static str, expected: &str| -> Result<usize, PolicyError> {
             let found = get(key)?;
@@ -342,7 +415,7 @@ impl Policy {
         for (name, _) in file.iter() {
             let known = (0..n).any(|i| {
                 name == format!("layers.{i}.weight") || name == format!("layers.{i}.bias")
-            });
+            }) || (with_kinds && KIND_TENSORS.contains(&name));
             if !known {
                 return Err(PolicyError::ExtraTensor(name.to_string(), n));
             }
@@ -365,7 +438,44 @@ impl Policy {
             }
             layers.push(Layer::new(inputs, outputs, weights, bias));
         }
-        Policy::for_obs_version(layers, found)
+        let policy = Policy::for_obs_version(layers, found)?;
+        if !with_kinds {
+            return Ok(policy);
+        }
+        let [input_w, input_b, context, output_w, output_b] =
+            KIND_TENSORS.map(|name| tensor(&file, name));
+        let matrix = |t: (Vec<usize>, Vec<f32>), name: &str| match t.0[..] {
+            [rows, cols] => Ok((rows, cols, t.1)),
+            _ => Err(PolicyError::KindHead(format!(
+                "{name} has shape {:?}, expected two dimensions",
+                t.0
+            ))),
+        };
+        let vector = |t: (Vec<usize>, Vec<f32>), name: &str, len: usize| match t.0[..] {
+            [n] if n == len => Ok(t.1),
+            _ => Err(PolicyError::KindHead(format!(
+                "{name} has shape {:?}, expected [{len}]",
+                t.0
+            ))),
+        };
+        let (hidden, inputs, w) = matrix(input_w?, KIND_TENSORS[0])?;
+        let input = Layer::new(
+            inputs,
+            hidden,
+            w,
+            vector(input_b?, KIND_TENSORS[1], hidden)?,
+        );
+        let (outputs, hidden_out, w) = matrix(output_w?, KIND_TENSORS[3])?;
+        let bias = vector(output_b?, KIND_TENSORS[4], KIND_BLOCKS.len())?;
+        let output = Layer::new(hidden_out, outputs, w, bias);
+        let (context_rows, _, context) = matrix(context?, KIND_TENSORS[2])?;
+        if context_rows != hidden {
+            return Err(PolicyError::KindHead(format!(
+                "{} has {context_rows} rows, expected {hidden} (the hidden width)",
+                KIND_TENSORS[2]
+            )));
+        }
+        policy.with_kind_head(input, context, output)
     }
 
     /// The policy file's bytes (safetensors, see the module docs), recording the observation
@@ -390,6 +500,21 @@ impl Policy {
                 ]
             })
             .collect();
+        let mut bytes = bytes;
+        if let Some(k) = &self.kinds {
+            let width = self.layers.last().expect("validated").inputs;
+            let (input, output) = (k.input(), k.output());
+            let shapes = [
+                (vec![input.outputs, input.inputs], &input.weights[..]),
+                (vec![input.outputs], &input.bias[..]),
+                (vec![k.hidden(), width], k.context()),
+                (vec![output.outputs, output.inputs], &output.weights[..]),
+                (vec![output.outputs], &output.bias[..]),
+            ];
+            for (name, (shape, values)) in KIND_TENSORS.iter().zip(shapes) {
+                bytes.push((name.to_string(), shape, le_bytes(values)));
+            }
+        }
         let views = bytes.iter().map(|(name, shape, data)| {
             let view = safetensors::tensor::TensorView::new(Dtype::F32, shape.clone(), data)
                 .expect("shape and data agree: both from a validated layer");
@@ -397,7 +522,14 @@ impl Policy {
         });
         let meta: HashMap<String, String> = [
             ("format", POLICY_FORMAT.to_string()),
-            ("architecture", POLICY_ARCHITECTURE.to_string()),
+            (
+                "architecture",
+                match self.kinds {
+                    Some(_) => POLICY_ARCHITECTURE_KINDS,
+                    None => POLICY_ARCHITECTURE,
+                }
+                .to_string(),
+            ),
             ("activation", POLICY_ACTIVATION.to_string()),
             ("layers", self.layers.len().to_string()),
             ("obs_version", self.obs_version.to_string()),
@@ -477,9 +609,12 @@ impl Policy {
     }
 
     /// Scratch buffers for [`Policy::scores`], sized for this policy.
-    pub fn scratch(&self) -> [Vec<f32>; 2] {
+    pub fn scratch(&self) -> PolicyScratch {
         let w = self.widest_hidden();
-        [Vec::with_capacity(w), Vec::with_capacity(w)]
+        PolicyScratch {
+            hidden: [Vec::with_capacity(w), Vec::with_capacity(w)],
+            kinds: self.kinds.as_ref().map(|k| Box::new(k.scratch())),
+        }
     }
 
     /// Scores every action for a flattened current observation `input` (`OBS_LEN` values)
@@ -488,13 +623,22 @@ impl Policy {
     ///
     /// # Panics
     /// On wrong input or output lengths.
-    pub fn scores(&self, input: &[f32], scratch: &mut [Vec<f32>; 2], out: &mut [f32]) {
+    pub fn scores(&self, input: &[f32], scratch: &mut PolicyScratch, out: &mut [f32]) {
         assert_eq!(input.len(), OBS_LEN);
         assert_eq!(out.len(), ACTION_SPACE_SIZE);
         let last = self.layers.last().expect("validated: at least one layer");
-        let h = self.hidden(self.input(input), scratch);
+        let input = self.input(input);
+        let h = self.hidden(input, &mut scratch.hidden);
         for (r, o) in out.iter_mut().enumerate() {
             *o = last.row(r, h);
+        }
+        if let (Some(head), Some(s)) = (&self.kinds, &mut scratch.kinds) {
+            head.begin(input, h, s);
+            for kind in 0..OBS_WIDTH {
+                for (block, score) in KIND_BLOCKS.iter().zip(head.scores(input, kind, s)) {
+                    out[block + kind] += score;
+                }
+            }
         }
     }
 }
@@ -523,7 +667,7 @@ pub struct PolicyAgent {
     policy: Arc<Policy>,
     name: &'static str,
     obs: Vec<f32>,
-    scratch: [Vec<f32>; 2],
+    scratch: PolicyScratch,
 }
 
 impl PolicyAgent {
@@ -562,14 +706,22 @@ impl Agent for PolicyAgent {
             .layers
             .last()
             .expect("validated: at least one layer");
-        let h = self
-            .policy
-            .hidden(self.policy.input(&self.obs), &mut self.scratch);
+        let input = self.policy.input(&self.obs);
+        let PolicyScratch { hidden, kinds } = &mut self.scratch;
+        let h = self.policy.hidden(input, hidden);
+        let head = self.policy.kinds.as_ref().zip(kinds.as_mut());
+        let mut head = head.map(|(head, s)| {
+            head.begin(input, h, s);
+            (head, s)
+        });
         let offer = view.tile_on_offer();
         let mut best = (f32::NEG_INFINITY, usize::MAX, legal[0]);
         for &a in legal {
             let i = action_index(a, offer).expect("a legal action has an index");
-            let s = last.row(i, h);
+            let mut s = last.row(i, h);
+            if let (Some((head, scratch)), Some((block, kind))) = (&mut head, kind_action(i)) {
+                s += head.scores(input, kind, scratch)[block];
+            }
             if s > best.0 || (s == best.0 && i < best.1) {
                 best = (s, i, a);
             }

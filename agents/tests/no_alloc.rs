@@ -1,12 +1,12 @@
 //! Agents allocate nothing per decision: a counting global allocator watches deals played by
-//! every built-in agent (the policy with a small MLP), under taiwan16 and under taizhou (its
+//! every built-in agent (the policy with a small MLP, with and without a per-kind head), under taiwan16 and under taizhou (its
 //! wild-aware hand measures), after a warm-up that builds the engine's lookup tables.
 
 use std::sync::Arc;
 
 use taisim_agents::{
     play_deal, BuiltinAgent, DefensiveAgent, GreedyAgent, Layer, Policy, PolicyAgent, RandomAgent,
-    ACTION_SPACE_SIZE, OBS_LEN,
+    ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_LEN,
 };
 use taisim_sim::{ActionList, Deal, DealContext, Rules};
 
@@ -50,17 +50,40 @@ fn no_heap_allocation_per_decision() {
         ),
     ])
     .unwrap();
+    // The same trunk with a per-kind head (hidden width 8).
+    let with_kinds = policy
+        .clone()
+        .with_kind_head(
+            Layer::new(
+                2 * OBS_CHANNELS,
+                8,
+                (0..16 * OBS_CHANNELS).map(weight).collect(),
+                vec![0.1; 8],
+            ),
+            (0..8 * 16).map(weight).collect(),
+            Layer::new(8, 4, (0..32).map(weight).collect(), vec![0.0; 4]),
+        )
+        .unwrap();
     let mut agents = [
         BuiltinAgent::Random(RandomAgent::new()),
         BuiltinAgent::Greedy(GreedyAgent::new()),
         BuiltinAgent::Defensive(DefensiveAgent::new()),
         BuiltinAgent::Policy(PolicyAgent::new(Arc::new(policy))),
     ];
+    let mut kinds = [
+        BuiltinAgent::Policy(PolicyAgent::new(Arc::new(with_kinds))),
+        BuiltinAgent::Greedy(GreedyAgent::new()),
+        BuiltinAgent::Random(RandomAgent::new()),
+        BuiltinAgent::Greedy(GreedyAgent::new()),
+    ];
     play(&mut agents, Rules::TAIWAN16, 0..20);
     play(&mut agents, Rules::TAIZHOU, 0..20);
+    play(&mut kinds, Rules::TAIWAN16, 0..5);
     let before = counting_alloc::allocations();
-    let steps =
-        play(&mut agents, Rules::TAIWAN16, 20..520) + play(&mut agents, Rules::TAIZHOU, 20..320);
+    let steps = play(&mut agents, Rules::TAIWAN16, 20..520)
+        + play(&mut agents, Rules::TAIZHOU, 20..320)
+        + play(&mut kinds, Rules::TAIWAN16, 5..105)
+        + play(&mut kinds, Rules::TAIZHOU, 5..105);
     let after = counting_alloc::allocations();
     assert!(steps > 20_000, "{steps}");
     assert_eq!(

@@ -12,26 +12,58 @@ use taisim_agents::{Layer, Policy, ACTION_SPACE_SIZE, OBS_LEN};
 /// The policy file's bytes for `layers` (`(weight [outputs, inputs], bias [outputs])` float32
 /// pairs), written as the Rust side writes them: the same weights always give the same bytes.
 /// Layers that do not chain from the observation to the action space raise `ValueError`.
+/// `kinds`, when given, is a per-kind head: `(input weight [hidden, 2 × rows], input bias,
+/// context weight [hidden, last layer's inputs], output weight [4, hidden], output bias)`.
 #[pyfunction]
+#[pyo3(signature = (layers, kinds=None))]
 pub fn policy_bytes<'py>(
     py: Python<'py>,
     layers: Vec<(PyReadonlyArray2<'py, f32>, PyReadonlyArray1<'py, f32>)>,
+    kinds: Option<KindTensors<'py>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let layers = layers
-        .iter()
-        .map(|(w, b)| {
-            let (w, b) = (w.as_array(), b.as_array());
-            Layer::new(
-                w.shape()[1],
-                w.shape()[0],
-                w.iter().copied().collect(),
-                b.iter().copied().collect(),
+    let layers = layers.iter().map(|(w, b)| layer(w, b)).collect();
+    let err = |e: taisim_agents::PolicyError| PyValueError::new_err(e.to_string());
+    let mut policy = Policy::new(layers).map_err(err)?;
+    if let Some((input_w, input_b, context, output_w, output_b)) = kinds {
+        let context = context.as_array();
+        let hidden = input_w.as_array().shape()[0];
+        if context.shape()[0] != hidden {
+            return Err(PyValueError::new_err(format!(
+                "per-kind head: the context weight has shape {:?}, expected ({hidden}, \
+                 inputs of the last layer)",
+                context.shape()
+            )));
+        }
+        policy = policy
+            .with_kind_head(
+                layer(&input_w, &input_b),
+                context.iter().copied().collect(),
+                layer(&output_w, &output_b),
             )
-        })
-        .collect();
-    let policy = Policy::new(layers).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            .map_err(err)?;
+    }
     Ok(PyBytes::new(py, &policy.to_bytes()))
 }
+
+/// A dense layer from its weight (`[outputs, inputs]`) and bias arrays.
+fn layer(w: &PyReadonlyArray2<'_, f32>, b: &PyReadonlyArray1<'_, f32>) -> Layer {
+    let (w, b) = (w.as_array(), b.as_array());
+    Layer::new(
+        w.shape()[1],
+        w.shape()[0],
+        w.iter().copied().collect(),
+        b.iter().copied().collect(),
+    )
+}
+
+/// A per-kind head's arrays, as `policy_bytes` takes them.
+type KindTensors<'py> = (
+    PyReadonlyArray2<'py, f32>,
+    PyReadonlyArray1<'py, f32>,
+    PyReadonlyArray2<'py, f32>,
+    PyReadonlyArray2<'py, f32>,
+    PyReadonlyArray1<'py, f32>,
+);
 
 /// Loads the policy file at `path` and scores every action for each observation of `obs`
 /// (float32, shape `(n, OBS_CHANNELS, OBS_WIDTH)` or `(n, OBS_LEN)`); returns `(n,

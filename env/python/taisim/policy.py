@@ -3,7 +3,8 @@ plays (``--agents policy:PATH``, ``taisim.Env(opponents="policy:PATH")``).
 
 The file holds ``layers.{i}.weight`` (``[outputs, inputs]``) and ``layers.{i}.bias``
 (``[outputs]``) as float32 for each dense layer ``i``, ReLU between layers, and in the
-safetensors metadata ``format="taisim-policy"``, ``architecture="mlp"``,
+safetensors metadata ``format="taisim-policy"``, ``architecture="mlp"`` (or ``"mlp_kinds"``
+with a per-kind head, see :mod:`taisim.torch_policy`),
 ``activation="relu"``, ``layers``, ``obs_version`` and ``action_space``. The first layer
 reads the observation flattened row-major (``OBS_SHAPE[0] * OBS_SHAPE[1]`` values); the last
 gives one score per action, and the agent plays the best-scoring legal one. The Rust loader
@@ -28,10 +29,12 @@ POLICY_FORMAT = "taisim-policy"
 OBS_LEN = OBS_SHAPE[0] * OBS_SHAPE[1]
 
 
-def _save(layers, path):
+def _save(layers, path, kinds=None):
     """Writes ``layers`` (a list of ``(weight, bias)`` float32 numpy arrays, weight
     ``[outputs, inputs]``) as a policy file, after checking the shapes chain from the
-    observation to the action space."""
+    observation to the action space; ``kinds``, when given, is a per-kind head's ``(input
+    weight, input bias, context weight, output weight, output bias)`` (checked by the Rust
+    writer, which names a misfit)."""
     if not layers:
         raise ValueError("a policy needs at least one layer")
     width = OBS_LEN
@@ -53,8 +56,10 @@ def _save(layers, path):
     # Rust writes the file (the agent's own writer): safetensors' writers order the header's
     # metadata as a hash map does, differently from one run to the next, so the same weights
     # would not always give the same bytes.
+    if kinds is not None:
+        kinds = tuple(np.ascontiguousarray(t, dtype=np.float32) for t in kinds)
     data = _policy_bytes([(tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"])
-                          for i in range(len(layers))])
+                          for i in range(len(layers))], kinds)
     tmp = f"{os.fspath(path)}.tmp"
     with open(tmp, "wb") as f:
         f.write(data)
@@ -103,13 +108,23 @@ def mlp_layers(module):
 
 
 def export_policy(module, path):
-    """Writes ``module`` (a ``torch.nn`` MLP: ``nn.Linear`` layers with ``nn.ReLU`` between
-    them, from ``OBS_SHAPE[0] * OBS_SHAPE[1]`` inputs to ``ACTION_SPACE_SIZE`` scores) to
-    ``path`` as a policy file for the current observation version. Returns ``path``.
+    """Writes ``module`` to ``path`` as a policy file for the current observation version and
+    returns ``path``. ``module`` is a ``torch.nn`` MLP (``nn.Linear`` layers with ``nn.ReLU``
+    between them, from ``OBS_SHAPE[0] * OBS_SHAPE[1]`` inputs to ``ACTION_SPACE_SIZE``
+    scores), or a :class:`taisim.torch_policy.KindPolicy` (such an MLP with a per-kind head,
+    architecture ``mlp_kinds``).
 
     A module of another shape, or one holding other layers, raises ``ValueError`` naming the
-    problem. The agent plays ``argmax`` of ``module(obs.flatten())`` over the legal actions;
+    problem. The agent plays ``argmax`` of ``module(obs)`` over the legal actions;
     :func:`policy_logits` gives the Rust side's scores to check an export against."""
+    from taisim.torch_policy import KindPolicy
+
+    if isinstance(module, KindPolicy):
+        head = module.head
+        kinds = [t.detach().cpu().float().numpy() for t in (
+            head.input.weight, head.input.bias, head.context.weight, head.output.weight,
+            head.output.bias)]
+        return _save(mlp_layers(module.mlp), path, kinds)
     return _save(mlp_layers(module), path)
 
 

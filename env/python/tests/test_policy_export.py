@@ -188,3 +188,86 @@ def test_the_same_module_is_written_to_the_same_bytes(tmp_path):
     a = taisim.export_policy(module, tmp_path / "a.safetensors")
     b = taisim.export_policy(module, tmp_path / "b.safetensors")
     assert open(a, "rb").read() == open(b, "rb").read()
+
+
+def kind_policy(hidden=(48,), kind_hidden=8, seed=2):
+    from taisim.torch_policy import KindPolicy
+
+    torch.manual_seed(seed)
+    module = KindPolicy.new(hidden, kind_hidden)
+    # Larger weights than the initialisation's, so the head's scores are not lost in the MLP's.
+    with torch.no_grad():
+        for p in module.head.parameters():
+            p.mul_(4.0)
+    return module
+
+
+def numpy_kind_scores(tensors, obs):
+    """The per-kind head's formula (agents/src/kind_head.rs), in numpy from the file's tensors."""
+    x = obs.reshape(len(obs), -1).astype(np.float64)
+    layers = []
+    while f"layers.{len(layers)}.weight" in tensors:
+        i = len(layers)
+        layers.append((tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"]))
+    h = x
+    for w, b in layers[:-1]:
+        h = np.maximum(h @ w.T.astype(np.float64) + b, 0.0)
+    out = h @ layers[-1][0].T.astype(np.float64) + layers[-1][1]
+    rows = tensors["kinds.input.weight"].shape[1] // 2
+    grid = x[:, : rows * 34].reshape(len(x), rows, 34)
+    columns = np.concatenate([grid, grid - grid.max(2, keepdims=True)], 1).transpose(0, 2, 1)
+    context = h @ tensors["kinds.context.weight"].T.astype(np.float64)
+    z = np.maximum(columns @ tensors["kinds.input.weight"].T + tensors["kinds.input.bias"]
+                   + context[:, None, :], 0.0)
+    scores = z @ tensors["kinds.output.weight"].T + tensors["kinds.output.bias"]
+    for b, start in enumerate((0, 34, 73, 107)):
+        out[:, start:start + 34] += scores[:, :, b]
+    return out
+
+
+def test_a_kind_policy_scores_in_rust_as_in_torch(tmp_path):
+    module = kind_policy()
+    path = taisim.export_policy(module, tmp_path / "k.safetensors")
+    obs, masks = observations(600, seed=4)
+    rust = taisim.policy_logits(path, obs)
+    with torch.no_grad():
+        ref = module(torch.from_numpy(obs)).numpy()
+        plain = module.mlp(torch.from_numpy(obs).reshape(len(obs), -1)).numpy()
+    np.testing.assert_allclose(rust, ref, rtol=1e-4, atol=1e-4)
+    # The head counts: the discards' scores differ from the MLP's alone.
+    assert np.abs(ref[:, :34] - plain[:, :34]).mean() > 0.1
+    tensors = load_file(str(path))
+    assert sorted(k for k in tensors if k.startswith("kinds.")) == [
+        "kinds.context.weight", "kinds.input.bias", "kinds.input.weight",
+        "kinds.output.bias", "kinds.output.weight"]
+    np.testing.assert_allclose(numpy_kind_scores(tensors, obs), rust, rtol=1e-4, atol=1e-4)
+    # The same module gives the same bytes; it plays as an opponent.
+    again = taisim.export_policy(module, tmp_path / "k2.safetensors")
+    assert again.read_bytes() == path.read_bytes()
+    env = taisim.Env(opponents=f"policy:{path}")
+    obs, info = env.reset(seed=5)
+    for _ in range(300):
+        obs, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated:
+            obs, info = env.reset()
+
+
+def test_a_misshapen_kind_head_is_refused(tmp_path):
+    from taisim.policy import _save, mlp_layers
+
+    module = kind_policy()
+    head = module.head
+    parts = [t.detach().numpy() for t in (head.input.weight, head.input.bias,
+                                          head.context.weight, head.output.weight,
+                                          head.output.bias)]
+    layers = mlp_layers(module.mlp)
+    p = tmp_path / "bad.safetensors"
+    transposed = list(parts)
+    transposed[2] = np.ascontiguousarray(parts[2].T)
+    with pytest.raises(ValueError, match="context weight has shape"):
+        _save(layers, p, transposed)
+    narrow = list(parts)
+    narrow[0] = parts[0][:, :10]
+    with pytest.raises(ValueError, match="per-kind head: the input layer takes 10 values"):
+        _save(layers, p, narrow)
+    assert not p.exists()

@@ -100,8 +100,10 @@ def test_dataset_to_bc_to_ppo_to_rust_agent(tmp_path, monkeypatch, data):
     for r in ppo:
         assert np.isfinite(float(r["policy_loss"])) and float(r["entropy"]) > 0
     # The exported file is the trained policy head, scored identically in Rust.
-    model = tp.PolicyNet((32,))
+    # The default network: an MLP and a per-kind head of 64 (exported as mlp_kinds).
+    model = tp.PolicyNet((32,), 64)
     model.load_state_dict(torch.load(out / "checkpoint.pt", weights_only=False)["model"])
+    assert model.kinds is not None
     obs = data["obs"][:200].astype(np.float32) * data["obs_scale"]
     with torch.no_grad():
         ref = model.policy()(torch.from_numpy(obs).reshape(200, -1)).numpy()
@@ -135,6 +137,17 @@ def test_resume_continues_exactly(tmp_path, monkeypatch, data):
     np.testing.assert_array_equal(taisim.policy_logits(straight, obs),
                                   taisim.policy_logits(resumed, obs))
     assert [r["step"] for r in metrics(tmp_path / "b")] == [r["step"] for r in metrics(tmp_path / "a")]
+
+
+def test_resuming_another_network_is_refused_by_name(tmp_path, monkeypatch, data):
+    run(tmp_path / "c", monkeypatch, data, "--kind-hidden", "0")
+    with pytest.raises(SystemExit, match="--hidden 32 --kind-hidden 0; this command asks for "
+                                         "--hidden 32 --kind-hidden 16"):
+        run(tmp_path / "c", monkeypatch, data, "--kind-hidden", "16", "--resume")
+    # A plain MLP resumes as one and exports as one.
+    path = run(tmp_path / "c", monkeypatch, data, "--kind-hidden", "0", "--resume")
+    tensors = __import__("safetensors.numpy").numpy.load_file(str(path))
+    assert not any(k.startswith("kinds.") for k in tensors)
 
 
 def test_resuming_after_cloning_takes_the_commands_rate(tmp_path, monkeypatch, data):

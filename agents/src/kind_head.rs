@@ -1,0 +1,227 @@
+//! The per-kind head of a policy: one small network shared by the 34 tile kinds, scoring the
+//! four actions named by a kind (discard, discard and declare ready, concealed kong, added
+//! kong) from that kind's column of the observation.
+//!
+//! Why: most decisions are discards, and what makes a discard good is written in the
+//! discarded kind's own column (its count, whether it leaves the least shanten, the ukeire
+//! after it, how safe it is). An MLP over the flattened observation has to learn the same
+//! rule 34 times, once per kind, and learns it badly: cloning greedy, it picked a discard of
+//! less than the most ukeire in 6% of the turns. One network applied to every column learns it
+//! once (a 1×1 convolution over the kinds, as Mortal's and Suphx's networks read tiles).
+//!
+//! For kind `k`, with `x` the observation as `channels × 34` rows, `h` the MLP trunk's last
+//! hidden layer (the input of its score layer) and `ReLU` applied elementwise:
+//!
+//! ```text
+//! column  = [x[r][k] for r in rows] ++ [x[r][k] - max_j x[r][j] for r in rows]
+//! z_k     = ReLU(input.weight · column + input.bias + context.weight · h)
+//! score_b = output.weight[b] · z_k + output.bias[b]       b = 0..4
+//! ```
+//!
+//! and `score_b` is added to the trunk's score of action `KIND_BLOCKS[b] + k`. The second half
+//! of the column (each value less its row's largest) lets the head see "the most ukeire of
+//! all discards" without comparing columns itself; the context lets it weigh a column by the
+//! state of the game (the danger late in a deal, the hand's distance from ready).
+
+use crate::policy::Layer;
+use crate::space::{ADDED_KONG, CONCEALED_KONG, DISCARD, DISCARD_READY};
+use taisim_sim::Tile;
+
+/// The first action index of each block the head scores, in its output order.
+pub const KIND_BLOCKS: [usize; 4] = [DISCARD, DISCARD_READY, CONCEALED_KONG, ADDED_KONG];
+
+/// Why a head's tensors do not fit the policy they came with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KindHeadShape(pub String);
+
+/// A validated per-kind head (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KindHead {
+    /// `hidden × 2·rows`: the column and the column less its rows' maxima.
+    input: Layer,
+    /// `hidden × trunk width`, row-major as stored in the file.
+    context: Vec<f32>,
+    /// The same transposed (`trunk width × hidden`), so that only the set values of the
+    /// trunk's (ReLU, often zero) output are added up.
+    context_columns: Vec<f32>,
+    /// `4 × hidden`.
+    output: Layer,
+}
+
+impl KindHead {
+    /// A head reading `rows` observation rows, beside a trunk whose score layer reads `width`
+    /// values; the shapes are checked.
+    pub fn new(
+        rows: usize,
+        width: usize,
+        input: Layer,
+        context: Vec<f32>,
+        output: Layer,
+    ) -> Result<KindHead, KindHeadShape> {
+        let hidden = input.outputs;
+        let bad = |what: String| Err(KindHeadShape(what));
+        if hidden == 0 {
+            return bad("the input layer has no outputs".into());
+        }
+        if input.inputs != 2 * rows {
+            return bad(format!(
+                "the input layer takes {} values, expected {} (2 × {rows} observation rows)",
+                input.inputs,
+                2 * rows
+            ));
+        }
+        if input.weights.len() != hidden * input.inputs || input.bias.len() != hidden {
+            return bad(format!(
+                "the input layer has {} weights and {} biases, expected {hidden} × {} and {hidden}",
+                input.weights.len(),
+                input.bias.len(),
+                input.inputs
+            ));
+        }
+        if context.len() != hidden * width {
+            return bad(format!(
+                "the context has {} weights, expected {hidden} × {width}",
+                context.len()
+            ));
+        }
+        if output.inputs != hidden
+            || output.outputs != KIND_BLOCKS.len()
+            || output.weights.len() != KIND_BLOCKS.len() * hidden
+            || output.bias.len() != KIND_BLOCKS.len()
+        {
+            return bad(format!(
+                "the output layer is {} × {} with {} weights and {} biases, expected {} × {hidden}",
+                output.outputs,
+                output.inputs,
+                output.weights.len(),
+                output.bias.len(),
+                KIND_BLOCKS.len()
+            ));
+        }
+        let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+        if !(finite(&input.weights)
+            && finite(&input.bias)
+            && finite(&context)
+            && finite(&output.weights)
+            && finite(&output.bias))
+        {
+            return bad("it holds a NaN or infinite value".into());
+        }
+        let mut context_columns = vec![0f32; context.len()];
+        for r in 0..hidden {
+            for c in 0..width {
+                context_columns[c * hidden + r] = context[r * width + c];
+            }
+        }
+        Ok(KindHead {
+            input,
+            context,
+            context_columns,
+            output,
+        })
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.input.outputs
+    }
+
+    /// Observation rows read per kind.
+    pub fn rows(&self) -> usize {
+        self.input.inputs / 2
+    }
+
+    pub fn input(&self) -> &Layer {
+        &self.input
+    }
+
+    /// `hidden × trunk width`, row-major.
+    pub fn context(&self) -> &[f32] {
+        &self.context
+    }
+
+    pub fn output(&self) -> &Layer {
+        &self.output
+    }
+
+    /// Scratch for [`KindHead::begin`] and [`KindHead::scores`], sized for this head.
+    pub fn scratch(&self) -> KindScratch {
+        KindScratch {
+            context: vec![0.0; self.hidden()],
+            row_max: vec![0.0; self.rows()],
+            column: vec![0.0; self.input.inputs],
+            z: vec![0.0; self.hidden()],
+            cache: vec![[0.0; 4]; Tile::NUM],
+            done: 0,
+        }
+    }
+
+    /// Prepares a decision: the rows' maxima of `obs` (a policy's input, `rows × 34` values
+    /// and possibly more rows after them) and the context of the trunk output `h`.
+    pub fn begin(&self, obs: &[f32], h: &[f32], s: &mut KindScratch) {
+        let width = Tile::NUM;
+        for (r, m) in s.row_max.iter_mut().enumerate() {
+            *m = obs[r * width..(r + 1) * width]
+                .iter()
+                .copied()
+                .fold(f32::NEG_INFINITY, f32::max);
+        }
+        let hidden = self.hidden();
+        s.context.fill(0.0);
+        for (&x, column) in h.iter().zip(self.context_columns.chunks_exact(hidden)) {
+            if x != 0.0 {
+                for (c, w) in s.context.iter_mut().zip(column) {
+                    *c += x * w;
+                }
+            }
+        }
+        s.done = 0;
+    }
+
+    /// The four scores of kind `kind` for the decision [`KindHead::begin`] prepared.
+    pub fn scores(&self, obs: &[f32], kind: usize, s: &mut KindScratch) -> [f32; 4] {
+        if s.done >> kind & 1 == 1 {
+            return s.cache[kind];
+        }
+        let rows = self.rows();
+        let (plain, relative) = s.column.split_at_mut(rows);
+        for r in 0..rows {
+            let x = obs[r * Tile::NUM + kind];
+            plain[r] = x;
+            relative[r] = x - s.row_max[r];
+        }
+        for (i, z) in s.z.iter_mut().enumerate() {
+            *z = (self.input.row(i, &s.column) + s.context[i]).max(0.0);
+        }
+        let mut out = [0.0; 4];
+        for (b, o) in out.iter_mut().enumerate() {
+            *o = self.output.row(b, &s.z);
+        }
+        s.cache[kind] = out;
+        s.done |= 1 << kind;
+        out
+    }
+}
+
+/// Per-decision buffers of a [`KindHead`]: sized when the agent is built, so a decision
+/// allocates nothing.
+#[derive(Clone, Debug)]
+pub struct KindScratch {
+    context: Vec<f32>,
+    row_max: Vec<f32>,
+    column: Vec<f32>,
+    z: Vec<f32>,
+    /// Scores already computed this decision, by kind (34 entries): discard and
+    /// discard-ready of the same kind share them. On the heap, as the other buffers: an agent
+    /// is moved around by value.
+    cache: Vec<[f32; 4]>,
+    done: u64,
+}
+
+/// The block and kind of a per-kind action index, if it is one.
+#[inline]
+pub fn kind_action(index: usize) -> Option<(usize, usize)> {
+    KIND_BLOCKS
+        .iter()
+        .position(|&b| (b..b + Tile::NUM).contains(&index))
+        .map(|b| (b, index - KIND_BLOCKS[b]))
+}
