@@ -217,26 +217,32 @@ impl<'h> Discards<'h> {
                 kinds |= u64::from(fixed.lack(half) < most) << t;
             });
         }
+        // The draws from the other half change only that half, so their bits depend on the
+        // discard only through the half it leaves (and its lack), and the draws from the
+        // other group of its half only through the slot it leaves its own group at. The
+        // least discards of a half mostly leave one half between them (1.2 distinct for 3.2
+        // discards on average in random play of taiwan16) and a group often at one slot
+        // (two lone tiles, say): each scan's last bits are kept with what they depend on.
+        let mut last_half = [(usize::MAX, 0, 0); 2];
         for (g, group) in groups.iter().enumerate() {
             let h = g / 2;
             // The other half as held: draws from this half change this half only.
             let fixed = table.lack_row(sets, self.halves[1 - h]);
-            // Discards from a group often leave it at the same slot (two lone tiles, say),
-            // and then every draw from outside the group does the same: the last discard's
-            // bits for those draws are kept with what they depend on.
-            let mut last = (usize::MAX, 0, 0);
+            let mut last_slot = (usize::MAX, 0, 0);
             for_kinds(regular & GROUP_KINDS[g], |d| {
                 let lack = self.lack[d];
                 let minus = self.minus[d] as usize;
-                let mut bits = if (minus, lack) == (last.0, last.1) {
-                    last.2
-                } else {
+                let minus_half = self.minus_half[d] as usize;
+                if (minus_half, lack) != (last_half[h].0, last_half[h].1) {
+                    let own = table.lack_row(sets, minus_half);
                     let mut bits = 0;
-                    // Draws from the other half: each changes only its own half.
-                    let own = table.lack_row(sets, self.minus_half[d] as usize);
                     for_kinds(kinds & HALF_KINDS[1 - h], |t| {
                         bits |= u64::from(own.lack(plus_half[t] as usize) < lack) << t;
                     });
+                    last_half[h] = (minus_half, lack, bits);
+                }
+                if (minus, lack) != (last_slot.0, last_slot.1) {
+                    let mut bits = 0;
                     for_kinds(kinds & GROUP_KINDS[g ^ 1], |t| {
                         let p = plus[t] as usize;
                         let half = if g % 2 == 0 {
@@ -246,9 +252,9 @@ impl<'h> Discards<'h> {
                         };
                         bits |= u64::from(fixed.lack(half) < lack) << t;
                     });
-                    last = (minus, lack, bits);
-                    bits
-                };
+                    last_slot = (minus, lack, bits);
+                }
+                let mut bits = last_half[h].2 | last_slot.2;
                 // A fourth copy of `d` drawn back gives the hand as held, not the hand plus
                 // a tile, so the draws above leave it out.
                 let own_kinds = (kinds | fours & asked & 1 << d) & GROUP_KINDS[g];
