@@ -3,6 +3,10 @@
 //! what the encoder wrote before its hand-efficiency rows were made cheaper (2026-11-24), so
 //! that a faster path that moves any value by a single bit fails here, in any variant
 //! (taizhou's wild, the special hands of the others).
+//!
+//! The deals follow from the engine and the greedy and random agents too: a change there
+//! that moves a digest is re-pinned from the failure's left-hand side, after checking with
+//! the encoder as it was (`git stash`) that the observations themselves did not move.
 
 use taisim_agents::{encode_slice, Agent, GreedyAgent, ObsEncoder, RandomAgent, OBS_LEN};
 use taisim_score::Variant;

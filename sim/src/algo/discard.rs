@@ -38,9 +38,14 @@ const HALF_KINDS: [u64; 2] = [
     GROUP_KINDS[2] | GROUP_KINDS[3],
 ];
 
-/// Per kind: its place value in its group's key.
-const PLACE: [u32; Tile::NUM] = {
-    let mut p = [0; Tile::NUM];
+/// Entries of a per-kind array that [`for_kinds`] indexes in the inner loops: one per bit of
+/// a kind bitset, past the kinds too, so that the index needs no bounds check (the checks
+/// were 6% of `improving_kinds`' instructions, measured by callgrind).
+const BITS: usize = 64;
+
+/// Per kind: its place value in its group's key (0 past the kinds).
+const PLACE: [u32; BITS] = {
+    let mut p = [0; BITS];
     let mut k = 0;
     while k < Tile::NUM {
         p[k] = POW5[k % 9];
@@ -53,7 +58,9 @@ const PLACE: [u32; Tile::NUM] = {
 #[inline(always)]
 fn for_kinds(mut bits: u64, mut f: impl FnMut(usize)) {
     while bits != 0 {
-        let k = bits.trailing_zeros() as usize;
+        // Below 64 as `bits` is not 0; the mask lets the compiler see it, so that indexing
+        // an array of [`BITS`] needs no bounds check.
+        let k = (bits.trailing_zeros() & 63) as usize;
         bits &= bits - 1;
         f(k);
     }
@@ -204,8 +211,8 @@ impl<'h> Discards<'h> {
         // Each draw's group slot and half, and the draws that take the whole hand's regular
         // distance below `most`: the hand less a discard lacks no fewer tiles than the hand,
         // so no other draw lowers a discard's. A fifth copy cannot be drawn.
-        let mut plus = [0u8; Tile::NUM];
-        let mut plus_half = [0u16; Tile::NUM];
+        let mut plus = [0u8; BITS];
+        let mut plus_half = [0u16; BITS];
         let mut kinds = 0u64;
         for (g, group) in groups.iter().enumerate() {
             let fixed = table.lack_row(sets, self.halves[1 - g / 2]);
