@@ -438,35 +438,6 @@ impl PyVecEnv {
 /// beside it the boolean mask `_key`, true where that environment has the key. Built here in
 /// one pass instead of one Python dict and one `_add_info` call per finished deal, which cost
 /// more than the step itself.
-/// An object array of `n` entries: `None` but at the indices of `found` (in increasing
-/// order), which hold its values.
-///
-/// The buffer is numpy's own, so the array's deallocation drops its entries in C. A
-/// `Vec<PyObject>` handed to numpy (`PyArray1::from_vec`) is dropped by Rust instead, one
-/// GIL check per entry: with 256 environments and nine object keys, building and freeing
-/// those arrays cost 4% of a batch step's instructions (callgrind, 2026-11-24).
-fn object_column<'py>(
-    py: Python<'py>,
-    n: usize,
-    found: Vec<(usize, PyObject)>,
-) -> Bound<'py, PyArray1<PyObject>> {
-    // Numpy zero-fills an object array's buffer (null pointers, which its deallocation
-    // skips); every entry is written below, each exactly once, before Python sees the array.
-    let column = unsafe { PyArray1::<PyObject>::new(py, n, false) };
-    let data = column.data();
-    let mut found = found.into_iter().peekable();
-    for i in 0..n {
-        let value = match found.next_if(|(at, _)| *at == i) {
-            Some((_, v)) => v,
-            None => py.None(),
-        };
-        // In bounds: the array is fresh, contiguous and `n` long.
-        unsafe { data.add(i).write(value) };
-    }
-    debug_assert!(found.next().is_none(), "indices out of order or range");
-    column
-}
-
 fn final_info<'py>(py: Python<'py>, envs: &VecEnv) -> PyResult<Bound<'py, PyDict>> {
     let n = envs.num_envs();
     let ended: Vec<usize> = envs
@@ -488,21 +459,18 @@ fn final_info<'py>(py: Python<'py>, envs: &VecEnv) -> PyResult<Bound<'py, PyDict
     // An object key; `value` gives `None` where the info lacks the key.
     let objects =
         |key: &str, value: &dyn Fn(&Info) -> PyResult<Option<PyObject>>| -> PyResult<()> {
-            let mut found = Vec::with_capacity(ended.len());
+            let mut column: Vec<PyObject> = (0..n).map(|_| py.None()).collect();
+            let mut mask = vec![false; n];
             for &i in &ended {
                 if let Some(v) = value(envs.info(i))? {
-                    found.push((i, v));
+                    (column[i], mask[i]) = (v, true);
                 }
             }
-            if found.is_empty() {
-                return Ok(());
+            if mask.contains(&true) {
+                out.set_item(key, PyArray1::from_vec(py, column))?;
+                out.set_item(format!("_{key}"), PyArray1::from_vec(py, mask))?;
             }
-            let mut mask = vec![false; n];
-            for &(i, _) in &found {
-                mask[i] = true;
-            }
-            out.set_item(key, object_column(py, n, found))?;
-            out.set_item(format!("_{key}"), PyArray1::from_vec(py, mask))
+            Ok(())
         };
     let text = |s: &dyn std::fmt::Display| -> PyResult<PyObject> {
         Ok(PyString::new(py, &s.to_string()).into_any().unbind())
