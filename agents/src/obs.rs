@@ -451,9 +451,11 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
             }
         }
     }
-    // Copies seen by the observer, as the deal keeps them.
+    // Copies seen by the observer, as the deal keeps them (`visible_counts`, which the
+    // ukeire row counts by too).
+    let seen = view.seen_counts();
     let dst = &mut out[row(VISIBLE)..row(VISIBLE + 1)];
-    for (d, &n) in dst.iter_mut().zip(&view.seen_counts()) {
+    for (d, &n) in dst.iter_mut().zip(&seen) {
         *d = n as f32 * 0.25;
     }
 
@@ -475,12 +477,13 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     scalars[scalar::RIVER_LEN] = RIVER_FRACTIONS[river.len];
     copy_row(&mut out[row(SCALARS)..row(SCALARS) + OBS_WIDTH], &scalars);
 
-    write_efficiency(view, out);
+    write_efficiency(view, &seen, out);
 }
 
 /// Rows `60..64` (see the module docs): per-discard shanten and ukeire on a discard turn,
-/// and the waiting hand's shanten, by the greedy agent's own measure.
-fn write_efficiency(view: &View<'_>, out: &mut [f32; OBS_LEN]) {
+/// and the waiting hand's shanten, by the greedy agent's own measure. `seen` is the view's
+/// [`visible_counts`](crate::knowledge::visible_counts), as row `7` has them.
+fn write_efficiency(view: &View<'_>, seen: &[u8; Tile::NUM], out: &mut [f32; OBS_LEN]) {
     use channel::*;
     let row = |c: usize| c * OBS_WIDTH;
     let hand = view.hand();
@@ -501,7 +504,9 @@ fn write_efficiency(view: &View<'_>, out: &mut [f32; OBS_LEN]) {
             }
             out[row(SHANTEN_AFTER) + i] = QUARTERS[above.min(4)];
         }
-        let unseen = unseen_counts(view);
+        // `unseen_counts(view)`, from the counts already read.
+        let unseen = seen.map(|n| 4u8.saturating_sub(n));
+        debug_assert_eq!(unseen, unseen_counts(view));
         let ukeire = discard_ukeire(hand, rules, &discards, least, &unseen);
         for t in least {
             let i = t.index();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3};
 use rayon::prelude::*;
 use taisim_agents::{ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_LEN, OBS_WIDTH};
-use taisim_sim::deal_seed;
+use taisim_sim::{deal_seed, Action};
 
 use crate::single::{Core, EnvConfig, EnvError, Info};
 
@@ -73,6 +73,9 @@ pub struct VecEnv {
     streams: Vec<(u64, u64)>,
     /// The finished deal's info for environments that just auto-reset, else the current.
     infos: Vec<Info>,
+    /// The actions of the step being played, as checked before any environment moves: the
+    /// parallel pass plays them without looking each one up in the legal list again.
+    checked: Vec<Action>,
     pool: Option<Arc<rayon::ThreadPool>>,
     started: bool,
 }
@@ -91,6 +94,7 @@ impl VecEnv {
             truncated: Array1::from_elem(num_envs, false),
             streams: vec![(0, 0); num_envs],
             infos: vec![info; num_envs],
+            checked: vec![Action::Pass; num_envs],
             pool: None,
             started: false,
         })
@@ -200,9 +204,16 @@ impl VecEnv {
                 source: EnvError::NeedsReset,
             });
         }
-        for (i, (core, &a)) in self.cores.iter().zip(actions).enumerate() {
+        for (i, ((core, &a), checked)) in self
+            .cores
+            .iter()
+            .zip(actions)
+            .zip(&mut self.checked)
+            .enumerate()
+        {
             let mask = self.masks.row(i);
-            core.check(a, mask.as_slice().expect("row of a standard array"))
+            *checked = core
+                .check(a, mask.as_slice().expect("row of a standard array"))
                 .map_err(|source| VecEnvError { env: i, source })?;
         }
         let pool = self.pool.clone();
@@ -216,10 +227,11 @@ impl VecEnv {
         let cores = &mut self.cores;
         let streams = &mut self.streams;
         let infos = &mut self.infos;
+        let checked = &self.checked;
         let work = move || {
             cores
                 .par_iter_mut()
-                .zip(actions.par_iter())
+                .zip(checked.par_iter())
                 .zip(obs.par_chunks_mut(OBS_LEN))
                 .zip(masks.par_chunks_mut(ACTION_SPACE_SIZE))
                 .zip(rewards.par_iter_mut())
@@ -228,8 +240,10 @@ impl VecEnv {
                 .zip(streams.par_iter_mut())
                 .zip(infos.par_iter_mut())
                 .for_each(
-                    |((((((((core, &a), obs), mask), reward), term), trunc), stream), info)| {
-                        let action = core.check(a, mask).expect("checked before stepping");
+                    |(
+                        (((((((core, &action), obs), mask), reward), term), trunc), stream),
+                        info,
+                    )| {
                         let t = core.play(action);
                         *reward = t.reward;
                         *term = t.terminated;
