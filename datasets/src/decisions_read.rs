@@ -3,8 +3,8 @@
 //!
 //! Nearly all of a decision's bytes are its observation (2,006 bytes) and mask (144), stored
 //! as PLAIN fixed-size binaries in zstd pages. Those two columns are read page by page: each
-//! page is decompressed and copied whole into its place in one preallocated array, the pages
-//! of every row group shared out over the threads, with no per-value decoding. The small
+//! page is decompressed straight into its place in one preallocated array, the pages of every
+//! row group shared out over the threads, with no per-value decoding. The small
 //! columns (ids, seat, action, reward, layout version) go through the Arrow reader. A column
 //! chunk laid out otherwise (a file rewritten by another tool with dictionary pages, say) is
 //! read through the Arrow reader too, into the same place: slower, never refused.
@@ -21,7 +21,7 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
 };
 use parquet::arrow::ProjectionMask;
-use parquet::basic::{Encoding, Type as PhysicalType};
+use parquet::basic::{Compression, Encoding, Type as PhysicalType};
 use parquet::column::page::{Page, PageReader};
 use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::serialized_reader::SerializedPageReader;
@@ -559,6 +559,10 @@ impl Task<'_> {
 /// Decompresses the data pages `skip..skip + pages.len()` of wide column `column` of
 /// `group` (their rows `pages`, the first row `first_row`) and copies their kept rows into
 /// `out`, which they fill exactly.
+///
+/// zstd pages (what `simulate` writes) are taken from the page reader as stored and
+/// decompressed here, each straight into its place in `out` when every row is kept: through
+/// parquet's codec each would be decompressed into a fresh buffer and then copied.
 #[allow(clippy::too_many_arguments)]
 fn read_pages(
     part: &PartBytes,
@@ -573,12 +577,35 @@ fn read_pages(
     let path = &part.path;
     let (leaf, width) = WIDE[column];
     let chunk = part.meta.metadata().row_group(group.index).column(leaf);
+    let mut zstd = match chunk.compression() {
+        Compression::ZSTD(_) => Some(
+            zstd::bulk::Decompressor::new().map_err(HarnessError::io("cannot decompress", path))?,
+        ),
+        _ => None,
+    };
+    // The chunk as the page reader sees it: a zstd chunk described as uncompressed, so that
+    // its pages come back as stored.
+    let stored;
+    let chunk_read = match zstd {
+        Some(_) => {
+            stored = chunk
+                .clone()
+                .into_builder()
+                .set_compression(Compression::UNCOMPRESSED)
+                .build()
+                .map_err(unreadable(path))?;
+            &stored
+        }
+        None => chunk,
+    };
     let mut reader =
-        SerializedPageReader::new(Arc::new(part.bytes.clone()), chunk, group.rows, None)
+        SerializedPageReader::new(Arc::new(part.bytes.clone()), chunk_read, group.rows, None)
             .map_err(unreadable(path))?;
     for _ in 0..skip {
         reader.skip_next_page().map_err(unreadable(path))?;
     }
+    // A page's values when some rows are dropped (seats): decompressed here first.
+    let mut scratch = Vec::new();
     let mut at = 0usize;
     let mut row = first_row;
     for &n in pages {
@@ -586,53 +613,71 @@ fn read_pages(
             .get_next_page()
             .map_err(unreadable(path))?
             .ok_or_else(|| bad(path, "a column chunk ends before its pages do"))?;
-        let (values, count, encoding) = match page {
+        let (values, count, encoding, compressed) = match page {
             Page::DataPage {
                 buf,
                 num_values,
                 encoding,
                 ..
-            } => (buf, num_values, encoding),
+            } => (buf, num_values, encoding, true),
             Page::DataPageV2 {
                 buf,
                 num_values,
                 encoding,
                 def_levels_byte_len,
                 rep_levels_byte_len,
+                is_compressed,
                 ..
             } => {
-                // A required column has no levels; skip whatever a writer put there.
+                // A required column has no levels; skip whatever a writer put there (levels
+                // are stored uncompressed).
                 let levels =
                     (def_levels_byte_len as usize).saturating_add(rep_levels_byte_len as usize);
                 if levels > buf.len() {
                     return Err(bad(path, "a data page's levels are longer than the page"));
                 }
-                (buf.slice(levels..), num_values, encoding)
+                (buf.slice(levels..), num_values, encoding, is_compressed)
             }
             Page::DictionaryPage { .. } => {
                 return Err(bad(path, "a dictionary page where only data pages were"));
             }
         };
-        if encoding != Encoding::PLAIN || count as usize != n || values.len() != n * width {
-            return Err(bad(
+        let len = n * width;
+        let misshapen = |got: &dyn std::fmt::Display| {
+            bad(
                 path,
                 format!(
-                    "a data page of column {} holds {} bytes for {count} values ({encoding}), not {n} values of {width} bytes",
+                    "a data page of column {} holds {got} for {count} values ({encoding}), not {n} values of {width} bytes",
                     chunk.column_descr().name(),
-                    values.len()
                 ),
-            ));
+            )
+        };
+        if encoding != Encoding::PLAIN || count as usize != n {
+            return Err(misshapen(&format_args!("{} bytes", values.len())));
         }
+        let codec = zstd.as_mut().filter(|_| compressed);
         let room = out.len() - at;
         match keep {
-            None if values.len() <= room => {
-                out[at..at + values.len()].copy_from_slice(&values);
-                at += values.len();
+            None if len <= room => {
+                unpack(&values, codec, &mut out[at..at + len]).map_err(|e| misshapen(&e))?;
+                at += len;
             }
             None => return Err(bad(path, "its pages hold more rows than its row groups")),
             Some(keep) => {
+                let values: &[u8] = match codec {
+                    Some(_) => {
+                        scratch.resize(len, 0);
+                        unpack(&values, codec, &mut scratch).map_err(|e| misshapen(&e))?;
+                        &scratch
+                    }
+                    None if values.len() == len => &values,
+                    None => return Err(misshapen(&format_args!("{} bytes", values.len()))),
+                };
                 for (r, value) in values.chunks_exact(width).enumerate() {
                     if keep[row + r] {
+                        if out.len() - at < width {
+                            return Err(bad(path, "its pages hold more rows than its row groups"));
+                        }
                         out[at..at + width].copy_from_slice(value);
                         at += width;
                     }
@@ -645,6 +690,28 @@ fn read_pages(
         return Err(bad(path, "its pages hold fewer rows than its row groups"));
     }
     Ok(())
+}
+
+/// Writes a page's values into `dest`, which they must fill exactly: decompressed by `zstd`
+/// if given, else copied as stored. The error says what the page held instead.
+fn unpack(
+    stored: &[u8],
+    zstd: Option<&mut zstd::bulk::Decompressor<'_>>,
+    dest: &mut [u8],
+) -> Result<(), String> {
+    match zstd {
+        None if stored.len() == dest.len() => {
+            dest.copy_from_slice(stored);
+            Ok(())
+        }
+        None => Err(format!("{} bytes", stored.len())),
+        Some(zstd) => match zstd.decompress_to_buffer(stored, dest) {
+            Ok(written) if written == dest.len() => Ok(()),
+            Ok(written) => Err(format!("{written} bytes")),
+            // Too small a destination included: more bytes than the page's rows take.
+            Err(e) => Err(format!("zstd data that does not decompress ({e})")),
+        },
+    }
 }
 
 /// Reads wide column `column` of `group` through the Arrow reader into `out` (its kept rows).
@@ -899,6 +966,80 @@ mod tests {
             columns
         });
         write_batches(schema(), props, columns)
+    }
+
+    /// Pages stored otherwise than `simulate` writes them (uncompressed, data pages v2 with or
+    /// without compression) still go the page path and read the same rows as the Arrow
+    /// reader, every row and a seat's.
+    #[test]
+    fn pages_stored_otherwise_read_the_same() {
+        use parquet::file::properties::WriterVersion;
+        let dir = tempfile::tempdir().unwrap();
+        let out = run(dir.path(), 90, 40);
+        let path = part_file(&out, 1);
+        let bytes = std::fs::read(&path).unwrap();
+        let all = load_decisions(&out, None).unwrap();
+        let rows = part_rows(&out, 1);
+        let east: DecisionSeats = "E".parse().unwrap();
+        let some = load_decisions(&out, Some(east)).unwrap();
+        for (version, compression) in [
+            (WriterVersion::PARQUET_1_0, Compression::UNCOMPRESSED),
+            (WriterVersion::PARQUET_2_0, Compression::UNCOMPRESSED),
+            (
+                WriterVersion::PARQUET_2_0,
+                Compression::ZSTD(Default::default()),
+            ),
+        ] {
+            let props = crate::decisions::writer_properties()
+                .into_builder()
+                .set_writer_version(version)
+                .set_compression(compression)
+                .build();
+            std::fs::write(&path, rewrite(&bytes, props, |_| ())).unwrap();
+            let part = open_part(&path, rows).unwrap();
+            let chunk = part.meta.metadata().row_group(0).column(leaf::OBS);
+            assert_eq!(chunk.compression(), compression);
+            assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_some());
+            assert_eq!(
+                load_decisions(&out, None).unwrap(),
+                all,
+                "{version:?} {compression}"
+            );
+            let got = load_decisions(&out, Some(east)).unwrap();
+            assert_eq!(got, some, "{version:?} {compression}");
+            assert_eq!(got, load(&out, Some(east), Wide::Arrow, None).unwrap());
+        }
+    }
+
+    /// A page's values fill their place exactly or are an error saying what the page held:
+    /// the near misses are a byte short or over, decompressed or stored.
+    #[test]
+    fn a_page_must_fill_its_place_exactly() {
+        let values: Vec<u8> = (0..3 * OBS_LEN).map(|i| (i % 7 == 0) as u8).collect();
+        let packed = zstd::bulk::compress(&values, 1).unwrap();
+        let mut zstd = zstd::bulk::Decompressor::new().unwrap();
+        let mut dest = vec![9u8; values.len()];
+        unpack(&packed, Some(&mut zstd), &mut dest).unwrap();
+        assert_eq!(dest, values);
+        let mut dest = vec![9u8; values.len()];
+        unpack(&values, None, &mut dest).unwrap();
+        assert_eq!(dest, values);
+        let mut over = vec![0u8; values.len() + 1];
+        assert_eq!(
+            unpack(&packed, Some(&mut zstd), &mut over),
+            Err(format!("{} bytes", values.len()))
+        );
+        assert_eq!(
+            unpack(&values, None, &mut over),
+            Err(format!("{} bytes", values.len()))
+        );
+        let mut short = vec![0u8; values.len() - 1];
+        let e = unpack(&packed, Some(&mut zstd), &mut short).unwrap_err();
+        assert!(e.contains("does not decompress"), "{e}");
+        assert!(unpack(&values, None, &mut short).is_err());
+        // Not zstd at all.
+        let e = unpack(&values, Some(&mut zstd), &mut dest).unwrap_err();
+        assert!(e.contains("does not decompress"), "{e}");
     }
 
     #[test]
