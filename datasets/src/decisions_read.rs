@@ -223,31 +223,57 @@ fn load(
             plan(&mut tasks, g, group, column, mine);
         }
     }
-    tasks
-        .into_par_iter()
-        .try_for_each(|t| t.run(&groups, &parts))?;
+    // The small columns are joined by one thread while the others start on the wide ones
+    // (it is a few percent of a load that would otherwise run alone at the end).
+    let (wide, small) = rayon::join(
+        || {
+            tasks
+                .into_par_iter()
+                .try_for_each(|t| t.run(&groups, &parts))
+        },
+        || join_small(&groups, rows),
+    );
+    wide?;
+    out.deal = small.deal;
+    out.step = small.step;
+    out.seat = small.seat;
+    out.action = small.action;
+    out.reward = small.reward;
+    Ok(out)
+}
 
-    out.deal.reserve_exact(rows);
-    out.step.reserve_exact(rows);
-    out.seat.reserve_exact(rows);
-    out.action.reserve_exact(rows);
-    out.reward.reserve_exact(rows);
+/// The small columns of `groups` (`rows` rows in all) end to end.
+fn join_small(groups: &[Group], rows: usize) -> Small {
+    let mut out = Small {
+        deal: Vec::with_capacity(rows),
+        step: Vec::with_capacity(rows),
+        seat: Vec::with_capacity(rows),
+        action: Vec::with_capacity(rows),
+        reward: Vec::with_capacity(rows),
+    };
     for g in groups {
-        let s = g.small;
+        let s = &g.small;
         out.deal.extend_from_slice(&s.deal);
         out.step.extend_from_slice(&s.step);
         out.seat.extend_from_slice(&s.seat);
         out.action.extend_from_slice(&s.action);
         out.reward.extend_from_slice(&s.reward);
     }
-    Ok(out)
+    out
 }
 
 /// Asks the kernel to map the whole pages of `dest` before it is filled: one system call per
 /// task instead of one trap per 4 KiB page (2 GB of observations a million decisions are half
 /// a million pages, whose faults were half the load's time; this takes a quarter off them).
 /// Where the kernel cannot (before Linux 5.14, or pages larger than 4 KiB) the pages fault
-/// in as usual. (Asking for 2 MiB pages instead cost five times more in the VM measured.)
+/// in as usual.
+///
+/// Not 2 MiB pages (`MADV_HUGEPAGE`), though they take 512 times fewer faults: the VM
+/// measured reports its free 2 MiB blocks to the host, which takes them back, so a huge page
+/// is faulted in again on the host when used. Loads into huge pages cost 1.3 CPU-seconds per
+/// million decisions when they reused pages freed a moment before, but 3.3 to 6.2 otherwise
+/// (a first load, or one a second after the last), against 1.7 to 2.1 in 4 KiB pages, whose
+/// free blocks are scattered and not given back (BENCHMARKS.md, 2026-11-24).
 fn prefault(dest: &mut [u8]) {
     #[cfg(target_os = "linux")]
     {
