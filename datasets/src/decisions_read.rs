@@ -280,7 +280,11 @@ fn prefault(dest: &mut [u8]) {
         const PAGE: usize = 4096;
         let start = (dest.as_mut_ptr() as usize).next_multiple_of(PAGE);
         let end = (dest.as_mut_ptr() as usize + dest.len()) / PAGE * PAGE;
-        if end > start {
+        // Arrays already mapped (those of an earlier load, given back with `out=`) are
+        // left as they are: populating present pages still walks them one by one, 6% of
+        // such a load. Their first and last pages tell, as the kernel maps a fresh
+        // allocation only where it is written.
+        if end > start && !(resident(start) && resident(end - PAGE)) {
             // SAFETY: the range is whole pages inside `dest`, which this thread holds
             // exclusively. MADV_POPULATE_WRITE faults them in as a write would, leaving
             // what they hold unchanged; failure only means they fault in later, so the
@@ -296,6 +300,18 @@ fn prefault(dest: &mut [u8]) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = dest;
+}
+
+/// Whether the 4 KiB page at `page` (page-aligned, inside memory this process owns) is
+/// mapped in; `false` where the kernel cannot tell.
+#[cfg(target_os = "linux")]
+fn resident(page: usize) -> bool {
+    let mut vec = [0u8; 1];
+    // SAFETY: mincore only reads the process's page tables for the one page at `page`, and
+    // writes one byte for it into `vec`, which has room for it. An error (an address not
+    // mapped) is answered `false`.
+    let ok = unsafe { libc::mincore(page as *mut libc::c_void, 4096, vec.as_mut_ptr()) } == 0;
+    ok && vec[0] & 1 == 1
 }
 
 /// The older observation layout whose cell count the `obs` column of `schema` has, if any:
@@ -1035,6 +1051,26 @@ mod tests {
             assert_eq!(got, some, "{version:?} {compression}");
             assert_eq!(got, load(&out, Some(east), Wide::Arrow, None).unwrap());
         }
+    }
+
+    /// `resident` tells a page written from one never touched, in a fresh allocation (64 MiB,
+    /// above what the allocator serves from its heap, so mapped fresh and not written), and
+    /// prefaulting maps the pages without changing what they hold.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn resident_tells_mapped_pages_from_fresh_ones() {
+        let mut v = vec![0u8; 64 << 20];
+        let base = v.as_ptr() as usize;
+        let page = |k: usize| base.next_multiple_of(4096) + k * 4096;
+        assert!(!resident(page(3)) && !resident(page(100)));
+        v[page(3) - base] = 7;
+        assert!(resident(page(3)) && !resident(page(100)));
+        prefault(&mut v[page(50) - base..page(200) - base]);
+        assert!(resident(page(100)) && !resident(page(300)));
+        assert!(v
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| b == u8::from(i == page(3) - base) * 7));
     }
 
     /// A page's values fill their place exactly or are an error saying what the page held:
