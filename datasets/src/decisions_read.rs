@@ -486,8 +486,7 @@ fn page_rows(
     {
         return Ok(None);
     }
-    let mut reader = SerializedPageReader::new(Arc::new(part.bytes.clone()), chunk, rows, None)
-        .map_err(unreadable(&part.path))?;
+    let (mut reader, _) = page_reader(part, chunk, rows)?;
     let mut out = Vec::new();
     let mut total = 0usize;
     loop {
@@ -619,30 +618,18 @@ fn read_pages(
     let path = &part.path;
     let (leaf, width) = WIDE[column];
     let chunk = part.meta.metadata().row_group(group.index).column(leaf);
-    let mut zstd = match chunk.compression() {
-        Compression::ZSTD(_) => Some(
-            zstd::bulk::Decompressor::new().map_err(HarnessError::io("cannot decompress", path))?,
-        ),
-        _ => None,
+    let (mut reader, zstd) = page_reader(part, chunk, group.rows)?;
+    // The thread's decompressor, put back when the pages are read (one made per task was
+    // half a percent of a load).
+    let mut zstd = if zstd {
+        Some(match ZSTD.take() {
+            Some(zstd) => zstd,
+            None => zstd::bulk::Decompressor::new()
+                .map_err(HarnessError::io("cannot decompress", path))?,
+        })
+    } else {
+        None
     };
-    // The chunk as the page reader sees it: a zstd chunk described as uncompressed, so that
-    // its pages come back as stored.
-    let stored;
-    let chunk_read = match zstd {
-        Some(_) => {
-            stored = chunk
-                .clone()
-                .into_builder()
-                .set_compression(Compression::UNCOMPRESSED)
-                .build()
-                .map_err(unreadable(path))?;
-            &stored
-        }
-        None => chunk,
-    };
-    let mut reader =
-        SerializedPageReader::new(Arc::new(part.bytes.clone()), chunk_read, group.rows, None)
-            .map_err(unreadable(path))?;
     for _ in 0..skip {
         reader.skip_next_page().map_err(unreadable(path))?;
     }
@@ -731,7 +718,43 @@ fn read_pages(
     if at != out.len() {
         return Err(bad(path, "its pages hold fewer rows than its row groups"));
     }
+    if zstd.is_some() {
+        ZSTD.set(zstd);
+    }
     Ok(())
+}
+
+thread_local! {
+    /// Each thread's zstd decompressor for [`read_pages`], between uses.
+    static ZSTD: std::cell::Cell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// A reader of the pages of column chunk `chunk` of `part` (`rows` rows), and whether they
+/// come zstd-compressed: a zstd chunk is described to the reader as uncompressed, so that its
+/// pages come as stored, for [`read_pages`] to decompress in place (and [`page_rows`], which
+/// reads only their headers, makes no codec). Other chunks' pages come decompressed.
+fn page_reader(
+    part: &PartBytes,
+    chunk: &ColumnChunkMetaData,
+    rows: usize,
+) -> Result<(SerializedPageReader<Bytes>, bool), HarnessError> {
+    let zstd = matches!(chunk.compression(), Compression::ZSTD(_));
+    let stored;
+    let described = if zstd {
+        stored = chunk
+            .clone()
+            .into_builder()
+            .set_compression(Compression::UNCOMPRESSED)
+            .build()
+            .map_err(unreadable(&part.path))?;
+        &stored
+    } else {
+        chunk
+    };
+    let reader = SerializedPageReader::new(Arc::new(part.bytes.clone()), described, rows, None)
+        .map_err(unreadable(&part.path))?;
+    Ok((reader, zstd))
 }
 
 /// Writes a page's values into `dest`, which they must fill exactly: decompressed by `zstd`
