@@ -1,7 +1,7 @@
 //! Reading a run's decisions table back into flat arrays ([`load_decisions`]), fast enough
 //! that loading a behaviour-cloning dataset costs less than a pass of training over it.
 //!
-//! Nearly all of a decision's bytes are its observation (2,006 bytes) and mask (144), stored
+//! Nearly all of a decision's bytes are its observation (2,176 bytes) and mask (144), stored
 //! as PLAIN fixed-size binaries in zstd pages. Those two columns are read page by page: each
 //! page is decompressed straight into its place in one preallocated array, the pages of every
 //! row group shared out over the threads, with no per-value decoding. The small
@@ -90,8 +90,8 @@ pub fn load_decisions(dir: &Path, seats: Option<DecisionSeats>) -> Result<Decisi
 /// [`load_decisions`] with the observations and masks written into the caller's `obs`
 /// (`rows × OBS_LEN`) and `mask` (`rows × ACTION_SPACE_SIZE`) instead of fresh vectors,
 /// which are left empty in the result. A training loop that reloads a run into the arrays
-/// of its previous load saves the kernel's faulting-in of fresh memory, a third of a load's
-/// time. Slices of another number of rows than the table's are a usage error, raised before
+/// of its previous load saves the kernel's faulting-in of fresh memory, two fifths of a
+/// load's CPU time. Slices of another number of rows than the table's are a usage error, raised before
 /// any byte of them is written.
 pub fn load_decisions_into(
     dir: &Path,
