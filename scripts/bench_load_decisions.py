@@ -55,6 +55,8 @@ def main():
         print(f"made {args.run} ({args.make} deals) in {time.perf_counter() - start:.1f} s")
 
     size = run_size(args.run)
+    # The machine's load beside the figures: on a shared machine the wall clock depends on it.
+    load_before = os.getloadavg()
     figures = []
     d = None
     for i in range(args.repeat + 1):
@@ -76,6 +78,8 @@ def main():
         print(f"warm cache, {len(figures)} loads: median {statistics.median(walls):,.0f}, "
               f"best {max(walls):,.0f} decisions/s; median {statistics.median(cpus):,.0f} per "
               f"CPU-second ({1e6 / statistics.median(cpus):.2f} CPU-seconds per million)")
+    print("load average (1, 5, 15 min) before: {:.2f} {:.2f} {:.2f}, after: {:.2f} {:.2f} {:.2f}"
+          .format(*load_before, *os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 //! Reading a run's decisions table back into flat arrays ([`load_decisions`]), fast enough
 //! that loading a behaviour-cloning dataset costs less than a pass of training over it.
 //!
-//! Nearly all of a decision's bytes are its observation (2,006 bytes) and mask (144), stored
+//! Nearly all of a decision's bytes are its observation (2,176 bytes) and mask (144), stored
 //! as PLAIN fixed-size binaries in zstd pages. Those two columns are read page by page: each
-//! page is decompressed and copied whole into its place in one preallocated array, the pages
-//! of every row group shared out over the threads, with no per-value decoding. The small
+//! page is decompressed straight into its place in one preallocated array, the pages of every
+//! row group shared out over the threads, with no per-value decoding. The small
 //! columns (ids, seat, action, reward, layout version) go through the Arrow reader. A column
 //! chunk laid out otherwise (a file rewritten by another tool with dictionary pages, say) is
 //! read through the Arrow reader too, into the same place: slower, never refused.
@@ -21,7 +21,7 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
 };
 use parquet::arrow::ProjectionMask;
-use parquet::basic::{Encoding, Type as PhysicalType};
+use parquet::basic::{Compression, Encoding, Type as PhysicalType};
 use parquet::column::page::{Page, PageReader};
 use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::serialized_reader::SerializedPageReader;
@@ -90,8 +90,8 @@ pub fn load_decisions(dir: &Path, seats: Option<DecisionSeats>) -> Result<Decisi
 /// [`load_decisions`] with the observations and masks written into the caller's `obs`
 /// (`rows × OBS_LEN`) and `mask` (`rows × ACTION_SPACE_SIZE`) instead of fresh vectors,
 /// which are left empty in the result. A training loop that reloads a run into the arrays
-/// of its previous load saves the kernel's faulting-in of fresh memory, a third of a load's
-/// time. Slices of another number of rows than the table's are a usage error, raised before
+/// of its previous load saves the kernel's faulting-in of fresh memory, two fifths of a
+/// load's CPU time. Slices of another number of rows than the table's are a usage error, raised before
 /// any byte of them is written.
 pub fn load_decisions_into(
     dir: &Path,
@@ -223,38 +223,68 @@ fn load(
             plan(&mut tasks, g, group, column, mine);
         }
     }
-    tasks
-        .into_par_iter()
-        .try_for_each(|t| t.run(&groups, &parts))?;
+    // The small columns are joined by one thread while the others start on the wide ones
+    // (it is a few percent of a load that would otherwise run alone at the end).
+    let (wide, small) = rayon::join(
+        || {
+            tasks
+                .into_par_iter()
+                .try_for_each(|t| t.run(&groups, &parts))
+        },
+        || join_small(&groups, rows),
+    );
+    wide?;
+    out.deal = small.deal;
+    out.step = small.step;
+    out.seat = small.seat;
+    out.action = small.action;
+    out.reward = small.reward;
+    Ok(out)
+}
 
-    out.deal.reserve_exact(rows);
-    out.step.reserve_exact(rows);
-    out.seat.reserve_exact(rows);
-    out.action.reserve_exact(rows);
-    out.reward.reserve_exact(rows);
+/// The small columns of `groups` (`rows` rows in all) end to end.
+fn join_small(groups: &[Group], rows: usize) -> Small {
+    let mut out = Small {
+        deal: Vec::with_capacity(rows),
+        step: Vec::with_capacity(rows),
+        seat: Vec::with_capacity(rows),
+        action: Vec::with_capacity(rows),
+        reward: Vec::with_capacity(rows),
+    };
     for g in groups {
-        let s = g.small;
+        let s = &g.small;
         out.deal.extend_from_slice(&s.deal);
         out.step.extend_from_slice(&s.step);
         out.seat.extend_from_slice(&s.seat);
         out.action.extend_from_slice(&s.action);
         out.reward.extend_from_slice(&s.reward);
     }
-    Ok(out)
+    out
 }
 
 /// Asks the kernel to map the whole pages of `dest` before it is filled: one system call per
 /// task instead of one trap per 4 KiB page (2 GB of observations a million decisions are half
 /// a million pages, whose faults were half the load's time; this takes a quarter off them).
 /// Where the kernel cannot (before Linux 5.14, or pages larger than 4 KiB) the pages fault
-/// in as usual. (Asking for 2 MiB pages instead cost five times more in the VM measured.)
+/// in as usual.
+///
+/// Not 2 MiB pages (`MADV_HUGEPAGE`), though they take 512 times fewer faults: the VM
+/// measured reports its free 2 MiB blocks to the host, which takes them back, so a huge page
+/// is faulted in again on the host when used. Loads into huge pages cost 1.3 CPU-seconds per
+/// million decisions when they reused pages freed a moment before, but 3.3 to 6.2 otherwise
+/// (a first load, or one a second after the last), against 1.7 to 2.1 in 4 KiB pages, whose
+/// free blocks are scattered and not given back (BENCHMARKS.md, 2026-11-24).
 fn prefault(dest: &mut [u8]) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
         let start = (dest.as_mut_ptr() as usize).next_multiple_of(PAGE);
         let end = (dest.as_mut_ptr() as usize + dest.len()) / PAGE * PAGE;
-        if end > start {
+        // Arrays already mapped (those of an earlier load, given back with `out=`) are
+        // left as they are: populating present pages still walks them one by one, 6% of
+        // such a load. Their first and last pages tell, as the kernel maps a fresh
+        // allocation only where it is written.
+        if end > start && !(resident(start) && resident(end - PAGE)) {
             // SAFETY: the range is whole pages inside `dest`, which this thread holds
             // exclusively. MADV_POPULATE_WRITE faults them in as a write would, leaving
             // what they hold unchanged; failure only means they fault in later, so the
@@ -270,6 +300,18 @@ fn prefault(dest: &mut [u8]) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = dest;
+}
+
+/// Whether the 4 KiB page at `page` (page-aligned, inside memory this process owns) is
+/// mapped in; `false` where the kernel cannot tell.
+#[cfg(target_os = "linux")]
+fn resident(page: usize) -> bool {
+    let mut vec = [0u8; 1];
+    // SAFETY: mincore only reads the process's page tables for the one page at `page`, and
+    // writes one byte for it into `vec`, which has room for it. An error (an address not
+    // mapped) is answered `false`.
+    let ok = unsafe { libc::mincore(page as *mut libc::c_void, 4096, vec.as_mut_ptr()) } == 0;
+    ok && vec[0] & 1 == 1
 }
 
 /// The older observation layout whose cell count the `obs` column of `schema` has, if any:
@@ -444,8 +486,7 @@ fn page_rows(
     {
         return Ok(None);
     }
-    let mut reader = SerializedPageReader::new(Arc::new(part.bytes.clone()), chunk, rows, None)
-        .map_err(unreadable(&part.path))?;
+    let (mut reader, _) = page_reader(part, chunk, rows)?;
     let mut out = Vec::new();
     let mut total = 0usize;
     loop {
@@ -559,6 +600,10 @@ impl Task<'_> {
 /// Decompresses the data pages `skip..skip + pages.len()` of wide column `column` of
 /// `group` (their rows `pages`, the first row `first_row`) and copies their kept rows into
 /// `out`, which they fill exactly.
+///
+/// zstd pages (what `simulate` writes) are taken from the page reader as stored and
+/// decompressed here, each straight into its place in `out` when every row is kept: through
+/// parquet's codec each would be decompressed into a fresh buffer and then copied.
 #[allow(clippy::too_many_arguments)]
 fn read_pages(
     part: &PartBytes,
@@ -573,12 +618,23 @@ fn read_pages(
     let path = &part.path;
     let (leaf, width) = WIDE[column];
     let chunk = part.meta.metadata().row_group(group.index).column(leaf);
-    let mut reader =
-        SerializedPageReader::new(Arc::new(part.bytes.clone()), chunk, group.rows, None)
-            .map_err(unreadable(path))?;
+    let (mut reader, zstd) = page_reader(part, chunk, group.rows)?;
+    // The thread's decompressor, put back when the pages are read (one made per task was
+    // half a percent of a load).
+    let mut zstd = if zstd {
+        Some(match ZSTD.take() {
+            Some(zstd) => zstd,
+            None => zstd::bulk::Decompressor::new()
+                .map_err(HarnessError::io("cannot decompress", path))?,
+        })
+    } else {
+        None
+    };
     for _ in 0..skip {
         reader.skip_next_page().map_err(unreadable(path))?;
     }
+    // A page's values when some rows are dropped (seats): decompressed here first.
+    let mut scratch = Vec::new();
     let mut at = 0usize;
     let mut row = first_row;
     for &n in pages {
@@ -586,53 +642,71 @@ fn read_pages(
             .get_next_page()
             .map_err(unreadable(path))?
             .ok_or_else(|| bad(path, "a column chunk ends before its pages do"))?;
-        let (values, count, encoding) = match page {
+        let (values, count, encoding, compressed) = match page {
             Page::DataPage {
                 buf,
                 num_values,
                 encoding,
                 ..
-            } => (buf, num_values, encoding),
+            } => (buf, num_values, encoding, true),
             Page::DataPageV2 {
                 buf,
                 num_values,
                 encoding,
                 def_levels_byte_len,
                 rep_levels_byte_len,
+                is_compressed,
                 ..
             } => {
-                // A required column has no levels; skip whatever a writer put there.
+                // A required column has no levels; skip whatever a writer put there (levels
+                // are stored uncompressed).
                 let levels =
                     (def_levels_byte_len as usize).saturating_add(rep_levels_byte_len as usize);
                 if levels > buf.len() {
                     return Err(bad(path, "a data page's levels are longer than the page"));
                 }
-                (buf.slice(levels..), num_values, encoding)
+                (buf.slice(levels..), num_values, encoding, is_compressed)
             }
             Page::DictionaryPage { .. } => {
                 return Err(bad(path, "a dictionary page where only data pages were"));
             }
         };
-        if encoding != Encoding::PLAIN || count as usize != n || values.len() != n * width {
-            return Err(bad(
+        let len = n * width;
+        let misshapen = |got: &dyn std::fmt::Display| {
+            bad(
                 path,
                 format!(
-                    "a data page of column {} holds {} bytes for {count} values ({encoding}), not {n} values of {width} bytes",
+                    "a data page of column {} holds {got} for {count} values ({encoding}), not {n} values of {width} bytes",
                     chunk.column_descr().name(),
-                    values.len()
                 ),
-            ));
+            )
+        };
+        if encoding != Encoding::PLAIN || count as usize != n {
+            return Err(misshapen(&format_args!("{} bytes", values.len())));
         }
+        let codec = zstd.as_mut().filter(|_| compressed);
         let room = out.len() - at;
         match keep {
-            None if values.len() <= room => {
-                out[at..at + values.len()].copy_from_slice(&values);
-                at += values.len();
+            None if len <= room => {
+                unpack(&values, codec, &mut out[at..at + len]).map_err(|e| misshapen(&e))?;
+                at += len;
             }
             None => return Err(bad(path, "its pages hold more rows than its row groups")),
             Some(keep) => {
+                let values: &[u8] = match codec {
+                    Some(_) => {
+                        scratch.resize(len, 0);
+                        unpack(&values, codec, &mut scratch).map_err(|e| misshapen(&e))?;
+                        &scratch
+                    }
+                    None if values.len() == len => &values,
+                    None => return Err(misshapen(&format_args!("{} bytes", values.len()))),
+                };
                 for (r, value) in values.chunks_exact(width).enumerate() {
                     if keep[row + r] {
+                        if out.len() - at < width {
+                            return Err(bad(path, "its pages hold more rows than its row groups"));
+                        }
                         out[at..at + width].copy_from_slice(value);
                         at += width;
                     }
@@ -644,7 +718,65 @@ fn read_pages(
     if at != out.len() {
         return Err(bad(path, "its pages hold fewer rows than its row groups"));
     }
+    if zstd.is_some() {
+        ZSTD.set(zstd);
+    }
     Ok(())
+}
+
+thread_local! {
+    /// Each thread's zstd decompressor for [`read_pages`], between uses.
+    static ZSTD: std::cell::Cell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// A reader of the pages of column chunk `chunk` of `part` (`rows` rows), and whether they
+/// come zstd-compressed: a zstd chunk is described to the reader as uncompressed, so that its
+/// pages come as stored, for [`read_pages`] to decompress in place (and [`page_rows`], which
+/// reads only their headers, makes no codec). Other chunks' pages come decompressed.
+fn page_reader(
+    part: &PartBytes,
+    chunk: &ColumnChunkMetaData,
+    rows: usize,
+) -> Result<(SerializedPageReader<Bytes>, bool), HarnessError> {
+    let zstd = matches!(chunk.compression(), Compression::ZSTD(_));
+    let stored;
+    let described = if zstd {
+        stored = chunk
+            .clone()
+            .into_builder()
+            .set_compression(Compression::UNCOMPRESSED)
+            .build()
+            .map_err(unreadable(&part.path))?;
+        &stored
+    } else {
+        chunk
+    };
+    let reader = SerializedPageReader::new(Arc::new(part.bytes.clone()), described, rows, None)
+        .map_err(unreadable(&part.path))?;
+    Ok((reader, zstd))
+}
+
+/// Writes a page's values into `dest`, which they must fill exactly: decompressed by `zstd`
+/// if given, else copied as stored. The error says what the page held instead.
+fn unpack(
+    stored: &[u8],
+    zstd: Option<&mut zstd::bulk::Decompressor<'_>>,
+    dest: &mut [u8],
+) -> Result<(), String> {
+    match zstd {
+        None if stored.len() == dest.len() => {
+            dest.copy_from_slice(stored);
+            Ok(())
+        }
+        None => Err(format!("{} bytes", stored.len())),
+        Some(zstd) => match zstd.decompress_to_buffer(stored, dest) {
+            Ok(written) if written == dest.len() => Ok(()),
+            Ok(written) => Err(format!("{written} bytes")),
+            // Too small a destination included: more bytes than the page's rows take.
+            Err(e) => Err(format!("zstd data that does not decompress ({e})")),
+        },
+    }
 }
 
 /// Reads wide column `column` of `group` through the Arrow reader into `out` (its kept rows).
@@ -899,6 +1031,100 @@ mod tests {
             columns
         });
         write_batches(schema(), props, columns)
+    }
+
+    /// Pages stored otherwise than `simulate` writes them (uncompressed, data pages v2 with or
+    /// without compression) still go the page path and read the same rows as the Arrow
+    /// reader, every row and a seat's.
+    #[test]
+    fn pages_stored_otherwise_read_the_same() {
+        use parquet::file::properties::WriterVersion;
+        let dir = tempfile::tempdir().unwrap();
+        let out = run(dir.path(), 90, 40);
+        let path = part_file(&out, 1);
+        let bytes = std::fs::read(&path).unwrap();
+        let all = load_decisions(&out, None).unwrap();
+        let rows = part_rows(&out, 1);
+        let east: DecisionSeats = "E".parse().unwrap();
+        let some = load_decisions(&out, Some(east)).unwrap();
+        for (version, compression) in [
+            (WriterVersion::PARQUET_1_0, Compression::UNCOMPRESSED),
+            (WriterVersion::PARQUET_2_0, Compression::UNCOMPRESSED),
+            (
+                WriterVersion::PARQUET_2_0,
+                Compression::ZSTD(Default::default()),
+            ),
+        ] {
+            let props = crate::decisions::writer_properties()
+                .into_builder()
+                .set_writer_version(version)
+                .set_compression(compression)
+                .build();
+            std::fs::write(&path, rewrite(&bytes, props, |_| ())).unwrap();
+            let part = open_part(&path, rows).unwrap();
+            let chunk = part.meta.metadata().row_group(0).column(leaf::OBS);
+            assert_eq!(chunk.compression(), compression);
+            assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_some());
+            assert_eq!(
+                load_decisions(&out, None).unwrap(),
+                all,
+                "{version:?} {compression}"
+            );
+            let got = load_decisions(&out, Some(east)).unwrap();
+            assert_eq!(got, some, "{version:?} {compression}");
+            assert_eq!(got, load(&out, Some(east), Wide::Arrow, None).unwrap());
+        }
+    }
+
+    /// `resident` tells a page written from one never touched, in a fresh allocation (64 MiB,
+    /// above what the allocator serves from its heap, so mapped fresh and not written), and
+    /// prefaulting maps the pages without changing what they hold.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn resident_tells_mapped_pages_from_fresh_ones() {
+        let mut v = vec![0u8; 64 << 20];
+        let base = v.as_ptr() as usize;
+        let page = |k: usize| base.next_multiple_of(4096) + k * 4096;
+        assert!(!resident(page(3)) && !resident(page(100)));
+        v[page(3) - base] = 7;
+        assert!(resident(page(3)) && !resident(page(100)));
+        prefault(&mut v[page(50) - base..page(200) - base]);
+        assert!(resident(page(100)) && !resident(page(300)));
+        assert!(v
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| b == u8::from(i == page(3) - base) * 7));
+    }
+
+    /// A page's values fill their place exactly or are an error saying what the page held:
+    /// the near misses are a byte short or over, decompressed or stored.
+    #[test]
+    fn a_page_must_fill_its_place_exactly() {
+        let values: Vec<u8> = (0..3 * OBS_LEN).map(|i| (i % 7 == 0) as u8).collect();
+        let packed = zstd::bulk::compress(&values, 1).unwrap();
+        let mut zstd = zstd::bulk::Decompressor::new().unwrap();
+        let mut dest = vec![9u8; values.len()];
+        unpack(&packed, Some(&mut zstd), &mut dest).unwrap();
+        assert_eq!(dest, values);
+        let mut dest = vec![9u8; values.len()];
+        unpack(&values, None, &mut dest).unwrap();
+        assert_eq!(dest, values);
+        let mut over = vec![0u8; values.len() + 1];
+        assert_eq!(
+            unpack(&packed, Some(&mut zstd), &mut over),
+            Err(format!("{} bytes", values.len()))
+        );
+        assert_eq!(
+            unpack(&values, None, &mut over),
+            Err(format!("{} bytes", values.len()))
+        );
+        let mut short = vec![0u8; values.len() - 1];
+        let e = unpack(&packed, Some(&mut zstd), &mut short).unwrap_err();
+        assert!(e.contains("does not decompress"), "{e}");
+        assert!(unpack(&values, None, &mut short).is_err());
+        // Not zstd at all.
+        let e = unpack(&values, Some(&mut zstd), &mut dest).unwrap_err();
+        assert!(e.contains("does not decompress"), "{e}");
     }
 
     #[test]
