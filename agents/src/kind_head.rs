@@ -44,6 +44,11 @@ pub struct KindHead {
     /// The same transposed (`trunk width × hidden`), so that only the set values of the
     /// trunk's (ReLU, often zero) output are added up.
     context_columns: Vec<f32>,
+    /// For each observation row `r`, the input layer's two columns of that row added up
+    /// (`rows × hidden`): `W·[x; x − m] = (W₁ + W₂)·x − W₂·m`, where the second term is the
+    /// same for every kind (computed once a decision) and the first adds up only the set
+    /// values of a kind's column, about one in twenty.
+    combined_columns: Vec<f32>,
     /// `4 × hidden`.
     output: Layer,
 }
@@ -113,10 +118,18 @@ impl KindHead {
                 context_columns[c * hidden + r] = context[r * width + c];
             }
         }
+        let mut combined_columns = vec![0f32; rows * hidden];
+        for r in 0..rows {
+            for i in 0..hidden {
+                let w = &input.weights[i * 2 * rows..(i + 1) * 2 * rows];
+                combined_columns[r * hidden + i] = w[r] + w[rows + r];
+            }
+        }
         Ok(KindHead {
             input,
             context,
             context_columns,
+            combined_columns,
             output,
         })
     }
@@ -146,19 +159,20 @@ impl KindHead {
     /// Scratch for [`KindHead::begin`] and [`KindHead::scores`], sized for this head.
     pub fn scratch(&self) -> KindScratch {
         KindScratch {
-            context: vec![0.0; self.hidden()],
+            base: vec![0.0; self.hidden()],
             row_max: vec![0.0; self.rows()],
-            column: vec![0.0; self.input.inputs],
             z: vec![0.0; self.hidden()],
             cache: vec![[0.0; 4]; Tile::NUM],
             done: 0,
         }
     }
 
-    /// Prepares a decision: the rows' maxima of `obs` (a policy's input, `rows × 34` values
-    /// and possibly more rows after them) and the context of the trunk output `h`.
+    /// Prepares a decision: what every kind's hidden layer shares (its bias, the context of
+    /// the trunk output `h`, less the second half of the input layer times the rows' maxima
+    /// of `obs`, a policy's input of `rows × 34` values and possibly more rows after them).
     pub fn begin(&self, obs: &[f32], h: &[f32], s: &mut KindScratch) {
         let width = Tile::NUM;
+        let rows = self.rows();
         for (r, m) in s.row_max.iter_mut().enumerate() {
             *m = obs[r * width..(r + 1) * width]
                 .iter()
@@ -166,11 +180,15 @@ impl KindHead {
                 .fold(f32::NEG_INFINITY, f32::max);
         }
         let hidden = self.hidden();
-        s.context.fill(0.0);
+        for (i, b) in s.base.iter_mut().enumerate() {
+            let relative = &self.input.weights[i * 2 * rows + rows..(i + 1) * 2 * rows];
+            let shift: f32 = relative.iter().zip(&s.row_max).map(|(w, m)| w * m).sum();
+            *b = self.input.bias[i] - shift;
+        }
         for (&x, column) in h.iter().zip(self.context_columns.chunks_exact(hidden)) {
             if x != 0.0 {
-                for (c, w) in s.context.iter_mut().zip(column) {
-                    *c += x * w;
+                for (b, w) in s.base.iter_mut().zip(column) {
+                    *b += x * w;
                 }
             }
         }
@@ -182,15 +200,18 @@ impl KindHead {
         if s.done >> kind & 1 == 1 {
             return s.cache[kind];
         }
-        let rows = self.rows();
-        let (plain, relative) = s.column.split_at_mut(rows);
-        for r in 0..rows {
+        let hidden = self.hidden();
+        s.z.copy_from_slice(&s.base);
+        for (r, column) in self.combined_columns.chunks_exact(hidden).enumerate() {
             let x = obs[r * Tile::NUM + kind];
-            plain[r] = x;
-            relative[r] = x - s.row_max[r];
+            if x != 0.0 {
+                for (z, w) in s.z.iter_mut().zip(column) {
+                    *z += x * w;
+                }
+            }
         }
-        for (i, z) in s.z.iter_mut().enumerate() {
-            *z = (self.input.row(i, &s.column) + s.context[i]).max(0.0);
+        for z in s.z.iter_mut() {
+            *z = z.max(0.0);
         }
         let mut out = [0.0; 4];
         for (b, o) in out.iter_mut().enumerate() {
@@ -206,9 +227,9 @@ impl KindHead {
 /// allocates nothing.
 #[derive(Clone, Debug)]
 pub struct KindScratch {
-    context: Vec<f32>,
+    /// Every kind's hidden layer before its own column (see [`KindHead::begin`]).
+    base: Vec<f32>,
     row_max: Vec<f32>,
-    column: Vec<f32>,
     z: Vec<f32>,
     /// Scores already computed this decision, by kind (34 entries): discard and
     /// discard-ready of the same kind share them. On the heap, as the other buffers: an agent
