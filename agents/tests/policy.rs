@@ -245,6 +245,12 @@ fn the_shipped_policy_loads_and_is_in_the_writers_form() {
         sizes,
         [(OBS_LEN, 256), (256, 256), (256, ACTION_SPACE_SIZE)]
     );
+    // With a per-kind head of 64 over every row of the layout.
+    let head = policy.kind_head().expect("trained has a per-kind head");
+    assert_eq!(
+        (head.rows(), head.hidden()),
+        (taisim_agents::OBS_CHANNELS, 64)
+    );
     let agent = PolicyAgent::trained().unwrap();
     assert_eq!(agent.name(), "trained");
     assert!(Arc::ptr_eq(agent.policy(), &policy), "parsed once, shared");
