@@ -36,7 +36,9 @@ fn policy(hidden: &[usize], kinds: usize) -> Policy {
     let input = layer(2 * OBS_CHANNELS, kinds);
     let context = layer(width, kinds).weights;
     let output = layer(kinds, 4);
-    policy.with_kind_head(input, context, output).unwrap()
+    policy
+        .with_kind_head(input, [kinds, width], context, output)
+        .unwrap()
 }
 
 /// Decisions in deals `0..DEALS` played by four agents of `policy` (the same every run).

@@ -23,7 +23,7 @@
 //! all discards" without comparing columns itself; the context lets it weigh a column by the
 //! state of the game (the danger late in a deal, the hand's distance from ready).
 
-use crate::policy::Layer;
+use crate::policy::{add_set_columns, transposed, Layer};
 use crate::space::{ADDED_KONG, CONCEALED_KONG, DISCARD, DISCARD_READY};
 use taisim_sim::Tile;
 
@@ -55,11 +55,13 @@ pub struct KindHead {
 
 impl KindHead {
     /// A head reading `rows` observation rows, beside a trunk whose score layer reads `width`
-    /// values; the shapes are checked.
+    /// values; `context` is row-major of shape `context_shape` (a flat list alone could be
+    /// its transpose). The shapes are checked.
     pub fn new(
         rows: usize,
         width: usize,
         input: Layer,
+        context_shape: [usize; 2],
         context: Vec<f32>,
         output: Layer,
     ) -> Result<KindHead, KindHeadShape> {
@@ -83,10 +85,16 @@ impl KindHead {
                 input.inputs
             ));
         }
-        if context.len() != hidden * width {
+        if context.len() != context_shape[0] * context_shape[1] {
             return bad(format!(
-                "the context has {} weights, expected {hidden} × {width}",
+                "the context weight has {} values for shape {context_shape:?}",
                 context.len()
+            ));
+        }
+        if context_shape != [hidden, width] {
+            return bad(format!(
+                "the context weight has shape {context_shape:?}, expected [{hidden}, {width}] \
+                 (the hidden width, the inputs of the last layer)"
             ));
         }
         if output.inputs != hidden
@@ -112,19 +120,11 @@ impl KindHead {
         {
             return bad("it holds a NaN or infinite value".into());
         }
-        let mut context_columns = vec![0f32; context.len()];
-        for r in 0..hidden {
-            for c in 0..width {
-                context_columns[c * hidden + r] = context[r * width + c];
-            }
-        }
-        let mut combined_columns = vec![0f32; rows * hidden];
-        for r in 0..rows {
-            for i in 0..hidden {
-                let w = &input.weights[i * 2 * rows..(i + 1) * 2 * rows];
-                combined_columns[r * hidden + i] = w[r] + w[rows + r];
-            }
-        }
+        let context_columns = transposed(&context, hidden, width);
+        // Row `r`'s column of the first half plus its column of the second.
+        let input_columns = transposed(&input.weights, hidden, 2 * rows);
+        let (plain, relative) = input_columns.split_at(rows * hidden);
+        let combined_columns = plain.iter().zip(relative).map(|(a, b)| a + b).collect();
         Ok(KindHead {
             input,
             context,
@@ -179,19 +179,12 @@ impl KindHead {
                 .copied()
                 .fold(f32::NEG_INFINITY, f32::max);
         }
-        let hidden = self.hidden();
         for (i, b) in s.base.iter_mut().enumerate() {
             let relative = &self.input.weights[i * 2 * rows + rows..(i + 1) * 2 * rows];
             let shift: f32 = relative.iter().zip(&s.row_max).map(|(w, m)| w * m).sum();
             *b = self.input.bias[i] - shift;
         }
-        for (&x, column) in h.iter().zip(self.context_columns.chunks_exact(hidden)) {
-            if x != 0.0 {
-                for (b, w) in s.base.iter_mut().zip(column) {
-                    *b += x * w;
-                }
-            }
-        }
+        add_set_columns(&mut s.base, h.iter().copied(), &self.context_columns);
         s.done = 0;
     }
 
@@ -200,16 +193,9 @@ impl KindHead {
         if s.done >> kind & 1 == 1 {
             return s.cache[kind];
         }
-        let hidden = self.hidden();
         s.z.copy_from_slice(&s.base);
-        for (r, column) in self.combined_columns.chunks_exact(hidden).enumerate() {
-            let x = obs[r * Tile::NUM + kind];
-            if x != 0.0 {
-                for (z, w) in s.z.iter_mut().zip(column) {
-                    *z += x * w;
-                }
-            }
-        }
+        let column = (0..self.rows()).map(|r| obs[r * Tile::NUM + kind]);
+        add_set_columns(&mut s.z, column, &self.combined_columns);
         for z in s.z.iter_mut() {
             *z = z.max(0.0);
         }

@@ -270,15 +270,7 @@ impl Policy {
         }
         let columns = layers[..layers.len() - 1]
             .iter()
-            .map(|l| {
-                let mut t = vec![0f32; l.inputs * l.outputs];
-                for r in 0..l.outputs {
-                    for c in 0..l.inputs {
-                        t[c * l.outputs + r] = l.weights[r * l.inputs + c];
-                    }
-                }
-                t
-            })
+            .map(|l| transposed(&l.weights, l.outputs, l.inputs))
             .collect();
         Ok(Policy {
             layers,
@@ -289,11 +281,13 @@ impl Policy {
     }
 
     /// The policy with a per-kind head (see [`KindHead`]): `input` reads twice the rows of
-    /// its observation layout, `context` (`hidden × inputs of the last layer`, row-major)
-    /// the trunk's last hidden layer, and `output` gives the four per-kind scores.
+    /// its observation layout, `context` (row-major, of shape `context_shape`, which must be
+    /// `[hidden, inputs of the last layer]`) the trunk's last hidden layer, and `output`
+    /// gives the four per-kind scores.
     pub fn with_kind_head(
         mut self,
         input: Layer,
+        context_shape: [usize; 2],
         context: Vec<f32>,
         output: Layer,
     ) -> Result<Policy, PolicyError> {
@@ -303,7 +297,7 @@ impl Policy {
             .last()
             .expect("validated: at least one layer")
             .inputs;
-        let head = KindHead::new(rows, width, input, context, output)
+        let head = KindHead::new(rows, width, input, context_shape, context, output)
             .map_err(|e| PolicyError::KindHead(e.0))?;
         self.kinds = Some(head);
         Ok(self)
@@ -468,14 +462,8 @@ impl Policy {
         let (outputs, hidden_out, w) = matrix(output_w?, KIND_TENSORS[3])?;
         let bias = vector(output_b?, KIND_TENSORS[4], KIND_BLOCKS.len())?;
         let output = Layer::new(hidden_out, outputs, w, bias);
-        let (context_rows, _, context) = matrix(context?, KIND_TENSORS[2])?;
-        if context_rows != hidden {
-            return Err(PolicyError::KindHead(format!(
-                "{} has {context_rows} rows, expected {hidden} (the hidden width)",
-                KIND_TENSORS[2]
-            )));
-        }
-        policy.with_kind_head(input, context, output)
+        let (context_rows, context_cols, context) = matrix(context?, KIND_TENSORS[2])?;
+        policy.with_kind_head(input, [context_rows, context_cols], context, output)
     }
 
     /// The policy file's bytes (safetensors, see the module docs), recording the observation
@@ -589,14 +577,7 @@ impl Policy {
             // `dst` was sized to the widest layer when the scratch was made: no reallocation.
             dst.clear();
             dst.extend_from_slice(&layer.bias);
-            let columns = self.columns[i].chunks_exact(layer.outputs);
-            for (&x, column) in src.iter().zip(columns) {
-                if x != 0.0 {
-                    for (d, w) in dst.iter_mut().zip(column) {
-                        *d += x * w;
-                    }
-                }
-            }
+            add_set_columns(dst, src.iter().copied(), &self.columns[i]);
             for d in dst.iter_mut() {
                 *d = d.max(0.0);
             }
@@ -731,6 +712,35 @@ impl Agent for PolicyAgent {
 
     fn name(&self) -> &str {
         self.name
+    }
+}
+
+/// `weights` (row-major `outputs × inputs`) transposed: `inputs` columns of `outputs` values.
+pub(crate) fn transposed(weights: &[f32], outputs: usize, inputs: usize) -> Vec<f32> {
+    let mut t = vec![0f32; inputs * outputs];
+    for r in 0..outputs {
+        for c in 0..inputs {
+            t[c * outputs + r] = weights[r * inputs + c];
+        }
+    }
+    t
+}
+
+/// Adds `x · column` to `dst` for each input `x` that is not zero, `columns` holding one
+/// column of `dst.len()` weights per input ([`transposed`]): a layer's product that costs
+/// only the set inputs, as an observation (5% set) or a ReLU output often has few.
+#[inline]
+pub(crate) fn add_set_columns(
+    dst: &mut [f32],
+    inputs: impl IntoIterator<Item = f32>,
+    columns: &[f32],
+) {
+    for (x, column) in inputs.into_iter().zip(columns.chunks_exact(dst.len())) {
+        if x != 0.0 {
+            for (d, w) in dst.iter_mut().zip(column) {
+                *d += x * w;
+            }
+        }
     }
 }
 

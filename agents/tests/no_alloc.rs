@@ -60,6 +60,7 @@ fn no_heap_allocation_per_decision() {
                 (0..16 * OBS_CHANNELS).map(weight).collect(),
                 vec![0.1; 8],
             ),
+            [8, 16],
             (0..8 * 16).map(weight).collect(),
             Layer::new(8, 4, (0..32).map(weight).collect(), vec![0.0; 4]),
         )

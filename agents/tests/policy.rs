@@ -1,7 +1,6 @@
 //! The policy agent: a safetensors file round trip, version, shape and dtype checks, and hand-written weights
 //! whose argmax legal action is known in advance.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use safetensors::tensor::TensorView;
@@ -14,6 +13,10 @@ use taisim_agents::{
     PolicyError, ACTION_SPACE_SIZE, OBS_LEN, OBS_VERSION, OBS_WIDTH,
 };
 use taisim_sim::{Action, ActionList, Deal, DealContext, Rules, Seat, Tile};
+
+#[path = "support/policy_files.rs"]
+mod policy_files;
+use policy_files::{file, metadata, zero_linear};
 
 /// Linear weights scoring `discard t` as `t + 1` when the hand holds `t` (through the
 /// observation's first hand row) and every other action at −1000.
@@ -140,53 +143,6 @@ fn save_load_round_trip_and_by_name() {
         AgentSpec::Policy(path).build(),
         Err(PolicyError::Io { .. })
     ));
-}
-
-/// The metadata `export_policy` writes for an MLP of `layers` layers.
-fn metadata(layers: usize) -> HashMap<String, String> {
-    [
-        ("format", "taisim-policy".to_string()),
-        ("architecture", "mlp".to_string()),
-        ("activation", "relu".to_string()),
-        ("layers", layers.to_string()),
-        ("obs_version", OBS_VERSION.to_string()),
-        ("action_space", ACTION_SPACE_SIZE.to_string()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect()
-}
-
-/// A safetensors file of `tensors` (name, shape, f32 values) and `meta`, written as a
-/// trainer outside taisim would.
-fn file(tensors: &[(&str, Vec<usize>, Vec<f32>)], meta: HashMap<String, String>) -> Vec<u8> {
-    let bytes: Vec<Vec<u8>> = tensors
-        .iter()
-        .map(|(_, _, v)| v.iter().flat_map(|x| x.to_le_bytes()).collect())
-        .collect();
-    let views = tensors.iter().zip(&bytes).map(|((name, shape, _), data)| {
-        (
-            *name,
-            TensorView::new(Dtype::F32, shape.clone(), data).unwrap(),
-        )
-    });
-    safetensors::serialize(views, Some(meta)).unwrap()
-}
-
-/// The tensors of a linear policy whose every weight is zero.
-fn zero_linear() -> Vec<(&'static str, Vec<usize>, Vec<f32>)> {
-    vec![
-        (
-            "layers.0.weight",
-            vec![ACTION_SPACE_SIZE, OBS_LEN],
-            vec![0.0; ACTION_SPACE_SIZE * OBS_LEN],
-        ),
-        (
-            "layers.0.bias",
-            vec![ACTION_SPACE_SIZE],
-            vec![0.0; ACTION_SPACE_SIZE],
-        ),
-    ]
 }
 
 fn err(bytes: &[u8]) -> PolicyError {

@@ -2,17 +2,17 @@
 //! computed here by definition, the agent against the argmax of those scores, the file round
 //! trip, the older-layout prefix, and every misshapen head refused by name.
 
-use std::collections::HashMap;
 use std::sync::Arc;
-
-use safetensors::tensor::TensorView;
-use safetensors::Dtype;
 
 use taisim_agents::{
     action_index, Agent, GreedyAgent, Layer, Policy, PolicyAgent, PolicyError, ACTION_SPACE_SIZE,
     KIND_BLOCKS, OBS_CHANNELS, OBS_LEN, OBS_VERSION, OBS_WIDTH,
 };
 use taisim_sim::{ActionList, Deal, DealContext, Rules};
+
+#[path = "support/policy_files.rs"]
+mod policy_files;
+use policy_files::{metadata, zero_linear, Tensor};
 
 const HIDDEN: usize = 8;
 const TRUNK: usize = 24;
@@ -69,6 +69,7 @@ fn parts(seed: u64, rows: usize) -> Parts {
 fn build(p: &Parts, version: u32) -> Result<Policy, PolicyError> {
     Policy::for_obs_version(p.trunk.clone(), version)?.with_kind_head(
         p.input.clone(),
+        [HIDDEN, TRUNK],
         p.context.clone(),
         p.output.clone(),
     )
@@ -244,49 +245,13 @@ fn an_older_layout_reads_the_first_rows() {
     });
 }
 
-/// A tensor of a hand-made file: name, shape, values.
-type Tensor = (&'static str, Vec<usize>, Vec<f32>);
-
-fn metadata(architecture: &str) -> HashMap<String, String> {
-    [
-        ("format", "taisim-policy"),
-        ("architecture", architecture),
-        ("activation", "relu"),
-        ("layers", "1"),
-        ("obs_version", &OBS_VERSION.to_string()),
-        ("action_space", &ACTION_SPACE_SIZE.to_string()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
-    .collect()
-}
-
-/// A file of a linear trunk and the head tensors given (name, shape, values).
+/// A file of a linear trunk and the head tensors given, under `architecture`.
 fn file(architecture: &str, head: &[Tensor]) -> Vec<u8> {
-    let mut tensors: Vec<Tensor> = vec![
-        (
-            "layers.0.weight",
-            vec![ACTION_SPACE_SIZE, OBS_LEN],
-            vec![0.0; ACTION_SPACE_SIZE * OBS_LEN],
-        ),
-        (
-            "layers.0.bias",
-            vec![ACTION_SPACE_SIZE],
-            vec![0.0; ACTION_SPACE_SIZE],
-        ),
-    ];
+    let mut tensors = zero_linear();
     tensors.extend(head.iter().cloned());
-    let bytes: Vec<Vec<u8>> = tensors
-        .iter()
-        .map(|(_, _, v)| v.iter().flat_map(|x| x.to_le_bytes()).collect())
-        .collect();
-    let views = tensors.iter().zip(&bytes).map(|((name, shape, _), data)| {
-        (
-            *name,
-            TensorView::new(Dtype::F32, shape.clone(), data).unwrap(),
-        )
-    });
-    safetensors::serialize(views, Some(metadata(architecture))).unwrap()
+    let mut meta = metadata(1);
+    meta.insert("architecture".to_string(), architecture.to_string());
+    policy_files::file(&tensors, meta)
 }
 
 /// A well-formed head for a linear trunk (whose last layer reads the observation itself),
@@ -332,7 +297,16 @@ fn misshapen_heads_are_refused_by_name() {
     let good = Policy::from_bytes(&file("mlp_kinds", &head(None))).unwrap();
     assert_eq!(good.kind_head().unwrap().rows(), OBS_CHANNELS);
 
-    let cases: [(Option<Tensor>, &str); 5] = [
+    let cases: [(Option<Tensor>, &str); 6] = [
+        // Transposed: the right number of weights in the wrong shape.
+        (
+            Some((
+                "kinds.context.weight",
+                vec![OBS_LEN, HIDDEN],
+                vec![0.0; HIDDEN * OBS_LEN],
+            )),
+            "the context weight has shape [2176, 8], expected [8, 2176]",
+        ),
         (
             Some((
                 "kinds.input.weight",
@@ -347,7 +321,7 @@ fn misshapen_heads_are_refused_by_name() {
                 vec![HIDDEN, 10],
                 vec![0.0; HIDDEN * 10],
             )),
-            "the context has 80 weights, expected 8 × 2176",
+            "the context weight has shape [8, 10], expected [8, 2176]",
         ),
         (
             Some((

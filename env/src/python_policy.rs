@@ -26,17 +26,11 @@ pub fn policy_bytes<'py>(
     let mut policy = Policy::new(layers).map_err(err)?;
     if let Some((input_w, input_b, context, output_w, output_b)) = kinds {
         let context = context.as_array();
-        let hidden = input_w.as_array().shape()[0];
-        if context.shape()[0] != hidden {
-            return Err(PyValueError::new_err(format!(
-                "per-kind head: the context weight has shape {:?}, expected ({hidden}, \
-                 inputs of the last layer)",
-                context.shape()
-            )));
-        }
+        let shape = [context.shape()[0], context.shape()[1]];
         policy = policy
             .with_kind_head(
                 layer(&input_w, &input_b),
+                shape,
                 context.iter().copied().collect(),
                 layer(&output_w, &output_b),
             )
