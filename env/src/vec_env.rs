@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3};
-use rayon::prelude::*;
 use taisim_agents::{ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_LEN, OBS_WIDTH};
 use taisim_sim::{deal_seed, Action};
 
@@ -76,12 +75,13 @@ pub struct VecEnv {
     /// The actions of the step being played, as checked before any environment moves: the
     /// parallel pass plays them without looking each one up in the legal list again.
     checked: Vec<Action>,
-    pool: Option<Arc<rayon::ThreadPool>>,
+    threads: Threads,
     started: bool,
 }
 
 impl VecEnv {
-    /// `num_envs` environments stepped on rayon's global thread pool.
+    /// `num_envs` environments stepped on as many threads as rayon's global pool has (the
+    /// caller's among them, see [`VecEnv::with_threads`]).
     pub fn new(num_envs: usize, config: &EnvConfig) -> Result<VecEnv, EnvError> {
         let core = Core::new(config)?;
         let info = *core.info();
@@ -95,23 +95,34 @@ impl VecEnv {
             streams: vec![(0, 0); num_envs],
             infos: vec![info; num_envs],
             checked: vec![Action::Pass; num_envs],
-            pool: None,
+            threads: Threads {
+                count: rayon::current_num_threads(),
+                pool: None,
+            },
             started: false,
         })
     }
 
-    /// Like [`VecEnv::new`], stepping on a pool of its own with `threads` threads.
+    /// Like [`VecEnv::new`], stepping on `threads` threads, the calling thread included: it
+    /// steps its share of the batch instead of sleeping while workers do (on a machine
+    /// where `threads` is the core count, a pool of `threads` workers beside the caller
+    /// would put one thread more than cores to work). `threads = 1` steps every environment
+    /// on the calling thread.
     pub fn with_threads(
         num_envs: usize,
         config: &EnvConfig,
         threads: usize,
     ) -> Result<VecEnv, EnvError> {
         let mut envs = VecEnv::new(num_envs, config)?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("cannot start worker threads");
-        envs.pool = Some(Arc::new(pool));
+        let threads = threads.max(1);
+        envs.threads.count = threads;
+        if threads > 1 && threads != rayon::current_num_threads() {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .build()
+                .expect("cannot start worker threads");
+            envs.threads.pool = Some(Arc::new(pool));
+        }
         Ok(envs)
     }
 
@@ -127,29 +138,15 @@ impl VecEnv {
         self.rewards.fill(0.0);
         self.terminated.fill(false);
         self.truncated.fill(false);
-        let pool = self.pool.clone();
-        let obs = self.obs.as_slice_mut().expect("owned buffer is contiguous");
-        let masks = self
-            .masks
-            .as_slice_mut()
-            .expect("owned buffer is contiguous");
-        let cores = &mut self.cores;
-        let streams = &self.streams;
-        let infos = &mut self.infos;
-        let work = move || {
-            cores
-                .par_iter_mut()
-                .zip(obs.par_chunks_mut(OBS_LEN))
-                .zip(masks.par_chunks_mut(ACTION_SPACE_SIZE))
-                .zip(streams.par_iter())
-                .zip(infos.par_iter_mut())
-                .for_each(|((((core, obs), mask), &(stream, k)), info)| {
-                    core.reset(deal_seed(stream, k));
-                    core.observe(obs, mask);
-                    *info = *core.info();
-                });
-        };
-        install(pool.as_deref(), work);
+        let mut obs = std::mem::take(&mut self.obs);
+        let (lanes, threads) = self.lanes(obs.as_slice_mut().expect("owned, contiguous"));
+        threads.spread(lanes, &|lane: Lane<'_>| {
+            let (stream, k) = *lane.stream;
+            lane.core.reset(deal_seed(stream, k));
+            lane.core.observe(lane.obs, lane.mask);
+            *lane.info = *lane.core.info();
+        });
+        self.obs = obs;
         self.started = true;
         self.view()
     }
@@ -216,49 +213,36 @@ impl VecEnv {
                 .check(a, mask.as_slice().expect("row of a standard array"))
                 .map_err(|source| VecEnvError { env: i, source })?;
         }
-        let pool = self.pool.clone();
-        let masks = self
-            .masks
-            .as_slice_mut()
-            .expect("owned buffer is contiguous");
-        let rewards = self.rewards.as_slice_mut().expect("contiguous");
-        let terminated = self.terminated.as_slice_mut().expect("contiguous");
-        let truncated = self.truncated.as_slice_mut().expect("contiguous");
-        let cores = &mut self.cores;
-        let streams = &mut self.streams;
-        let infos = &mut self.infos;
-        let checked = &self.checked;
-        let work = move || {
-            cores
-                .par_iter_mut()
-                .zip(checked.par_iter())
-                .zip(obs.par_chunks_mut(OBS_LEN))
-                .zip(masks.par_chunks_mut(ACTION_SPACE_SIZE))
-                .zip(rewards.par_iter_mut())
-                .zip(terminated.par_iter_mut())
-                .zip(truncated.par_iter_mut())
-                .zip(streams.par_iter_mut())
-                .zip(infos.par_iter_mut())
-                .for_each(
-                    |(
-                        (((((((core, &action), obs), mask), reward), term), trunc), stream),
-                        info,
-                    )| {
-                        let t = core.play(action);
-                        *reward = t.reward;
-                        *term = t.terminated;
-                        *trunc = t.truncated;
-                        *info = t.info;
-                        if t.terminated {
-                            stream.1 += 1;
-                            core.reset(deal_seed(stream.0, stream.1));
-                        }
-                        core.observe(obs, mask);
-                    },
-                );
-        };
-        install(pool.as_deref(), work);
+        let (lanes, threads) = self.lanes(obs);
+        threads.spread(lanes, &|lane: Lane<'_>| {
+            let t = lane.core.play(lane.action);
+            *lane.reward = t.reward;
+            *lane.terminated = t.terminated;
+            *lane.truncated = t.truncated;
+            *lane.info = t.info;
+            if t.terminated {
+                lane.stream.1 += 1;
+                lane.core.reset(deal_seed(lane.stream.0, lane.stream.1));
+            }
+            lane.core.observe(lane.obs, lane.mask);
+        });
         Ok(())
+    }
+
+    /// Every environment's state and buffer rows, to be shared out over `threads`.
+    fn lanes<'a>(&'a mut self, obs: &'a mut [f32]) -> (Lanes<'a>, &'a Threads) {
+        let lanes = Lanes {
+            cores: &mut self.cores,
+            actions: &self.checked,
+            obs,
+            masks: self.masks.as_slice_mut().expect("owned, contiguous"),
+            rewards: self.rewards.as_slice_mut().expect("owned, contiguous"),
+            terminated: self.terminated.as_slice_mut().expect("owned, contiguous"),
+            truncated: self.truncated.as_slice_mut().expect("owned, contiguous"),
+            streams: &mut self.streams,
+            infos: &mut self.infos,
+        };
+        (lanes, &self.threads)
     }
 
     fn view(&self) -> VecStep<'_> {
@@ -300,10 +284,175 @@ impl VecEnv {
     }
 }
 
-/// Runs `work` on `pool`, or on rayon's global pool.
-fn install(pool: Option<&rayon::ThreadPool>, work: impl FnOnce() + Send) {
-    match pool {
-        Some(pool) => pool.install(work),
-        None => work(),
+/// How many threads step a batch, and how.
+struct Threads {
+    /// Threads stepping the batch, the caller's own included.
+    count: usize,
+    /// `count - 1` workers of the batch's own, when `count` is not the width of rayon's
+    /// global pool (see [`Threads::spread`]).
+    pool: Option<Arc<rayon::ThreadPool>>,
+}
+
+impl Threads {
+    /// Runs `f` on every lane, on `self.count` threads at most and never more than one per
+    /// [`MIN_LANES`] environments.
+    ///
+    /// The calling thread always takes part: a step is a few hundred microseconds of work
+    /// between two calls from Python, too short for a sleeping caller to be woken cheaply.
+    /// With the global pool's width it joins a pool of that width as its first thread (one
+    /// pool per calling thread, kept for the thread's life: [`caller_pool`]) and the batch is
+    /// split by `rayon::join`, so whichever thread is free takes the next half; a caller
+    /// that cannot join one (already a worker of another pool) splits on the pool it is in.
+    /// With another width, the batch is cut in `threads` equal parts, the caller stepping the
+    /// last while the batch's own `threads - 1` workers step the others. On 2 cores
+    /// (`scripts/bench_vecenv.py`, BENCHMARKS.md): about 1.05 M steps/s joined, 0.95 M cut,
+    /// 0.78 M with the caller asleep in `ThreadPool::install` and two workers, as before.
+    fn spread(&self, lanes: Lanes<'_>, f: &(impl Fn(Lane<'_>) + Sync)) {
+        let threads = self.count.min(lanes.len().div_ceil(MIN_LANES));
+        if threads <= 1 {
+            return lanes.run(f);
+        }
+        match &self.pool {
+            Some(pool) => {
+                let per = lanes.len().div_ceil(threads);
+                pool.in_place_scope(|scope| lanes.run_cut(scope, per, f));
+            }
+            None => caller_pool(|pool| match pool {
+                Some(pool) => pool.install(|| lanes.run_halves(f)),
+                None => lanes.run_halves(f),
+            }),
+        }
+    }
+}
+
+/// The fewest environments a thread is given: stepping one takes about a microsecond, and
+/// handing work to another thread a few.
+const MIN_LANES: usize = 16;
+
+/// Runs `f` with the calling thread's own pool of the global pool's width, which the thread
+/// joins as its first worker (`use_current_thread`) the first time; `None` when the thread
+/// cannot join one (it is already a worker of another pool).
+///
+/// A thread belongs to at most one pool for good (rayon keeps its worker state), so there is
+/// one such pool per thread, of the global pool's width: rayon work the thread starts later
+/// outside a `VecEnv` (a `par_iter`, `join`) runs on this pool instead of the global one,
+/// with as many threads. The pool's workers end with the thread.
+fn caller_pool<R>(f: impl FnOnce(Option<&rayon::ThreadPool>) -> R) -> R {
+    thread_local! {
+        static POOL: Option<rayon::ThreadPool> = rayon::ThreadPoolBuilder::new()
+            .num_threads(rayon::current_num_threads())
+            .use_current_thread()
+            .build()
+            .ok();
+    }
+    POOL.with(|pool| f(pool.as_ref()))
+}
+
+/// One environment's state and buffer rows.
+struct Lane<'a> {
+    core: &'a mut Core,
+    action: Action,
+    obs: &'a mut [f32],
+    mask: &'a mut [u8],
+    reward: &'a mut f32,
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    stream: &'a mut (u64, u64),
+    info: &'a mut Info,
+}
+
+/// The lanes of a run of consecutive environments, split without copying.
+struct Lanes<'a> {
+    cores: &'a mut [Core],
+    actions: &'a [Action],
+    obs: &'a mut [f32],
+    masks: &'a mut [u8],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    streams: &'a mut [(u64, u64)],
+    infos: &'a mut [Info],
+}
+
+impl<'a> Lanes<'a> {
+    fn len(&self) -> usize {
+        self.cores.len()
+    }
+
+    fn split_at(self, mid: usize) -> (Lanes<'a>, Lanes<'a>) {
+        let (cores, cores_b) = self.cores.split_at_mut(mid);
+        let (actions, actions_b) = self.actions.split_at(mid);
+        let (obs, obs_b) = self.obs.split_at_mut(mid * OBS_LEN);
+        let (masks, masks_b) = self.masks.split_at_mut(mid * ACTION_SPACE_SIZE);
+        let (rewards, rewards_b) = self.rewards.split_at_mut(mid);
+        let (terminated, terminated_b) = self.terminated.split_at_mut(mid);
+        let (truncated, truncated_b) = self.truncated.split_at_mut(mid);
+        let (streams, streams_b) = self.streams.split_at_mut(mid);
+        let (infos, infos_b) = self.infos.split_at_mut(mid);
+        let head = Lanes {
+            cores,
+            actions,
+            obs,
+            masks,
+            rewards,
+            terminated,
+            truncated,
+            streams,
+            infos,
+        };
+        let tail = Lanes {
+            cores: cores_b,
+            actions: actions_b,
+            obs: obs_b,
+            masks: masks_b,
+            rewards: rewards_b,
+            terminated: terminated_b,
+            truncated: truncated_b,
+            streams: streams_b,
+            infos: infos_b,
+        };
+        (head, tail)
+    }
+
+    /// `f` on every lane, on this thread.
+    fn run(self, f: &impl Fn(Lane<'_>)) {
+        let rows = self
+            .obs
+            .chunks_exact_mut(OBS_LEN)
+            .zip(self.masks.chunks_exact_mut(ACTION_SPACE_SIZE));
+        for (i, (core, (obs, mask))) in self.cores.iter_mut().zip(rows).enumerate() {
+            f(Lane {
+                core,
+                action: self.actions[i],
+                obs,
+                mask,
+                reward: &mut self.rewards[i],
+                terminated: &mut self.terminated[i],
+                truncated: &mut self.truncated[i],
+                stream: &mut self.streams[i],
+                info: &mut self.infos[i],
+            });
+        }
+    }
+
+    /// `f` on every lane, halving the run with `rayon::join` down to [`MIN_LANES`].
+    fn run_halves(self, f: &(impl Fn(Lane<'_>) + Sync)) {
+        if self.len() <= MIN_LANES {
+            return self.run(f);
+        }
+        let mid = self.len() / 2;
+        let (head, tail) = self.split_at(mid);
+        rayon::join(|| head.run_halves(f), || tail.run_halves(f));
+    }
+
+    /// `f` on every lane: runs of `per` lanes spawned on `scope`'s pool, the last run here.
+    fn run_cut<F: Fn(Lane<'_>) + Sync>(self, scope: &rayon::Scope<'a>, per: usize, f: &'a F) {
+        let mut rest = self;
+        while rest.len() > per {
+            let (head, tail) = rest.split_at(per);
+            scope.spawn(move |_| head.run(f));
+            rest = tail;
+        }
+        rest.run(f);
     }
 }

@@ -345,13 +345,23 @@ fn aec_follows_the_pettingzoo_protocol() {
 
 #[test]
 fn vec_env_is_independent_of_threads_and_matches_single_envs() {
-    const N: usize = 12;
+    // Enough environments for three threads of at least 16 each: the batch is stepped on the
+    // calling thread alone (1), halved between the caller and a pool of the global pool's
+    // width (`new`), and cut between the caller and the batch's own workers (any other
+    // width: 2 or 3, whichever is not the machine's).
+    const N: usize = 40;
     let config = EnvConfig::with_opponents("random,greedy,random,defensive").unwrap();
     let mut one = VecEnv::with_threads(N, &config, 1).unwrap();
-    let mut two = VecEnv::with_threads(N, &config, 2).unwrap();
+    let mut others = vec![
+        VecEnv::new(N, &config).unwrap(),
+        VecEnv::with_threads(N, &config, 2).unwrap(),
+        VecEnv::with_threads(N, &config, 3).unwrap(),
+    ];
     assert!(one.step(&[0; N]).is_err(), "step before reset");
     one.reset(5);
-    two.reset(5);
+    for two in &mut others {
+        assert_eq!(two.reset(5).obs, one.observations());
+    }
     // Environment 3 replays as a single environment fed the documented seeds.
     let mut single = Env::new(&config).unwrap();
     let stream = deal_seed(5, 3);
@@ -361,8 +371,10 @@ fn vec_env_is_independent_of_threads_and_matches_single_envs() {
     let mut actions = [0usize; N];
     let mut resets = 0;
     for _ in 0..400 {
-        assert_eq!(one.observations(), two.observations());
-        assert_eq!(one.masks(), two.masks());
+        for two in &others {
+            assert_eq!(one.observations(), two.observations());
+            assert_eq!(one.masks(), two.masks());
+        }
         assert_eq!(
             one.observations().index_axis(ndarray::Axis(0), 3),
             single.observation().obs
@@ -377,10 +389,12 @@ fn vec_env_is_independent_of_threads_and_matches_single_envs() {
             a.terminated.to_owned(),
             a.truncated.to_owned(),
         );
-        let b = two.step(&actions).unwrap();
-        assert_eq!(r1, b.rewards);
-        assert_eq!(t1, b.terminated);
-        assert_eq!(tr1, b.truncated);
+        for two in &mut others {
+            let b = two.step(&actions).unwrap();
+            assert_eq!(r1, b.rewards);
+            assert_eq!(t1, b.terminated);
+            assert_eq!(tr1, b.truncated);
+        }
         let s = single.step(actions[3]).unwrap();
         assert_eq!((s.reward, s.terminated), (r1[3], t1[3]));
         assert_eq!(one.info(3), &s.info);
@@ -393,11 +407,13 @@ fn vec_env_is_independent_of_threads_and_matches_single_envs() {
                 one.masks().row(i).iter().any(|&m| m == 1),
                 "auto-reset left a live mask"
             );
-            assert_eq!(one.info(i), two.info(i));
+            for two in &others {
+                assert_eq!(one.info(i), two.info(i));
+            }
         }
         resets += t1.iter().filter(|&&t| t).count();
     }
-    assert!(resets > 20, "{resets} auto-resets");
+    assert!(resets > 60, "{resets} auto-resets");
     // An illegal action anywhere steps nothing.
     let before = one.observations().to_owned();
     for (i, a) in actions.iter_mut().enumerate() {
@@ -480,4 +496,35 @@ fn incremental_observations_match_full_encoding() {
         };
     }
     assert!(seed > 100, "the test crossed many resets");
+}
+
+/// The same batch stepped from the main thread, from another thread (which joins a pool of
+/// its own), and from inside a rayon pool's worker (which cannot join one and splits the
+/// batch on the pool it is in) gives the same observations.
+#[test]
+fn vec_env_steps_alike_from_any_calling_thread() {
+    const N: usize = 64;
+    let config = EnvConfig::with_opponents("random").unwrap();
+    let run = || {
+        let mut envs = VecEnv::new(N, &config).unwrap();
+        envs.reset(9);
+        let mut rng = rng_from_seed(2);
+        let mut actions = [0usize; N];
+        for _ in 0..150 {
+            for (i, a) in actions.iter_mut().enumerate() {
+                *a = pick(envs.masks().row(i).as_slice().unwrap(), &mut rng);
+            }
+            envs.step(&actions).unwrap();
+        }
+        (envs.observations().to_owned(), envs.masks().to_owned())
+    };
+    let here = run();
+    let other = std::thread::scope(|s| s.spawn(run).join().unwrap());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let in_pool = pool.install(run);
+    assert_eq!(here, other);
+    assert_eq!(here, in_pool);
 }

@@ -35,7 +35,11 @@ class VecEnv(_GymVectorEnv):
         num_envs: 1 to ``taisim.MAX_NUM_ENVS``.
         variant, seat, opponents, reward, base, per_tai: as for :class:`taisim.Env` (the
             opponents default to ``random`` here).
-        threads: worker threads (default: rayon's global pool, one per core).
+        threads: threads stepping the batch, the calling thread among them: it steps its
+            share instead of waiting (default: one per core). ``threads=1`` steps every
+            environment on the calling thread. A thread that steps a batch with the default
+            joins a pool of one thread per core for its lifetime, which other rayon work it
+            starts (``taisim.load_decisions``) then runs on.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
