@@ -9,7 +9,8 @@ into --out (default RUN_DIR/plots), writes summary.json there with every number 
 prints a short text summary. Exit status 2 means the input could not be analysed (a missing
 directory, no part files, a corrupt manifest); the message names the problem.
 
-Needs the packages in scripts/requirements-analysis.txt.
+Needs DuckDB and matplotlib: ``pip install "./env[analysis]"`` (or the pinned set CI uses,
+``pip install -r scripts/requirements-analysis.txt``).
 """
 
 from __future__ import annotations
@@ -498,8 +499,9 @@ def analyse(args) -> int:
         import duckdb
         import matplotlib  # noqa: F401  (imported where drawn; checked here for a clear message)
     except ImportError as e:
-        raise AnalysisError(f"{e}: install scripts/requirements-analysis.txt "
-                            "(python -m pip install -r scripts/requirements-analysis.txt)") from e
+        raise AnalysisError(f"{e}: install the analysis extra "
+                            "(python -m pip install \"./env[analysis]\", or the pinned "
+                            "python -m pip install -r scripts/requirements-analysis.txt)") from e
 
     runs = [load_run(args.run)] + ([load_run(args.compare)] if args.compare else [])
     out = args.out or args.run / "plots"
