@@ -1,6 +1,8 @@
 """The batched environment: a Gymnasium VectorEnv stepped in Rust."""
 
+import os
 import pickle
+import signal
 
 import gymnasium as gym
 import numpy as np
@@ -206,3 +208,33 @@ def test_final_info_is_gymnasiums_batch_of_the_finished_deals_infos(opponents, o
         assert not np.shares_memory(infos["_final_info"], terminated)
     # With greedy opponents, wins with and without a payer, and draws, were all compared.
     assert outcomes <= checked
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_steps_batches():
+    # The stepping thread joins a pool of worker threads that a forked child does not have;
+    # the child's batches must still be stepped (by the thread alone), not wait forever.
+    envs = taisim.VecEnv(num_envs=64, opponents="random")
+    _, infos = envs.reset(seed=0)
+
+    def play(envs, infos, steps):
+        for _ in range(steps):
+            actions = np.array([np.flatnonzero(m)[0] for m in infos["action_mask"]])
+            _, _, _, _, infos = envs.step(actions)
+        return infos
+
+    infos = play(envs, infos, 5)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            signal.alarm(60)
+            play(envs, infos, 20)
+            other = taisim.VecEnv(num_envs=64, opponents="random")
+            play(other, other.reset(seed=1)[1], 20)
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"child status {status}"
+    play(envs, infos, 5)
