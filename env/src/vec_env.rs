@@ -294,8 +294,7 @@ struct Threads {
 }
 
 impl Threads {
-    /// Runs `f` on every lane, on `self.count` threads at most and never more than one per
-    /// [`MIN_LANES`] environments.
+    /// Runs `f` on every lane, on `self.count` threads at most.
     ///
     /// The calling thread always takes part: a step is a few hundred microseconds of work
     /// between two calls from Python, too short for a sleeping caller to be woken cheaply.
@@ -308,7 +307,7 @@ impl Threads {
     /// (`scripts/bench_vecenv.py`, BENCHMARKS.md): about 1.05 M steps/s joined, 0.95 M cut,
     /// 0.78 M with the caller asleep in `ThreadPool::install` and two workers, as before.
     fn spread(&self, lanes: Lanes<'_>, f: &(impl Fn(Lane<'_>) + Sync)) {
-        let threads = self.count.min(lanes.len().div_ceil(MIN_LANES));
+        let threads = self.count.min(lanes.len());
         if threads <= 1 {
             return lanes.run(f);
         }
@@ -318,16 +317,12 @@ impl Threads {
                 pool.in_place_scope(|scope| lanes.run_cut(scope, per, f));
             }
             None => caller_pool(|pool| match pool {
-                Some(pool) => pool.install(|| lanes.run_halves(f)),
-                None => lanes.run_halves(f),
+                Some(pool) => pool.install(|| lanes.run_halves(rayon::current_num_threads(), f)),
+                None => lanes.run_halves(rayon::current_num_threads(), f),
             }),
         }
     }
 }
-
-/// The fewest environments a thread is given: stepping one takes about a microsecond, and
-/// handing work to another thread a few.
-const MIN_LANES: usize = 16;
 
 /// Runs `f` with the calling thread's own pool of the global pool's width, which the thread
 /// joins as its first worker (`use_current_thread`) the first time; `None` when the thread
@@ -435,14 +430,28 @@ impl<'a> Lanes<'a> {
         }
     }
 
-    /// `f` on every lane, halving the run with `rayon::join` down to [`MIN_LANES`].
-    fn run_halves(self, f: &(impl Fn(Lane<'_>) + Sync)) {
-        if self.len() <= MIN_LANES {
+    /// `f` on every lane, halving the run with `rayon::join` as rayon's own iterators do:
+    /// into about two pieces a thread, each halved again only when another thread steals
+    /// it. Lanes cost from a microsecond (random opponents) to hundreds (opponents with a
+    /// policy network), so pieces of a fixed size would either leave a few dear lanes on
+    /// one thread or hand cheap ones from thread to thread.
+    fn run_halves(self, splits: usize, f: &(impl Fn(Lane<'_>) + Sync)) {
+        if self.len() <= 1 || splits == 0 {
             return self.run(f);
         }
+        let next = |stolen: bool| {
+            if stolen {
+                rayon::current_num_threads().max(splits / 2)
+            } else {
+                splits / 2
+            }
+        };
         let mid = self.len() / 2;
         let (head, tail) = self.split_at(mid);
-        rayon::join(|| head.run_halves(f), || tail.run_halves(f));
+        rayon::join_context(
+            |c| head.run_halves(next(c.migrated()), f),
+            |c| tail.run_halves(next(c.migrated()), f),
+        );
     }
 
     /// `f` on every lane: runs of `per` lanes spawned on `scope`'s pool, the last run here.

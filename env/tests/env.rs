@@ -345,10 +345,9 @@ fn aec_follows_the_pettingzoo_protocol() {
 
 #[test]
 fn vec_env_is_independent_of_threads_and_matches_single_envs() {
-    // Enough environments for three threads of at least 16 each: the batch is stepped on the
-    // calling thread alone (1), halved between the caller and a pool of the global pool's
-    // width (`new`), and cut between the caller and the batch's own workers (any other
-    // width: 2 or 3, whichever is not the machine's).
+    // The batch is stepped on the calling thread alone (1), halved between the caller and a
+    // pool of the global pool's width (`new`), and cut between the caller and the batch's
+    // own workers (any other width: 2 or 3, whichever is not the machine's).
     const N: usize = 40;
     let config = EnvConfig::with_opponents("random,greedy,random,defensive").unwrap();
     let mut one = VecEnv::with_threads(N, &config, 1).unwrap();
