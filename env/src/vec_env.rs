@@ -300,10 +300,11 @@ impl Threads {
     /// between two calls from Python, too short for a sleeping caller to be woken cheaply.
     /// With the global pool's width it joins a pool of that width as its first thread (one
     /// pool per calling thread, kept for the thread's life: [`caller_pool`]) and the batch is
-    /// split by `rayon::join`, so whichever thread is free takes the next half; a caller
-    /// that cannot join one (already a worker of another pool) splits on the pool it is in.
-    /// With another width, the batch is cut in `threads` equal parts, the caller stepping the
-    /// last while the batch's own `threads - 1` workers step the others. On 2 cores
+    /// halved as rayon's iterators halve theirs ([`Lanes::run_halves`]), so whichever thread
+    /// is free takes the next piece; a caller that cannot join one (already a worker of
+    /// another pool) splits on the pool it is in. With another width, the batch is cut in
+    /// `count` equal parts, the caller stepping the last while the batch's own `count - 1`
+    /// workers step the others. On 2 cores
     /// (`scripts/bench_vecenv.py`, BENCHMARKS.md): about 1.05 M steps/s joined, 0.95 M cut,
     /// 0.78 M with the caller asleep in `ThreadPool::install` and two workers, as before.
     fn spread(&self, lanes: Lanes<'_>, f: &(impl Fn(Lane<'_>) + Sync)) {
