@@ -231,17 +231,13 @@ impl Deal {
         for t in &fill.wall {
             used[t.index()] += 1;
         }
-        for i in 0..WALL_KINDS {
-            if used[i] != unseen.counts[i] {
+        for (i, (&got, &want)) in used.iter().zip(&unseen.counts).enumerate() {
+            if got != want {
                 let tile = match i {
                     _ if i < Tile::NUM => WallTile::tile(Tile::new(i as u8)),
                     _ => WallTile::flower(crate::tile::Flower::new((i - Tile::NUM) as u8)),
                 };
-                return Err(RedealError::Counts {
-                    tile,
-                    want: unseen.counts[i],
-                    got: used[i],
-                });
+                return Err(RedealError::Counts { tile, want, got });
             }
         }
         let only_viewer = SeatSet::single(viewer);
