@@ -153,7 +153,9 @@ pub fn simulate(
     check_threads(options.threads)?;
     let (_, variant) =
         VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
-    let agents = build_agents(&spec.agents).map_err(|e| HarnessError::Usage(e.to_string()))?;
+    let variant = std::sync::Arc::new(variant);
+    let agents =
+        build_agents(&spec.agents, &variant).map_err(|e| HarnessError::Usage(e.to_string()))?;
 
     let resuming = options.resume && Manifest::path(out, spec.shard).is_file();
     let mut manifest = if resuming {
