@@ -56,8 +56,8 @@ pub struct WinInput {
     /// (mahjongtime insurance penalty "Last Five Tiles error").
     pub late_fresh_discard: bool,
     /// The deal's wild kind (taizhou.md 「得牌」: the kind of the tile turned up after the
-    /// deal), `None` where the variant has none. Its three copies in play are wild, 白板 stands
-    /// for its face (shared/rules/README.md, taizhou 得牌 and 白板).
+    /// deal), `None` where the variant has none. Its three copies in play are wild, each 白板
+    /// is read as its face or as itself (shared/rules/README.md, taizhou 得牌 and 白板).
     pub wild: Option<Tile>,
 }
 
@@ -183,8 +183,9 @@ impl WinInput {
         }
     }
 
-    /// How the hand algorithms read this hand's wilds: taizhou's 得牌 with 白板 standing
-    /// for its face and a real tile in every set and the pair, as the deal reads them.
+    /// How the hand algorithms read this hand's wilds: taizhou's 得牌 with each 白板 read as
+    /// its face or as itself and a real tile in every set and the pair, as the deal reads
+    /// them.
     pub fn wild_rules(&self) -> Option<Wild> {
         self.wild.map(|w| Wild::taizhou(w, true))
     }

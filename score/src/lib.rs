@@ -21,8 +21,8 @@
 //! ```
 //!
 //! 台州 (the `taizhou` variant) is scored by its own tables (`taizhou/`): 胡 by how each set
-//! was made, 台 doubling, every reading of a hand with wilds (得牌, 白板 standing for its
-//! face); [`seat_value`] values the players who did not win, [`Liability`] decides 全包, and
+//! was made, 台 doubling, every reading of a hand with wilds (得牌, each 白板 read as the
+//! wild's face or as itself); [`seat_value`] values the players who did not win, [`Liability`] decides 全包, and
 //! [`score_deal`] settles every pair of players ([`settle_all_pairs`]).
 //!
 //! Scoring allocates nothing: readings, pattern lists and payments are fixed-size values.
