@@ -622,6 +622,40 @@ fn earthly_win_pays_the_same_declared_or_not() {
     assert!(!s.has(EarthlyWin));
 }
 
+/// 地胡 on the dealer's first discard (:380-383 "或莊家打第一張牌, 平家就胡牌", the engine's
+/// 人胡) → 天聽 → 門清: the same, 門清 (:118) paid whether or not 天聽 was declared.
+#[test]
+fn human_win_pays_the_same_declared_or_not() {
+    let hand = "123m 456m 789p 234p 99s 345s";
+    let with = |context: &[&str]| {
+        let mut facts = Circumstances::new(false);
+        for c in context {
+            facts.add(c).unwrap();
+        }
+        let mut input = WinInput::new(
+            Wind::South,
+            parse_hand(hand).unwrap(),
+            parse_tile("3m").unwrap(),
+            false,
+        );
+        input.context = facts.context;
+        input.ready = facts.ready;
+        input.discarder = Some(Wind::East);
+        score(&input, &Variant::builtin("taiwan16-2015").unwrap()).unwrap()
+    };
+    let plain = with(&["human"]);
+    let declared = with(&["human", "ready_on_deal"]);
+    assert_eq!(plain.tai_of(HumanWin), 40, "{:?}", ids(&plain));
+    assert_eq!(plain.tai_of(ConcealedHand), 1, "{:?}", ids(&plain));
+    assert_eq!(ids(&plain), ids(&declared));
+    assert!(!declared.has(HeavenlyReady));
+    // Near miss: the same discard after the first go-round, declared: 天聽 counts and
+    // replaces 門清 (:321-324 不計門清).
+    let s = with(&["ready_on_deal"]);
+    assert_eq!(s.tai_of(HeavenlyReady), 30, "{:?}", ids(&s));
+    assert!(!s.has(ConcealedHand) && !s.has(HumanWin));
+}
+
 /// 雙飄 → 雙老少 → 般高: 雙飄 (:237) is 老少's highest grade; 雙老少 (不計般高, :168-172) is then
 /// no candidate and its exclusion does not apply: the doubled 789m is 般高 (:148).
 #[test]
