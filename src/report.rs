@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use taisim_datasets::{write_atomically, HarnessError, Report, ReportOptions};
+use taisim_datasets::{check_replaceable, write_atomically, HarnessError, Report, ReportOptions};
 
 use crate::output::Stdout;
 
@@ -13,7 +13,8 @@ pub struct ReportArgs {
     /// The run directory (`taisim simulate --out`); for a sharded run, the directory its
     /// shards share.
     run: PathBuf,
-    /// Where to write the Markdown report [default: RUN/report.md].
+    /// Where to write the Markdown report [default: RUN/report.md]; a regular file (or a
+    /// new one), replaced whole.
     #[arg(long, value_name = "PATH")]
     markdown: Option<PathBuf>,
     /// List only the N most frequent patterns [default: all].
@@ -37,11 +38,14 @@ pub fn report(args: &ReportArgs) -> Result<(), HarnessError> {
         verify_checksums: !args.no_checksums,
         threads: args.threads,
     };
-    let report = Report::from_run(&args.run, &options)?;
     let path = args
         .markdown
         .clone()
         .unwrap_or_else(|| args.run.join("report.md"));
+    // A FIFO, a device, a link or a directory at the path is refused before the report is
+    // computed, not after.
+    check_replaceable(&path)?;
+    let report = Report::from_run(&args.run, &options)?;
     // Whole or not at all: a full disk leaves the previous report, not a truncated one.
     write_atomically(&path, report.to_markdown(args.top).as_bytes())?;
     let text = if args.json {

@@ -271,6 +271,13 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let out = args.out.clone().unwrap_or_else(default_out_dir);
+    // The manifest, the report and the messages name the run directory as text.
+    if out.to_str().is_none() {
+        return Err(Failure::from(format!(
+            "--out {}: the output directory's name is not valid UTF-8 (shown with U+FFFD for the bytes that are not); choose a name in UTF-8",
+            out.to_string_lossy()
+        )));
+    }
     let request = RunRequest {
         variant: args.variant.clone(),
         deals: args.deals,
@@ -298,7 +305,11 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         threads: args.threads,
         resume: args.resume,
         progress,
-        command: std::env::args().collect(),
+        // Lossy: another argument may hold bytes that are not UTF-8 (a policy path); the
+        // command is a note for people, not read back.
+        command: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
     };
     let summary = taisim_datasets::simulate(&spec, &out, &options).map_err(|e| {
         // Resuming helps only when the machine failed (a full disk, a lost mount), not
@@ -316,6 +327,14 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
     })?;
     for why in &summary.repaired {
         crate::output::errln!("taisim: played again: {why}");
+    }
+    for note in &summary.notes {
+        crate::output::errln!("taisim: {note}");
+    }
+    for name in &summary.strays {
+        crate::output::errln!(
+            "taisim: {name} is not a part of this run: left alone, but a glob of its table reads it too"
+        );
     }
     if !args.quiet {
         let m = &summary.manifest;
