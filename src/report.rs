@@ -18,7 +18,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "PATH")]
     markdown: Option<PathBuf>,
     /// List only the N most frequent patterns [default: all].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::simulate::whole::<usize>("number of patterns"), allow_negative_numbers = true)]
     top: Option<usize>,
     /// Check row counts and sizes only, not every file's SHA-256 (faster on large runs).
     #[arg(long)]

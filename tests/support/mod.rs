@@ -20,7 +20,10 @@ pub fn taisim_with_input(args: &[&str], stdin: &[u8]) -> Output {
         .spawn()
         .unwrap();
     let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin).unwrap();
+    // A command that exits without reading its input (a refused argument) closes the pipe.
+    if let Err(e) = input.write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     drop(input);
     child.wait_with_output().unwrap()
 }
