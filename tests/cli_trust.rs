@@ -702,3 +702,33 @@ fn conflicting_variant_keys_are_refused_before_a_run_starts() {
     }
     assert!(!out.exists());
 }
+
+/// Issue 22, 8, for a run's own files: a FIFO in place of the manifest or of a part is named
+/// by `report`, `replay` and `--resume` (exit 2), never waited on, and left as it is.
+#[test]
+fn fifos_in_a_run_directory_are_refused_not_waited_on() {
+    use std::os::unix::fs::FileTypeExt;
+    let runs = Runs::new();
+    for (name, file) in [
+        ("fifo-manifest", "manifest.json"),
+        ("fifo-part", "wins/part-00002.parquet"),
+    ] {
+        let run = runs.run(name, "42");
+        std::fs::remove_file(run.join(file)).unwrap();
+        mkfifo(&run.join(file));
+        let dir = run.to_str().unwrap();
+        for args in [
+            vec!["report", dir],
+            vec!["replay", dir, "1100"],
+            vec!["simulate", "--resume", "--quiet", "--out", dir],
+        ] {
+            let o = taisim_within(&args, b"", 60).unwrap_or_else(|| panic!("{args:?} hung"));
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains("FIFO"), "{args:?}: {}", stderr(&o));
+        }
+        assert!(std::fs::metadata(run.join(file))
+            .unwrap()
+            .file_type()
+            .is_fifo());
+    }
+}

@@ -319,11 +319,17 @@ fn check_manifest(dir: &Path, m: &Manifest) -> Result<(), HarnessError> {
                     ),
                 ));
             }
-            if !dir.join(&file.file).is_file() {
-                return Err(corrupt(
-                    &dir.join(&file.file),
-                    "recorded in the manifest but missing",
-                ));
+            let path = dir.join(&file.file);
+            match taisim_score::file::open_regular(&path) {
+                Ok(_) => {}
+                // A FIFO, a device, a directory: named as what it is, never read.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                    return Err(HarnessError::Usage(format!(
+                        "{}: recorded in the manifest, but it {e}",
+                        path.display()
+                    )))
+                }
+                Err(_) => return Err(corrupt(&path, "recorded in the manifest but missing")),
             }
         }
     }

@@ -62,7 +62,7 @@ pub fn open_regular(path: &Path) -> io::Result<(File, Metadata)> {
     if !meta.is_file() {
         let kind = kind_of(&meta);
         let text = if kind.starts_with("not") {
-            kind.to_string()
+            format!("is {kind}")
         } else {
             format!("is {kind}, not a regular file")
         };
