@@ -12,7 +12,10 @@
 //! deals, so the files are byte-identical whatever the thread count. Parts are written under
 //! temporary names and renamed when complete, so an interrupted run resumes exactly
 //! ([`RunOptions::resume`]); `--shard K/N` splits a run over machines into the same layout.
-//! `manifest.json` records the spec, the variant's hash, and every file's rows and SHA-256.
+//! `manifest.json` records the spec, the variant's hash, and every file's rows and SHA-256;
+//! each part file's footer records the run it belongs to ([`PartOrigin`]), so a directory
+//! that lost its manifest still says what it holds, and a resume never takes another run's
+//! file for its own.
 
 mod atomic;
 mod decisions;
