@@ -150,7 +150,7 @@ pub fn simulate(
         match crate::resume::recorded_spec(out, spec.shard)? {
             Some((recorded, source)) if !same_run(&recorded, spec) => {
                 return Err(HarnessError::Usage(format!(
-                    "cannot resume: the arguments differ from the run in {} as {source} record it ({})",
+                    "cannot resume: the arguments differ from the run in {} ({}; the run's spec as read from {source})",
                     out.display(),
                     spec_difference(&recorded, spec, ["the run has", "the command asks for"])
                 )))
