@@ -7,16 +7,17 @@
 use crate::spec::{RunSpec, Unit};
 
 /// Bytes a deal's rows take in memory while its part is built and encoded: measured about
-/// 400 on taiwan16 with greedy agents (peak resident size of one thread playing 65,536 and
-/// 262,144 deals a part, BENCHMARKS.md), with room for longer deals and the encoded copy.
+/// 280 a deal more from a part of 65,536 deals to one of 262,144, about 620 a deal counting
+/// the process's own (taiwan16, greedy agents, peak resident size of one thread; BENCHMARKS.md,
+/// "One part's memory"), with room for longer deals.
 const DEAL_BYTES: u64 = 640;
 
-/// What `--log-actions` adds to a deal (measured about 150).
+/// What `--log-actions` adds to a deal (measured about 180).
 const ACTIONS_BYTES: u64 = 320;
 
-/// What the decisions table adds to a deal for each recorded seat: about 25 decisions of
-/// 2,176 observation bytes, 144 mask bytes and the encoded copy (measured 63 KB for one
-/// seat and 255 KB for four, peak resident size over 2,048 deals a part).
+/// What the decisions table adds to a deal for each recorded seat: its decisions' 2,176
+/// observation bytes and 144 mask bytes, then the encoded copy (measured 63 KB for one seat
+/// and 245 KB for four, over 2,048 deals a part).
 const DECISION_SEAT_BYTES: u64 = 80 << 10;
 
 /// Deals a game is counted as (about 20 with greedy players; the part's first allocation
