@@ -31,6 +31,7 @@ mod amount;
 mod breakdown;
 mod context;
 mod detect;
+pub mod file;
 mod pattern;
 mod reading;
 mod request;

@@ -371,12 +371,14 @@ impl Variant {
     pub fn load(path: impl AsRef<Path>) -> Result<Variant, VariantError> {
         let path = path.as_ref();
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| VariantError {
-            origin: origin.clone(),
-            key: String::new(),
-            line: None,
-            kind: VariantErrorKind::Unreadable(e.to_string()),
-        })?;
+        let text =
+            crate::file::read_regular_text(path, crate::file::VARIANT_FILE_LIMIT, "a variant file")
+                .map_err(|e| VariantError {
+                    origin: origin.clone(),
+                    key: String::new(),
+                    line: None,
+                    kind: VariantErrorKind::Unreadable(e.to_string()),
+                })?;
         Variant::from_toml_str(&text, &origin)
     }
 
