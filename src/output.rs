@@ -39,11 +39,13 @@ impl Stdout {
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        Stdout::attempt(|out| out.write(buf))
+        // Whole or not at all: the escaped text may be longer than `buf`.
+        self.write_all(buf).map(|()| buf.len())
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        Stdout::attempt(|out| out.write_all(buf))
+        let text = escape_control_bytes(buf);
+        Stdout::attempt(|out| out.write_all(&text))
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -70,12 +72,55 @@ macro_rules! outln {
     }};
 }
 
-/// `eprintln!` that never panics: a message nobody can read is dropped.
+/// `eprintln!` that never panics: a message nobody can read is dropped. Control characters
+/// are escaped as on stdout.
 macro_rules! errln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let text = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", $crate::output::escape_controls(&text));
     }};
+}
+
+/// `text` with every control character but newline and tab written as an escape (`\u{1b}`):
+/// a name read from a file (a variant's, a path) cannot move the cursor, clear the screen
+/// or recolour a terminal, and shows what it holds.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let plain = |c: char| !c.is_control() || c == '\n' || c == '\t';
+    if text.chars().all(plain) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if plain(c) {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// [`escape_controls`] on bytes meant as UTF-8; bytes that are not UTF-8 pass as they are
+/// but for the C0 controls, which are escaped as `\x1b`.
+fn escape_control_bytes(buf: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    match std::str::from_utf8(buf) {
+        Ok(text) => match escape_controls(text) {
+            std::borrow::Cow::Borrowed(_) => std::borrow::Cow::Borrowed(buf),
+            std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s.into_bytes()),
+        },
+        Err(_) => {
+            let mut out = Vec::with_capacity(buf.len());
+            for &b in buf {
+                if (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f {
+                    out.extend_from_slice(format!("\\x{b:02x}").as_bytes());
+                } else {
+                    out.push(b);
+                }
+            }
+            std::borrow::Cow::Owned(out)
+        }
+    }
 }
 
 pub(crate) use {errln, out, outln};

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use taisim_datasets::{write_atomically, HarnessError, Report, ReportOptions};
+use taisim_datasets::{check_replaceable, write_atomically, HarnessError, Report, ReportOptions};
 
 use crate::output::Stdout;
 
@@ -13,11 +13,12 @@ pub struct ReportArgs {
     /// The run directory (`taisim simulate --out`); for a sharded run, the directory its
     /// shards share.
     run: PathBuf,
-    /// Where to write the Markdown report [default: RUN/report.md].
+    /// Where to write the Markdown report [default: RUN/report.md]; a regular file (or a
+    /// new one), replaced whole.
     #[arg(long, value_name = "PATH")]
     markdown: Option<PathBuf>,
     /// List only the N most frequent patterns [default: all].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::simulate::whole::<usize>("number of patterns"), allow_negative_numbers = true)]
     top: Option<usize>,
     /// Check row counts and sizes only, not every file's SHA-256 (faster on large runs).
     #[arg(long)]
@@ -37,11 +38,14 @@ pub fn report(args: &ReportArgs) -> Result<(), HarnessError> {
         verify_checksums: !args.no_checksums,
         threads: args.threads,
     };
-    let report = Report::from_run(&args.run, &options)?;
     let path = args
         .markdown
         .clone()
         .unwrap_or_else(|| args.run.join("report.md"));
+    // A FIFO, a device, a link or a directory at the path is refused before the report is
+    // computed, not after.
+    check_replaceable(&path)?;
+    let report = Report::from_run(&args.run, &options)?;
     // Whole or not at all: a full disk leaves the previous report, not a truncated one.
     write_atomically(&path, report.to_markdown(args.top).as_bytes())?;
     let text = if args.json {

@@ -4,6 +4,7 @@
 use std::io::{BufRead, Read, Write};
 
 use crate::output::{out, outln};
+use crate::simulate::whole;
 
 use taisim_score::{
     score, score_json, Score, ScoreJob, ScoreRequest, ScoringModel, Variant, VariantCache,
@@ -36,7 +37,7 @@ pub struct ScoreArgs {
     #[arg(long, default_value = "E")]
     dealer: String,
     /// Consecutive deals the dealer has kept.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = whole::<u8>("dealer streak"), allow_negative_numbers = true)]
     streak: u8,
     /// The round wind.
     #[arg(long, default_value = "E")]
@@ -57,16 +58,17 @@ pub struct ScoreArgs {
     #[arg(long, value_delimiter = ',')]
     context: Vec<String>,
     /// Discards made in the deal when the hand went out (mahjongtime early winning).
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u8>("number of discards"), allow_negative_numbers = true)]
     discards: Option<u8>,
-    /// A shipped variant's name or a variant file's path.
-    #[arg(long, default_value = Variant::DEFAULT)]
-    variant: String,
-    /// Settle with this base (底); needs --per-tai too.
+    /// A shipped variant's name or a variant file's path [default: taiwan16]. Not with
+    /// --json or --jsonl: each request names its own ("variant").
     #[arg(long)]
+    variant: Option<String>,
+    /// Settle with this base (底); needs --per-tai too.
+    #[arg(long, allow_negative_numbers = true)]
     base: Option<i64>,
     /// Settle with this value per tai.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     per_tai: Option<i64>,
     /// The turned-up wild indicator (taizhou 得牌), e.g. 9s.
     #[arg(long)]
@@ -88,8 +90,30 @@ enum VariantCommand {
     },
 }
 
+/// The most bytes `score --json` reads on stdin: one request is a few hundred bytes, so a
+/// stream past this is not one request (`< /dev/zero`), and is refused before it fills
+/// memory.
+const JSON_LIMIT: u64 = 16 << 20;
+
+/// The longest line `score --jsonl` reads: longer ones are answered with an error and
+/// skipped to their end, never held whole.
+const JSONL_LINE_LIMIT: usize = 1 << 20;
+
+/// A byte-order mark starting a JSON text: not JSON, named as what it is.
+fn bom_error(text: &str) -> Option<String> {
+    text.starts_with('\u{feff}').then(|| {
+        "the JSON starts with a byte-order mark (U+FEFF, bytes EF BB BF), which JSON does not allow; save it as UTF-8 without a BOM".to_string()
+    })
+}
+
 /// The JSON request of `taisim score --json`.
 pub fn run(args: &ScoreArgs) -> Result<(), String> {
+    if let (true, Some(v)) = (args.json || args.jsonl, &args.variant) {
+        return Err(format!(
+            "--variant does not apply to --json or --jsonl: each request names its variant, as in {{\"variant\": {}, ...}} (taiwan16 when it names none)",
+            serde_json::Value::from(v.as_str())
+        ));
+    }
     if args.jsonl {
         if args.hand.is_some() {
             return Err(
@@ -108,10 +132,20 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         if args.hand.is_some() {
             return Err("give the hand either as an argument or in the JSON, not both".into());
         }
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut text)
+            .take(JSON_LIMIT + 1)
+            .read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read stdin: {e}"))?;
+        if bytes.len() as u64 > JSON_LIMIT {
+            return Err(format!(
+                "more than {JSON_LIMIT} bytes on stdin: --json reads one request (use --jsonl for many, one a line)"
+            ));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| format!("stdin is not UTF-8 text: {e}"))?;
+        if let Some(e) = bom_error(&text) {
+            return Err(e);
+        }
         outln!("{}", score_json(&text)?);
         return Ok(());
     }
@@ -134,7 +168,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         })
         .collect::<Result<Vec<_>, String>>()?;
     let req = ScoreRequest {
-        variant: args.variant.as_str().into(),
+        variant: args.variant.as_deref().unwrap_or(Variant::DEFAULT).into(),
         round_wind: args.round_wind.as_str().into(),
         seat: args.seat.as_str().into(),
         dealer: args.dealer.as_str().into(),
@@ -175,12 +209,42 @@ fn score_lines(input: impl Read, output: impl Write) -> std::io::Result<()> {
     let mut line = Vec::new();
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        let read = (&mut input)
+            .take(JSONL_LINE_LIMIT as u64 + 1)
+            .read_until(b'\n', &mut line)?;
+        if read == 0 {
             break;
         }
-        let text = std::str::from_utf8(&line)
-            .map_err(|e| format!("line is not UTF-8: {e}"))
-            .map(|t| t.trim_end_matches(['\n', '\r']));
+        let too_long = line.len() > JSONL_LINE_LIMIT && line.last() != Some(&b'\n');
+        if too_long {
+            // The rest of the line is skipped a buffer at a time, never held.
+            loop {
+                let buf = input.fill_buf()?;
+                if buf.is_empty() {
+                    break;
+                }
+                match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => {
+                        input.consume(i + 1);
+                        break;
+                    }
+                    None => {
+                        let n = buf.len();
+                        input.consume(n);
+                    }
+                }
+            }
+        }
+        let text = if too_long {
+            Err(format!(
+                "line longer than {JSONL_LINE_LIMIT} bytes: not one request; skipped"
+            ))
+        } else {
+            std::str::from_utf8(&line)
+                .map_err(|e| format!("line is not UTF-8: {e}"))
+                .map(|t| t.trim_end_matches(['\n', '\r']))
+                .and_then(|t| bom_error(t).map_or(Ok(t), Err))
+        };
         // Each answer is written straight into the output buffer: the bytes of
         // `score --json`, with no JSON tree or `String` built per line.
         match text.and_then(|t| match t.trim() {
@@ -263,9 +327,11 @@ fn print_table(job: &ScoreJob, s: &Score) {
     );
     if let ScoringModel::Points { base_hu, .. } = job.variant.scoring {
         let capped = if s.capped { " (capped)" } else { "" };
-        println!(
+        outln!(
             "points: (底胡 {base_hu} + 胡 {}) × 2^{} = {}{capped}",
-            s.hu, s.total, s.points
+            s.hu,
+            s.total,
+            s.points
         );
     }
     if !s.meets_minimum {

@@ -22,10 +22,10 @@ pub struct SimulateArgs {
     #[arg(long)]
     variant: Option<String>,
     /// Independent deals to play [default: 1000000].
-    #[arg(long, conflicts_with = "games")]
+    #[arg(long, conflicts_with = "games", value_parser = whole::<u64>("number of deals"), allow_negative_numbers = true)]
     deals: Option<u64>,
     /// Full games to play instead: four rounds with dealer continuation.
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u64>("number of games"), allow_negative_numbers = true)]
     games: Option<u64>,
     /// Run seed, 0 to 2^64 - 1: deal i (game i) is seeded from (seed, i) alone [default: 0].
     #[arg(long, value_parser = parse_seed, allow_negative_numbers = true)]
@@ -59,13 +59,13 @@ pub struct SimulateArgs {
     decisions: Option<DecisionSeats>,
     /// Deals (or games) per part file [default: 65536 deals, 2048 games; 2048 deals, 64
     /// games with --decisions].
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u64>("part size"), allow_negative_numbers = true)]
     part_size: Option<u64>,
     /// Settlement base (底) [default: the variant's].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     base: Option<i64>,
     /// Settlement value per tai [default: the variant's].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     per_tai: Option<i64>,
     /// No progress output.
     #[arg(long, conflicts_with = "progress")]
@@ -97,7 +97,7 @@ pub struct ReplayArgs {
 #[derive(clap::Args)]
 pub struct EngineBenchArgs {
     /// Number of deals.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = whole::<u64>("number of deals"), allow_negative_numbers = true)]
     deals: u64,
     /// Run seed, 0 to 2^64 - 1.
     #[arg(long, default_value_t = 0, value_parser = parse_seed, allow_negative_numbers = true)]
@@ -117,25 +117,58 @@ pub struct DealArgs {
 /// A whole number from 0 to 2^64 - 1, with a message naming what is wrong: a sign, too many
 /// digits, or something else (clap's own message for u64 says only "invalid digit").
 pub(crate) fn parse_u64(what: &str, s: &str) -> Result<u64, String> {
+    parse_whole(what, s, u64::MAX)
+}
+
+/// A whole number from 0 to `max`, named `what` in the message for anything else: a
+/// negative number "must be ≥ 0", a larger one names the largest.
+pub(crate) fn parse_whole(what: &str, s: &str, max: u64) -> Result<u64, String> {
     let digits = s.trim().strip_prefix('+').unwrap_or(s.trim());
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        return digits.parse().map_err(|_| {
-            format!(
+        return match digits.parse::<u64>() {
+            Ok(n) if n <= max => Ok(n),
+            _ if max == u64::MAX => Err(format!(
                 "{s} is more than {}, the largest {what} (2^64 - 1)",
                 u64::MAX
-            )
-        });
+            )),
+            _ => Err(format!("{s} is more than {max}, the largest {what}")),
+        };
     }
     match digits.strip_prefix('-') {
         Some(rest) if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
-            "a {what} is a whole number from 0 to {}, not negative",
-            u64::MAX
+            "a {what} must be ≥ 0: a whole number from 0 to {max}, not {s}"
         )),
         _ => Err(format!(
-            "{s:?} is not a {what}: expected a whole number from 0 to {}",
-            u64::MAX
+            "{s:?} is not a {what}: expected a whole number from 0 to {max}"
         )),
     }
+}
+
+/// A clap value parser for a whole number of type `T` (u8, u64, usize) named `what`.
+pub(crate) fn whole<T: TryFrom<u64> + Bounded + Clone + Send + Sync + 'static>(
+    what: &'static str,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |s| {
+        let n = parse_whole(what, s, T::MAX_U64)?;
+        T::try_from(n).map_err(|_| format!("{s} is out of range for a {what}"))
+    }
+}
+
+/// The largest value of an unsigned integer type, as u64.
+pub(crate) trait Bounded {
+    const MAX_U64: u64;
+}
+
+impl Bounded for u8 {
+    const MAX_U64: u64 = u8::MAX as u64;
+}
+
+impl Bounded for u64 {
+    const MAX_U64: u64 = u64::MAX;
+}
+
+impl Bounded for usize {
+    const MAX_U64: u64 = usize::MAX as u64;
 }
 
 pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
@@ -271,6 +304,13 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let out = args.out.clone().unwrap_or_else(default_out_dir);
+    // The manifest, the report and the messages name the run directory as text.
+    if out.to_str().is_none() {
+        return Err(Failure::from(format!(
+            "--out {}: the output directory's name is not valid UTF-8 (shown with U+FFFD for the bytes that are not); choose a name in UTF-8",
+            out.to_string_lossy()
+        )));
+    }
     let request = RunRequest {
         variant: args.variant.clone(),
         deals: args.deals,
@@ -298,7 +338,11 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         threads: args.threads,
         resume: args.resume,
         progress,
-        command: std::env::args().collect(),
+        // Lossy: another argument may hold bytes that are not UTF-8 (a policy path); the
+        // command is a note for people, not read back.
+        command: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
     };
     let summary = taisim_datasets::simulate(&spec, &out, &options).map_err(|e| {
         // Resuming helps only when the machine failed (a full disk, a lost mount), not
@@ -316,6 +360,14 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
     })?;
     for why in &summary.repaired {
         crate::output::errln!("taisim: played again: {why}");
+    }
+    for note in &summary.notes {
+        crate::output::errln!("taisim: {note}");
+    }
+    for name in &summary.strays {
+        crate::output::errln!(
+            "taisim: {name} is not a part of this run: left alone, but a glob of its table reads it too"
+        );
     }
     if !args.quiet {
         let m = &summary.manifest;

@@ -97,3 +97,26 @@ fn refused_requests_exit_2() {
         assert!(err.contains(needle), "{err} lacks {needle}");
     }
 }
+
+/// Impossible requests of issue 22 (item 10), exit 2 naming the contradiction: a win on a
+/// discarded wild, flowers under Taizhou, and 地胡 with a ready hand declared by a discard.
+#[test]
+fn impossible_requests_exit_2() {
+    let wild_win = request("234m 456p 77s 9s P 9s", r#"[["pung", "CCC"]]"#, "9s", "")
+        .replace(r#""win_tile": "8s""#, r#""win_tile": "9s""#);
+    let flowers = request("234m 456p 77s 9s P 8s", r#"[["pung", "CCC"]]"#, "9s", "")
+        .replace(r#""wild": "9s""#, r#""wild": "9s", "flowers": ["f1"]"#);
+    let earthly = r#"{"seat": "S", "hand": "123m 456m 789m 234p 99s 345s", "win_tile": "9s",
+        "win": "self_draw", "context": ["earthly", "declared_ready"]}"#
+        .to_string();
+    for (req, needle) in [
+        (wild_win, "discarded 9s, the wild kind"),
+        (flowers, "without flowers"),
+        (earthly, "not with declared_ready"),
+    ] {
+        let o = taisim_with_input(&["score", "--json"], req.as_bytes());
+        assert_eq!(o.status.code(), Some(2), "{req}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{err} lacks {needle}");
+    }
+}

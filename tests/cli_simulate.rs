@@ -336,7 +336,7 @@ fn seeds_and_thread_counts_are_checked() {
     let out = dir.path().join("run");
     let out = out.to_str().unwrap();
     let cases: [(&[&str], &str); 10] = [
-        (&["simulate", "--seed", "-1", "--out", out], "not negative"),
+        (&["simulate", "--seed", "-1", "--out", out], "must be ≥ 0"),
         // Stakes past the settlement's bounds are refused before the first win, not met there.
         (
             &["simulate", "--per-tai", "9223372036854775807", "--out", out],
@@ -348,11 +348,11 @@ fn seeds_and_thread_counts_are_checked() {
             "largest seed",
         ),
         (&["simulate", "--seed", "7x", "--out", out], "not a seed"),
-        (&["deal", "--seed", "-3"], "not negative"),
+        (&["deal", "--seed", "-3"], "must be ≥ 0"),
         (&["simulate", "--threads", "100000", "--out", out], "1024"),
         (&["simulate", "--threads", "0", "--out", out], "at least 1"),
         (&["engine-bench", "--threads", "5000"], "1024"),
-        (&["replay", out, "-5"], "not negative"),
+        (&["replay", out, "-5"], "must be ≥ 0"),
     ];
     for (args, needle) in cases {
         let o = taisim(args);

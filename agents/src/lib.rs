@@ -46,7 +46,7 @@ pub use obs::{
 pub use policy::{
     policy_inputs, trained_policy, Layer, Policy, PolicyAgent, PolicyError, PolicyScratch,
     MAX_LAYERS, OLDEST_POLICY_OBS_VERSION, POLICY_ACTIVATION, POLICY_ARCHITECTURE,
-    POLICY_ARCHITECTURE_KINDS, POLICY_FORMAT, TRAINED_POLICY,
+    POLICY_ARCHITECTURE_KINDS, POLICY_FILE_LIMIT, POLICY_FORMAT, TRAINED_POLICY,
 };
 pub use space::{
     action_index, action_to_index, index_action, index_to_action, write_mask, ActionMask,

@@ -141,6 +141,10 @@ impl Layer {
 }
 
 /// Why a policy could not be loaded, saved or built.
+/// The largest policy file read: about a hundred times the shipped policy (2.7 MB), 64
+/// million f32 weights, far more than an agent deciding in microseconds can use.
+pub const POLICY_FILE_LIMIT: u64 = 256 << 20;
+
 #[derive(Debug, thiserror::Error)]
 pub enum PolicyError {
     #[error("cannot read or write policy file {path}: {source}")]
@@ -532,13 +536,15 @@ impl Policy {
         bytes
     }
 
-    /// Reads a policy file.
+    /// Reads a policy file: a regular file of at most [`POLICY_FILE_LIMIT`] bytes (a FIFO or
+    /// a device is refused, never waited on or read without end).
     pub fn load(path: impl AsRef<Path>) -> Result<Policy, PolicyError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| PolicyError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = taisim_score::file::read_regular(path, POLICY_FILE_LIMIT, "a policy file")
+            .map_err(|source| PolicyError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         Policy::from_bytes(&bytes)
     }
 

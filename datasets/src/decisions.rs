@@ -32,6 +32,11 @@ impl DecisionSeats {
     pub const fn contains(self, seat: Seat) -> bool {
         self.0 >> seat as u8 & 1 == 1
     }
+
+    /// How many seats.
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
 }
 
 impl FromStr for DecisionSeats {

@@ -173,7 +173,10 @@ fn load(
                     format!("part {} records no decisions file", p.index),
                 )
             })?;
-            open_part(&run.path(record), record.rows)
+            // No row takes 4 KB even uncompressed (2,176 observation and 144 mask bytes):
+            // a file larger than that is not a part of this table.
+            let limit = record.rows.saturating_mul(4096).saturating_add(1 << 20);
+            open_part(&run.path(record), record.rows, limit)
         })
         .collect::<Result<_, _>>()?;
     let seats = seats.filter(|&s| s != DecisionSeats::ALL);
@@ -325,8 +328,10 @@ fn older_layout(schema: &arrow_schema::Schema) -> Option<u32> {
 }
 
 /// Reads `path` whole and its footer, checking its columns and rows.
-fn open_part(path: &Path, rows: u64) -> Result<PartBytes, HarnessError> {
-    let bytes = Bytes::from(std::fs::read(path).map_err(HarnessError::io("cannot read", path))?);
+fn open_part(path: &Path, rows: u64, max_bytes: u64) -> Result<PartBytes, HarnessError> {
+    let bytes = taisim_score::file::read_regular(path, max_bytes, "a decisions part of its rows")
+        .map_err(HarnessError::io("cannot read", path))?;
+    let bytes = Bytes::from(bytes);
     let meta = ArrowReaderMetadata::load(&bytes, ArrowReaderOptions::new())
         .map_err(HarnessError::parquet("cannot read", path))?;
     if meta.schema().fields() != schema().fields() {
@@ -963,6 +968,7 @@ mod tests {
         let part = open_part(
             &part_file(&out, 0),
             load(&out, None, Wide::Pages, None).unwrap().rows as u64,
+            u64::MAX,
         )
         .unwrap();
         let group = read_group(&part, 0, 0, None, Wide::Pages).unwrap();
@@ -1061,7 +1067,7 @@ mod tests {
                 .set_compression(compression)
                 .build();
             std::fs::write(&path, rewrite(&bytes, props, |_| ())).unwrap();
-            let part = open_part(&path, rows).unwrap();
+            let part = open_part(&path, rows, u64::MAX).unwrap();
             let chunk = part.meta.metadata().row_group(0).column(leaf::OBS);
             assert_eq!(chunk.compression(), compression);
             assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_some());
@@ -1174,7 +1180,7 @@ mod tests {
             .build();
         std::fs::write(&path, rewrite(&bytes, v2, |_| ())).unwrap();
         assert_eq!(load_decisions(&out, None).unwrap(), good);
-        let part = open_part(&path, rows - part_rows(&out, 0)).unwrap();
+        let part = open_part(&path, rows - part_rows(&out, 0), u64::MAX).unwrap();
         assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_some());
         let dictionary = crate::decisions::writer_properties()
             .into_builder()
@@ -1182,7 +1188,7 @@ mod tests {
             .build();
         std::fs::write(&path, rewrite(&bytes, dictionary, |_| ())).unwrap();
         assert_eq!(load_decisions(&out, None).unwrap(), good);
-        let part = open_part(&path, rows - part_rows(&out, 0)).unwrap();
+        let part = open_part(&path, rows - part_rows(&out, 0), u64::MAX).unwrap();
         assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_none());
 
         // A part of another observation layout is refused by name; the layout changes in its

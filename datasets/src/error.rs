@@ -53,10 +53,18 @@ impl HarnessError {
 
     pub(crate) fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.to_path_buf();
-        move |source| HarnessError::Io {
-            action,
-            path,
-            source,
+        move |source| {
+            // `taisim_score::file` refuses a path that is not a regular file, or is larger
+            // than its kind may be, as `InvalidInput`: what is at the path is wrong, not the
+            // machine.
+            if source.kind() == std::io::ErrorKind::InvalidInput {
+                return HarnessError::Usage(format!("{action} {}: {source}", path.display()));
+            }
+            HarnessError::Io {
+                action,
+                path,
+                source,
+            }
         }
     }
 

@@ -12,29 +12,36 @@
 //! deals, so the files are byte-identical whatever the thread count. Parts are written under
 //! temporary names and renamed when complete, so an interrupted run resumes exactly
 //! ([`RunOptions::resume`]); `--shard K/N` splits a run over machines into the same layout.
-//! `manifest.json` records the spec, the variant's hash, and every file's rows and SHA-256.
+//! `manifest.json` records the spec, the variant's hash, and every file's rows and SHA-256;
+//! each part file's footer records the run it belongs to ([`PartOrigin`]), so a directory
+//! that lost its manifest still says what it holds, and a resume never takes another run's
+//! file for its own.
 
 mod atomic;
 mod decisions;
 mod decisions_read;
 mod error;
+mod journal;
+mod layout;
 mod manifest;
+mod memory;
 mod part;
 mod play;
 mod progress;
 mod read;
 mod replay;
 pub mod report;
+mod resume;
 mod run;
 mod schema;
 mod spec;
 mod tables;
 
-pub use atomic::write_atomically;
+pub use atomic::{check_replaceable, write_atomically};
 pub use decisions::{obs_denominators, obs_scale, quantize, DecisionSeats};
 pub use decisions_read::{load_decisions, load_decisions_into, Decisions};
 pub use error::HarnessError;
-pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, VARIANT_FILE};
+pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, VARIANT_FILE};
 pub use part::{
     part_path, writer_properties, FileRecord, PartRecord, Table, MAX_ROW_GROUP_ROWS,
     MIN_COMPRESSED_ROWS,
@@ -44,11 +51,13 @@ pub use progress::ProgressMode;
 pub use read::{column, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS};
 pub use replay::{replay, wild_line};
 pub use report::{Report, ReportOptions};
+pub use resume::recorded_spec;
 pub use run::{
     check_threads, resumable_without_manifest, resume_spec, simulate, RunOptions, RunSummary,
     MAX_THREADS,
 };
 pub use schema::{run_schema, schema, schema_text, variant_schema};
 pub use spec::{
-    default_out_dir, sha256_hex, RunRequest, RunSpec, Shard, Unit, VariantSource, MAX_PARTS,
+    default_out_dir, sha256_hex, PartOrigin, RunRequest, RunSpec, Shard, Unit, VariantSource,
+    MAX_PARTS, PART_ORIGIN_FORMAT, PART_ORIGIN_KEY,
 };

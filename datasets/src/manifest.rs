@@ -12,6 +12,10 @@ use crate::spec::{RunSpec, Shard};
 /// The manifest format; bumped when a field changes meaning.
 pub const MANIFEST_FORMAT: &str = "taisim-run/1";
 
+/// The largest manifest (or journal) read: a run of the most parts, 99,999, records about
+/// 80 MB of them.
+pub const MANIFEST_LIMIT: u64 = 256 << 20;
+
 /// The file the run's variant is copied to, inside the run directory.
 pub const VARIANT_FILE: &str = "variant.toml";
 
@@ -119,7 +123,8 @@ impl Manifest {
     }
 
     pub fn read(path: &Path) -> Result<Manifest, HarnessError> {
-        let text = std::fs::read_to_string(path).map_err(HarnessError::io("cannot read", path))?;
+        let text = taisim_score::file::read_regular_text(path, MANIFEST_LIMIT, "a manifest")
+            .map_err(HarnessError::io("cannot read", path))?;
         let manifest: Manifest =
             serde_json::from_str(&text).map_err(|e| HarnessError::Corrupt {
                 path: path.to_path_buf(),

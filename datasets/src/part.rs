@@ -13,13 +13,14 @@ use arrow_array::RecordBatch;
 use bytes::Bytes;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnPath;
 use serde::{Deserialize, Serialize};
 
 use crate::error::HarnessError;
-use crate::spec::sha256_hex;
+use crate::spec::{sha256_hex, PartOrigin, PART_ORIGIN_KEY};
 use crate::tables::{is_id, storage, Storage};
 
 /// The tables of a run, each a directory of part files.
@@ -166,8 +167,14 @@ impl PartRecord {
     }
 }
 
-/// Encodes `batch`, a part of `table`, as one Parquet file in memory.
-pub fn encode(table: Table, batch: &RecordBatch, path: &Path) -> Result<Vec<u8>, HarnessError> {
+/// Encodes `batch`, a part of `table`, as one Parquet file in memory, its footer recording
+/// `origin` (a [`PartOrigin`]'s JSON) under [`PART_ORIGIN_KEY`].
+pub fn encode(
+    table: Table,
+    batch: &RecordBatch,
+    path: &Path,
+    origin: &str,
+) -> Result<Vec<u8>, HarnessError> {
     // Sized up front for a typical part (a row takes well under 32 bytes), so that the
     // buffer is not copied over and over as it doubles.
     let mut buf = Vec::with_capacity(32 * batch.num_rows() + 64 * 1024);
@@ -177,6 +184,10 @@ pub fn encode(table: Table, batch: &RecordBatch, path: &Path) -> Result<Vec<u8>,
     writer
         .write(batch)
         .map_err(HarnessError::parquet("cannot encode", path))?;
+    writer.append_key_value_metadata(KeyValue::new(
+        PART_ORIGIN_KEY.to_string(),
+        origin.to_string(),
+    ));
     writer
         .close()
         .map_err(HarnessError::parquet("cannot encode", path))?;
@@ -187,10 +198,16 @@ pub fn encode(table: Table, batch: &RecordBatch, path: &Path) -> Result<Vec<u8>,
 /// path; [`commit`] renames it into place.
 pub fn stage(out: &Path, table: Table, index: u64, bytes: &[u8]) -> Result<PathBuf, HarnessError> {
     let tmp = temp_path(out, table, index);
-    let written = File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
+    // `create_new`: never an open of something already there (the caller removed this
+    // part's temporaries; a FIFO left under the name would block a plain open).
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f: File| {
+            f.write_all(bytes)?;
+            f.sync_all()
+        });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
         return Err(HarnessError::io("cannot write", &tmp)(e));
@@ -218,21 +235,6 @@ pub fn remove_temporaries(out: &Path, index: u64) -> Result<(), HarnessError> {
     Ok(())
 }
 
-/// Removes a part's staged and final files (an incomplete part before it is played again).
-pub fn remove_part(out: &Path, index: u64) -> Result<(), HarnessError> {
-    for table in Table::EVERY {
-        for path in [temp_path(out, table, index), part_path(out, table, index)] {
-            match std::fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(HarnessError::io("cannot remove", &path)(e))
-                }
-                _ => {}
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The record of a file written in this process.
 pub fn record(table: Table, index: u64, rows: usize, bytes: &[u8]) -> FileRecord {
     FileRecord {
@@ -243,52 +245,156 @@ pub fn record(table: Table, index: u64, rows: usize, bytes: &[u8]) -> FileRecord
     }
 }
 
-/// Why the part file `record` describes cannot be trusted, if it cannot: missing, another
-/// size (truncated, empty), another SHA-256 (a flipped byte), or a footer that is unreadable
-/// or counts other rows. `Ok(None)` means the file is exactly what was recorded. Errors are
-/// only the ones that stop a run (a file that exists but cannot be read).
-pub fn verify(out: &Path, record: &FileRecord) -> Result<Option<String>, HarnessError> {
-    let path = out.join(&record.file);
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => Bytes::from(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Some(format!("{} is missing", record.file)))
-        }
-        Err(e) => return Err(HarnessError::io("cannot read", &path)(e)),
+/// What a part file's footer says of the run that wrote it: `Ok(None)` for a file without
+/// the key (written before footers recorded it), `Err` with the reason for a footer that
+/// cannot be read or a record that is not a [`PartOrigin`].
+pub type Origin = Result<Option<PartOrigin>, String>;
+
+/// The origin a Parquet footer records.
+fn origin_of(meta: &parquet::file::metadata::FileMetaData) -> Origin {
+    let Some(value) = meta
+        .key_value_metadata()
+        .and_then(|kv| kv.iter().find(|kv| kv.key == PART_ORIGIN_KEY))
+    else {
+        return Ok(None);
     };
+    let text = value.value.as_deref().unwrap_or("");
+    serde_json::from_str(text)
+        .map(Some)
+        .map_err(|e| format!("its footer's {PART_ORIGIN_KEY} is not a part record ({e})"))
+}
+
+/// What a part file on disk is, checked against its record (if the manifest or journal has
+/// one).
+#[derive(Debug)]
+pub struct FileCheck {
+    /// Whether a file is there at all.
+    pub exists: bool,
+    /// Why it is not the recorded file (missing, another size or SHA-256, a footer that is
+    /// unreadable or counts other rows); `None` when it is exactly what was recorded. Always
+    /// `Some` without a record.
+    pub problem: Option<String>,
+    /// What its footer says of the run that wrote it (`Ok(None)` when missing).
+    pub origin: Origin,
+}
+
+/// Checks the file a part's table has on disk against `record`, reading it whole (with a
+/// record) or only its footer (without). Errors are only the ones that stop a run: a path
+/// that is not a regular file (a FIFO, a directory) or cannot be read.
+pub fn check_file(
+    out: &Path,
+    table: Table,
+    index: u64,
+    record: Option<&FileRecord>,
+) -> Result<FileCheck, HarnessError> {
+    let path = part_path(out, table, index);
+    let name = format!("{}/{}", table.dir(), part_name(index));
+    let missing = || FileCheck {
+        exists: false,
+        problem: Some(format!("{name} is missing")),
+        origin: Ok(None),
+    };
+    let not_regular = |e: std::io::Error| {
+        if e.kind() == std::io::ErrorKind::InvalidInput {
+            HarnessError::Usage(format!(
+                "{}: {e}; taisim neither reads nor removes it: move it out of the run directory",
+                path.display()
+            ))
+        } else {
+            HarnessError::io("cannot read", &path)(e)
+        }
+    };
+    let Some(record) = record else {
+        let file = match taisim_score::file::open_regular(&path) {
+            Ok((file, _)) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(missing()),
+            Err(e) => return Err(not_regular(e)),
+        };
+        let origin = match SerializedFileReader::new(file) {
+            Ok(reader) => origin_of(reader.metadata().file_metadata()),
+            Err(e) => Err(format!("not a readable Parquet file ({e})")),
+        };
+        return Ok(FileCheck {
+            exists: true,
+            problem: Some(format!("{name} was never recorded as complete")),
+            origin,
+        });
+    };
+    // One byte past the recorded size is enough to tell a larger file.
+    let limit = record.bytes.saturating_add(1);
+    let bytes = match taisim_score::file::read_regular(&path, limit, "the recorded file") {
+        Ok(bytes) => Bytes::from(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(missing()),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput && path.is_file() => {
+            // Larger than recorded: its footer still says whose it is.
+            let problem = Some(format!(
+                "{name} has more than the {} bytes recorded",
+                record.bytes
+            ));
+            let origin = match taisim_score::file::open_regular(&path)
+                .map_err(not_regular)
+                .map(|(f, _)| SerializedFileReader::new(f))?
+            {
+                Ok(reader) => origin_of(reader.metadata().file_metadata()),
+                Err(e) => Err(format!("not a readable Parquet file ({e})")),
+            };
+            return Ok(FileCheck {
+                exists: true,
+                problem,
+                origin,
+            });
+        }
+        Err(e) => return Err(not_regular(e)),
+    };
+    let reader = SerializedFileReader::new(bytes.clone());
+    let origin = match &reader {
+        Ok(reader) => origin_of(reader.metadata().file_metadata()),
+        Err(e) => Err(format!("not a readable Parquet file ({e})")),
+    };
+    let problem = problem_with(record, &bytes, reader.as_ref().ok());
+    Ok(FileCheck {
+        exists: true,
+        problem,
+        origin,
+    })
+}
+
+/// Why `bytes`, read from the file `record` describes, are not what was recorded: another
+/// size (truncated, empty), another SHA-256 (a flipped byte), or a footer that is unreadable
+/// or counts other rows.
+fn problem_with(
+    record: &FileRecord,
+    bytes: &[u8],
+    reader: Option<&SerializedFileReader<Bytes>>,
+) -> Option<String> {
     if bytes.len() as u64 != record.bytes {
-        return Ok(Some(format!(
+        return Some(format!(
             "{} has {} bytes, {} were recorded",
             record.file,
             bytes.len(),
             record.bytes
-        )));
+        ));
     }
-    let hash = sha256_hex(&bytes);
+    let hash = sha256_hex(bytes);
     if hash != record.sha256 {
-        return Ok(Some(format!(
+        return Some(format!(
             "{} has SHA-256 {}…, {}… was recorded",
             record.file,
             &hash[..12],
             record.sha256.get(..12).unwrap_or(&record.sha256)
-        )));
+        ));
     }
     // A checksum can be recorded for bad bytes only by a damaged manifest; the footer
     // check catches that too.
-    let rows = match SerializedFileReader::new(bytes) {
-        Ok(reader) => reader.metadata().file_metadata().num_rows(),
-        Err(e) => {
-            return Ok(Some(format!(
-                "{}: not a readable Parquet file ({e})",
-                record.file
-            )))
-        }
+    let Some(reader) = reader else {
+        return Some(format!("{}: not a readable Parquet file", record.file));
     };
+    let rows = reader.metadata().file_metadata().num_rows();
     if u64::try_from(rows).ok() != Some(record.rows) {
-        return Ok(Some(format!(
+        return Some(format!(
             "{}: its footer counts {rows} rows, {} were recorded",
             record.file, record.rows
-        )));
+        ));
     }
-    Ok(None)
+    None
 }

@@ -38,8 +38,13 @@ pub struct Run {
     /// The parts the manifests record, all shards together, in part order.
     pub parts: Vec<PartRecord>,
     /// What leaves the run readable but incomplete: shards without a manifest, manifests
-    /// whose shard is not complete.
+    /// whose shard is not complete; files no manifest records; table directories that are
+    /// symbolic links.
     pub warnings: Vec<String>,
+    /// Files in the table directories that no manifest records and no unfinished shard may
+    /// be writing (`deals/part-00050.parquet`): not counted, but read by a glob of the
+    /// table all the same.
+    pub unrecorded: Vec<String>,
 }
 
 fn corrupt(path: &Path, message: impl Into<String>) -> HarnessError {
@@ -153,11 +158,39 @@ impl Run {
                 ),
             );
         }
+        // Files no manifest knows: a glob of the table would read them with the run's.
+        let tables = Table::of_run(first.spec.decisions.is_some());
+        let recorded: std::collections::BTreeSet<u64> = parts.iter().map(|p| p.index).collect();
+        let parts_in_run = first.parts_in_run;
+        let in_progress = |p: u64| {
+            p < parts_in_run
+                && !manifests
+                    .iter()
+                    .any(|m| m.status == Status::Complete && m.spec.shard_parts().contains(&p))
+        };
+        let unrecorded =
+            crate::layout::strays(dir, tables, |_, p| recorded.contains(&p) || in_progress(p))?;
+        if !unrecorded.is_empty() {
+            warnings.push(format!(
+                "{} {} in the table directories {} recorded by no manifest: {}; not counted here, but a glob such as deals/*.parquet reads {} too",
+                unrecorded.len(),
+                if unrecorded.len() == 1 { "file" } else { "files" },
+                if unrecorded.len() == 1 { "is" } else { "are" },
+                crate::layout::name_some(&unrecorded),
+                if unrecorded.len() == 1 { "it" } else { "them" },
+            ));
+        }
+        for &table in tables {
+            if let Some(problem) = crate::layout::table_dir_problem(dir, table) {
+                warnings.push(format!("{problem}; its files are read from there"));
+            }
+        }
         Ok(Run {
             dir: dir.to_path_buf(),
             manifests,
             parts,
             warnings,
+            unrecorded,
         })
     }
 
@@ -220,7 +253,8 @@ impl Run {
 /// `variant.toml` must be the variant the manifest hashed.
 fn check_variant(dir: &Path, spec: &RunSpec) -> Result<(), HarnessError> {
     let path = dir.join(VARIANT_FILE);
-    let text = match std::fs::read(&path) {
+    let limit = taisim_score::file::VARIANT_FILE_LIMIT;
+    let text = match taisim_score::file::read_regular(&path, limit, "a variant file") {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(corrupt(
@@ -285,11 +319,17 @@ fn check_manifest(dir: &Path, m: &Manifest) -> Result<(), HarnessError> {
                     ),
                 ));
             }
-            if !dir.join(&file.file).is_file() {
-                return Err(corrupt(
-                    &dir.join(&file.file),
-                    "recorded in the manifest but missing",
-                ));
+            let path = dir.join(&file.file);
+            match taisim_score::file::open_regular(&path) {
+                Ok(_) => {}
+                // A FIFO, a device, a directory: named as what it is, never read.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                    return Err(HarnessError::Usage(format!(
+                        "{}: recorded in the manifest, but it {e}",
+                        path.display()
+                    )))
+                }
+                Err(_) => return Err(corrupt(&path, "recorded in the manifest but missing")),
             }
         }
     }
@@ -326,7 +366,8 @@ fn check_manifest(dir: &Path, m: &Manifest) -> Result<(), HarnessError> {
 
 /// Reads `path` whole and compares its size and SHA-256 with the manifest's record.
 pub fn verify_checksum(path: &Path, record: &FileRecord) -> Result<(), HarnessError> {
-    let mut file = File::open(path).map_err(HarnessError::io("cannot read", path))?;
+    let (mut file, _) =
+        taisim_score::file::open_regular(path).map_err(HarnessError::io("cannot read", path))?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     let mut bytes = 0u64;
@@ -367,11 +408,9 @@ impl PartFile {
     /// Opens `path` and reads its footer; with a manifest record, checks the file's size and
     /// the footer's row count against it.
     pub fn open(path: &Path, record: Option<&FileRecord>) -> Result<PartFile, HarnessError> {
-        let file = File::open(path).map_err(HarnessError::io("cannot read", path))?;
-        let bytes = file
-            .metadata()
-            .map_err(HarnessError::io("cannot read", path))?
-            .len();
+        let (file, meta) = taisim_score::file::open_regular(path)
+            .map_err(HarnessError::io("cannot read", path))?;
+        let bytes = meta.len();
         let builder = ParquetRecordBatchReaderBuilder::try_new(file)
             .map_err(|e| corrupt(path, format!("not a readable Parquet file: {e}")))?;
         let rows = builder.metadata().file_metadata().num_rows().max(0) as u64;

@@ -2,10 +2,7 @@
 //! manifest.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -13,11 +10,16 @@ use taisim_agents::{build_agents, BuiltinAgent};
 use taisim_score::Variant;
 
 use crate::error::HarnessError;
-use crate::manifest::{Manifest, Rows, Status, VARIANT_FILE};
-use crate::part::{self, PartRecord, Table};
+use crate::journal::Journal;
+use crate::layout::{
+    is_run_entry, lay_out, remove_manifest_temporaries, strays, table_dir_problem, RunLock,
+};
+use crate::manifest::{Manifest, Rows, Status};
+use crate::part::{self, FileRecord, PartRecord, Table};
 use crate::play::{PartTables, Player};
 use crate::progress::{Progress, ProgressMode};
-use crate::spec::{RunSpec, Shard, Unit, VariantSource};
+use crate::resume::{inspect_part, PartPlan};
+use crate::spec::{same_run, spec_difference, RunSpec, Shard, Unit, VariantSource};
 
 /// The most worker threads a run starts: more than any machine taisim runs on has cores,
 /// and few enough that starting them is instant (a typo like 100000 is refused, not obeyed).
@@ -61,6 +63,13 @@ pub struct RunSummary {
     /// Parts found on disk that did not match their record (or had none) and were played
     /// again, each with the reason.
     pub repaired: Vec<String>,
+    /// Files in the table directories that belong to no part of the run (a part number
+    /// past its last, another name): left alone, and read by a glob of the table all the
+    /// same. Relative to the run directory.
+    pub strays: Vec<String>,
+    /// What the run changed, and why: manifest fields that did not follow from its spec,
+    /// written again; fewer threads than asked when the memory holds fewer parts.
+    pub notes: Vec<String>,
 }
 
 /// Checks a requested thread count: `None` is every core.
@@ -88,23 +97,10 @@ pub fn resume_spec(out: &Path, shard: Shard) -> Result<RunSpec, HarnessError> {
         )));
     }
     let manifest = Manifest::read(&path)?;
-    let mut spec = manifest.spec;
-    let variant_path = out.join(VARIANT_FILE);
-    let text = std::fs::read_to_string(&variant_path)
-        .map_err(HarnessError::io("cannot read", &variant_path))?;
-    let origin = spec.variant.origin.clone();
-    let (source, _) = VariantSource::from_text(text, origin)?;
-    if source.sha256 != spec.variant.sha256 {
-        return Err(HarnessError::Corrupt {
-            path: variant_path,
-            message: format!(
-                "its SHA-256 is {}, the manifest recorded {}",
-                source.sha256, spec.variant.sha256
-            ),
-        });
-    }
-    spec.variant = source;
-    Ok(spec)
+    let spec = manifest.spec;
+    let v = &spec.variant;
+    let variant = crate::resume::recorded_variant(out, &v.name, &v.sha256, &v.origin)?;
+    Ok(RunSpec { variant, ..spec })
 }
 
 /// Whether `out` is a directory a run was killed in before it wrote its first manifest:
@@ -120,30 +116,17 @@ pub fn resumable_without_manifest(out: &Path, shard: Shard) -> bool {
         })
 }
 
-/// What a run directory may hold: what a run writes, and what the report and the analysis
-/// script write beside it. Hidden names are temporary files and journals.
-fn is_run_entry(name: &str) -> bool {
-    [
-        VARIANT_FILE,
-        "deals",
-        "wins",
-        "tai",
-        "decisions",
-        "report.md",
-        "plots",
-    ]
-    .contains(&name)
-        || Manifest::is_manifest_name(name)
-        || name.starts_with('.')
-}
-
 /// Plays the run `spec` describes into `out`.
 ///
-/// With `options.resume`, every part already on disk is checked against what the manifest
-/// (or the journal of a killed run) recorded for it: size, SHA-256 and Parquet footer. A
-/// part that differs, is truncated or missing, or was never recorded is played again, so
-/// the directory ends with exactly the files of an uninterrupted run, and no checksum is
-/// ever recorded for bytes the run did not itself write.
+/// With `options.resume`, the spec must be the one the directory recorded (its manifest,
+/// journal or part files: [`crate::recorded_spec`]), and every file of the shard's parts is
+/// judged before anything is written: a file of another run, or one that no record or
+/// footer vouches for, stops the run with its name; a file as recorded (size, SHA-256,
+/// Parquet footer) is kept; a part with a file that differs, is truncated or missing, or
+/// was never recorded is played again, writing only what is not as recorded. The directory
+/// ends with exactly the files of an uninterrupted run, and no checksum is ever recorded
+/// for bytes the run did not itself write. Files in the table directories that belong to no
+/// part of the run are left alone and named ([`RunSummary::strays`]).
 pub fn simulate(
     spec: &RunSpec,
     out: &Path,
@@ -156,32 +139,74 @@ pub fn simulate(
     let variant = std::sync::Arc::new(variant);
     let agents =
         build_agents(&spec.agents, &variant).map_err(|e| HarnessError::Usage(e.to_string()))?;
+    let mut notes = Vec::new();
+    // A part must fit in memory before anything is created.
+    let available = crate::memory::available();
+    let part_bytes = crate::memory::part_bytes(spec);
+    if let Some(bytes) = available.filter(|&b| part_bytes > b) {
+        return Err(too_large_parts(spec, part_bytes, bytes));
+    }
 
-    let resuming = options.resume && Manifest::path(out, spec.shard).is_file();
-    let mut manifest = if resuming {
-        let path = Manifest::path(out, spec.shard);
-        let mut m = Manifest::read(&path)?;
-        // The manifest keeps the variant's hash, not its text.
-        let mut recorded = m.spec.clone();
-        recorded.variant.text.clone_from(&spec.variant.text);
-        if recorded != *spec {
-            return Err(HarnessError::Usage(format!(
-                "cannot resume: the arguments differ from the run in {} ({})",
-                out.display(),
-                spec_difference(&m.spec, spec)
-            )));
+    let own = Manifest::path(out, spec.shard);
+    if options.resume {
+        match crate::resume::recorded_spec(out, spec.shard)? {
+            Some((recorded, source)) if !same_run(&recorded, spec) => {
+                return Err(HarnessError::Usage(format!(
+                    "cannot resume: the arguments differ from the run in {} ({}; the run's spec as read from {source})",
+                    out.display(),
+                    spec_difference(&recorded, spec, ["the run has", "the command asks for"])
+                )))
+            }
+            Some(_) => {}
+            None if !resumable_without_manifest(out, spec.shard) => {
+                return Err(HarnessError::Usage(format!(
+                    "cannot resume: {} has no {} and holds files no run writes; is it the output directory of a taisim run?",
+                    out.display(),
+                    Manifest::file_name(spec.shard)
+                )))
+            }
+            None => {}
         }
+    }
+    let resuming = options.resume && own.is_file();
+    if !resuming {
+        check_directory(out, spec, options.resume)?;
+    }
+    for &table in Table::of_run(spec.decisions.is_some()) {
+        if let Some(problem) = table_dir_problem(out, table) {
+            return Err(HarnessError::Usage(problem));
+        }
+    }
+    std::fs::create_dir_all(out).map_err(|e| dir_error("create", out, e))?;
+    // Held from here to the end: everything below is this process's alone to judge and
+    // write. Until the parts are judged nothing else is changed, so a refusal leaves the
+    // directory as it was.
+    let lock = RunLock::acquire(out, spec.shard).map_err(unwritable(out))?;
+    if !options.resume && own.exists() {
+        // Another process of this shard got here first.
+        return Err(not_empty(out));
+    }
+
+    let mut repaired = Vec::new();
+    let mut manifest = if resuming {
+        let mut m = Manifest::read(&own)?;
         m.command = options.command.clone();
+        // Derived from the spec: a damaged value is written again as the spec gives it.
+        let range = spec.shard_parts();
+        if m.parts_in_run != spec.parts() || m.shard_parts != [range.start, range.end] {
+            notes.push(format!(
+                "{}: parts_in_run {} and shard_parts {:?} did not follow from its spec; written again as {} and {:?}",
+                Manifest::file_name(spec.shard),
+                m.parts_in_run,
+                m.shard_parts,
+                spec.parts(),
+                [range.start, range.end]
+            ));
+            m.parts_in_run = spec.parts();
+            m.shard_parts = [range.start, range.end];
+        }
         m
     } else {
-        if options.resume && !resumable_without_manifest(out, spec.shard) {
-            return Err(HarnessError::Usage(format!(
-                "cannot resume: {} has no {} and holds files no run writes; is it the output directory of a taisim run?",
-                out.display(),
-                Manifest::file_name(spec.shard)
-            )));
-        }
-        prepare(out, spec, options.resume)?;
         Manifest::new(spec, options.command.clone())
     };
 
@@ -190,8 +215,16 @@ pub fn simulate(
     let journal_path = Manifest::journal_path(out, spec.shard);
     let mut recorded: BTreeMap<u64, PartRecord> =
         manifest.parts.drain(..).map(|r| (r.index, r)).collect();
-    if resuming {
-        for r in read_journal(&journal_path)? {
+    if options.resume {
+        let journal = crate::journal::read(&journal_path)?;
+        if let Some(theirs) = journal.spec.filter(|s| !same_run(s, spec)) {
+            return Err(HarnessError::Usage(format!(
+                "cannot resume: the journal {} is of another run ({}); move it away",
+                journal_path.display(),
+                spec_difference(&theirs, spec, ["the journal has", "the run has"])
+            )));
+        }
+        for r in journal.records {
             recorded.insert(r.index, r);
         }
     }
@@ -204,39 +237,33 @@ pub fn simulate(
     let shard_parts = spec.shard_parts().count();
     let pool = worker_pool(wanted.min(shard_parts.max(1)))?;
 
-    // Sort the shard's parts into trusted (every file as recorded) and to play. Stale
-    // temporary files of a killed invocation go either way.
-    let checked: Result<Vec<Verdict>, HarnessError> = pool.install(|| {
+    // Judge the shard's parts: trusted (every file as recorded) or to play.
+    let checked: Result<Vec<PartPlan>, HarnessError> = pool.install(|| {
         spec.shard_parts()
             .into_par_iter()
-            .map(|p| {
-                part::remove_temporaries(out, p)?;
-                let Some(r) = recorded.get(&p) else {
-                    let found = part::part_path(out, Table::Deals, p).exists();
-                    part::remove_part(out, p)?;
-                    let why = found
-                        .then(|| format!("part {p}: its files were never recorded as complete"));
-                    return Ok((p, None, why));
-                };
-                match check_part(spec, out, p, r)? {
-                    None => Ok((p, Some(r.clone()), None)),
-                    Some(why) => {
-                        part::remove_part(out, p)?;
-                        Ok((p, None, Some(format!("part {p}: {why}"))))
-                    }
-                }
-            })
+            .map(|p| inspect_part(spec, out, p, recorded.get(&p)))
             .collect()
     });
     let mut done = Vec::new();
     let mut pending = Vec::new();
-    let mut repaired = Vec::new();
-    for (p, trusted, why) in checked? {
-        match trusted {
+    for plan in checked? {
+        repaired.extend(plan.why.clone());
+        match plan.trusted {
             Some(r) => done.push(r),
-            None => pending.push(p),
+            None => pending.push((plan.index, plan.keep)),
         }
-        repaired.extend(why);
+    }
+    let parts_in_run = spec.parts();
+    let strays = strays(out, Table::of_run(spec.decisions.is_some()), |_, p| {
+        p < parts_in_run
+    })?;
+
+    // Judged: now the directory is laid out again (a deleted table directory, variant.toml),
+    // and what killed invocations left half written is removed.
+    lay_out(out, spec)?;
+    remove_manifest_temporaries(out, spec.shard)?;
+    for p in spec.shard_parts() {
+        part::remove_temporaries(out, p)?;
     }
 
     // The manifest now records only what was checked; the journal starts empty.
@@ -244,7 +271,7 @@ pub fn simulate(
     manifest.rows = rows_of(&done);
     manifest.status = Status::Running;
     manifest.write(out).map_err(unwritable(out))?;
-    let journal = Journal::create(&journal_path)?;
+    let journal = Journal::create(&journal_path, spec)?;
 
     let unit_count = |p: u64| {
         let (a, b) = spec.part_units(p);
@@ -253,7 +280,19 @@ pub fn simulate(
     let shard_units: u64 = spec.shard_parts().map(unit_count).sum();
     let done_units: u64 = done.iter().map(|r| unit_count(r.index)).sum();
 
-    let threads = pool.current_num_threads().min(pending.len().max(1));
+    let mut threads = pool.current_num_threads().min(pending.len().max(1));
+    // Each worker holds a part: no more workers than the memory holds parts.
+    if let Some(bytes) = available {
+        let fit = usize::try_from(bytes / part_bytes.max(1)).unwrap_or(usize::MAX);
+        if fit < threads {
+            notes.push(format!(
+                "{threads} worker threads would hold {threads} parts of about {} each, more than the {} of memory available: playing on {fit}",
+                crate::memory::human(part_bytes),
+                crate::memory::human(bytes),
+            ));
+            threads = fit.max(1);
+        }
+    }
     let pool = if threads < pool.current_num_threads() {
         worker_pool(threads)?
     } else {
@@ -267,8 +306,8 @@ pub fn simulate(
     let played: Result<Vec<(PartRecord, u64)>, HarnessError> = pool.install(|| {
         pending
             .par_iter()
-            .map(|&p| {
-                let (record, deals) = play_part(spec, &variant, &agents, out, p, &progress)?;
+            .map(|(p, keep)| {
+                let (record, deals) = play_part(spec, &variant, &agents, out, *p, keep, &progress)?;
                 journal.append(&record)?;
                 Ok((record, deals))
             })
@@ -292,6 +331,7 @@ pub fn simulate(
     // The manifest holds every record now; the journal is redundant.
     drop(journal);
     let _ = std::fs::remove_file(&journal_path);
+    drop(lock);
     Ok(RunSummary {
         out: out.to_path_buf(),
         manifest,
@@ -300,12 +340,27 @@ pub fn simulate(
         seconds,
         threads: pool.current_num_threads(),
         repaired,
+        strays,
+        notes,
     })
 }
 
-/// A part of the shard, its record if its files match it, and why they do not (or why
-/// files were found that no record vouches for).
-type Verdict = (u64, Option<PartRecord>, Option<String>);
+/// The error for a part that alone needs more memory than the machine has.
+fn too_large_parts(spec: &RunSpec, part_bytes: u64, available: u64) -> HarnessError {
+    let decisions = if spec.decisions.is_some() {
+        " (with its decisions table)"
+    } else {
+        ""
+    };
+    HarnessError::Usage(format!(
+        "a part of {} {}{decisions} holds about {} in memory while it is played, more than the {} this machine has available; lower the part size to at most {}",
+        spec.part_size.min(spec.count),
+        spec.unit.name(),
+        crate::memory::human(part_bytes),
+        crate::memory::human(available),
+        crate::memory::part_size_within(spec, available).max(1)
+    ))
+}
 
 fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, HarnessError> {
     rayon::ThreadPoolBuilder::new()
@@ -327,129 +382,6 @@ fn rows_of(records: &[PartRecord]) -> Rows {
     }
 }
 
-/// Why part `p`'s record or files cannot be trusted, if they cannot.
-fn check_part(
-    spec: &RunSpec,
-    out: &Path,
-    p: u64,
-    r: &PartRecord,
-) -> Result<Option<String>, HarnessError> {
-    let (first, end) = spec.part_units(p);
-    if r.index != p || r.units != [first, end] {
-        return Ok(Some(format!(
-            "recorded as units {:?}, but the run's part {p} holds [{first}, {end}]",
-            r.units
-        )));
-    }
-    if spec.decisions.is_some() && r.decisions.is_none() {
-        return Ok(Some("its decisions file was never recorded".into()));
-    }
-    for &table in Table::of_run(spec.decisions.is_some()) {
-        let file = r.file(table);
-        let expected = part::part_path(Path::new(""), table, p);
-        if Path::new(&file.file) != expected {
-            return Ok(Some(format!(
-                "its {} file is recorded as {:?}",
-                table.dir(),
-                file.file
-            )));
-        }
-        if let Some(why) = part::verify(out, file)? {
-            return Ok(Some(why));
-        }
-    }
-    Ok(None)
-}
-
-/// The journal of completed parts: one JSON record a line, appended and flushed to disk
-/// after the part's files are in place, so a record never precedes its bytes.
-struct Journal {
-    path: PathBuf,
-    file: Mutex<File>,
-}
-
-impl Journal {
-    fn create(path: &Path) -> Result<Journal, HarnessError> {
-        let file = File::create(path).map_err(HarnessError::io("cannot write", path))?;
-        Ok(Journal {
-            path: path.to_path_buf(),
-            file: Mutex::new(file),
-        })
-    }
-
-    fn append(&self, record: &PartRecord) -> Result<(), HarnessError> {
-        let mut line = serde_json::to_string(record).expect("a part record serialises");
-        line.push('\n');
-        // A worker that panicked while holding the lock left no half line behind a
-        // successful `write_all`, so the file is still usable.
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        file.write_all(line.as_bytes())
-            .and_then(|()| file.sync_data())
-            .map_err(HarnessError::io("cannot write", &self.path))
-    }
-}
-
-/// The records in a journal; a line cut short by a kill (or otherwise unreadable) is
-/// skipped, which only means its part is played again.
-fn read_journal(path: &Path) -> Result<Vec<PartRecord>, HarnessError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(text
-            .lines()
-            .filter_map(|line| serde_json::from_str(line).ok())
-            .collect()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        // Not valid UTF-8: torn beyond use; every unrecorded part is played again.
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Ok(Vec::new()),
-        Err(e) => Err(HarnessError::io("cannot read", path)(e)),
-    }
-}
-
-/// The first field two specs disagree on, for the error message.
-fn spec_difference(recorded: &RunSpec, asked: &RunSpec) -> String {
-    let seats = |s: &RunSpec| s.decisions.map_or("none".to_string(), |d| d.to_string());
-    let fields: [(&str, String, String); 10] = [
-        (
-            "variant",
-            format!(
-                "{} ({})",
-                recorded.variant.name,
-                &recorded.variant.sha256[..12]
-            ),
-            format!("{} ({})", asked.variant.name, &asked.variant.sha256[..12]),
-        ),
-        (
-            "unit",
-            recorded.unit.name().into(),
-            asked.unit.name().into(),
-        ),
-        ("count", recorded.count.to_string(), asked.count.to_string()),
-        ("seed", recorded.seed.to_string(), asked.seed.to_string()),
-        ("agents", recorded.agents_arg(), asked.agents_arg()),
-        (
-            "part size",
-            recorded.part_size.to_string(),
-            asked.part_size.to_string(),
-        ),
-        ("shard", recorded.shard.to_string(), asked.shard.to_string()),
-        (
-            "log actions",
-            recorded.log_actions.to_string(),
-            asked.log_actions.to_string(),
-        ),
-        (
-            "base/per tai",
-            format!("{}/{}", recorded.base, recorded.per_tai),
-            format!("{}/{}", asked.base, asked.per_tai),
-        ),
-        ("decisions", seats(recorded), seats(asked)),
-    ];
-    fields
-        .iter()
-        .find(|(_, a, b)| a != b)
-        .map(|(name, a, b)| format!("{name}: the run has {a}, the command asks for {b}"))
-        .unwrap_or_else(|| "the variant text".into())
-}
-
 /// An output directory that cannot be `verb`ed (read, created, written to), and why.
 fn dir_error(verb: &str, dir: &Path, e: impl std::fmt::Display) -> HarnessError {
     HarnessError::Usage(format!(
@@ -459,107 +391,104 @@ fn dir_error(verb: &str, dir: &Path, e: impl std::fmt::Display) -> HarnessError 
 }
 
 fn unwritable(out: &Path) -> impl Fn(HarnessError) -> HarnessError + '_ {
-    move |e| dir_error("write to", out, e)
+    move |e| match e {
+        // Already names the problem and who must act.
+        HarnessError::Usage(_) => e,
+        e => dir_error("write to", out, e),
+    }
 }
 
-/// Creates the run directory, or checks that an existing one may take this run: empty,
-/// holding only other shards of the same run, or (`resume`) left by this very run killed
-/// before its first manifest.
-fn prepare(out: &Path, spec: &RunSpec, resume: bool) -> Result<(), HarnessError> {
+fn not_empty(out: &Path) -> HarnessError {
+    HarnessError::Usage(format!(
+        "the output directory {} is not empty; resume the run in it, or choose another output directory",
+        out.display()
+    ))
+}
+
+/// Checks that the directory `out` (if it exists) may take this run: empty, holding only
+/// other shards of the same run, or (`resume`) left by this very run without its manifest.
+/// Nothing is written.
+fn check_directory(out: &Path, spec: &RunSpec, resume: bool) -> Result<(), HarnessError> {
     if out.exists() && !out.is_dir() {
         return Err(HarnessError::Usage(format!(
             "the output directory {} exists and is not a directory",
             out.display()
         )));
     }
-    if out.is_dir() {
-        let entries: Vec<String> = std::fs::read_dir(out)
-            .map_err(|e| dir_error("read", out, e))?
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        // Manifests of another run, or of another split of this one, first: their own
-        // messages (an unsplit run over an unsplit run is simply "not empty").
-        let sharing = !spec.shard.is_whole() || !entries.iter().any(|n| n == "manifest.json");
-        for other in Manifest::read_all(out)?.into_iter().filter(|_| sharing) {
-            let mut theirs = other.spec.clone();
-            theirs.shard = spec.shard;
-            theirs.variant.text.clone_from(&spec.variant.text);
-            if theirs != *spec {
-                return Err(HarnessError::Usage(format!(
-                    "{} holds {} of a different run ({}); runs share a directory only as shards that agree on everything else",
-                    out.display(),
-                    Manifest::file_name(other.spec.shard),
-                    spec_difference(&other.spec, spec)
-                )));
-            }
-            if other.spec.shard.count != spec.shard.count {
-                let split = |s: Shard| {
-                    if s.is_whole() {
-                        "a run not split into shards".to_string()
-                    } else {
-                        format!("shard {s}")
-                    }
-                };
-                return Err(HarnessError::Usage(format!(
-                    "{} holds {} ({}), and {} cannot join it: shards of one run must all split it into the same number of shards",
-                    out.display(),
-                    split(other.spec.shard),
-                    Manifest::file_name(other.spec.shard),
-                    split(spec.shard)
-                )));
-            }
+    if !out.is_dir() {
+        return Ok(());
+    }
+    let entries: Vec<String> = std::fs::read_dir(out)
+        .map_err(|e| dir_error("read", out, e))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    // Manifests of another run, or of another split of this one, first: their own
+    // messages (an unsplit run over an unsplit run is simply "not empty").
+    let sharing = !spec.shard.is_whole() || !entries.iter().any(|n| n == "manifest.json");
+    for other in Manifest::read_all(out)?.into_iter().filter(|_| sharing) {
+        let theirs = RunSpec {
+            shard: spec.shard,
+            ..other.spec.clone()
+        };
+        if !same_run(&theirs, spec) {
+            return Err(HarnessError::Usage(format!(
+                "{} holds {} of a different run ({}); runs share a directory only as shards that agree on everything else",
+                out.display(),
+                Manifest::file_name(other.spec.shard),
+                spec_difference(&other.spec, spec, ["the run has", "the command asks for"])
+            )));
         }
-        if !entries.is_empty() {
-            let own = Manifest::file_name(spec.shard);
-            let fits = !entries.contains(&own)
-                && (resume || !spec.shard.is_whole())
-                && entries.iter().all(|n| is_run_entry(n));
-            if !fits {
-                return Err(HarnessError::Usage(format!(
-                    "the output directory {} is not empty; resume the run in it, or choose another output directory",
-                    out.display()
-                )));
-            }
+        if other.spec.shard.count != spec.shard.count {
+            let split = |s: Shard| {
+                if s.is_whole() {
+                    "a run not split into shards".to_string()
+                } else {
+                    format!("shard {s}")
+                }
+            };
+            return Err(HarnessError::Usage(format!(
+                "{} holds {} ({}), and {} cannot join it: shards of one run must all split it into the same number of shards",
+                out.display(),
+                split(other.spec.shard),
+                Manifest::file_name(other.spec.shard),
+                split(spec.shard)
+            )));
         }
     }
-    let mk = |dir: &Path| std::fs::create_dir_all(dir).map_err(|e| dir_error("create", dir, e));
-    mk(out)?;
-    for &table in Table::of_run(spec.decisions.is_some()) {
-        mk(&out.join(table.dir()))?;
+    if !entries.is_empty() {
+        let own = Manifest::file_name(spec.shard);
+        let fits = !entries.contains(&own)
+            && (resume || !spec.shard.is_whole())
+            && entries.iter().all(|n| is_run_entry(n));
+        if !fits {
+            return Err(not_empty(out));
+        }
     }
-    let variant_path = out.join(VARIANT_FILE);
-    match std::fs::read_to_string(&variant_path) {
-        Ok(existing) if existing == spec.variant.text => Ok(()),
-        Ok(_) => Err(HarnessError::Usage(format!(
-            "{} holds a different {VARIANT_FILE} (SHA-256 {}…) than the variant asked for ({}, {}…)",
-            out.display(),
-            &crate::spec::sha256_hex(
-                std::fs::read(&variant_path).unwrap_or_default().as_slice()
-            )[..12],
-            spec.variant.name,
-            &spec.variant.sha256[..12]
-        ))),
-        Err(_) => crate::atomic::write_atomically(&variant_path, spec.variant.text.as_bytes())
-            .map_err(|e| dir_error("write to", out, e)),
-    }
+    Ok(())
 }
 
-/// Plays part `p` and writes its three files; returns its record and the deals it holds.
+/// Plays part `p` and writes its files, but for those in `keep` (already on disk as
+/// recorded: the new bytes must be the same, and the file is left as it is); returns the
+/// part's record and the deals it holds.
 fn play_part(
     spec: &RunSpec,
     variant: &Variant,
     agents: &[BuiltinAgent; 4],
     out: &Path,
     p: u64,
+    keep: &[(Table, FileRecord)],
     progress: &Progress,
 ) -> Result<(PartRecord, u64), HarnessError> {
     let (first, end) = spec.part_units(p);
+    // The first allocation only: the columns grow as needed, so a large part size reserves
+    // no more than a default part would.
     let capacity = match spec.unit {
-        Unit::Deals => (end - first) as usize,
+        Unit::Deals => end - first,
         // About 20 deals a game with greedy players.
-        Unit::Games => (end - first) as usize * 24,
-    };
+        Unit::Games => (end - first).saturating_mul(24),
+    }
+    .min(Unit::Deals.default_part_size()) as usize;
     let mut tables = PartTables::new(spec.log_actions, capacity, spec.decisions);
     let mut player = Player::new(spec, variant, agents.clone());
     let mut deals = 0;
@@ -587,17 +516,36 @@ fn play_part(
     let deal_rows = tables.deals.len();
     let deals_batch = tables.deals.finish(&spec.variant.name);
     batches.push((Table::Deals, deal_rows, deals_batch));
+    let origin = spec.part_origin(p).to_json();
     let mut staged = Vec::with_capacity(4);
     let mut files = Vec::with_capacity(4);
     for (table, rows, batch) in &batches {
         let (table, rows) = (*table, *rows);
         let path = part::part_path(out, table, p);
-        let bytes = part::encode(table, batch, &path)?;
-        files.push(part::record(table, p, rows, &bytes));
+        let bytes = part::encode(table, batch, &path, &origin)?;
+        let record = part::record(table, p, rows, &bytes);
+        if let Some((_, kept)) = keep.iter().find(|(t, _)| *t == table) {
+            if *kept != record {
+                for tmp in staged.iter().flatten() {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                return Err(HarnessError::Usage(format!(
+                    "cannot resume: this taisim ({}) plays part {p} differently from the run's recorded {} (SHA-256 {}… recorded, {}… now): the run was made by another version; finish it with that version",
+                    env!("CARGO_PKG_VERSION"),
+                    kept.file,
+                    kept.sha256.get(..12).unwrap_or(&kept.sha256),
+                    &record.sha256[..12]
+                )));
+            }
+            files.push(record);
+            staged.push(None);
+            continue;
+        }
+        files.push(record);
         match part::stage(out, table, p, &bytes) {
-            Ok(tmp) => staged.push(tmp),
+            Ok(tmp) => staged.push(Some(tmp)),
             Err(e) => {
-                for tmp in &staged {
+                for tmp in staged.iter().flatten() {
                     let _ = std::fs::remove_file(tmp);
                 }
                 return Err(e);
@@ -605,7 +553,9 @@ fn play_part(
         }
     }
     for ((table, _, _), tmp) in batches.iter().zip(&staged) {
-        part::commit(out, *table, p, tmp)?;
+        if let Some(tmp) = tmp {
+            part::commit(out, *table, p, tmp)?;
+        }
     }
     let deals_file = files.pop().expect("the deals file");
     let tai = files.pop().expect("the tai file");

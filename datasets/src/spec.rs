@@ -115,8 +115,13 @@ impl VariantSource {
     pub fn by_name_or_path(name: &str) -> Result<(VariantSource, Variant), HarnessError> {
         let (text, origin) = match Variant::builtin_text(name) {
             Some(text) => (text.to_string(), format!("builtin:{name}")),
-            None if std::path::Path::new(name).is_file() => {
-                let text = std::fs::read_to_string(name).map_err(|e| {
+            None if std::path::Path::new(name).exists() => {
+                let text = taisim_score::file::read_regular_text(
+                    std::path::Path::new(name),
+                    taisim_score::file::VARIANT_FILE_LIMIT,
+                    "a variant file",
+                )
+                .map_err(|e| {
                     HarnessError::Usage(format!("cannot read variant file {name}: {e}"))
                 })?;
                 (text, name.to_string())
@@ -250,10 +255,98 @@ impl RunSpec {
         a..b
     }
 
+    /// What part `p`'s footer records of it ([`PartOrigin`]).
+    pub fn part_origin(&self, p: u64) -> PartOrigin {
+        let (first, end) = self.part_units(p);
+        PartOrigin {
+            format: PART_ORIGIN_FORMAT.to_string(),
+            variant: self.variant.name.clone(),
+            variant_sha256: self.variant.sha256.clone(),
+            unit: self.unit,
+            count: self.count,
+            seed: self.seed,
+            agents: self.agents.clone(),
+            part_size: self.part_size,
+            log_actions: self.log_actions,
+            base: self.base,
+            per_tai: self.per_tai,
+            decisions: self.decisions,
+            part: p,
+            units: [first, end],
+        }
+    }
+
     /// The agents as `--agents` spells them.
     pub fn agents_arg(&self) -> String {
         let names: Vec<String> = self.agents.iter().map(|a| a.to_string()).collect();
         names.join(",")
+    }
+}
+
+/// The key of every part file's footer that records the run it belongs to ([`PartOrigin`]).
+pub const PART_ORIGIN_KEY: &str = "taisim.part";
+
+/// The format of [`PartOrigin`]; bumped when a field changes meaning.
+pub const PART_ORIGIN_FORMAT: &str = "taisim-part/1";
+
+/// What every part file's footer records of the run that wrote it (key [`PART_ORIGIN_KEY`]):
+/// everything of the spec that decides its rows, and which part it is. Not the shard (it
+/// says only who played the part: a sharded run's files are the unsharded run's) nor where
+/// the variant was read from (its hash is here). With it a run directory that lost its
+/// manifest can still be resumed, and a file of another run is told from the run's own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartOrigin {
+    pub format: String,
+    pub variant: String,
+    pub variant_sha256: String,
+    pub unit: Unit,
+    pub count: u64,
+    pub seed: u64,
+    #[serde(with = "agent_names")]
+    pub agents: [AgentSpec; 4],
+    pub part_size: u64,
+    pub log_actions: bool,
+    pub base: i64,
+    pub per_tai: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decisions: Option<DecisionSeats>,
+    /// The part, and the units `[first, end)` it holds.
+    pub part: u64,
+    pub units: [u64; 2],
+}
+
+impl PartOrigin {
+    /// The footer's text: compact JSON, the same bytes for the same part.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a part origin serialises")
+    }
+
+    /// The spec of the run that wrote the part, as shard `shard` with `variant` (whose hash
+    /// the caller has checked against [`PartOrigin::variant_sha256`]).
+    pub fn spec(&self, variant: VariantSource, shard: Shard) -> RunSpec {
+        RunSpec {
+            variant,
+            unit: self.unit,
+            count: self.count,
+            seed: self.seed,
+            agents: self.agents.clone(),
+            part_size: self.part_size,
+            shard,
+            log_actions: self.log_actions,
+            base: self.base,
+            per_tai: self.per_tai,
+            decisions: self.decisions,
+        }
+    }
+
+    /// Whether two parts belong to one run (they may be different parts of it).
+    pub fn same_run(&self, other: &PartOrigin) -> bool {
+        PartOrigin {
+            part: other.part,
+            units: other.units,
+            ..self.clone()
+        } == *other
     }
 }
 
@@ -288,10 +381,19 @@ impl RunRequest {
             ));
         }
         let shard = self.shard.unwrap_or(Shard::WHOLE);
-        // A run killed before its first manifest resumes from the arguments alone.
-        let from_manifest = resume && !crate::run::resumable_without_manifest(out, shard);
-        let mut spec = if from_manifest {
-            crate::run::resume_spec(out, shard)?
+        // What the directory recorded (its manifest, journal or part files); a run killed
+        // before its first manifest resumes from the arguments alone.
+        let recorded = match resume {
+            true => crate::resume::recorded_spec(out, shard)?,
+            false => None,
+        };
+        if resume && recorded.is_none() && !crate::run::resumable_without_manifest(out, shard) {
+            // Names what is missing.
+            crate::run::resume_spec(out, shard)?;
+        }
+        let from_manifest = recorded.is_some();
+        let mut spec = if let Some((spec, _)) = recorded {
+            spec
         } else {
             let (source, variant) = VariantSource::by_name_or_path(
                 self.variant.as_deref().unwrap_or(Variant::DEFAULT),
@@ -316,7 +418,11 @@ impl RunRequest {
             }
         };
         if let (Some(name), true) = (&self.variant, from_manifest) {
-            spec.variant = VariantSource::by_name_or_path(name)?.0;
+            let asked = VariantSource::by_name_or_path(name)?.0;
+            // The same variant read from elsewhere keeps the run's record of it.
+            if asked.sha256 != spec.variant.sha256 {
+                spec.variant = asked;
+            }
         }
         if let Some(n) = self.deals {
             spec.unit = Unit::Deals;
@@ -364,6 +470,60 @@ impl RunRequest {
             .map_err(|e| HarnessError::Usage(e.to_string()))?;
         Ok(spec)
     }
+}
+
+/// Whether two specs describe the same rows: everything but the variant's text (a manifest
+/// keeps its hash) and where the variant was read from.
+pub(crate) fn same_run(a: &RunSpec, b: &RunSpec) -> bool {
+    let plain = |s: &RunSpec| RunSpec {
+        variant: VariantSource {
+            origin: String::new(),
+            text: String::new(),
+            ..s.variant.clone()
+        },
+        ..s.clone()
+    };
+    plain(a) == plain(b)
+}
+
+/// The first field two specs disagree on, for an error message: "seed: the run has 42, the
+/// command asks for 77" (`has` and `asks` name the two sides).
+pub(crate) fn spec_difference(a: &RunSpec, b: &RunSpec, [has, asks]: [&str; 2]) -> String {
+    let seats = |s: &RunSpec| s.decisions.map_or("none".to_string(), |d| d.to_string());
+    let short = |h: &str| h.get(..12).unwrap_or(h).to_string();
+    let fields: [(&str, String, String); 10] = [
+        (
+            "variant",
+            format!("{} ({}…)", a.variant.name, short(&a.variant.sha256)),
+            format!("{} ({}…)", b.variant.name, short(&b.variant.sha256)),
+        ),
+        ("unit", a.unit.name().into(), b.unit.name().into()),
+        ("count", a.count.to_string(), b.count.to_string()),
+        ("seed", a.seed.to_string(), b.seed.to_string()),
+        ("agents", a.agents_arg(), b.agents_arg()),
+        (
+            "part size",
+            a.part_size.to_string(),
+            b.part_size.to_string(),
+        ),
+        ("shard", a.shard.to_string(), b.shard.to_string()),
+        (
+            "log actions",
+            a.log_actions.to_string(),
+            b.log_actions.to_string(),
+        ),
+        (
+            "base/per tai",
+            format!("{}/{}", a.base, a.per_tai),
+            format!("{}/{}", b.base, b.per_tai),
+        ),
+        ("decisions", seats(a), seats(b)),
+    ];
+    fields
+        .iter()
+        .find(|(_, x, y)| x != y)
+        .map(|(name, x, y)| format!("{name}: {has} {x}, {asks} {y}"))
+        .unwrap_or_else(|| "the variant text".into())
 }
 
 /// `runs/20261122-073015`: the default output directory, by UTC start time (sortable).

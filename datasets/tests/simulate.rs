@@ -392,7 +392,7 @@ fn resume_plays_again_every_part_that_differs_from_its_record() {
         "part 2: tai/part-00002.parquet has 0 bytes",
         "part 3: wins/part-00003.parquet is missing",
         "part 4: tai/part-00004.parquet has SHA-256",
-        "part 5: its files were never recorded",
+        "part 5: its files were never recorded as complete",
     ] {
         assert!(reasons.contains(needle), "{needle} in {reasons}");
     }

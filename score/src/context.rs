@@ -56,8 +56,8 @@ pub struct WinInput {
     /// (mahjongtime insurance penalty "Last Five Tiles error").
     pub late_fresh_discard: bool,
     /// The deal's wild kind (taizhou.md 「得牌」: the kind of the tile turned up after the
-    /// deal), `None` where the variant has none. Its three copies in play are wild, 白板 stands
-    /// for its face (shared/rules/README.md, taizhou 得牌 and 白板).
+    /// deal), `None` where the variant has none. Its three copies in play are wild, each 白板
+    /// is read as its face or as itself (shared/rules/README.md, taizhou 得牌 and 白板).
     pub wild: Option<Tile>,
 }
 
@@ -84,6 +84,19 @@ pub enum ScoreError {
     WildMissing,
     #[error("this variant has no wild (得牌); wild {0} given")]
     WildUnused(Tile),
+    /// A win on a discarded (or robbed) wild where wilds stay out of claims: the engine never
+    /// offers it, so no table prices it.
+    #[error(
+        "a win on a discarded {0}, the wild kind: a discarded wild is dead, no one may claim \
+         or win on it (taizhou.md 得牌: 也不能参与吃 / 碰 / 杠); a wild wins only self-drawn"
+    )]
+    WinOnDiscardedWild(Tile),
+    /// Flowers given to a variant played without them: no deal of it holds one.
+    #[error(
+        "this variant plays without flowers (rules.flowers = false); flowers {0} given \
+         (taizhou.md 共136张: no flower tiles)"
+    )]
+    FlowersUnused(FlowerSet),
     #[error("the winning tile {0} is not in the hand")]
     WinTileMissing(Tile),
     #[error("no winning tile given")]
@@ -170,8 +183,9 @@ impl WinInput {
         }
     }
 
-    /// How the hand algorithms read this hand's wilds: taizhou's 得牌 with 白板 standing
-    /// for its face and a real tile in every set and the pair, as the deal reads them.
+    /// How the hand algorithms read this hand's wilds: taizhou's 得牌 with each 白板 read as
+    /// its face or as itself and a real tile in every set and the pair, as the deal reads
+    /// them.
     pub fn wild_rules(&self) -> Option<Wild> {
         self.wild.map(|w| Wild::taizhou(w, true))
     }
@@ -199,6 +213,16 @@ impl WinInput {
             (None, true) => return Err(ScoreError::WildMissing),
             (Some(w), false) => return Err(ScoreError::WildUnused(w)),
             _ => {}
+        }
+        if !rules.flowers && !self.flowers.is_empty() {
+            return Err(ScoreError::FlowersUnused(self.flowers));
+        }
+        // A discarded wild is dead where wilds stay out of claims: nobody wins on it, and a
+        // kong robbed holds no wild either.
+        if let (Some(w), Some(t), false) = (self.wild, self.win_tile, rules.wilds_in_claims) {
+            if t == w && !self.context.self_draw {
+                return Err(ScoreError::WinOnDiscardedWild(t));
+            }
         }
         // A chow's lowest tile comes from the caller: one that runs off its suit is no meld.
         if let Some(&m) = self
@@ -388,6 +412,38 @@ impl WinInput {
                     "needs no claim or kong before the win: no melds (:86 無發生吃、碰、槓)",
                 );
             }
+        }
+        // 天胡, 地胡 and 人胡 are won in the first go-round: the wall is nearly whole, and the
+        // winner has not discarded yet, so it cannot have declared ready with a discard
+        // (地聽, and the dealer's 天聽, are declared with one). A non-dealer ready on its dealt
+        // hand (ready_on_deal: the 2015 table's 平家天聽, "取完牌後即聽牌") may win 地胡.
+        let first_go_round = [
+            (c.heavenly, "heavenly (天胡)"),
+            (c.earthly, "earthly (地胡)"),
+            (c.human, "human (人胡)"),
+        ];
+        for (_, circumstance) in first_go_round.into_iter().filter(|(on, _)| *on) {
+            if c.last_tile {
+                return refuse(
+                    circumstance,
+                    "is won in the first go-round, with the wall nearly whole: never on the \
+                     last tile (last_tile)",
+                );
+            }
+            if self.ready == Ready::Declared {
+                return refuse(
+                    circumstance,
+                    "is won before the winner's first discard, and a ready hand is declared \
+                     with a discard (地聽): not with declared_ready",
+                );
+            }
+        }
+        if c.heavenly && self.ready == Ready::OnDeal {
+            return refuse(
+                "heavenly (天胡)",
+                "is won before the dealer's first discard, with which its 天聽 is declared: \
+                 not with ready_on_deal",
+            );
         }
         // The first go-round, when no one has claimed: the dealer discards first, then each
         // seat in turn, so the discards made tell who can have won how.

@@ -21,8 +21,8 @@
 //! ```
 //!
 //! 台州 (the `taizhou` variant) is scored by its own tables (`taizhou/`): 胡 by how each set
-//! was made, 台 doubling, every reading of a hand with wilds (得牌, 白板 standing for its
-//! face); [`seat_value`] values the players who did not win, [`Liability`] decides 全包, and
+//! was made, 台 doubling, every reading of a hand with wilds (得牌, each 白板 read as the
+//! wild's face or as itself); [`seat_value`] values the players who did not win, [`Liability`] decides 全包, and
 //! [`score_deal`] settles every pair of players ([`settle_all_pairs`]).
 //!
 //! Scoring allocates nothing: readings, pattern lists and payments are fixed-size values.
@@ -31,6 +31,7 @@ mod amount;
 mod breakdown;
 mod context;
 mod detect;
+pub mod file;
 mod pattern;
 mod reading;
 mod request;
@@ -170,10 +171,20 @@ fn excluded_by(mask: PatternSet, variant: &Variant) -> PatternSet {
     excluded
 }
 
-/// The patterns of `found` that count under `variant`'s exclusions: a pattern counts unless
-/// a pattern that itself counts excludes it. An excluded pattern excludes nothing: 天聽
-/// rules out 不求人, and 不求人, no longer counted, does not take 自摸 with it ("不計門清，
-/// 其餘另計", taiwan16-common.txt:81), so a self-drawn 天聽 pays 天聽 + 自摸.
+/// The patterns of `found` that count under `variant`'s exclusions.
+///
+/// First the gradings ([`CHAINS`]): of each, only the highest grade found is a candidate,
+/// whether or not it then counts, so an exclusion of one grade removes that grade alone and
+/// never lets a lower one back (四槓 "不計 四暗坎", taiwan16-2015-table.txt:319: a hand with
+/// four concealed kongs pays no 三暗坎; one with two concealed kongs among four kongs keeps its
+/// 兩暗坎).
+///
+/// Then the file's exclusions: a pattern counts unless a pattern that itself counts excludes
+/// it. An excluded pattern excludes nothing: 天聽 rules out 不求人, and 不求人, no longer
+/// counted, does not take 自摸 with it ("不計門清，其餘另計", taiwan16-common.txt:81), so a
+/// self-drawn 天聽 pays 天聽 + 自摸. Where a pattern contains another and with it what that one
+/// excludes (雙龍 is 一條龍 + 般高, and 一條龍 "不計老少"), the variant file lists the whole
+/// closure on the higher pattern (shared/rules/README.md, taiwan16-2015).
 ///
 /// Exclusions go from higher patterns to lower ones, so they form no cycle (the shipped
 /// variants are checked in `tests/score_chains.rs`); patterns left in a cycle would all be
@@ -186,6 +197,14 @@ pub fn counted_patterns(found: PatternSet, variant: &Variant) -> PatternSet {
 /// already known.
 #[inline]
 fn counted_given(found: PatternSet, excluded: PatternSet, variant: &Variant) -> PatternSet {
+    let below = variant.lower_grades(found);
+    let (found, excluded) = if below & found == 0 {
+        (found, excluded)
+    } else {
+        // The lower grades are no candidates, and what they would exclude does not apply.
+        let found = found & !below;
+        (found, excluded_by(found, variant))
+    };
     // The usual case: the excluded patterns exclude nothing found, so every pattern that
     // excludes one is itself unexcluded and counts, and all of `excluded` goes.
     if excluded & found == 0 || excluded_by(found & excluded, variant) & found == 0 {

@@ -360,31 +360,22 @@ pub const CHAINS: &[&[PatternId]] = &[
     &[PatternId::PureStraight, PatternId::PureStraightSelfDrawn],
 ];
 
-/// The exclusions every variant inherits from [`CHAINS`], per pattern.
+/// The exclusions every variant inherits from [`CHAINS`], per pattern: the grades below it.
+///
+/// A grade is a property of the hand, not a pattern that counts or not: of a grading, only
+/// the highest grade the hand has is a candidate (a hand with four concealed pungs has three,
+/// but pays 四暗坎 alone), whether or not that grade then counts. So scoring takes the lower
+/// grades out of what was found before any exclusion of a file applies
+/// ([`counted_patterns`](super::counted_patterns)): an exclusion of one grade removes that
+/// grade alone. 四槓 "不計 四暗坎" (taiwan16-2015-table.txt:319) leaves a 兩暗坎 hand (two
+/// concealed kongs among four kongs) its 兩暗坎, and takes from a hand whose highest grade is
+/// 四暗坎 every grade, with no fall back to 三暗坎 (shared/rules/README.md, taiwan16-2015).
 pub(crate) fn chain_exclusions() -> [PatternSet; PatternId::COUNT] {
     let mut out = [0; PatternId::COUNT];
     for chain in CHAINS {
         for (i, high) in chain.iter().enumerate() {
             for low in &chain[..i] {
                 out[high.index()] |= low.bit();
-            }
-        }
-    }
-    out
-}
-
-/// `excludes` with, for each member of a [`CHAINS`] grading it names, the grades below that
-/// member. A grade holds the ones below it (a hand with four concealed pungs has three), so
-/// ruling out a grade rules out the pattern at every size: 四槓 "不計 四暗坎"
-/// (taiwan16-2015-table.txt:319) pays no 三暗坎 either, and 五槓 "不計 …五暗坎" (:393) no
-/// 四暗坎. Patterns outside the gradings are bundles, not grades: an excluded bundle takes
-/// nothing else with it (see [`counted_patterns`](super::counted_patterns)).
-pub(crate) fn with_lower_grades(excludes: PatternSet) -> PatternSet {
-    let mut out = excludes;
-    for chain in CHAINS {
-        for (i, grade) in chain.iter().enumerate() {
-            if excludes & grade.bit() != 0 {
-                out |= chain[..i].iter().fold(0, |m, low| m | low.bit());
             }
         }
     }

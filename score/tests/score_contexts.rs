@@ -123,6 +123,66 @@ const CASES: &[(&str, &str, &str, &str, &str, &str)] = &[
         "discard",
         r#", "discarder": "E", "discards": 1, "context": ["human"]"#,
     ),
+    // 天胡, 地胡 and 人胡 come in the first go-round, before the winner's first discard: the
+    // wall is nearly whole (not 海底), and no ready hand was declared with a discard (:67 地聽
+    // 起牌後海底打進八張牌內; :81 天聽 the dealer's first discard). Issue 22.
+    (
+        "heavenly on the last tile",
+        "self_draw",
+        r#", "dealer": "S", "context": ["heavenly", "last_tile"]"#,
+        "never on the last tile",
+        "self_draw",
+        r#", "dealer": "S", "context": ["heavenly"]"#,
+    ),
+    (
+        "heavenly with a declared ready hand",
+        "self_draw",
+        r#", "dealer": "S", "context": ["heavenly", "declared_ready"]"#,
+        "not with declared_ready",
+        "self_draw",
+        r#", "dealer": "S", "context": ["heavenly"]"#,
+    ),
+    (
+        "heavenly with the dealer's 天聽",
+        "self_draw",
+        r#", "dealer": "S", "context": ["heavenly", "ready_on_deal"]"#,
+        "not with ready_on_deal",
+        "self_draw",
+        r#", "dealer": "S", "context": ["ready_on_deal"]"#,
+    ),
+    (
+        "earthly on the last tile",
+        "self_draw",
+        r#", "context": ["earthly", "last_tile"]"#,
+        "never on the last tile",
+        "self_draw",
+        r#", "context": ["earthly"]"#,
+    ),
+    (
+        "earthly with a declared ready hand",
+        "self_draw",
+        r#", "context": ["earthly", "declared_ready"]"#,
+        "not with declared_ready",
+        "self_draw",
+        // A non-dealer ready on its dealt hand (the 2015 table's 平家天聽) may win 地胡.
+        r#", "context": ["earthly", "ready_on_deal"]"#,
+    ),
+    (
+        "human on the last tile",
+        "discard",
+        r#", "discarder": "E", "context": ["human", "last_tile"]"#,
+        "never on the last tile",
+        "discard",
+        r#", "discarder": "E", "context": ["human"]"#,
+    ),
+    (
+        "human with a declared ready hand",
+        "discard",
+        r#", "discarder": "E", "context": ["human", "declared_ready"]"#,
+        "not with declared_ready",
+        "discard",
+        r#", "discarder": "E", "context": ["human", "ready_on_deal"]"#,
+    ),
     (
         "late_fresh_discard on a self-draw",
         "self_draw",
@@ -293,4 +353,66 @@ fn a_chow_off_its_suit_is_refused() {
             Err(e) => panic!("{low}: {e}"),
         }
     }
+}
+
+/// Taizhou requests no deal produces (issue 22): a win on a discarded wild (taizhou.md 得牌
+/// "也不能参与吃 / 碰 / 杠"; the engine never offers it: `wilds_in_claims = false`), and flowers
+/// (taizhou.md 共136张: the variant has none; they were ignored silently). Each with its near
+/// miss, which scores.
+#[test]
+fn taizhou_impossible_requests_are_refused() {
+    // The first worked example's hand with a second wild: 234m 456p, 77s pair, 9s + 9s + 白板
+    // a pung of 9s (白板 read as the wild's face), 中 melded.
+    let req = |win: &str, extra: &str| {
+        format!(
+            r#"{{"variant": "taizhou", "seat": "S", "dealer": "E", "wild": "9s",
+                "hand": "234m 456p 77s 9s P 9s", "melds": [["pung", "CCC"]],
+                "win_tile": "9s", "win": "{win}"{extra}}}"#
+        )
+    };
+    let e = score_json(&req("discard", r#", "discarder": "W""#)).unwrap_err();
+    assert!(e.contains("discarded 9s, the wild kind"), "{e}");
+    let e = score_json(&req(
+        "discard",
+        r#", "discarder": "W", "context": ["robbing_kong"]"#,
+    ))
+    .unwrap_err();
+    assert!(e.contains("discarded 9s, the wild kind"), "{e}");
+    // Near misses: the same wild self-drawn; a discarded 白板 (never wild, "但不能成为得牌").
+    score_json(&req("self_draw", "")).unwrap();
+    let white = req("discard", r#", "discarder": "W""#)
+        .replace(r#""win_tile": "9s""#, r#""win_tile": "P""#)
+        .replace("9s P 9s", "9s 9s P");
+    score_json(&white).unwrap();
+
+    let e = score_json(&req("self_draw", r#", "flowers": ["f2"]"#)).unwrap_err();
+    assert!(e.contains("without flowers") && e.contains("f2"), "{e}");
+    score_json(&req("self_draw", r#", "flowers": []"#)).unwrap();
+}
+
+/// Flowers given to any variant played without them are refused by name, not priced: a
+/// taiwan16 file with `flowers = false` would otherwise pay 正花 and 花槓 for them.
+#[test]
+fn flowers_are_refused_where_the_variant_has_none() {
+    use taisim_score::{score, ScoreError, Variant, WinInput};
+    use taisim_sim::{parse_flowers, parse_hand, parse_tile, Wind};
+    let mut v = Variant::builtin("taiwan16").unwrap();
+    let mut input = WinInput::new(
+        Wind::South,
+        parse_hand("123m 456m 789m 234p 99s 345s").unwrap(),
+        parse_tile("9s").unwrap(),
+        true,
+    );
+    input.flowers = parse_flowers("f2 f6").unwrap();
+    // With flowers, 正花 twice (f2 and f6 are South's).
+    let s = score(&input, &v).unwrap();
+    assert_eq!(s.tai_of(taisim_score::PatternId::SeatFlower), 2);
+    v.rules.flowers = false;
+    match score(&input, &v) {
+        Err(ScoreError::FlowersUnused(f)) => assert_eq!(f, input.flowers),
+        other => panic!("{other:?}"),
+    }
+    // Near miss: no flowers, scored.
+    input.flowers = taisim_sim::FlowerSet::EMPTY;
+    assert!(score(&input, &v).is_ok());
 }

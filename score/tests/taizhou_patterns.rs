@@ -87,16 +87,16 @@ fn seat_wind_pair() {
     }
 }
 
-/// 中发白对 2胡 (:378); near miss: 白板 stands for the wild's face (9p here), so a pair of
-/// 白板 is a pair of 9p, worth nothing (README "白板").
+/// 中发白对 2胡 (:378), a 白板 pair read as itself too ("白板：可以作为自身", issue 22); near
+/// miss: a pair of a wind that is not the seat's.
 #[test]
 fn dragon_pair() {
-    for pair in ["CC", "FF"] {
+    for pair in ["CC", "FF", "PP"] {
         let s = ok(&format!("123m 456m 789s 234p {pair}"), "4p", false, &[], NO);
         assert_eq!(value(&s), (2, 1, 24), "{pair}");
         assert_eq!(count(&s, DragonPair), 1);
     }
-    let miss = ok("123m 456m 789s 234p PP", "4p", false, &[], NO);
+    let miss = ok("123m 456m 789s 234p WW", "4p", false, &[], NO);
     assert_eq!(value(&miss), (0, 1, 20));
     assert_eq!(count(&miss, DragonPair), 0);
 }
@@ -195,8 +195,8 @@ fn half_flush() {
 }
 
 /// 清一色 with 白板 (:392 "如果有白板，那么得牌也是同一花色…才能算清一色，不然只能算混一色"):
-/// 白板 reads as the wild's face, so with the wild 5m it keeps the flush; with the wild 中
-/// it is an honor and the hand is 混一色.
+/// 白板 read as the wild's face keeps the flush with the wild 5m; with the wild 中 it is an
+/// honor either way and the hand is 混一色 (more in `taizhou_white.rs`).
 #[test]
 fn white_dragon_in_a_flush() {
     let flush = ok("123m 123m 46m 789m 22m P", "P", false, &[], "5m");
@@ -225,8 +225,9 @@ fn seat_wind_set() {
     assert_eq!(value(&miss), (4, 1, 28));
 }
 
-/// 字牌刻(含杠) 1台 per set (:394): 中 and 發 kongs; near miss: a pung of 白板, which stands
-/// for the wild's face (here 9p: a 幺九 pung, no 台).
+/// 字牌刻(含杠) 1台 per set (:394): 中 and 發 kongs, and a pung of 白板 read as itself
+/// ("白板：可以作为自身", issue 22: a 幺九 pung either way, and 字牌刻 as itself); near miss: a
+/// pung of a wind that is not the seat's.
 #[test]
 fn dragon_set() {
     let melds = [("kong", "C"), ("concealed_kong", "F")];
@@ -234,13 +235,18 @@ fn dragon_set() {
     assert_eq!(count(&s, DragonSet), 2);
     // 16 + 32 胡, 2 + 1 台 (无得): (10 + 48) × 8 capped.
     assert_eq!(value(&s), (48, 3, 100));
-    let miss = ok("123m 456m 234p 55s", "5s", false, &[("pung", "P")], NO);
+    let white = ok("123m 456m 234p 55s", "5s", false, &[("pung", "P")], NO);
+    assert_eq!(count(&white, DragonSet), 1);
+    assert_eq!(count(&white, ExposedPungTerminal), 1);
+    assert_eq!(value(&white), (4, 2, 56));
+    let miss = ok("123m 456m 234p 55s", "5s", false, &[("pung", "W")], NO);
     assert_eq!(count(&miss, DragonSet), 0);
     assert_eq!(count(&miss, ExposedPungTerminal), 1);
+    assert_eq!(value(&miss), (4, 1, 28));
 }
 
 /// 无得 1台 (:395 "没有任何得牌或者得牌能还原 / 还原的情况中不能含白板"): the wild read as its
-/// own kind; no wild held (a 白板 then is just the wild's face); near misses: a wild that
+/// own kind; no wild held (a 白板 then read either way); near misses: a wild that
 /// must stand for another tile, a restored wild beside a 白板, and the wild kind 白板
 /// itself (its copies can only stand in: the white face has no natural tile).
 #[test]
@@ -249,17 +255,17 @@ fn no_wild() {
     let own = ok("123m 456m 789p 345s 77s", "7s", false, &[], "5s");
     assert_eq!(count(&own, NoWild), 1);
     assert_eq!(value(&own), (0, 1, 20));
-    // No wild held, 白板 as 9m's face: still 无得.
+    // No wild held, a 白板 pair (中发白对 as itself): still 无得.
     let white = ok("123m 456m 789p 345s PP", "3s", false, &[], "9m");
     assert_eq!(count(&white, NoWild), 1);
     // 78s + the wild 5s: it stands for 6s or 9s.
     let standing = ok("123m 456m 789p 78s 5s 22s", "2s", false, &[], "5s");
     assert_eq!(count(&standing, NoWild), 0);
     assert_eq!(value(&standing), (0, 0, 10));
-    // Restored, but a 白板 held.
+    // Restored, but a 白板 held (read as itself, a 中发白对 2胡).
     let restored = ok("123m 456m 789p 345s PP", "P", false, &[], "5s");
     assert_eq!(count(&restored, NoWild), 0);
-    assert_eq!(value(&restored), (0, 0, 10), "{restored:?}");
+    assert_eq!(value(&restored), (2, 0, 12), "{restored:?}");
     // The wild kind is 白板: the white dragons are wild and stand in.
     let p_wild = ok("123m 456m 789p 34s P 77s", "7s", false, &[], "P");
     assert_eq!(count(&p_wild, NoWild), 0);
@@ -286,7 +292,8 @@ fn cap() {
 }
 
 /// "不可单独使用" (:205; README: every set and the pair hold a tile that is not wild): with
-/// four melds, a pair of two wilds is no win; a 白板 (the wild's face) and a wild are.
+/// four melds, a pair of two wilds is no win; a 白板 and a wild are (best read as a pair of
+/// 白板, 中发白对 2胡, than of the wild's face).
 #[test]
 fn every_set_and_the_pair_hold_a_real_tile() {
     let melds = [
@@ -300,8 +307,9 @@ fn every_set_and_the_pair_hold_a_real_tile() {
         ScoreError::NotAWin
     );
     let s = ok("P 5s", "5s", true, &melds, "5s");
-    // 4 明刻 8, 对对胡 4, 自摸 2.
-    assert_eq!(value(&s), (14, 0, 24));
+    // 4 明刻 8, 对对胡 4, 自摸 2, 中发白对 2.
+    assert_eq!(value(&s), (16, 0, 26));
+    assert_eq!(count(&s, DragonPair), 1);
 }
 
 /// 嵌档 on any reading, wilds standing in included (README: "also when the hand had other

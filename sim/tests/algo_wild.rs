@@ -14,7 +14,10 @@
 //! set formed at a natural holds one). Naive shanten: a dynamic program over the 34 faces
 //! choosing the sets and pair of a target and, face by face, which of its slots the hand's
 //! naturals fill, tracking per set whether it holds a natural yet; the wilds then fill what
-//! they may (rules/taizhou.md 得牌: "可以当作任何牌(包括本身)，但不可单独使用").
+//! they may (rules/taizhou.md 得牌: "可以当作任何牌(包括本身)，但不可单独使用"). Both try every
+//! reading of the stand-ins (白板: "可以作为自身，也可以做为当前的得牌"): each one a natural of the
+//! wild kind's face or of its own, the best reading taken; the fast path reads them all as
+//! the wild's face, which these check is never worse.
 
 use std::collections::HashMap;
 
@@ -32,17 +35,26 @@ fn chow_start(k: usize) -> bool {
     k < 27 && k % 9 < 7
 }
 
-/// Naturals by face and the wild count of a physical hand.
-fn split(hand: &Hand, wild: Wild) -> (Counts, u8) {
+/// Naturals by face and the wild count of a physical hand, once per reading of its
+/// stand-ins: `j` of them read as the wild kind's face, the rest as themselves, for every
+/// `j` from none to all.
+fn splits(hand: &Hand, wild: Wild) -> Vec<(Counts, u8)> {
     let mut c = hand.counts();
     let w = wild.kind().index();
     let wilds = c[w];
     c[w] = 0;
-    if let Some(s) = wild.stand_in() {
-        c[w] = c[s.index()];
-        c[s.index()] = 0;
-    }
-    (c, wilds)
+    let Some(s) = wild.stand_in() else {
+        return vec![(c, wilds)];
+    };
+    let held = c[s.index()];
+    (0..=held)
+        .map(|j| {
+            let mut c = c;
+            c[w] = j;
+            c[s.index()] = held - j;
+            (c, wilds)
+        })
+        .collect()
 }
 
 fn naive_win(c: &mut Counts, wilds: u8, sets: u8, pair: bool, real: bool) -> bool {
@@ -112,8 +124,9 @@ fn naive_is_win(hand: &Hand, rules: HandRules) -> bool {
     if hand.len() != 3 * rules.sets as usize + 2 {
         return false;
     }
-    let (mut c, w) = split(hand, wild);
-    naive_win(&mut c, w, rules.sets, true, wild.needs_real())
+    splits(hand, wild)
+        .into_iter()
+        .any(|(mut c, w)| naive_win(&mut c, w, rules.sets, true, wild.needs_real()))
 }
 
 /// DP state after a face: chows started one face back (count, how many hold a natural),
@@ -123,8 +136,15 @@ type State = (u8, u8, u8, u8, u8, u8, u8);
 
 fn naive_lack(hand: &Hand, rules: HandRules) -> u8 {
     let wild = rules.wild.unwrap();
-    let (c, w) = split(hand, wild);
-    let sets = rules.sets;
+    splits(hand, wild)
+        .into_iter()
+        .map(|(c, w)| naive_lack_of(&c, w, rules.sets, wild.needs_real()))
+        .min()
+        .unwrap()
+}
+
+/// The naive shanten's dynamic program on one reading's naturals `c` and `w` wilds.
+fn naive_lack_of(c: &Counts, w: u8, sets: u8, needs_real: bool) -> u8 {
     let mut dp: HashMap<State, u8> = HashMap::new();
     dp.insert((0, 0, 0, 0, 0, 0, 0), 0);
     for (k, &n) in c.iter().enumerate() {
@@ -170,7 +190,7 @@ fn naive_lack(hand: &Hand, rules: HandRules) -> u8 {
     for (&(o1, _, o2, _, m, p, z), &u) in &dp {
         if o1 == 0 && o2 == 0 && m == sets && p == 1 {
             let fill = u.saturating_sub(w);
-            let cost = if wild.needs_real() { fill.max(z) } else { fill };
+            let cost = if needs_real { fill.max(z) } else { fill };
             best = best.min(cost);
         }
     }
@@ -224,6 +244,14 @@ fn random_hand(rng: &mut Rng, wild: Wild, wilds: u8, len: usize, sets: u8) -> Ha
             hand.add(t);
         }
     };
+    // Stand-ins often, so that their two readings meet (one hand in three holds 1 to 3).
+    if let Some(s) = wild.stand_in() {
+        if rng.below(3) == 0 {
+            for _ in 0..=rng.below(3) {
+                add(&mut hand, s);
+            }
+        }
+    }
     if rng.below(2) == 0 {
         for _ in 0..sets {
             let k = rng.below(34);
@@ -493,13 +521,15 @@ fn wild_near_misses() {
 fn wild_decompositions_are_consistent() {
     let mut rng = Rng(Pcg64Mcg::new(99));
     let mut seen_many = 0;
+    let mut two_ways = 0;
     for round in 0..20_000 {
         let wild = random_wild(&mut rng, round % 2 == 0);
         let wilds = (round % 5) as u8;
         let sets = if round % 3 == 0 { 4 } else { 5 };
         let hand = random_hand(&mut rng, wild, wilds, 3 * sets as usize + 2, sets);
         let rules = HandRules::regular(sets).with_wild(wild);
-        let (naturals, w) = split(&hand, wild);
+        let readings_of = splits(&hand, wild);
+        let w = readings_of[0].1;
         let mut readings = Vec::new();
         for_each_decomposition(&hand, rules, |d| readings.push(d.clone()));
         assert_eq!(!readings.is_empty(), is_win(&hand, rules), "{hand:?}");
@@ -516,7 +546,30 @@ fn wild_decompositions_are_consistent() {
             for t in &d.wilds {
                 faces[t.index()] -= 1;
             }
-            assert_eq!(faces, naturals, "{hand:?} {d:?}");
+            // The naturals of one reading of the stand-ins.
+            assert!(
+                readings_of.iter().any(|(c, _)| *c == faces),
+                "{hand:?} {d:?}"
+            );
+        }
+        // Every reading of the stand-ins that wins has its decompositions listed (the naive
+        // win, reading by reading).
+        for (c, _) in &readings_of {
+            let listed = readings.iter().any(|d| {
+                let mut faces = [0u8; 34];
+                for s in &d.sets {
+                    match *s {
+                        Set::Chow(t) => (0..3).for_each(|j| faces[t.index() + j] += 1),
+                        Set::Pung(t) => faces[t.index()] += 3,
+                    }
+                }
+                faces[d.pair.index()] += 2;
+                d.wilds.iter().for_each(|t| faces[t.index()] -= 1);
+                faces == *c
+            });
+            let wins = naive_win(&mut c.clone(), w, sets, true, wild.needs_real());
+            assert_eq!(listed, wins, "{hand:?} reading {c:?}");
+            two_ways += usize::from(wins && readings_of.len() > 1);
         }
         let mut sorted = readings.clone();
         sorted.sort_by_key(|d| format!("{d:?}"));
@@ -529,6 +582,7 @@ fn wild_decompositions_are_consistent() {
         assert_eq!(out.as_slice(), &readings[..out.len()]);
     }
     assert!(seen_many > 100, "{seen_many}");
+    assert!(two_ways > 100, "{two_ways}");
 }
 
 /// `Discards` with wilds: each discard's shanten and improving kinds as the one-hand
@@ -573,4 +627,64 @@ fn wilds_and_special_hands_are_refused() {
         .check()
         .is_ok());
     assert!(HandRules::regular(6).check().is_err());
+}
+
+/// taizhou.md 牌型 "白板：可以作为自身，也可以做为当前的得牌，但不能成为得牌": a 白板 is read as
+/// itself (a white dragon) or as the wild kind's face, never as a wild. Both readings are
+/// listed among the decompositions; the win check, waits and shanten accept a hand that
+/// either reading completes; a 白板 stands for no other face.
+#[test]
+fn white_dragon_reads_as_itself_or_as_the_wild_face() {
+    let rules = |w: &str| HandRules::regular(4).with_wild(Wild::taizhou(t(w), true));
+    let readings = |hand: &str, w: &str| {
+        let mut out = Vec::new();
+        for_each_decomposition(&h(hand), rules(w), |d| out.push(d.clone()));
+        out
+    };
+    // A 白板 pair in a 萬 hand, wild 5p: the pair is 白白 (itself) or 5p5p (the face).
+    let r = readings("123m 456m 789m 234m PP", "5p");
+    assert!(r.iter().any(|d| d.pair == t("P")), "{r:?}");
+    assert!(r.iter().any(|d| d.pair == t("5p")), "{r:?}");
+    assert!(is_win(&h("123m 456m 789m 234m PP"), rules("5p")));
+    // A 白板 pung, and one 白板 with a wild as the pair: each reading both ways.
+    let r = readings("123m 456m 789m PPP 55m", "9s");
+    assert!(
+        r.iter().any(|d| d.sets.contains(&Set::Pung(t("P")))),
+        "{r:?}"
+    );
+    assert!(
+        r.iter().any(|d| d.sets.contains(&Set::Pung(t("9s")))),
+        "{r:?}"
+    );
+    let r = readings("123m 456m 789m 111p P 9s", "9s");
+    assert!(r
+        .iter()
+        .any(|d| d.pair == t("P") && d.wilds.as_slice() == [t("P")]));
+    assert!(r
+        .iter()
+        .any(|d| d.pair == t("9s") && d.wilds.as_slice() == [t("9s")]));
+    // Two 白板 read apart: one a pung of 白板 with two wilds (itself), the other the 5p of a
+    // 4p-白板-6p chow (the face).
+    let r = readings("123m 456m 55m 4p6p PP 5p5p", "5p");
+    assert!(
+        r.iter()
+            .any(|d| d.sets.contains(&Set::Pung(t("P"))) && d.sets.contains(&Set::Chow(t("4p")))),
+        "{r:?}"
+    );
+    // Only the face chows: 4p 白板 6p with wild 5p wins, with wild 9s it does not.
+    let hand = h("123m 456m 789m 4p P 6p 11s");
+    assert!(is_win(&hand, rules("5p")));
+    assert!(readings("123m 456m 789m 4p P 6p 11s", "5p")
+        .iter()
+        .all(|d| d.sets.contains(&Set::Chow(t("4p")))));
+    // "但不能成为得牌": never a wild, so it cannot be the 6p of 45p or 78p.
+    assert!(!is_win(&hand, rules("9s")));
+    assert!(!is_win(&h("123m 456m 789m 4p P 7p 11s"), rules("5p")));
+    assert!(!is_win(&h("123m 456m 789m 45p P 11s"), rules("9s")));
+    // Waits: 11s and a 白板 pair wait on either (白板 drawn: a pung of 白板 read either way)
+    // and on a wild, which completes whatever a tile would.
+    let waiting = h("123m 456m 789m 11s PP");
+    let w = waits(&waiting, rules("5p"));
+    assert_eq!(w, set("1s 5p P"), "{w:?}");
+    assert_eq!(shanten(&waiting, rules("5p")), 0);
 }

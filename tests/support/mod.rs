@@ -20,7 +20,10 @@ pub fn taisim_with_input(args: &[&str], stdin: &[u8]) -> Output {
         .spawn()
         .unwrap();
     let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin).unwrap();
+    // A command that exits without reading its input (a refused argument) closes the pipe.
+    if let Err(e) = input.write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     drop(input);
     child.wait_with_output().unwrap()
 }
@@ -31,4 +34,48 @@ pub fn stdout(o: &Output) -> String {
 
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `taisim ARGS` with `stdin`, killed after `seconds` if still running: a command that hangs
+/// (a FIFO read without end) fails the test instead of stalling the suite. `None` when it
+/// had to be killed.
+pub fn taisim_within(args: &[&str], stdin: &[u8], seconds: u64) -> Option<Output> {
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_taisim"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    // A command that exits without reading its input closes the pipe: not a failure here.
+    let _ = input.write_all(stdin);
+    drop(input);
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// Every file under the table directories of a run, by path relative to it, with its bytes.
+pub fn table_files(run: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    for table in ["deals", "wins", "tai", "decisions"] {
+        let Ok(entries) = std::fs::read_dir(run.join(table)) else {
+            continue;
+        };
+        for e in entries {
+            let e = e.unwrap();
+            let name = format!("{table}/{}", e.file_name().to_string_lossy());
+            files.insert(name, std::fs::read(e.path()).unwrap());
+        }
+    }
+    files
 }

@@ -103,6 +103,7 @@ impl Report {
             "parts_in_run": self.parts_in_run,
             "checksums_verified": self.checksums_verified,
             "warnings": self.warnings,
+            "unrecorded_files": self.unrecorded,
             "deals": self.deals,
             "wins": self.wins,
             "tai_rows": self.tai_rows,

@@ -56,8 +56,10 @@ pub struct Report {
     pub shards_present: Vec<Shard>,
     pub parts_counted: u64,
     pub parts_in_run: u64,
-    /// Missing shards, unfinished manifests.
+    /// Missing shards, unfinished manifests, files no manifest records.
     pub warnings: Vec<String>,
+    /// Files in the table directories that no manifest records ([`Run::unrecorded`]).
+    pub unrecorded: Vec<String>,
     pub checksums_verified: bool,
     /// Deal rows counted.
     pub deals: u64,

@@ -93,13 +93,20 @@ impl Report {
             (
                 "shards",
                 format!(
-                    "{shards}; parts {} of {} counted{}",
+                    "{shards}; parts {} of {} counted{}{}",
                     self.parts_counted,
                     self.parts_in_run,
                     if self.checksums_verified {
                         ", checksums verified"
                     } else {
                         ", row counts verified (checksums not checked)"
+                    },
+                    match self.unrecorded.len() {
+                        0 => String::new(),
+                        n => format!(
+                            "; {n} unrecorded {} beside them (see the warning)",
+                            if n == 1 { "file" } else { "files" }
+                        ),
                     }
                 ),
             ),

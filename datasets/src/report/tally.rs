@@ -451,6 +451,7 @@ impl Tally {
             parts_counted: run.parts.len() as u64,
             parts_in_run: run.parts_in_run(),
             warnings: run.warnings.clone(),
+            unrecorded: run.unrecorded.clone(),
             checksums_verified,
             deals: self.deals,
             wins: self.wins,

@@ -1,6 +1,10 @@
+import os
+
 import pytest
 
 import taisim
+from rl_extras import SKIP_REASON
+
 
 
 @pytest.fixture
@@ -16,3 +20,41 @@ def legal():
 @pytest.fixture
 def space_size():
     return taisim.ACTION_SPACE_SIZE
+
+
+# Tests must not go quiet: under scripts/test.sh (TAISIM_NO_UNEXPECTED_SKIPS=1) a skipped test
+# or module fails the session unless its reason is the one expected skip, the RL extras left
+# out with TAISIM_RL=0. A broken install, a missing reader or a stray skip marker shows as a
+# failure with its reason, not as a quiet "s".
+_skipped = []
+
+
+def _reason(report):
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2])
+    return str(longrepr)
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and not hasattr(report, "wasxfail"):
+        _skipped.append((report.nodeid, _reason(report)))
+
+
+def pytest_collectreport(report):
+    if report.skipped:
+        _skipped.append((report.nodeid, _reason(report)))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if os.environ.get("TAISIM_NO_UNEXPECTED_SKIPS") != "1":
+        return
+    unexpected = [(node, why) for node, why in _skipped if SKIP_REASON not in why]
+    if unexpected:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = [f"{len(unexpected)} unexpected skip(s) (TAISIM_NO_UNEXPECTED_SKIPS=1):"]
+        lines += [f"  {node}: {why}" for node, why in unexpected]
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_line("\n".join(lines), red=True)
+        session.exitstatus = 1

@@ -1,13 +1,15 @@
 """Stable-Baselines3 and sb3-contrib on the package: MaskablePPO on the Rust batching
 (``taisim.sb3.SB3VecEnv``), ``SubprocVecEnv`` over ``taisim.Env``, saving a model. Skipped
-where scripts/requirements-rl.txt is not installed (TAISIM_RL=0)."""
+where scripts/requirements-rl.txt is not installed (TAISIM_RL=0); where it is meant to be, a
+broken install fails here (rl_extras.py)."""
 
 import numpy as np
 import pytest
 
 import taisim
+from rl_extras import rl_import
 
-pytest.importorskip("sb3_contrib")
+rl_import("sb3_contrib")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402

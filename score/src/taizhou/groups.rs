@@ -9,22 +9,27 @@
 
 use arrayvec::ArrayVec;
 use taisim_sim::algo::{Decomposition, Set, Wild};
-use taisim_sim::{Hand, Tile};
+use taisim_sim::Tile;
 
 use super::super::reading::WaitShape;
 
-/// The face a physical tile shows, or `None` for a wild: the stand-in (白板) shows the wild
-/// kind's face (README "白板").
+/// The faces a physical tile may show: none for a wild; the wild kind's face or its own for
+/// the stand-in (白板: "可以作为自身，也可以做为当前的得牌", README "白板"); its own otherwise.
 #[inline]
-pub(crate) fn face_of(t: Tile, wild: Option<Wild>) -> Option<Tile> {
+pub(crate) fn faces_of(t: Tile, wild: Option<Wild>) -> ArrayVec<Tile, 2> {
+    let mut out = ArrayVec::new();
     match wild {
-        Some(w) if t == w.kind() => None,
-        Some(w) if Some(t) == w.stand_in() => Some(w.kind()),
-        _ => Some(t),
+        Some(w) if t == w.kind() => {}
+        Some(w) if Some(t) == w.stand_in() => {
+            out.push(w.kind());
+            out.push(t);
+        }
+        _ => out.push(t),
     }
+    out
 }
 
-/// A concealed hand's naturals by face and its wilds.
+/// A concealed hand's naturals by face and its wilds, in one reading.
 #[derive(Copy, Clone)]
 pub(crate) struct Naturals {
     pub faces: [u8; Tile::NUM],
@@ -34,18 +39,23 @@ pub(crate) struct Naturals {
 }
 
 impl Naturals {
-    pub(crate) fn of(hand: &Hand, wild: Option<Wild>) -> Naturals {
+    /// The naturals of reading `d`: its sets' and pair's faces less those its wilds take
+    /// (which faces the stand-ins show is the reading's).
+    pub(crate) fn of_reading(d: &Decomposition, wild: Option<Wild>) -> Naturals {
         let mut faces = [0u8; Tile::NUM];
-        let mut wilds = 0;
-        for (i, &n) in hand.counts().iter().enumerate() {
-            match face_of(Tile::ALL[i], wild) {
-                Some(f) => faces[f.index()] += n,
-                None => wilds += n,
+        for s in &d.sets {
+            match *s {
+                Set::Chow(l) => (0..3).for_each(|k| faces[l.index() + k] += 1),
+                Set::Pung(f) => faces[f.index()] += 3,
             }
+        }
+        faces[d.pair.index()] += 2;
+        for f in &d.wilds {
+            faces[f.index()] -= 1;
         }
         Naturals {
             faces,
-            wilds,
+            wilds: d.wilds.len() as u8,
             needs_real: wild.is_some_and(Wild::needs_real),
         }
     }

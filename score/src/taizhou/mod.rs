@@ -11,8 +11,9 @@ mod groups;
 pub(crate) mod liability;
 pub(crate) mod value;
 
-use taisim_sim::algo::{for_each_decomposition, HandRules, Set};
-use taisim_sim::{MeldKind, Tile};
+use arrayvec::ArrayVec;
+use taisim_sim::algo::{for_each_decomposition, HandRules, Set, Wild};
+use taisim_sim::{Meld, MeldKind, Tile};
 
 use super::context::{ScoreError, WinInput};
 use super::detect::Counts;
@@ -146,8 +147,9 @@ impl Tally {
     }
 
     /// 清一色 3 and 混一色 1 on the faces seen: one numbered suit, without or with honors
-    /// (taizhou.md 台数; a 白板 counts as the wild's face, so it keeps a flush only when the
-    /// wild is of the suit: "如果有白板，那么得牌也是同一花色…才能算清一色").
+    /// (taizhou.md 台数). A 白板 read as the wild's face shows the wild's suit, so it keeps a
+    /// 清一色 only when the wild is of the hand's suit; read as itself it is an honor, and the
+    /// hand is 混一色 at most ("如果有白板，那么得牌也是同一花色…才能算清一色，不然只能算混一色").
     pub(crate) fn flush(&mut self) {
         if self.suits.count_ones() == 1 {
             self.add(if self.honors { HalfFlush } else { FullFlush });
@@ -187,27 +189,40 @@ pub(crate) fn score_win(input: &WinInput, variant: &Variant) -> Result<Score, Sc
     let wild = input.wild_rules();
     let seat_wind = input.seat_wind().tile();
     let self_draw = input.context.self_draw;
-    let naturals = Naturals::of(&input.hand, wild);
 
-    // The claimed melds and the facts of the win, the same for every reading.
-    let mut base = Tally::new();
-    for m in &input.melds {
-        let face = groups::face_of(m.tile(), wild).unwrap_or(m.tile());
-        match Made::of_meld(m.kind()) {
-            Some(made) => base.pung(face, made, seat_wind),
-            None => base.chow(face),
+    // The claimed melds and the facts of the win, the same for every reading of the hand; a
+    // claimed pung or kong of 白板 read either way (README "白板").
+    let mut bases: ArrayVec<Tally, 2> = ArrayVec::new();
+    for white_as_face in [true, false]
+        .into_iter()
+        .take(meld_readings(&input.melds, wild))
+    {
+        let mut base = Tally::new();
+        for m in &input.melds {
+            let face = meld_face(m, wild, white_as_face);
+            match Made::of_meld(m.kind()) {
+                Some(made) => base.pung(face, made, seat_wind),
+                None => base.chow(face),
+            }
         }
-    }
-    if self_draw {
-        // 自摸 2胡 ("杠开算自摸": a kong replacement is a self-draw).
-        base.add(SelfDraw);
+        if self_draw {
+            // 自摸 2胡 ("杠开算自摸": a kong replacement is a self-draw).
+            base.add(SelfDraw);
+        }
+        bases.push(base);
     }
     // 无得: no wild held, or every wild read as its own kind with no 白板 held (taizhou.md
-    // 台数 "没有任何得牌或者得牌能还原, 还原的情况中不能含白板"). When the turned-up tile is 白板
-    // the wilds are white dragons, so restoring them always holds 白板.
-    let holds_white =
-        input.hand.count(Tile::WHITE) > 0 || input.melds.iter().any(|m| m.count(Tile::WHITE) > 0);
-    let win_face = groups::face_of(win, wild);
+    // 台数 "没有任何得牌或者得牌能还原, 还原的情况中不能含白板"), whichever way the 白板 is read.
+    // When the turned-up tile is 白板 the wilds are white dragons, so restoring them always
+    // holds 白板. A chow meld showing the wild's face holds the 白板 standing for it.
+    let holds_white = input.hand.count(Tile::WHITE) > 0
+        || input.melds.iter().any(|m| {
+            m.count(Tile::WHITE) > 0
+                || wild.is_some_and(|w| {
+                    w.stand_in().is_some() && m.kind() == MeldKind::Chow && m.count(w.kind()) > 0
+                })
+        });
+    let held_wilds = wild.map_or(0, |w| input.hand.count(w.kind()));
 
     let sets = variant.rules().sets.saturating_sub(input.melds.len() as u8);
     let mut rules = HandRules::regular(sets);
@@ -215,67 +230,84 @@ pub(crate) fn score_win(input: &WinInput, variant: &Variant) -> Result<Score, Sc
         rules = rules.with_wild(w);
     }
     let mut best: Option<Best> = None;
+    // Every reading: every decomposition of every split of the 白板 held (each read as the
+    // wild's face or as itself), with each reading of a claimed 白板 pung.
     for_each_decomposition(&input.hand, rules, |d| {
         let groups = Groups::of(d);
-        let mut t = base;
-        for s in &d.sets {
-            if let Set::Chow(l) = *s {
-                t.chow(l);
-            } else if let Set::Pung(f) = *s {
-                t.see(f);
-            }
-        }
-        t.see(d.pair);
-        t.add(if d.pair == seat_wind {
-            SeatWindPair
-        } else if d.pair.is_dragon() {
-            DragonPair
-        } else {
-            PlainPair
-        });
-        if t.chows == 0 {
-            t.add(AllPungs);
-        }
-        t.flush();
-        let restored = wild.is_some_and(|w| d.wilds.iter().all(|&f| f == w.kind()));
-        if naturals.wilds == 0 || (restored && !holds_white) {
-            t.add(NoWild);
-        }
-        // Each place the winning tile can take: the group holding it (and, for a wild, the
-        // face it is read as there).
-        groups.for_each_placement(&naturals, win_face, &d.wilds, |holder, middle| {
-            let mut r = t;
-            for (i, s) in d.sets.iter().enumerate() {
-                if let Set::Pung(f) = *s {
-                    // A pung completed by a discard is not concealed (taizhou.md 暗刻:
-                    // "自己摸3张相同牌且未明牌").
-                    let made = if holder == i && !self_draw {
-                        Made::ExposedPung
-                    } else {
-                        Made::ConcealedPung
-                    };
-                    r.pung(f, made, seat_wind);
+        let naturals = Naturals::of_reading(d, wild);
+        // The faces the winning tile may show in this reading: a wild none (it takes a
+        // wild's face), a 白板 whichever of its faces the reading gives a natural.
+        let win_faces: ArrayVec<Option<Tile>, 2> = match groups::faces_of(win, wild).as_slice() {
+            [] => [None].into_iter().collect(),
+            faces => faces
+                .iter()
+                .filter(|f| naturals.faces[f.index()] > 0)
+                .map(|&f| Some(f))
+                .collect(),
+        };
+        for base in &bases {
+            let mut t = *base;
+            for s in &d.sets {
+                if let Set::Chow(l) = *s {
+                    t.chow(l);
+                } else if let Set::Pung(f) = *s {
+                    t.see(f);
                 }
             }
-            if middle {
-                // 嵌档胡 2胡: the winning tile in the middle of a chow of this reading, also
-                // when the hand had other waits (README, second example).
-                r.add(MiddleWait);
+            t.see(d.pair);
+            t.add(if d.pair == seat_wind {
+                SeatWindPair
+            } else if d.pair.is_dragon() {
+                DragonPair
+            } else {
+                PlainPair
+            });
+            if t.chows == 0 {
+                t.add(AllPungs);
             }
-            let (kept, hu, tai) = r.total(variant);
-            let rank = rank(variant, tai, hu);
-            if best.as_ref().is_none_or(|b| rank > b.rank) {
-                best = Some(Best {
-                    rank,
-                    total: tai,
-                    hu,
-                    kept,
-                    counts: r.counts,
-                    wait: groups.wait_shape(holder, middle, win_face),
-                    kind: ReadingKind::Regular,
+            t.flush();
+            let restored = wild.is_some_and(|w| d.wilds.iter().all(|&f| f == w.kind()));
+            if held_wilds == 0 || (restored && !holds_white) {
+                t.add(NoWild);
+            }
+            // Each place the winning tile can take: the group holding it (and, for a wild,
+            // the face it is read as there).
+            for &win_face in &win_faces {
+                groups.for_each_placement(&naturals, win_face, &d.wilds, |holder, middle| {
+                    let mut r = t;
+                    for (i, s) in d.sets.iter().enumerate() {
+                        if let Set::Pung(f) = *s {
+                            // A pung completed by a discard is not concealed (taizhou.md 暗刻:
+                            // "自己摸3张相同牌且未明牌").
+                            let made = if holder == i && !self_draw {
+                                Made::ExposedPung
+                            } else {
+                                Made::ConcealedPung
+                            };
+                            r.pung(f, made, seat_wind);
+                        }
+                    }
+                    if middle {
+                        // 嵌档胡 2胡: the winning tile in the middle of a chow of this reading,
+                        // also when the hand had other waits (README, second example).
+                        r.add(MiddleWait);
+                    }
+                    let (kept, hu, tai) = r.total(variant);
+                    let rank = rank(variant, tai, hu);
+                    if best.as_ref().is_none_or(|b| rank > b.rank) {
+                        best = Some(Best {
+                            rank,
+                            total: tai,
+                            hu,
+                            kept,
+                            counts: r.counts,
+                            wait: groups.wait_shape(holder, middle, win_face),
+                            kind: ReadingKind::Regular,
+                        });
+                    }
                 });
             }
-        });
+        }
     });
     let best = best.ok_or(ScoreError::NotAWin)?;
     let mut s = finish(variant, best, 0);
@@ -289,6 +321,35 @@ pub(crate) fn score_win(input: &WinInput, variant: &Variant) -> Result<Score, Sc
         });
     }
     Ok(s)
+}
+
+/// How many ways the claimed melds read: two when one is a pung or kong of the stand-in (白板,
+/// read as the wild kind's face or as itself; four copies make one such meld at most), else
+/// one.
+pub(crate) fn meld_readings(melds: &[Meld], wild: Option<Wild>) -> usize {
+    let stand_in = wild.and_then(Wild::stand_in);
+    if melds
+        .iter()
+        .any(|m| m.kind() != MeldKind::Chow && Some(m.tile()) == stand_in)
+    {
+        2
+    } else {
+        1
+    }
+}
+
+/// The face claimed meld `m` shows: a pung or kong of 白板 the wild kind's face when
+/// `white_as_face`, else itself ("可以作为自身，也可以做为当前的得牌"); any other meld its own
+/// tiles (a chow's face of the wild kind is the 白板 standing for it).
+pub(crate) fn meld_face(m: &Meld, wild: Option<Wild>, white_as_face: bool) -> Tile {
+    match wild {
+        Some(w)
+            if white_as_face && m.kind() != MeldKind::Chow && Some(m.tile()) == w.stand_in() =>
+        {
+            w.kind()
+        }
+        _ => m.tile(),
+    }
 }
 
 /// The wait shape of a reading, for the breakdown: where the winning tile went.

@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 
 pub use error::{echo, VariantError, VariantErrorKind};
 
-use super::pattern::{chain_exclusions, with_lower_grades, PatternId, PatternSet};
+use super::pattern::{chain_exclusions, PatternId, PatternSet};
 use taisim_sim::Rules;
 
 /// How a variant turns a winning hand into a value.
@@ -311,6 +311,9 @@ pub struct Variant {
     /// derived from `patterns`, kept so scoring reads them without work.
     enabled: PatternSet,
     excludes: [PatternSet; PatternId::COUNT],
+    /// The grades below each pattern of a [`CHAINS`](super::pattern::CHAINS) grading (the
+    /// same for every variant), taken out of what a hand has before exclusions apply.
+    lower_grades: [PatternSet; PatternId::COUNT],
 }
 
 /// The variant files shipped with the library.
@@ -368,12 +371,14 @@ impl Variant {
     pub fn load(path: impl AsRef<Path>) -> Result<Variant, VariantError> {
         let path = path.as_ref();
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| VariantError {
-            origin: origin.clone(),
-            key: String::new(),
-            line: None,
-            kind: VariantErrorKind::Unreadable(e.to_string()),
-        })?;
+        let text =
+            crate::file::read_regular_text(path, crate::file::VARIANT_FILE_LIMIT, "a variant file")
+                .map_err(|e| VariantError {
+                    origin: origin.clone(),
+                    key: String::new(),
+                    line: None,
+                    kind: VariantErrorKind::Unreadable(e.to_string()),
+                })?;
         Variant::from_toml_str(&text, &origin)
     }
 
@@ -420,6 +425,7 @@ impl Variant {
             hu,
             enabled: 0,
             excludes: [0; PatternId::COUNT],
+            lower_grades: chain_exclusions(),
         };
         v.compile();
         v
@@ -434,10 +440,11 @@ impl Variant {
             self.excludes[i] = chains[i];
             if let Some(rule) = self.patterns[i] {
                 self.enabled |= p.bit();
-                // A graded pattern ruled out takes its lower grades with it, but never the
-                // pattern doing the excluding (三暗刻 excluding 五暗刻 is a cycle through the
-                // chain, not a self-exclusion).
-                self.excludes[i] |= with_lower_grades(rule.excludes) & !p.bit();
+                // The file's list as written: an exclusion of a graded pattern removes that
+                // grade alone (the lower grades go with the hand's highest grade instead,
+                // `lower_grades`), and whatever a pattern's exclusion should carry with it
+                // is written into the file (shared/rules/README.md, taiwan16-2015).
+                self.excludes[i] |= rule.excludes;
             }
         }
     }
@@ -492,6 +499,18 @@ impl Variant {
     #[inline]
     pub(crate) fn excludes(&self, pattern: PatternId) -> PatternSet {
         self.excludes[pattern.index()]
+    }
+
+    /// The grades below the patterns of `found` in their gradings: of each grading only the
+    /// highest grade found is a candidate.
+    #[inline]
+    pub(crate) fn lower_grades(&self, mut found: PatternSet) -> PatternSet {
+        let mut out = 0;
+        while found != 0 {
+            out |= self.lower_grades[found.trailing_zeros() as usize];
+            found &= found - 1;
+        }
+        out
     }
 
     #[inline]

@@ -420,6 +420,19 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
         patterns,
         hu,
     );
+    if let Some((key, why)) = scoring_conflict(&variant) {
+        let line = match key.split_once('.') {
+            Some(("patterns", id)) => key_line(text, "patterns", id),
+            _ => key_line(text, "rules.procedure", "setup")
+                .or(rules_span.as_ref().map(|s| line_of(text, s.start))),
+        };
+        return Err(VariantError {
+            origin: origin.to_string(),
+            key,
+            line,
+            kind: VariantErrorKind::Incompatible(why),
+        });
+    }
     if let Some(cycle) = variant.exclusion_cycle() {
         let first = cycle[0].id();
         return Err(VariantError {
@@ -432,6 +445,32 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
         });
     }
     Ok(variant)
+}
+
+/// Keys that load one by one but that no scorer can take together, refused here rather
+/// than at a run's first win (after its directory was made): a turned-up wild under tables
+/// that read hands without wilds, and a pattern the 台州 tables do not read beside them.
+fn scoring_conflict(v: &Variant) -> Option<(String, &'static str)> {
+    let taizhou = crate::taizhou::applies(v);
+    if v.rules().procedure.setup.wild_indicator && !taizhou {
+        return Some((
+            "rules.procedure.setup.wild_indicator".into(),
+            "a turned-up wild (wild_indicator = true) is scored only by the 台州 tables \
+             (a variant counting plain_pair, no_wild, …, as taizhou does); this variant's \
+             patterns read hands without wilds",
+        ));
+    }
+    if taizhou {
+        let other = PatternId::ALL
+            .iter()
+            .find(|p| v.enabled() & p.bit() & !crate::taizhou::READ != 0)?;
+        return Some((
+            format!("patterns.{}", other.id()),
+            "this pattern cannot be counted beside the 台州 patterns (pairs, sets by how \
+             they were made, 嵌档胡, 无得, ...), which are scored by their own tables",
+        ));
+    }
+    None
 }
 
 /// `value` within `min..=max`, or why not.

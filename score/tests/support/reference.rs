@@ -681,8 +681,11 @@ fn try_random_win(rng: &mut Rng) -> Option<WinInput> {
         && !context.kong_replacement
         && !context.flower_replacement
         && rng.chance(5);
+    // A ready hand is declared with a discard (地聽, the dealer's 天聽): never before a 天胡,
+    // 地胡 or 人胡, which come before the winner's first discard; a non-dealer ready on its
+    // dealt hand (ready_on_deal) may win them.
     let ready = if no_melds && !context.heavenly && rng.chance(15) {
-        if rng.chance(50) {
+        if rng.chance(50) || context.earthly || context.human {
             Ready::OnDeal
         } else {
             Ready::Declared

@@ -8,7 +8,8 @@
 //! # Wilds
 //!
 //! With [`HandRules::wild`] set, the hand passed in is still the physical hand: the copies of
-//! the wild kind are wilds, the stand-in's copies are natural copies of the wild kind's face.
+//! the wild kind are wilds, each of the stand-in's copies is a natural copy of the wild kind's
+//! face or of its own, whichever reading is best (a win if any reading wins).
 //! A wild stands for any tile, in any number (a face may be read five times or more); under
 //! [`Wild::needing_real_tile`] every set and the pair hold at least one natural. Special
 //! shapes are not read with wilds ([`HandRules::check`] refuses the combination). Every
@@ -147,7 +148,8 @@ pub fn improving_kinds(hand: &Hand, rules: HandRules, shanten: i8, kinds: TileSe
 ///
 /// Waits are physical kinds: with wilds, drawing a wild completes the hand whenever any tile
 /// would (unless a set would then hold wilds only, under the real-tile rule), and drawing
-/// the stand-in (白板) completes it when a natural copy of the wild kind's face would.
+/// the stand-in (白板) completes it when a natural copy of the wild kind's face or of the
+/// stand-in itself would.
 // Always inlined: the deal asks at every discard with rules built on the spot, so the wild
 // test folds away; left to the inliner, the extra branch made it an out-of-line call
 // (+3.1% instructions per taiwan16 deal under callgrind; +0.5% inlined).

@@ -7,9 +7,10 @@ use crate::tile::Tile;
 /// The wild tiles of one deal (e.g. taizhou's 得牌).
 ///
 /// The hand passed to the algorithms is always the physical hand. With a wild kind `W`:
-/// every copy of `W` held is a wild, which may stand for any tile (`W`'s face included); the
-/// stand-in kind `S`, if any, is read as a natural `W` (taizhou's 白板), so the face `S`
-/// itself has no natural tile. Without a stand-in, `W`'s face has no natural tile either.
+/// every copy of `W` held is a wild, which may stand for any tile (`W`'s face included); each
+/// copy of the stand-in kind `S`, if any, is a natural tile read either as a `W` or as itself
+/// (taizhou's 白板: "可以作为自身，也可以做为当前的得牌，但不能成为得牌"), whichever makes the
+/// hand. Without a stand-in, `W`'s face has no natural tile.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Wild {
     kind: Tile,
@@ -28,9 +29,9 @@ impl Wild {
         }
     }
 
-    /// Copies of `stand_in` are read as natural copies of the wild kind. A stand-in equal to
-    /// the wild kind means no stand-in (taizhou: when 白板 is turned up, the white dragons are
-    /// the wilds and nothing stands in for them).
+    /// Each copy of `stand_in` is read as a natural copy of the wild kind or as itself. A
+    /// stand-in equal to the wild kind means no stand-in (taizhou: when 白板 is turned up, the
+    /// white dragons are the wilds and nothing stands in for them).
     pub const fn with_stand_in(self, stand_in: Tile) -> Wild {
         Wild {
             stand_in: if stand_in.index() == self.kind.index() {
@@ -48,8 +49,9 @@ impl Wild {
         Wild { needs_real, ..self }
     }
 
-    /// Taizhou's 得牌: `turned` is the kind of the tile turned up after the deal; 白板 stands
-    /// in for its face (rules/README.md, "taizhou: readings the project adopts", 得牌 and 白板).
+    /// Taizhou's 得牌: `turned` is the kind of the tile turned up after the deal; each 白板 is
+    /// read as its face or as itself (rules/README.md, "taizhou: readings the project adopts",
+    /// 得牌 and 白板).
     pub const fn taizhou(turned: Tile, needs_real: bool) -> Wild {
         Wild::new(turned)
             .with_stand_in(Tile::WHITE)
@@ -61,7 +63,7 @@ impl Wild {
         self.kind
     }
 
-    /// The kind read as a natural copy of the wild kind's face, if any.
+    /// The kind read as a natural copy of the wild kind's face or as itself, if any.
     pub const fn stand_in(self) -> Option<Tile> {
         self.stand_in
     }

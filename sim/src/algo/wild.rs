@@ -3,8 +3,23 @@
 //!
 //! # What a hand with wilds means
 //!
-//! The hand is split into its *naturals* (tiles counted by the face they show, the stand-in
-//! counted as the wild kind's face) and its *wilds*. A *target* is `sets` sets and a pair of
+//! The hand is split into its *naturals* (tiles counted by the face they show) and its
+//! *wilds*. Each stand-in (白板) is a natural of either of two faces, the wild kind's or its
+//! own (taizhou.md 白板: "可以作为自身，也可以做为当前的得牌"); the stand-ins are identical, so a
+//! hand holding `b` of them has `b + 1` *splits* (how many are read as the wild kind's face).
+//!
+//! # Why the win check, shanten and waits read one split
+//!
+//! The wild kind's own copies are wilds, so the naturals of its face are stand-ins only, as
+//! are the naturals of the stand-in's face. A set or pair holding a stand-in read as itself
+//! (an honor: a pung or the pair, with wilds or other stand-ins) is also a set or pair with
+//! that stand-in read as the wild kind's face, whose face may moreover chow; the faces of a
+//! target may repeat. So any target a split reaches, the split reading every stand-in as the
+//! wild kind's face reaches too, filled by as many naturals and with a natural in the same
+//! sets: its distance is the least of all splits. [`is_win`], [`shanten`], [`waits`] and the
+//! improving kinds read that split alone (`tests/algo_wild.rs` checks them against naive
+//! solvers that try every split); [`for_each_decomposition`] lists the readings of every
+//! split, which score differently (白板 as itself is a dragon for 中发白对, 字牌刻, 混一色). A *target* is `sets` sets and a pair of
 //! faces; a wild fills any slot of it. Without wilds a target never holds a fifth copy of a
 //! kind; with them, any missing tile may arrive as a wild, so a face may appear five or more
 //! times in a target (the number of wilds left in the wall is not counted against it), and a
@@ -56,23 +71,32 @@ pub(crate) struct Naturals {
 }
 
 impl Naturals {
-    /// Reads the physical `hand` under `wild`.
-    pub(crate) fn of(hand: &Hand, wild: Wild) -> Naturals {
+    /// Reads the physical `hand` under `wild`, `as_face` of its stand-ins read as the wild
+    /// kind's face and the others as themselves.
+    pub(crate) fn of(hand: &Hand, wild: Wild, as_face: u8) -> Naturals {
         let mut faces = hand.counts();
         let w = wild.kind().index();
         let wilds = faces[w];
         faces[w] = 0;
         if let Some(s) = wild.stand_in() {
-            faces[w] = faces[s.index()];
-            faces[s.index()] = 0;
+            debug_assert!(as_face <= faces[s.index()]);
+            faces[w] = as_face;
+            faces[s.index()] -= as_face;
         }
         Naturals { faces, wilds }
     }
 }
 
-/// The base-5 group keys of the physical `hand`'s naturals (as [`Naturals::of`] reads them)
-/// and its wilds: the hand's own keys with the wilds taken out and the stand-ins moved to the
-/// wild kind's face, a few arithmetic steps instead of a pass over the counts.
+/// How many stand-ins (白板) the physical `hand` holds: the hand has one split more.
+#[inline]
+fn stand_ins(hand: &Hand, wild: Wild) -> u8 {
+    wild.stand_in().map_or(0, |s| hand.count(s))
+}
+
+/// The base-5 group keys of the physical `hand`'s naturals in the split that reads every
+/// stand-in as the wild kind's face (the least distance of all, see the module) and its
+/// wilds: the hand's own keys with the wilds taken out and the stand-ins moved to the wild
+/// kind's face, a few arithmetic steps instead of a pass over the counts.
 #[inline]
 fn natural_keys(hand: &Hand, wild: Wild) -> ([u32; 4], u8) {
     let mut keys = hand.keys();
@@ -87,7 +111,8 @@ fn natural_keys(hand: &Hand, wild: Wild) -> ([u32; 4], u8) {
     (keys, wilds)
 }
 
-/// The face a physical tile shows as a natural, or `None` for a wild.
+/// The face a physical tile shows as a natural in the split of the least distance (a
+/// stand-in the wild kind's), or `None` for a wild.
 fn face(t: Tile, wild: Wild) -> Option<usize> {
     if t == wild.kind() {
         None
@@ -486,7 +511,9 @@ pub(crate) fn waits(hand: &Hand, rules: HandRules, wild: Wild) -> TileSet {
         return TileSet::EMPTY;
     }
     // The deal asks at every discard, and most hands are far from ready: rule them out with
-    // the table-driven distance of the faces first (白板 read as the wild's face). A hand
+    // the table-driven distance of the faces first (白板 read as the wild's face: the split of
+    // the least distance, see the module; a 白板 drawn completes the hand as itself only
+    // where it does as the wild's face). A hand
     // that `t` completes holds its faces, a stand-in for each wild and `t`, so its faces lack
     // at most wilds + 1 tiles of the sets and the pair. The table never counts a fifth copy
     // of a kind, which stand-ins could make: the bound holds only where none can arise.
@@ -538,7 +565,8 @@ pub(crate) fn improving_kinds(
 }
 
 /// Every distinct reading of a complete hand with wilds: its sets (sorted), its pair, and
-/// the faces its wilds stand for (sorted), each once. `f` is called per reading.
+/// the faces its wilds stand for (sorted), each once, over every split of its stand-ins
+/// (the split reading them all as the wild kind's face first). `f` is called per reading.
 ///
 /// A reading is determined by its sets and pair: the naturals fill what they can, and the
 /// wilds stand for the rest. Under the real-tile rule a reading counts only if the naturals
@@ -552,17 +580,21 @@ pub(crate) fn for_each_decomposition(
     if rules.sets > 5 || hand.len() != 3 * rules.sets as usize + 2 {
         return;
     }
-    let naturals = Naturals::of(hand, wild);
-    let mut walk = Walk {
-        faces: naturals.faces,
-        wilds_left: naturals.wilds,
-        sets_left: rules.sets,
-        needs_real: wild.needs_real(),
-        sets: ArrayVec::new(),
-        pair: None,
-        wild_faces: ArrayVec::new(),
-    };
-    walk.face(0, [0, 0], &mut f);
+    // Each split reads the stand-ins differently, so its readings differ from every other
+    // split's (their naturals differ): no reading is met twice.
+    for as_face in (0..=stand_ins(hand, wild)).rev() {
+        let naturals = Naturals::of(hand, wild, as_face);
+        let mut walk = Walk {
+            faces: naturals.faces,
+            wilds_left: naturals.wilds,
+            sets_left: rules.sets,
+            needs_real: wild.needs_real(),
+            sets: ArrayVec::new(),
+            pair: None,
+            wild_faces: ArrayVec::new(),
+        };
+        walk.face(0, [0, 0], &mut f);
+    }
 }
 
 /// The state of the reading enumeration, face by face.

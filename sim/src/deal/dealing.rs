@@ -88,8 +88,9 @@ impl Deal {
         self.wild_indicator = Some(t);
         if let Drawn::Tile(kind) = t.classify() {
             self.shown[kind.index()] += 1;
-            // shared/rules/README.md "得牌", "白板": the other three copies are wild, 白板
-            // stands for the wild's face, and every set and the pair hold a real tile.
+            // shared/rules/README.md "得牌", "白板": the other three copies are wild, a 白板
+            // is read as the wild's face or as itself, and every set and the pair hold a real
+            // tile.
             self.hand_wild = Some(Wild::taizhou(kind, true));
             if !self.rules.wilds_in_claims {
                 self.claimable &= !(1u64 << kind.index());

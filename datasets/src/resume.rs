@@ -1,0 +1,287 @@
+//! Resuming a run: what the directory says was being played, and which of a shard's files
+//! can be kept.
+//!
+//! The run's spec comes from what the directory recorded, in this order: the shard's
+//! manifest, its journal's header, another shard's manifest, the footer of any part file
+//! ([`PartOrigin`]). A command's flags may only repeat it. Every file is then judged
+//! against the spec before anything is removed or written: a file that the footer says
+//! belongs to another run, or that neither a record nor its footer vouches for, stops the
+//! resume with its name (nothing is deleted); a file of this run that is not as recorded is
+//! written again; a file as recorded is kept, even while the part's other files are written
+//! again.
+
+use std::path::Path;
+
+use taisim_score::Variant;
+
+use crate::error::HarnessError;
+use crate::journal;
+use crate::manifest::{Manifest, VARIANT_FILE};
+use crate::part::{self, FileRecord, PartRecord, Table};
+use crate::spec::{sha256_hex, spec_difference, PartOrigin, RunSpec, Shard, VariantSource};
+
+/// The variant a recorded spec names, with its text: `variant.toml` when its hash is the
+/// recorded one, else the shipped variant of that name and hash (a deleted `variant.toml`
+/// of a shipped variant is written again). `origin` is where the run first read it.
+pub(crate) fn recorded_variant(
+    out: &Path,
+    name: &str,
+    sha256: &str,
+    origin: &str,
+) -> Result<VariantSource, HarnessError> {
+    let path = out.join(VARIANT_FILE);
+    let text = match taisim_score::file::read_regular_text(
+        &path,
+        taisim_score::file::VARIANT_FILE_LIMIT,
+        "a variant file",
+    ) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            match Variant::builtin_text(name).filter(|t| sha256_hex(t.as_bytes()) == sha256) {
+                Some(text) => text.to_string(),
+                None => {
+                    return Err(HarnessError::Usage(format!(
+                        "cannot resume: {} is missing, and the run's variant {name} (SHA-256 {}…) is not a shipped one; put the variant file back as {VARIANT_FILE}",
+                        path.display(),
+                        sha256.get(..12).unwrap_or(sha256)
+                    )))
+                }
+            }
+        }
+        Err(e) => return Err(HarnessError::io("cannot read", &path)(e)),
+    };
+    let (source, _) = VariantSource::from_text(text, origin.to_string())?;
+    if source.sha256 != sha256 {
+        return Err(HarnessError::Corrupt {
+            path,
+            message: format!(
+                "its SHA-256 is {}, the run recorded {sha256}",
+                source.sha256
+            ),
+        });
+    }
+    Ok(source)
+}
+
+/// The spec the run in `out` recorded for `shard`, and where it was found; `None` when the
+/// directory records none (a new directory, or a run killed before its first manifest).
+pub fn recorded_spec(
+    out: &Path,
+    shard: Shard,
+) -> Result<Option<(RunSpec, &'static str)>, HarnessError> {
+    if !out.is_dir() {
+        return Ok(None);
+    }
+    let with_text = |spec: RunSpec| -> Result<RunSpec, HarnessError> {
+        let v = &spec.variant;
+        let variant = recorded_variant(out, &v.name, &v.sha256, &v.origin)?;
+        Ok(RunSpec { variant, ..spec })
+    };
+    if Manifest::path(out, shard).exists() {
+        let manifest = Manifest::read(&Manifest::path(out, shard))?;
+        return Ok(Some((with_text(manifest.spec)?, "its manifest")));
+    }
+    if let Some(spec) = journal::read(&Manifest::journal_path(out, shard))?.spec {
+        return Ok(Some((with_text(spec)?, "its journal")));
+    }
+    // Another shard of the same split: everything but the shard is the run's.
+    for other in Manifest::read_all(out)? {
+        if other.spec.shard.count == shard.count {
+            let spec = RunSpec {
+                shard,
+                ..other.spec
+            };
+            return Ok(Some((with_text(spec)?, "another shard's manifest")));
+        }
+    }
+    // The part files' footers: they must all record one run.
+    let mut first: Option<(std::path::PathBuf, PartOrigin)> = None;
+    for table in Table::EVERY {
+        let dir = out.join(table.dir());
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut parts: Vec<u64> = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| crate::layout::part_index(&e.file_name().to_string_lossy()))
+            .collect();
+        parts.sort_unstable();
+        for p in parts {
+            let Ok(Some(origin)) = part::check_file(out, table, p, None)?.origin else {
+                continue;
+            };
+            let path = part::part_path(out, table, p);
+            match &first {
+                None => first = Some((path, origin)),
+                Some((first_path, o)) if !o.same_run(&origin) => {
+                    let theirs = |o: &PartOrigin| {
+                        o.spec(
+                            VariantSource {
+                                name: o.variant.clone(),
+                                origin: String::new(),
+                                sha256: o.variant_sha256.clone(),
+                                text: String::new(),
+                            },
+                            shard,
+                        )
+                    };
+                    return Err(HarnessError::Usage(format!(
+                        "cannot resume: {} has no {}, and its part files' footers record different runs: {} is of another run than {} ({}); move away the files that are not this run's",
+                        out.display(),
+                        Manifest::file_name(shard),
+                        path.display(),
+                        first_path.display(),
+                        spec_difference(&theirs(&origin), &theirs(o), ["it has", "the other has"])
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if let Some((_, origin)) = first {
+        let builtin = format!("builtin:{}", origin.variant);
+        let shipped = Variant::builtin_text(&origin.variant)
+            .is_some_and(|t| sha256_hex(t.as_bytes()) == origin.variant_sha256);
+        let place = out.join(VARIANT_FILE).display().to_string();
+        let variant = recorded_variant(
+            out,
+            &origin.variant,
+            &origin.variant_sha256,
+            if shipped { &builtin } else { &place },
+        )?;
+        return Ok(Some((
+            origin.spec(variant, shard),
+            "its part files' footers",
+        )));
+    }
+    Ok(None)
+}
+
+/// What a part's footer says that differs from the part `p` of `spec` would be.
+fn origin_difference(origin: &PartOrigin, spec: &RunSpec, p: u64) -> String {
+    let theirs = origin.spec(
+        VariantSource {
+            name: origin.variant.clone(),
+            origin: String::new(),
+            sha256: origin.variant_sha256.clone(),
+            text: String::new(),
+        },
+        spec.shard,
+    );
+    let expected = spec.part_origin(p);
+    if !origin.same_run(&expected) {
+        spec_difference(&theirs, spec, ["the file has", "this run has"])
+    } else {
+        format!(
+            "it holds part {} (units {:?}), not part {p} (units {:?})",
+            origin.part, origin.units, expected.units
+        )
+    }
+}
+
+/// What to do with one part of the shard.
+pub(crate) struct PartPlan {
+    pub index: u64,
+    /// Every file is as recorded: the part's record.
+    pub trusted: Option<PartRecord>,
+    /// Files as recorded, kept while the part's others are written again.
+    pub keep: Vec<(Table, FileRecord)>,
+    /// Why the part is played again.
+    pub why: Option<String>,
+}
+
+/// Judges part `p`'s files against `record` (from `source`, the manifest or the journal)
+/// and the spec; an error for a file that must not be touched.
+pub(crate) fn inspect_part(
+    spec: &RunSpec,
+    out: &Path,
+    p: u64,
+    record: Option<&PartRecord>,
+) -> Result<PartPlan, HarnessError> {
+    let (first, end) = spec.part_units(p);
+    let damaged = |what: String| {
+        HarnessError::Usage(format!(
+            "cannot resume: the record of part {p} in {} {what}: the record is damaged, and taisim does not judge the files on disk by it; restore the manifest, or move it (and its journal) away to resume from the part files' own footers",
+            out.display()
+        ))
+    };
+    if let Some(r) = record {
+        if r.index != p || r.units != [first, end] {
+            return Err(damaged(format!(
+                "says units {:?}, but the run's part {p} holds [{first}, {end}]",
+                r.units
+            )));
+        }
+    }
+    let expected = spec.part_origin(p);
+    let mut keep = Vec::new();
+    let mut why = None;
+    let mut found = false;
+    for &table in Table::of_run(spec.decisions.is_some()) {
+        let file_record = record.and_then(|r| match table {
+            Table::Decisions => r.decisions.as_ref(),
+            t => Some(r.file(t)),
+        });
+        if let Some(f) = file_record {
+            let path = part::part_path(Path::new(""), table, p);
+            if Path::new(&f.file) != path {
+                return Err(damaged(format!(
+                    "names its {} file {:?}",
+                    table.dir(),
+                    f.file
+                )));
+            }
+        }
+        let check = part::check_file(out, table, p, file_record)?;
+        found |= check.exists;
+        let path = part::part_path(out, table, p);
+        match &check.origin {
+            Ok(Some(origin)) if *origin != expected => {
+                return Err(HarnessError::Usage(format!(
+                    "cannot resume: {} belongs to another run ({}); taisim does not replace it: move it away, or resume the run it belongs to",
+                    path.display(),
+                    origin_difference(origin, spec, p)
+                )))
+            }
+            Ok(None) if check.exists && file_record.is_none() => {
+                return Err(HarnessError::Usage(format!(
+                    "cannot resume: {} records no run in its footer (written by an older taisim, or not by taisim) and no manifest or journal records it, so taisim cannot tell whether it is this run's; move it away, or restore the manifest",
+                    path.display()
+                )))
+            }
+            Err(e) if file_record.is_none() => {
+                return Err(HarnessError::Usage(format!(
+                    "cannot resume: {}: {e}; no manifest or journal records it, so taisim cannot tell whether it is this run's; move it away, or restore the manifest",
+                    path.display()
+                )))
+            }
+            // This run's file, or a recorded one (its footer unreadable: damaged).
+            _ => {}
+        }
+        match (check.problem, file_record) {
+            (None, Some(f)) => keep.push((table, f.clone())),
+            (problem, _) => {
+                if why.is_none() {
+                    why = Some(format!(
+                        "part {p}: {}",
+                        problem.unwrap_or_else(|| "not recorded".into())
+                    ));
+                }
+            }
+        }
+    }
+    if record.is_none() {
+        // A part never recorded: played (again, if a kill left some of its files).
+        why = found.then(|| format!("part {p}: its files were never recorded as complete"));
+    }
+    let trusted = match (&why, record) {
+        (None, Some(r)) => Some(r.clone()),
+        _ => None,
+    };
+    Ok(PartPlan {
+        index: p,
+        trusted,
+        keep,
+        why,
+    })
+}
