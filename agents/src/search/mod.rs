@@ -31,10 +31,14 @@ use std::sync::Arc;
 use arrayvec::ArrayVec;
 use rand_pcg::Pcg64Mcg;
 use taisim_score::Variant;
-use taisim_sim::{deal_seed, rng_from_seed, splitmix64, Action, ActionList, Fill, Seat, View};
+use taisim_sim::algo::{self, Discards};
+use taisim_sim::{
+    deal_seed, rng_from_seed, splitmix64, Action, ActionList, Fill, Seat, Tile, TileSet, View,
+};
 
 use crate::agent::Agent;
 use crate::greedy::GreedyAgent;
+use crate::knowledge::{hand_rules, sets_needed};
 pub use belief::{Belief, BeliefModel};
 
 /// A source of determinizations: fills of what a seat cannot see. The search agent's own is
@@ -75,7 +79,18 @@ pub struct SearchConfig {
     pub own_rollout: OwnRollout,
     /// Which decisions are searched (the others are greedy's).
     pub scope: Scope,
+    /// Search only the turn actions a prior keeps (see `turn_candidates`); off, every legal
+    /// action is searched (the review of a deal does that).
+    pub prune: bool,
 }
+
+/// Fills sampled to screen a turn's discards for danger.
+pub const SCREEN_FILLS: u32 = 32;
+/// Discards kept for their safety beyond those of least shanten.
+pub const SAFE_CANDIDATES: usize = 2;
+/// The share of fills in which some kept discard deals in, from which safer discards are
+/// searched too.
+pub const DANGER_TO_DEFEND: f64 = 0.05;
 
 /// Which decisions the search takes on itself.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -101,6 +116,7 @@ impl SearchConfig {
             belief: BeliefModel::Play,
             own_rollout: OwnRollout::Greedy,
             scope: Scope::All,
+            prune: true,
         }
     }
 }
@@ -256,20 +272,28 @@ impl Search {
         mut rng: Pcg64Mcg,
     ) -> Action {
         let seat = view.seat();
+        sampler.prepare(view, &mut rng);
+        self.rollout.set_seat(seat);
         self.candidates.clear();
-        for &a in legal.iter() {
-            self.candidates.push(Candidate::new(a));
+        let keep = if self.config.prune && view.tile_on_offer().is_none() {
+            self.turn_candidates(view, legal, default, sampler, &mut rng)
+        } else {
+            u64::MAX
+        };
+        for (i, &a) in legal.iter().enumerate() {
+            let mut c = Candidate::new(a);
+            c.alive = keep >> i.min(63) & 1 == 1 || a == default;
+            self.candidates.push(c);
         }
         let default_index = self
             .candidates
             .iter()
             .position(|c| c.action == default)
             .expect("greedy chooses a legal action");
-        sampler.prepare(view, &mut rng);
-        self.rollout.set_seat(seat);
         let total = self.config.determinizations.max(1);
         // Halving rounds: enough to bring the candidates down to two.
-        let rounds = (usize::BITS - (self.candidates.len() - 1).leading_zeros()).max(1);
+        let alive = self.candidates.iter().filter(|c| c.alive).count();
+        let rounds = (usize::BITS - (alive.max(2) - 1).leading_zeros()).max(1);
         let mut done = 0u32;
         for round in 0..rounds {
             let upto = (total >> (rounds - 1 - round)).max(1).max(done);
@@ -314,6 +338,79 @@ impl Search {
             })
             .collect();
         chosen
+    }
+
+    /// The turn actions worth searching, as bits by position in the legal list: every kong,
+    /// every discard (plain or declaring ready) that leaves the least shanten, and, when the
+    /// others look dangerous, the [`SAFE_CANDIDATES`] discards least likely to deal in by the
+    /// sampler's fills (a screening of [`SCREEN_FILLS`] of them).
+    fn turn_candidates(
+        &mut self,
+        view: &View<'_>,
+        legal: &ActionList,
+        default: Action,
+        sampler: &mut impl Sampler,
+        rng: &mut Pcg64Mcg,
+    ) -> u64 {
+        let hand = view.hand();
+        let rules = hand_rules(view, sets_needed(view));
+        let discards = Discards::new(hand, rules);
+        let least = hand
+            .kinds()
+            .iter()
+            .map(|t| discards.shanten(t))
+            .min()
+            .unwrap_or(0);
+        let mut danger = [0u32; Tile::NUM];
+        let mut screened = 0u32;
+        for _ in 0..SCREEN_FILLS {
+            let Some(fill) = sampler.sample(view, rng) else {
+                continue;
+            };
+            screened += 1;
+            let mut any = 0u64;
+            for k in 1..4u8 {
+                let o = view.seat().add(k);
+                let sets = view.rules().sets - view.melds(o).count() as u8;
+                any |= algo::waits(&fill.hands[o], rules.with_sets(sets)).0;
+            }
+            for t in TileSet(any) {
+                danger[t.index()] += 1;
+            }
+        }
+        let mut keep = 0u64;
+        let mut others: ArrayVec<(u32, usize), MAX_CANDIDATES> = ArrayVec::new();
+        let mut kept_danger = 0;
+        let mut index = 0;
+        let mut visit = |a: Action| {
+            let i = index;
+            index += 1;
+            let tile = match a {
+                Action::Discard(t) | Action::DiscardReady(t) => t,
+                _ => {
+                    keep |= 1 << i.min(63);
+                    return;
+                }
+            };
+            if discards.shanten(tile) == least || a == default {
+                keep |= 1 << i.min(63);
+                kept_danger = kept_danger.max(danger[tile.index()]);
+            } else {
+                others.push((danger[tile.index()], i));
+            }
+        };
+        for &a in legal.iter() {
+            visit(a);
+        }
+        if screened > 0 && kept_danger as f64 >= DANGER_TO_DEFEND * screened as f64 {
+            others.sort_unstable();
+            for &(d, i) in others.iter().take(SAFE_CANDIDATES) {
+                if d < kept_danger {
+                    keep |= 1 << i.min(63);
+                }
+            }
+        }
+        keep
     }
 
     /// Samples one determinization and plays every live candidate on it.
