@@ -10,6 +10,7 @@
 //! Everything is counted in integers (points, wins, deal-ins), so the totals, and the JSON
 //! made from them, do not depend on the thread count or on the order the walls finish.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -311,25 +312,30 @@ impl ArenaReport {
 }
 
 /// One agent name (not a list of four) for `--candidate` or `--baseline`.
-fn agent(flag: &str, name: &str) -> Result<(AgentSpec, BuiltinAgent), Failure> {
+fn agent(
+    flag: &str,
+    name: &str,
+    variant: &Arc<Variant>,
+) -> Result<(AgentSpec, BuiltinAgent), Failure> {
     let spec: AgentSpec = name
         .parse()
         .map_err(|e| Failure::from(format!("--{flag}: {e}")))?;
     let built = spec
-        .build()
+        .build(variant)
         .map_err(|e| Failure::from(format!("--{flag} {spec}: {e}")))?;
     Ok((spec, built))
 }
 
 pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
-    let (candidate_spec, candidate) = agent("candidate", &args.candidate)?;
-    let (baseline_spec, baseline) = agent("baseline", &args.baseline)?;
     let variant = Variant::by_name_or_path(args.variant.as_deref().unwrap_or(Variant::DEFAULT))
         .map_err(|e| Failure::from(format!("--variant: {e}")))?;
     variant
         .rules()
         .validate()
         .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name)))?;
+    let variant = Arc::new(variant);
+    let (candidate_spec, candidate) = agent("candidate", &args.candidate, &variant)?;
+    let (baseline_spec, baseline) = agent("baseline", &args.baseline, &variant)?;
     let chunks = usize::try_from(args.deals.div_ceil(CHUNK)).unwrap_or(usize::MAX);
     let threads = args
         .threads
@@ -475,7 +481,9 @@ mod tests {
             .num_threads(1)
             .build()
             .unwrap();
-        let same = AgentSpec::Greedy.build().unwrap();
+        let same = AgentSpec::Greedy
+            .build(&std::sync::Arc::new(variant.clone()))
+            .unwrap();
         let t = play_arena(&same, &same, &variant, 300, 9, &pool).unwrap();
         assert_eq!(t.walls, 300);
         assert_eq!(t.candidate.seats, 1200);

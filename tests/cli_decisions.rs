@@ -77,7 +77,7 @@ fn rows_replay_from_the_seed_bit_for_bit() {
     let mut row = 0;
     let mut checked_cells = 0u64;
     for deal_id in 0..600u64 {
-        let mut agents = build_agents(&specs).unwrap();
+        let mut agents = build_agents(&specs, &std::sync::Arc::new(variant.clone())).unwrap();
         let seed = deal_seed(21, deal_id);
         let mut deal = Deal::new(variant.rules(), seed, DealContext::FIRST).unwrap();
         // What the deal showed at each decision with a real choice.

@@ -43,7 +43,8 @@ fn main() {
         vec![variant]
     };
     let specs = parse_agents(agents).expect("AGENTS");
-    let mut agents = build_agents(&specs).expect("agents");
+    let variant = std::sync::Arc::new(Variant::builtin(Variant::DEFAULT).expect("variant"));
+    let mut agents = build_agents(&specs, &variant).expect("agents");
     taisim_sim::algo::warm_up();
     let mut legal = ActionList::new();
     let mut hash = Fnv(0xcbf2_9ce4_8422_2325);

@@ -4,12 +4,15 @@
 //! [observation tensor](obs).
 //!
 //! ```
+//! use std::sync::Arc;
 //! use taisim_agents::{build_agents, parse_agents, play_deal};
+//! use taisim_score::Variant;
 //! use taisim_sim::{ActionList, Deal, DealContext, Rules};
 //!
 //! // `--agents greedy,random,random,random`: seat E greedy, the others random.
 //! let specs = parse_agents("greedy,random,random,random").unwrap();
-//! let mut agents = build_agents(&specs).unwrap();
+//! let variant = Arc::new(Variant::builtin("taiwan16").unwrap());
+//! let mut agents = build_agents(&specs, &variant).unwrap();
 //! let mut deal = Deal::new(Rules::TAIWAN16, 7, DealContext::FIRST).unwrap();
 //! let decisions = play_deal(&mut deal, &mut agents, &mut ActionList::new());
 //! assert!(deal.is_over() && decisions > 0);
@@ -27,6 +30,7 @@ pub mod knowledge;
 mod named;
 pub mod obs;
 mod policy;
+pub mod search;
 pub mod space;
 
 pub use agent::{agent_rng, play_deal, play_deal_with, Agent, RandomAgent};

@@ -5,14 +5,24 @@ use core::str::FromStr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, Seat, View};
 
 use crate::agent::{Agent, RandomAgent};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
+use crate::search::{SearchAgent, SearchConfig};
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
-pub const KNOWN_AGENTS: [&str; 5] = ["random", "greedy", "defensive", "trained", "policy:PATH"];
+pub const KNOWN_AGENTS: [&str; 7] = [
+    "random",
+    "greedy",
+    "defensive",
+    "trained",
+    "policy:PATH",
+    "search",
+    "search:N",
+];
 
 /// A built-in agent as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -24,6 +34,9 @@ pub enum AgentSpec {
     Trained,
     /// `policy:PATH`: weights from a trainer's file.
     Policy(PathBuf),
+    /// `search` or `search:N`: the sampling player with `N` determinizations a decision
+    /// ([`SearchConfig::DEFAULT_DETERMINIZATIONS`] for plain `search`).
+    Search(u32),
 }
 
 /// An agent name or list that could not be parsed.
@@ -33,6 +46,8 @@ pub enum AgentParseError {
     Unknown { name: String },
     #[error("agent \"policy:\" needs a weights file path, as in policy:weights.safetensors")]
     MissingPolicyPath,
+    #[error("agent \"search:\" takes a whole number of determinizations from 1 to {max}, as in search:256; got {0:?}", max = SearchConfig::MAX_DETERMINIZATIONS)]
+    SearchBudget(String),
     #[error("expected one agent name for all seats or four comma-separated names in seat order E,S,W,N; got {0}")]
     WrongCount(usize),
 }
@@ -47,6 +62,16 @@ impl FromStr for AgentSpec {
             "greedy" => Ok(AgentSpec::Greedy),
             "defensive" => Ok(AgentSpec::Defensive),
             "trained" => Ok(AgentSpec::Trained),
+            "search" => Ok(AgentSpec::Search(SearchConfig::DEFAULT_DETERMINIZATIONS)),
+            _ if s.starts_with("search:") => {
+                let n = &s["search:".len()..];
+                match n.parse::<u32>() {
+                    Ok(n) if (1..=SearchConfig::MAX_DETERMINIZATIONS).contains(&n) => {
+                        Ok(AgentSpec::Search(n))
+                    }
+                    _ => Err(AgentParseError::SearchBudget(n.to_string())),
+                }
+            }
             _ => match s.strip_prefix("policy:") {
                 Some("") => Err(AgentParseError::MissingPolicyPath),
                 Some(path) => Ok(AgentSpec::Policy(PathBuf::from(path))),
@@ -66,13 +91,18 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Defensive => f.write_str("defensive"),
             AgentSpec::Trained => f.write_str("trained"),
             AgentSpec::Policy(path) => write!(f, "policy:{}", path.display()),
+            AgentSpec::Search(n) if *n == SearchConfig::DEFAULT_DETERMINIZATIONS => {
+                f.write_str("search")
+            }
+            AgentSpec::Search(n) => write!(f, "search:{n}"),
         }
     }
 }
 
 impl AgentSpec {
-    /// Builds the agent (reading the weights file of a policy).
-    pub fn build(&self) -> Result<BuiltinAgent, PolicyError> {
+    /// Builds the agent for deals of `variant` (reading the weights file of a policy; the
+    /// search scores its rollouts under the variant).
+    pub fn build(&self, variant: &Arc<Variant>) -> Result<BuiltinAgent, PolicyError> {
         Ok(match self {
             AgentSpec::Random => BuiltinAgent::Random(RandomAgent::new()),
             AgentSpec::Greedy => BuiltinAgent::Greedy(GreedyAgent::new()),
@@ -81,6 +111,10 @@ impl AgentSpec {
             AgentSpec::Policy(path) => {
                 BuiltinAgent::Policy(PolicyAgent::new(Arc::new(Policy::load(path)?)))
             }
+            AgentSpec::Search(n) => BuiltinAgent::Search(Box::new(SearchAgent::new(
+                Arc::clone(variant),
+                SearchConfig::with_budget(*n),
+            ))),
         })
     }
 }
@@ -104,15 +138,18 @@ pub fn parse_agents(s: &str) -> Result<[AgentSpec; 4], AgentParseError> {
     }
 }
 
-/// Builds the four agents of a parsed `--agents`, loading each distinct policy file once (the
-/// weights are shared between seats).
-pub fn build_agents(specs: &[AgentSpec; 4]) -> Result<[BuiltinAgent; 4], PolicyError> {
+/// Builds the four agents of a parsed `--agents` for deals of `variant`, loading each
+/// distinct policy file once (the weights are shared between seats).
+pub fn build_agents(
+    specs: &[AgentSpec; 4],
+    variant: &Arc<Variant>,
+) -> Result<[BuiltinAgent; 4], PolicyError> {
     let mut built: Vec<BuiltinAgent> = Vec::with_capacity(4);
     for (i, spec) in specs.iter().enumerate() {
         let same = specs[..i].iter().position(|s| s == spec);
         built.push(match same {
             Some(j) => built[j].clone(),
-            None => spec.build()?,
+            None => spec.build(variant)?,
         });
     }
     Ok(built
@@ -128,6 +165,8 @@ pub enum BuiltinAgent {
     Greedy(GreedyAgent),
     Defensive(DefensiveAgent),
     Policy(PolicyAgent),
+    /// Boxed: its scratch is large next to the other agents.
+    Search(Box<SearchAgent>),
 }
 
 impl Agent for BuiltinAgent {
@@ -137,6 +176,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Greedy(a) => a.reset(seed, seat),
             BuiltinAgent::Defensive(a) => a.reset(seed, seat),
             BuiltinAgent::Policy(a) => a.reset(seed, seat),
+            BuiltinAgent::Search(a) => a.reset(seed, seat),
         }
     }
 
@@ -147,6 +187,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Greedy(a) => a.act(view, legal),
             BuiltinAgent::Defensive(a) => a.act(view, legal),
             BuiltinAgent::Policy(a) => a.act(view, legal),
+            BuiltinAgent::Search(a) => a.act(view, legal),
         }
     }
 
@@ -157,6 +198,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Greedy(a) => a.act_in(deal, seat, scratch),
             BuiltinAgent::Defensive(a) => a.act_in(deal, seat, scratch),
             BuiltinAgent::Policy(a) => a.act_in(deal, seat, scratch),
+            BuiltinAgent::Search(a) => a.act_in(deal, seat, scratch),
         }
     }
 
@@ -166,6 +208,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Greedy(a) => a.name(),
             BuiltinAgent::Defensive(a) => a.name(),
             BuiltinAgent::Policy(a) => a.name(),
+            BuiltinAgent::Search(a) => a.name(),
         }
     }
 }

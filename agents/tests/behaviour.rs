@@ -147,8 +147,11 @@ fn defensive_still_wins_whenever_it_can() {
     // Folding changes only which discard; wins and claims follow greedy. The discard check
     // is relaxed for defensive by construction, so check wins and claims on the same deals.
     let mut legal = ActionList::new();
-    let mut agents =
-        build_agents(&parse_agents("defensive,random,defensive,random").unwrap()).unwrap();
+    let mut agents = build_agents(
+        &parse_agents("defensive,random,defensive,random").unwrap(),
+        &std::sync::Arc::new(taisim_score::Variant::builtin("taiwan16").unwrap()),
+    )
+    .unwrap();
     let mut offered = 0;
     for seed in 0..300 {
         let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
@@ -255,7 +258,11 @@ fn defensive_discards_a_safe_tile_against_a_declared_ready_hand() {
 #[test]
 fn same_seed_same_actions() {
     let record = |names: &str, seed: u64| {
-        let mut agents = build_agents(&parse_agents(names).unwrap()).unwrap();
+        let mut agents = build_agents(
+            &parse_agents(names).unwrap(),
+            &std::sync::Arc::new(taisim_score::Variant::builtin("taiwan16").unwrap()),
+        )
+        .unwrap();
         let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
         let mut legal = ActionList::new();
         let mut trace = Vec::new();

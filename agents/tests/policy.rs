@@ -135,12 +135,13 @@ fn save_load_round_trip_and_by_name() {
     let spec = format!("policy:{}", path.display());
     let specs = parse_agents(&format!("{spec},random,random,random")).unwrap();
     assert_eq!(specs[0], AgentSpec::Policy(path.clone()));
-    let agent = specs[0].build().unwrap();
+    let variant = std::sync::Arc::new(taisim_score::Variant::builtin("taiwan16").unwrap());
+    let agent = specs[0].build(&variant).unwrap();
     assert!(matches!(&agent, BuiltinAgent::Policy(p) if **p.policy() == policy));
     assert_eq!(agent.name(), "policy");
     std::fs::remove_file(&path).unwrap();
     assert!(matches!(
-        AgentSpec::Policy(path).build(),
+        AgentSpec::Policy(path).build(&variant),
         Err(PolicyError::Io { .. })
     ));
 }

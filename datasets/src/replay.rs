@@ -205,7 +205,8 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
             }
         }
         None => {
-            let mut agents = build_agents(&spec.agents).map_err(|e| {
+            let mut agents = build_agents(&spec.agents, &std::sync::Arc::new(variant.clone()))
+                .map_err(|e| {
                 HarnessError::Usage(format!(
                     "the run has no action log and its agents cannot be rebuilt to play the deal again: {e}"
                 ))

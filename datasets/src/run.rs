@@ -136,7 +136,9 @@ pub fn simulate(
     check_threads(options.threads)?;
     let (_, variant) =
         VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
-    let agents = build_agents(&spec.agents).map_err(|e| HarnessError::Usage(e.to_string()))?;
+    let variant = std::sync::Arc::new(variant);
+    let agents =
+        build_agents(&spec.agents, &variant).map_err(|e| HarnessError::Usage(e.to_string()))?;
     let mut notes = Vec::new();
     // A part must fit in memory before anything is created.
     let available = crate::memory::available();

@@ -206,7 +206,7 @@ impl Core {
     pub(crate) fn new(config: &EnvConfig) -> Result<Core, EnvError> {
         let rules = config.rules();
         rules.validate()?;
-        let agents = build_agents(&config.opponents)?;
+        let agents = build_agents(&config.opponents, &config.variant)?;
         let context = context_for(config.context, 0);
         let deal = Deal::new(rules, 0, context)?;
         let wild = deal.wild();

@@ -219,8 +219,11 @@ fn rewards_and_the_points_hook() {
     ));
     let points = Reward::points(variant);
     let mut legal = ActionList::new();
-    let mut agents =
-        taisim_agents::build_agents(&taisim_agents::parse_agents("greedy").unwrap()).unwrap();
+    let mut agents = taisim_agents::build_agents(
+        &taisim_agents::parse_agents("greedy").unwrap(),
+        &std::sync::Arc::new(taisim_score::Variant::builtin("taiwan16").unwrap()),
+    )
+    .unwrap();
     let mut paid = 0;
     for seed in 0..200 {
         let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();

@@ -27,6 +27,12 @@ impl<'a> View<'a> {
         View { deal, seat }
     }
 
+    /// The deal seen, for this crate's code that works out what the view shows
+    /// ([`View::unseen`], [`View::redeal`]).
+    pub(crate) const fn deal(&self) -> &'a Deal {
+        self.deal
+    }
+
     /// The viewing seat.
     pub const fn seat(&self) -> Seat {
         self.seat

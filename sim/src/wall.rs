@@ -312,6 +312,24 @@ impl Wall {
         &self.tiles[self.front as usize..self.back as usize]
     }
 
+    /// This wall with its undrawn tiles replaced by `undrawn`, in live order (the drawn ends
+    /// and the dice kept): what a determinization of a deal puts in place of the tiles a seat
+    /// cannot see. `None` when `undrawn` is not as long as [`Wall::undrawn`].
+    pub fn with_undrawn(&self, undrawn: &[WallTile]) -> Option<Wall> {
+        let range = self.front as usize..self.back as usize;
+        if undrawn.len() != range.len() {
+            return None;
+        }
+        // The drawn ends are never read again; blanked, the copy keeps no trace of what the
+        // real wall held there (tiles other seats drew).
+        let mut wall = Wall {
+            tiles: [WallTile::tile(Tile::new(0)); 144],
+            ..*self
+        };
+        wall.tiles[range].copy_from_slice(undrawn);
+        Some(wall)
+    }
+
     /// The dice thrown for the break, in throwing order (three, or two rolls of two).
     pub fn dice(&self) -> &[u8] {
         &self.dice[..self.dice_len as usize]

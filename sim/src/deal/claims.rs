@@ -95,6 +95,30 @@ impl Deal {
             self.draw(next, DrawSource::Live);
             return;
         }
+        let (options, pending) = self.claim_options(discarder, tile, chow);
+        if pending.is_empty() {
+            self.draw(next, DrawSource::Live);
+        } else {
+            self.phase = Phase::Claims {
+                tile,
+                discarder,
+                options,
+                pending,
+                winners: SeatSet::EMPTY,
+                meld: None,
+                chow: None,
+            };
+        }
+    }
+
+    /// Every other seat's options on `tile` discarded by `discarder` (the next seat's chows
+    /// given as `chow`, from [`Deal::chow_options`]), and the seats that have any.
+    pub(super) fn claim_options(
+        &self,
+        discarder: Seat,
+        tile: Tile,
+        chow: u8,
+    ) -> ([ClaimOptions; 4], SeatSet) {
         let last = self.drawable() == 0;
         let mut options = [ClaimOptions::default(); 4];
         let mut pending = SeatSet::EMPTY;
@@ -125,19 +149,7 @@ impl Deal {
                 pending.insert(seat);
             }
         }
-        if pending.is_empty() {
-            self.draw(next, DrawSource::Live);
-        } else {
-            self.phase = Phase::Claims {
-                tile,
-                discarder,
-                options,
-                pending,
-                winners: SeatSet::EMPTY,
-                meld: None,
-                chow: None,
-            };
-        }
+        (options, pending)
     }
 
     /// The chow bits of [`ClaimOptions`] for `seat` on `tile`: two table loads, since every

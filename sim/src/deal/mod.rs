@@ -11,10 +11,12 @@ mod dealing;
 mod facts;
 mod legal;
 mod play;
+mod redeal;
 mod validate;
 
 use arrayvec::ArrayVec;
 pub use facts::DiscardFacts;
+pub use redeal::{Fill, RedealError, Unseen, WALL_KINDS};
 pub use validate::{Invalid, ValidationError};
 
 use crate::action::Action;
@@ -266,7 +268,7 @@ enum Phase {
 }
 
 /// A deal in progress.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
     rules: Rules,
     context: DealContext,

@@ -1,0 +1,272 @@
+//! A duplicate match of search configurations against greedy, for tuning the search on
+//! development seeds (the arena of the command line measures the shipped agent).
+//!
+//! `cargo run --release -p taisim-agents --example search_arena -- WALLS SEED BUDGET MARGIN BELIEF [VARIANT] [THREADS]`
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand_pcg::Pcg64Mcg;
+use taisim_agents::search::{Belief, BeliefModel, Sampler, SearchAgent, SearchConfig};
+use taisim_agents::{play_deal, Agent, BuiltinAgent, GreedyAgent};
+use taisim_score::{score_deal, Variant};
+use taisim_sim::{
+    bounded, deal_seed, splitmix64, ActionList, Deal, DealContext, Fill, Flower, MeldKind, Outcome,
+    Seat, Tile, View, WallTile, Wind,
+};
+
+fn context(seed: u64) -> DealContext {
+    let r = splitmix64(seed ^ 0xc0_7e87);
+    DealContext {
+        round_wind: Wind::new((r >> 2) as u8),
+        dealer: Wind::new(r as u8),
+        streak: 0,
+    }
+}
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    walls: u64,
+    diff: f64,
+    diff_sq: f64,
+    wins: [u64; 2],
+    deal_ins: [u64; 2],
+    self_draws: [u64; 2],
+    decisions: u64,
+    search_secs: f64,
+}
+
+/// A cheat for scale, never an agent: the other seats' true hands and kongs, the wall
+/// shuffled.
+struct Oracle {
+    deal: Deal,
+    fill: Fill,
+}
+
+impl Sampler for Oracle {
+    fn prepare(&mut self, _view: &View<'_>, _rng: &mut Pcg64Mcg) {}
+
+    fn sample(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) -> Option<&Fill> {
+        let unseen = view.unseen();
+        let mut counts = unseen.counts;
+        self.fill = Fill::default();
+        for o in Seat::ALL.into_iter().filter(|&o| o != view.seat()) {
+            self.fill.hands[o] = *self.deal.hand(o);
+            for t in self.deal.hand(o).tiles() {
+                counts[t.index()] -= 1;
+            }
+            for m in self.deal.melds(o) {
+                if m.kind() == MeldKind::ConcealedKong {
+                    self.fill.kongs[o].push(m.tile());
+                    counts[m.tile().index()] -= 4;
+                }
+            }
+        }
+        for (i, &n) in counts.iter().enumerate() {
+            for _ in 0..n {
+                self.fill.wall.push(if i < 34 {
+                    WallTile::tile(Tile::new(i as u8))
+                } else {
+                    WallTile::flower(Flower::new((i - 34) as u8))
+                });
+            }
+        }
+        for i in (1..self.fill.wall.len()).rev() {
+            let j = bounded(rng, i as u32 + 1) as usize;
+            self.fill.wall.swap(i, j);
+        }
+        Some(&self.fill)
+    }
+}
+
+/// A cheat for study: samples of the belief, kept only when every other seat's readiness
+/// matches the truth.
+struct ReadyOracle {
+    deal: Deal,
+    belief: Belief,
+    fill: Fill,
+}
+
+impl Sampler for ReadyOracle {
+    fn prepare(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) {
+        self.belief.prepare(view, rng);
+    }
+
+    fn sample(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) -> Option<&Fill> {
+        let me = view.seat();
+        let ready = |hand: &taisim_sim::Hand, o: Seat| {
+            let rules = taisim_agents::knowledge::hand_rules(
+                view,
+                view.rules().sets - view.melds(o).count() as u8,
+            );
+            taisim_sim::algo::shanten(hand, rules) <= 0
+        };
+        for _ in 0..64 {
+            let fill = self.belief.sample(view, rng)?;
+            if (1..4u8).all(|k| {
+                let o = me.add(k);
+                ready(&fill.hands[o], o) == ready(self.deal.hand(o), o)
+            }) {
+                self.fill = fill.clone();
+                return Some(&self.fill);
+            }
+        }
+        self.fill = self.belief.sample(view, rng)?.clone();
+        Some(&self.fill)
+    }
+}
+
+fn play(deal: &mut Deal, agents: &mut [BuiltinAgent; 4], variant: &Variant) -> [i64; 4] {
+    play_deal(deal, agents, &mut ActionList::new());
+    let st = &variant.settlement;
+    score_deal(deal, variant, st.base, st.per_tai)
+        .unwrap()
+        .payments
+        .0
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let walls: u64 = a[1].parse().unwrap();
+    let seed: u64 = a[2].parse().unwrap();
+    let budget: u32 = a[3].parse().unwrap();
+    let margin: f64 = a[4].parse().unwrap();
+    let oracle = a[5] == "oracle";
+    let ready_oracle = a[5] == "ready-oracle";
+    let belief = match a[5].as_str() {
+        "uniform" => BeliefModel::Uniform,
+        "history" => BeliefModel::History,
+        _ => BeliefModel::Play,
+    };
+    let variant = Arc::new(Variant::builtin(a.get(6).map_or("taiwan16", String::as_str)).unwrap());
+    let threads: u64 = a.get(7).map_or(2, |s| s.parse().unwrap());
+    let mut config = SearchConfig::with_budget(budget);
+    if a.get(8).map(String::as_str) == Some("defensive") {
+        config.own_rollout = taisim_agents::search::OwnRollout::Defensive;
+    }
+    config.scope = match a.get(9).map(String::as_str) {
+        Some("claims") => taisim_agents::search::Scope::Claims,
+        Some("turns") => taisim_agents::search::Scope::Turns,
+        _ => taisim_agents::search::Scope::All,
+    };
+    config.margin = margin;
+    config.belief = belief;
+    let start = Instant::now();
+    let handles: Vec<_> = (0..threads)
+        .map(|t| {
+            let variant = Arc::clone(&variant);
+            std::thread::spawn(move || {
+                let greedy = || BuiltinAgent::Greedy(GreedyAgent::new());
+                let mut tally = Tally::default();
+                let mut w = t;
+                while w < walls {
+                    let s = deal_seed(seed, w);
+                    let ctx = context(s);
+                    let mut base = [greedy(), greedy(), greedy(), greedy()];
+                    let mut deal = Deal::new(variant.rules(), s, ctx).unwrap();
+                    let bp = play(&mut deal, &mut base, &variant);
+                    let mut diff = 0.0;
+                    for seat in Seat::ALL {
+                        let mut agents = [greedy(), greedy(), greedy(), greedy()];
+                        agents[seat as usize] = BuiltinAgent::Search(Box::new(SearchAgent::new(
+                            Arc::clone(&variant),
+                            config,
+                        )));
+                        let mut cdeal = Deal::new(variant.rules(), s, ctx).unwrap();
+                        let t0 = Instant::now();
+                        let cp = if oracle || ready_oracle {
+                            let mut search = SearchAgent::new(Arc::clone(&variant), config);
+                            for (k, a) in agents.iter_mut().enumerate() {
+                                a.reset(s, Seat::ALL[k]);
+                            }
+                            search.reset(s, seat);
+                            let mut legal = ActionList::new();
+                            while let Some(to) = cdeal.to_act() {
+                                cdeal.legal_actions(&mut legal);
+                                let act = if to == seat && ready_oracle {
+                                    let mut o = ReadyOracle {
+                                        deal: cdeal.clone(),
+                                        belief: Belief::new(BeliefModel::Play),
+                                        fill: Fill::default(),
+                                    };
+                                    search.decide_with(&cdeal.view(to), &legal, &mut o)
+                                } else if to == seat {
+                                    let mut o = Oracle {
+                                        deal: cdeal.clone(),
+                                        fill: Fill::default(),
+                                    };
+                                    search.decide_with(&cdeal.view(to), &legal, &mut o)
+                                } else {
+                                    agents[to as usize].act(&cdeal.view(to), &legal)
+                                };
+                                cdeal.play(act).unwrap();
+                            }
+                            let st = &variant.settlement;
+                            score_deal(&cdeal, &variant, st.base, st.per_tai)
+                                .unwrap()
+                                .payments
+                                .0
+                        } else {
+                            play(&mut cdeal, &mut agents, &variant)
+                        };
+                        tally.search_secs += t0.elapsed().as_secs_f64();
+                        tally.decisions +=
+                            cdeal.discards().iter().filter(|d| d.seat() == seat).count() as u64;
+                        diff += (cp[seat as usize] - bp[seat as usize]) as f64;
+                        for (k, (d, p)) in [(&cdeal, 0usize), (&deal, 1)].into_iter().enumerate() {
+                            let _ = p;
+                            let r = d.result().unwrap();
+                            if r.winners.contains(seat) {
+                                tally.wins[k] += 1;
+                                tally.self_draws[k] += (r.outcome == Outcome::SelfDraw) as u64;
+                            }
+                            tally.deal_ins[k] +=
+                                (r.outcome == Outcome::Discard && r.payer == Some(seat)) as u64;
+                        }
+                    }
+                    let x = diff / 4.0;
+                    tally.walls += 1;
+                    tally.diff += x;
+                    tally.diff_sq += x * x;
+                    w += threads;
+                }
+                tally
+            })
+        })
+        .collect();
+    let mut t = Tally::default();
+    for h in handles {
+        let o = h.join().unwrap();
+        t.walls += o.walls;
+        t.diff += o.diff;
+        t.diff_sq += o.diff_sq;
+        for k in 0..2 {
+            t.wins[k] += o.wins[k];
+            t.deal_ins[k] += o.deal_ins[k];
+            t.self_draws[k] += o.self_draws[k];
+        }
+        t.decisions += o.decisions;
+        t.search_secs += o.search_secs;
+    }
+    let n = t.walls as f64;
+    let mean = t.diff / n;
+    let se = ((t.diff_sq / n - mean * mean) / (n - 1.0)).sqrt();
+    let seats = 4.0 * n;
+    println!(
+        "budget {budget} margin {margin} belief {belief:?} own {:?} scope {:?} {}: {} walls, mean_diff {mean:+.3} ± {se:.3} (95% [{:+.3}, {:+.3}])  win {:.3}/{:.3} self {:.3}/{:.3} dealin {:.3}/{:.3}  {:.1} ms/turn-ish  {:.0}s",
+        config.own_rollout,
+        config.scope,
+        variant.name,
+        t.walls,
+        mean - 1.96 * se,
+        mean + 1.96 * se,
+        t.wins[0] as f64 / seats,
+        t.wins[1] as f64 / seats,
+        t.self_draws[0] as f64 / seats,
+        t.self_draws[1] as f64 / seats,
+        t.deal_ins[0] as f64 / seats,
+        t.deal_ins[1] as f64 / seats,
+        1000.0 * t.search_secs / t.decisions.max(1) as f64,
+        start.elapsed().as_secs_f64()
+    );
+}

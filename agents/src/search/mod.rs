@@ -1,0 +1,477 @@
+//! `search`: information-set Monte Carlo over the engine.
+//!
+//! At each decision with a real choice the agent samples determinizations of what its seat
+//! cannot see ([`View::redeal`]) from its [belief](belief) about the other seats' hands, plays
+//! every candidate action forward on the same determinizations (common random numbers) with
+//! greedy play in every seat to the end of the deal, scores each end with the variant's own
+//! scoring and settlement, and plays the action of highest expected points.
+//!
+//! Candidates are culled by sequential halving: all are played on the first determinizations,
+//! the better half by mean goes on to twice as many, and so on until the survivors have been
+//! played on the whole budget. Greedy's own choice (the rollout policy's, the *default*) is
+//! always kept, and the search plays another action only when its advantage over the default,
+//! paired on the same determinizations, exceeds [`SearchConfig::margin`] standard errors: a
+//! noisy estimate then falls back on a sound heuristic instead of a lucky one.
+//!
+//! A win offered is always taken, and a decision with one legal action is not searched.
+//!
+//! The agent decides on its view alone: the determinizations are drawn from the view (the
+//! redealt deal is built from the view's public part and the sampled hidden part), and its
+//! generator is seeded from the deal's seed, its seat and the public state, so two deals that
+//! differ only in what the seat cannot see get the same decision and the same estimates
+//! (tested). It allocates nothing per decision or rollout: its scratch is sized when built.
+
+mod belief;
+mod estimate;
+mod history;
+mod rollout;
+
+use std::sync::Arc;
+
+use arrayvec::ArrayVec;
+use rand_pcg::Pcg64Mcg;
+use taisim_score::Variant;
+use taisim_sim::algo::{self, Discards};
+use taisim_sim::{
+    deal_seed, rng_from_seed, splitmix64, Action, ActionList, Fill, Seat, Tile, TileSet, View,
+};
+
+use crate::agent::Agent;
+use crate::greedy::GreedyAgent;
+use crate::knowledge::{hand_rules, sets_needed};
+pub use belief::{Belief, BeliefModel};
+
+/// A source of determinizations: fills of what a seat cannot see. The search agent's own is
+/// its [`Belief`]; a test or a study may give another to [`SearchAgent::decide_with`].
+pub trait Sampler {
+    /// Called once per decision before the samples, with the decision's generator.
+    fn prepare(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg);
+    /// One fill of what `view`'s seat cannot see, or `None` to skip a sample.
+    fn sample(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) -> Option<&Fill>;
+}
+
+impl Sampler for Belief {
+    fn prepare(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) {
+        Belief::prepare(self, view, rng)
+    }
+
+    fn sample(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) -> Option<&Fill> {
+        Belief::sample(self, view, rng)
+    }
+}
+pub use estimate::MAX_CANDIDATES;
+use estimate::{halve, Candidate, Candidates};
+pub use rollout::OwnRollout;
+use rollout::Rollout;
+
+/// How hard the search works.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Determinizations a decision samples: the rollouts each action that survives the
+    /// halving gets (the agent's name carries it: `search:256`).
+    pub determinizations: u32,
+    /// Standard errors by which another action's paired advantage over the default (greedy's
+    /// choice) must exceed zero for the search to play it.
+    pub margin: f64,
+    /// How the other seats' concealed tiles are sampled.
+    pub belief: BeliefModel,
+    /// How the searching seat plays on in its rollouts.
+    pub own_rollout: OwnRollout,
+    /// Which decisions are searched (the others are greedy's).
+    pub scope: Scope,
+    /// Search only the turn actions a prior keeps (see `turn_candidates`); off, every legal
+    /// action is searched (the review of a deal does that).
+    pub prune: bool,
+}
+
+/// Fills sampled to screen a turn's discards for danger.
+pub const SCREEN_FILLS: u32 = 32;
+/// Discards kept for their safety beyond those of least shanten.
+pub const SAFE_CANDIDATES: usize = 2;
+/// The share of fills in which some kept discard deals in, from which safer discards are
+/// searched too.
+pub const DANGER_TO_DEFEND: f64 = 0.05;
+
+/// Which decisions the search takes on itself.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    All,
+    /// Answers to discards only.
+    Claims,
+    /// Its own turns only.
+    Turns,
+}
+
+impl SearchConfig {
+    /// The budget of plain `search`.
+    pub const DEFAULT_DETERMINIZATIONS: u32 = 128;
+    /// The most determinizations a name may ask for.
+    pub const MAX_DETERMINIZATIONS: u32 = 1 << 20;
+
+    /// The configuration of `search:N`.
+    pub const fn with_budget(determinizations: u32) -> SearchConfig {
+        SearchConfig {
+            determinizations,
+            margin: 1.0,
+            belief: BeliefModel::Play,
+            own_rollout: OwnRollout::Greedy,
+            scope: Scope::All,
+            prune: true,
+        }
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig::with_budget(SearchConfig::DEFAULT_DETERMINIZATIONS)
+    }
+}
+
+/// One action's estimate at a searched decision.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ActionEstimate {
+    pub action: Action,
+    /// Determinizations it was played on (fewer for actions culled early).
+    pub rollouts: u32,
+    /// Mean points of the seat at the end of the deal.
+    pub mean: f64,
+    /// The standard error of `mean`.
+    pub std_error: f64,
+    /// Mean points more than the default action on the same determinizations.
+    pub advantage: f64,
+    /// The standard error of `advantage`.
+    pub advantage_error: f64,
+}
+
+/// What the search worked out at its last decision.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchDecision {
+    /// Every legal action's estimate, in the engine's order; empty when the decision was not
+    /// searched (one legal action, or a win taken).
+    pub estimates: ArrayVec<ActionEstimate, MAX_CANDIDATES>,
+    /// The rollout policy's (greedy's) choice.
+    pub default: Option<Action>,
+    /// The action of highest mean among those played on every determinization.
+    pub best: Option<Action>,
+    /// What the agent played.
+    pub chosen: Option<Action>,
+    /// Determinizations sampled.
+    pub determinizations: u32,
+}
+
+/// The search agent (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct SearchAgent {
+    /// `search:N`, as the command line names it.
+    name: String,
+    seed: u64,
+    seat: Seat,
+    belief: Belief,
+    search: Search,
+}
+
+/// The search proper, apart from where its determinizations come from.
+#[derive(Clone, Debug)]
+struct Search {
+    variant: Arc<Variant>,
+    config: SearchConfig,
+    rollout: Rollout,
+    candidates: Candidates,
+    decision: SearchDecision,
+}
+
+impl SearchAgent {
+    /// A search agent playing under `variant`'s scoring and settlement.
+    pub fn new(variant: Arc<Variant>, config: SearchConfig) -> SearchAgent {
+        SearchAgent {
+            name: format!("search:{}", config.determinizations),
+            seed: 0,
+            seat: Seat::East,
+            belief: Belief::new(config.belief),
+            search: Search {
+                variant,
+                config,
+                rollout: Rollout::new(config.own_rollout),
+                candidates: Candidates::new(),
+                decision: SearchDecision::default(),
+            },
+        }
+    }
+
+    pub const fn config(&self) -> &SearchConfig {
+        &self.search.config
+    }
+
+    /// What the search worked out at its last decision (for a review of its reasons).
+    pub fn last_decision(&self) -> &SearchDecision {
+        &self.search.decision
+    }
+
+    /// Decides as [`Agent::act`] does, with its determinizations drawn from `sampler` instead
+    /// of the agent's belief.
+    pub fn decide_with(
+        &mut self,
+        view: &View<'_>,
+        legal: &ActionList,
+        sampler: &mut impl Sampler,
+    ) -> Action {
+        let rng = self.decision_rng(view);
+        self.search.decide(view, legal, sampler, rng)
+    }
+
+    /// The generator of one decision: the deal's seed, the seat and the public state, so a
+    /// decision depends on nothing the seat cannot see (not even the count of the hidden
+    /// answers other seats gave to offers).
+    fn decision_rng(&self, view: &View<'_>) -> Pcg64Mcg {
+        let hand = view.hand().packed();
+        let offer = view.tile_on_offer().map_or(0xff, |t| t.to_u8() as u64);
+        let mut key = splitmix64(hand as u64 ^ splitmix64((hand >> 64) as u64));
+        key ^= splitmix64(
+            (view.discards().len() as u64) << 16 | (view.tiles_left() as u64) << 8 | offer,
+        );
+        rng_from_seed(deal_seed(self.seed, key ^ (0x5ea7_c400 + self.seat as u64)))
+    }
+}
+
+impl Search {
+    fn decide(
+        &mut self,
+        view: &View<'_>,
+        legal: &ActionList,
+        sampler: &mut impl Sampler,
+        rng: Pcg64Mcg,
+    ) -> Action {
+        self.decision = SearchDecision::default();
+        let win = legal
+            .iter()
+            .copied()
+            .find(|a| matches!(a, Action::Win | Action::SelfDrawWin | Action::FlowerWin));
+        let default = GreedyAgent.act(view, legal);
+        self.decision.default = Some(default);
+        let claim = view.tile_on_offer().is_some();
+        let skip = match self.config.scope {
+            Scope::All => false,
+            Scope::Claims => !claim,
+            Scope::Turns => claim,
+        };
+        let chosen = match win {
+            Some(w) => w,
+            None if legal.len() == 1 || skip => default,
+            None => self.search(view, legal, default, sampler, rng),
+        };
+        self.decision.chosen = Some(chosen);
+        chosen
+    }
+
+    fn search(
+        &mut self,
+        view: &View<'_>,
+        legal: &ActionList,
+        default: Action,
+        sampler: &mut impl Sampler,
+        mut rng: Pcg64Mcg,
+    ) -> Action {
+        let seat = view.seat();
+        sampler.prepare(view, &mut rng);
+        self.rollout.set_seat(seat);
+        self.candidates.clear();
+        let keep = if self.config.prune && view.tile_on_offer().is_none() {
+            self.turn_candidates(view, legal, default, sampler, &mut rng)
+        } else {
+            u64::MAX
+        };
+        for (i, &a) in legal.iter().enumerate() {
+            let mut c = Candidate::new(a);
+            c.alive = keep >> i.min(63) & 1 == 1 || a == default;
+            self.candidates.push(c);
+        }
+        let default_index = self
+            .candidates
+            .iter()
+            .position(|c| c.action == default)
+            .expect("greedy chooses a legal action");
+        let total = self.config.determinizations.max(1);
+        // Halving rounds: enough to bring the candidates down to two.
+        let alive = self.candidates.iter().filter(|c| c.alive).count();
+        let rounds = (usize::BITS - (alive.max(2) - 1).leading_zeros()).max(1);
+        let mut done = 0u32;
+        for round in 0..rounds {
+            let upto = (total >> (rounds - 1 - round)).max(1).max(done);
+            while done < upto {
+                self.play_determinization(view, seat, default_index, sampler, &mut rng);
+                done += 1;
+            }
+            if round + 1 < rounds {
+                halve(&mut self.candidates, default_index);
+            }
+        }
+        // The best of the candidates played on every determinization, against the default.
+        let best = self
+            .candidates
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.alive)
+            .max_by(|(i, a), (j, b)| a.mean().total_cmp(&b.mean()).then(j.cmp(i)))
+            .map(|(i, _)| i)
+            .expect("the default survives");
+        let b = &self.candidates[best];
+        let chosen = if best != default_index
+            && b.advantage() > self.config.margin * b.advantage_error()
+            && b.advantage() > 0.0
+        {
+            b.action
+        } else {
+            default
+        };
+        self.decision.determinizations = done;
+        self.decision.best = Some(b.action);
+        self.decision.estimates = self
+            .candidates
+            .iter()
+            .map(|c| ActionEstimate {
+                action: c.action,
+                rollouts: c.n,
+                mean: c.mean(),
+                std_error: c.std_error(),
+                advantage: c.advantage(),
+                advantage_error: c.advantage_error(),
+            })
+            .collect();
+        chosen
+    }
+
+    /// The turn actions worth searching, as bits by position in the legal list: every kong,
+    /// every discard (plain or declaring ready) that leaves the least shanten, and, when the
+    /// others look dangerous, the [`SAFE_CANDIDATES`] discards least likely to deal in by the
+    /// sampler's fills (a screening of [`SCREEN_FILLS`] of them).
+    fn turn_candidates(
+        &mut self,
+        view: &View<'_>,
+        legal: &ActionList,
+        default: Action,
+        sampler: &mut impl Sampler,
+        rng: &mut Pcg64Mcg,
+    ) -> u64 {
+        let hand = view.hand();
+        let rules = hand_rules(view, sets_needed(view));
+        let discards = Discards::new(hand, rules);
+        let least = hand
+            .kinds()
+            .iter()
+            .map(|t| discards.shanten(t))
+            .min()
+            .unwrap_or(0);
+        let mut danger = [0u32; Tile::NUM];
+        let mut screened = 0u32;
+        for _ in 0..SCREEN_FILLS {
+            let Some(fill) = sampler.sample(view, rng) else {
+                continue;
+            };
+            screened += 1;
+            let mut any = 0u64;
+            for k in 1..4u8 {
+                let o = view.seat().add(k);
+                let sets = view.rules().sets - view.melds(o).count() as u8;
+                any |= algo::waits(&fill.hands[o], rules.with_sets(sets)).0;
+            }
+            for t in TileSet(any) {
+                danger[t.index()] += 1;
+            }
+        }
+        let mut keep = 0u64;
+        let mut others: ArrayVec<(u32, usize), MAX_CANDIDATES> = ArrayVec::new();
+        let mut kept_danger = 0;
+        let mut index = 0;
+        let mut visit = |a: Action| {
+            let i = index;
+            index += 1;
+            let tile = match a {
+                Action::Discard(t) | Action::DiscardReady(t) => t,
+                _ => {
+                    keep |= 1 << i.min(63);
+                    return;
+                }
+            };
+            if discards.shanten(tile) == least || a == default {
+                keep |= 1 << i.min(63);
+                kept_danger = kept_danger.max(danger[tile.index()]);
+            } else {
+                others.push((danger[tile.index()], i));
+            }
+        };
+        for &a in legal.iter() {
+            visit(a);
+        }
+        if screened > 0 && kept_danger as f64 >= DANGER_TO_DEFEND * screened as f64 {
+            others.sort_unstable();
+            for &(d, i) in others.iter().take(SAFE_CANDIDATES) {
+                if d < kept_danger {
+                    keep |= 1 << i.min(63);
+                }
+            }
+        }
+        keep
+    }
+
+    /// Samples one determinization and plays every live candidate on it.
+    fn play_determinization(
+        &mut self,
+        view: &View<'_>,
+        seat: Seat,
+        default_index: usize,
+        sampler: &mut impl Sampler,
+        rng: &mut Pcg64Mcg,
+    ) {
+        let Some(fill) = sampler.sample(view, rng) else {
+            return;
+        };
+        let Ok(mut base) = view.redeal(fill) else {
+            debug_assert!(false, "the belief's fill fits the view");
+            return;
+        };
+        if !self.rollout.advance_to(&mut base, seat) {
+            // The offer went elsewhere before the seat was asked: every candidate ends alike.
+            let p = self.rollout.finish(&mut base, seat, &self.variant) as f64;
+            for c in self.candidates.iter_mut().filter(|c| c.alive) {
+                c.add(p, p);
+            }
+            return;
+        }
+        let mut default_points = 0.0;
+        let mut points: ArrayVec<f64, MAX_CANDIDATES> = ArrayVec::new();
+        for (i, c) in self.candidates.iter().enumerate() {
+            if !c.alive {
+                points.push(0.0);
+                continue;
+            }
+            let mut deal = base.clone();
+            deal.play_unchecked(c.action);
+            let p = self.rollout.finish(&mut deal, seat, &self.variant) as f64;
+            if i == default_index {
+                default_points = p;
+            }
+            points.push(p);
+        }
+        for (c, &p) in self.candidates.iter_mut().zip(&points) {
+            if c.alive {
+                c.add(p, default_points);
+            }
+        }
+    }
+}
+
+impl Agent for SearchAgent {
+    fn reset(&mut self, seed: u64, seat: Seat) {
+        self.seed = seed;
+        self.seat = seat;
+    }
+
+    fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
+        let rng = self.decision_rng(view);
+        self.search.decide(view, legal, &mut self.belief, rng)
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
