@@ -67,6 +67,10 @@ pub struct SimulateArgs {
     /// Settlement value per tai [default: the variant's].
     #[arg(long, allow_negative_numbers = true)]
     per_tai: Option<i64>,
+    /// Seconds an exec: agent may take over one decision before the run stops with an error
+    /// naming it [default: 10]. The rows do not depend on it.
+    #[arg(long, value_parser = crate::simulate::parse_bot_timeout)]
+    bot_timeout: Option<f64>,
     /// No progress output.
     #[arg(long, conflicts_with = "progress")]
     quiet: bool,
@@ -185,6 +189,19 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
     let n = usize::try_from(n).unwrap_or(usize::MAX);
     check_threads(Some(n)).map_err(|e| e.to_string())?;
     Ok(n)
+}
+
+/// `--bot-timeout`: seconds, more than 0 and at most a day.
+pub fn parse_bot_timeout(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
+        Ok(_) => Err(format!(
+            "a bot timeout is more than 0 and at most 86400 seconds; got {s}"
+        )),
+        Err(_) => Err(format!(
+            "a bot timeout is a number of seconds, as in 2.5; got {s:?}"
+        )),
+    }
 }
 
 /// "1 thread", "8 threads".
@@ -343,11 +360,21 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         command: std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
+        bot_timeout: args.bot_timeout,
     };
     let summary = taisim_datasets::simulate(&spec, &out, &options).map_err(|e| {
         // Resuming helps only when the machine failed (a full disk, a lost mount), not
         // when the arguments, the directory's files or the engine are at fault.
-        let retry = matches!(e, HarnessError::Io { .. } | HarnessError::Parquet { .. });
+        let retry = matches!(
+            e,
+            HarnessError::Io { .. } | HarnessError::Parquet { .. } | HarnessError::Bot { .. }
+        );
+        if matches!(e, HarnessError::Bot { .. }) {
+            crate::output::errln!(
+                "taisim: the bot's standard error is kept in {}",
+                out.join(taisim_datasets::BOTS_DIR).display()
+            );
+        }
         let mut failure = Failure::from(e);
         if retry {
             failure.advice = Some(format!(

@@ -1,6 +1,8 @@
 //! The `Agent` trait and the random agent.
 
 use rand_pcg::Pcg64Mcg;
+
+use crate::exec::BotFault;
 use taisim_sim::{bounded, deal_seed, rng_from_seed, Action, ActionList, Deal, Seat, View};
 
 /// A policy for one seat.
@@ -39,6 +41,27 @@ pub trait Agent {
     fn act_in(&mut self, deal: &Deal, seat: Seat, scratch: &mut ActionList) -> Action {
         deal.legal_actions(scratch);
         self.act(&deal.view(seat), scratch)
+    }
+
+    /// Whether the agent must see every step of the deal ([`Agent::see`]), every seat's, not
+    /// only its own decisions: true only for a player outside the process (`exec:`), which is
+    /// told the deal as it goes. Loops that play deals ask once per deal and call
+    /// [`Agent::see`] only when some agent says yes, so the built-in agents cost nothing.
+    fn sees_steps(&self) -> bool {
+        false
+    }
+
+    /// `action` is about to be played on `deal` by the seat to act (any seat's), or, with
+    /// `None`, the deal just ended. Called only where [`Agent::sees_steps`] says so; the
+    /// default does nothing.
+    #[inline]
+    fn see(&mut self, _deal: &Deal, _action: Option<Action>) {}
+
+    /// The fault that stopped an outside player (see [`crate::exec`]): from then on it
+    /// answers the first legal action, and the caller must discard the deal and stop. The
+    /// built-in agents never fail.
+    fn fault(&self) -> Option<BotFault> {
+        None
     }
 
     /// The agent's name as the command line spells it (`random`, `greedy`, …).
@@ -97,7 +120,8 @@ impl Agent for RandomAgent {
 
 /// Plays `deal` to its end, seat `s` played by `agents[s]`, after resetting each agent for
 /// the deal (`Agent::reset(deal.seed(), s)`). `legal` is scratch space. Returns the number of
-/// decisions taken. Allocates nothing.
+/// decisions taken. Allocates nothing (for the built-in agents). An outside player's fault
+/// ([`Agent::fault`]) does not stop the loop: the caller checks after the deal.
 pub fn play_deal<A: Agent>(deal: &mut Deal, agents: &mut [A; 4], legal: &mut ActionList) -> u32 {
     play_deal_with(deal, agents, legal, |_, _| {})
 }
@@ -113,6 +137,9 @@ pub fn play_deal_with<A: Agent>(
     for seat in Seat::ALL {
         agents[seat as usize].reset(deal.seed(), seat);
     }
+    // Asked once a deal: the built-in agents see nothing, and the loop below then tests one
+    // predictable flag a step.
+    let watching = agents.iter().any(Agent::sees_steps);
     let mut steps = 0;
     while let Some(seat) = deal.to_act() {
         let action = agents[seat as usize].act_in(deal, seat, legal);
@@ -122,8 +149,24 @@ pub fn play_deal_with<A: Agent>(
             agents[seat as usize].name()
         );
         before_action(deal, action);
+        if watching {
+            see_step(agents, deal, Some(action));
+        }
         deal.play_unchecked(action);
         steps += 1;
     }
+    if watching {
+        see_step(agents, deal, None);
+    }
     steps
+}
+
+/// Shows a step (or, with `None`, the end) to the agents that see every step.
+#[cold]
+pub fn see_step<A: Agent>(agents: &mut [A], deal: &Deal, action: Option<Action>) {
+    for a in agents.iter_mut() {
+        if a.sees_steps() {
+            a.see(deal, action);
+        }
+    }
 }

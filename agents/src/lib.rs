@@ -24,20 +24,24 @@
 //! No agent allocates per decision: scratch space is sized when the agent is built.
 
 mod agent;
+pub mod exec;
 mod greedy;
 mod kind_head;
 pub mod knowledge;
 mod named;
 pub mod obs;
 mod policy;
+pub mod protocol;
 pub mod search;
 pub mod space;
 
-pub use agent::{agent_rng, play_deal, play_deal_with, Agent, RandomAgent};
+pub use agent::{agent_rng, play_deal, play_deal_with, see_step, Agent, RandomAgent};
+pub use exec::{renew_bots, BotFault, BotStderr, ExecAgent, ExecSettings, FaultKind};
 pub use greedy::{ukeire, ukeire_under, DefensiveAgent, GreedyAgent};
 pub use kind_head::{KindHead, KindScratch, KIND_BLOCKS};
 pub use named::{
-    build_agents, parse_agents, AgentParseError, AgentSpec, BuiltinAgent, KNOWN_AGENTS,
+    build_agents, build_agents_with, parse_agents, AgentParseError, AgentSpec, BuiltinAgent,
+    KNOWN_AGENTS,
 };
 pub use obs::{
     encode, encode_slice, obs_shape, ObsEncoder, ObsShapeError, OBS_CHANNELS, OBS_LEN, OBS_VERSION,

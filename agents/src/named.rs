@@ -9,12 +9,13 @@ use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, Seat, View};
 
 use crate::agent::{Agent, RandomAgent};
+use crate::exec::{BotFault, ExecAgent, ExecSettings};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
 use crate::search::{SearchAgent, SearchConfig};
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
-pub const KNOWN_AGENTS: [&str; 7] = [
+pub const KNOWN_AGENTS: [&str; 8] = [
     "random",
     "greedy",
     "defensive",
@@ -22,6 +23,7 @@ pub const KNOWN_AGENTS: [&str; 7] = [
     "policy:PATH",
     "search",
     "search:N",
+    "exec:COMMAND",
 ];
 
 /// A built-in agent as named on the command line.
@@ -37,6 +39,9 @@ pub enum AgentSpec {
     /// `search` or `search:N`: the sampling player with `N` determinizations a decision
     /// ([`SearchConfig::DEFAULT_DETERMINIZATIONS`] for plain `search`).
     Search(u32),
+    /// `exec:COMMAND`: a program outside taisim speaking the JSON-lines protocol
+    /// (`docs/protocol.md`), run through the shell.
+    Exec(String),
 }
 
 /// An agent name or list that could not be parsed.
@@ -48,6 +53,8 @@ pub enum AgentParseError {
     MissingPolicyPath,
     #[error("agent \"search:\" takes a whole number of determinizations from 1 to {max}, as in search:256; got {0:?}", max = SearchConfig::MAX_DETERMINIZATIONS)]
     SearchBudget(String),
+    #[error("agent \"exec:\" needs a command, as in exec:python3 examples/bots/random_bot.py")]
+    MissingCommand,
     #[error("expected one agent name for all seats or four comma-separated names in seat order E,S,W,N; got {0}")]
     WrongCount(usize),
 }
@@ -72,6 +79,10 @@ impl FromStr for AgentSpec {
                     _ => Err(AgentParseError::SearchBudget(n.to_string())),
                 }
             }
+            _ if s.starts_with("exec:") => match s["exec:".len()..].trim() {
+                "" => Err(AgentParseError::MissingCommand),
+                command => Ok(AgentSpec::Exec(command.to_string())),
+            },
             _ => match s.strip_prefix("policy:") {
                 Some("") => Err(AgentParseError::MissingPolicyPath),
                 Some(path) => Ok(AgentSpec::Policy(PathBuf::from(path))),
@@ -95,6 +106,7 @@ impl fmt::Display for AgentSpec {
                 f.write_str("search")
             }
             AgentSpec::Search(n) => write!(f, "search:{n}"),
+            AgentSpec::Exec(command) => write!(f, "exec:{command}"),
         }
     }
 }
@@ -103,6 +115,15 @@ impl AgentSpec {
     /// Builds the agent for deals of `variant` (reading the weights file of a policy; the
     /// search scores its rollouts under the variant).
     pub fn build(&self, variant: &Arc<Variant>) -> Result<BuiltinAgent, PolicyError> {
+        self.build_with(variant, &ExecSettings::default())
+    }
+
+    /// [`AgentSpec::build`], an `exec:` agent run with `settings`.
+    pub fn build_with(
+        &self,
+        variant: &Arc<Variant>,
+        settings: &ExecSettings,
+    ) -> Result<BuiltinAgent, PolicyError> {
         Ok(match self {
             AgentSpec::Random => BuiltinAgent::Random(RandomAgent::new()),
             AgentSpec::Greedy => BuiltinAgent::Greedy(GreedyAgent::new()),
@@ -115,6 +136,11 @@ impl AgentSpec {
                 Arc::clone(variant),
                 SearchConfig::with_budget(*n),
             ))),
+            AgentSpec::Exec(command) => BuiltinAgent::Exec(ExecAgent::new(
+                command,
+                Arc::clone(variant),
+                settings.clone(),
+            )),
         })
     }
 }
@@ -144,12 +170,22 @@ pub fn build_agents(
     specs: &[AgentSpec; 4],
     variant: &Arc<Variant>,
 ) -> Result<[BuiltinAgent; 4], PolicyError> {
+    build_agents_with(specs, variant, &ExecSettings::default())
+}
+
+/// [`build_agents`], `exec:` agents run with `settings`. Seats that name the same command
+/// share one process (it serves all of them, each message naming its seat).
+pub fn build_agents_with(
+    specs: &[AgentSpec; 4],
+    variant: &Arc<Variant>,
+    settings: &ExecSettings,
+) -> Result<[BuiltinAgent; 4], PolicyError> {
     let mut built: Vec<BuiltinAgent> = Vec::with_capacity(4);
     for (i, spec) in specs.iter().enumerate() {
         let same = specs[..i].iter().position(|s| s == spec);
         built.push(match same {
             Some(j) => built[j].clone(),
-            None => spec.build(variant)?,
+            None => spec.build_with(variant, settings)?,
         });
     }
     Ok(built
@@ -167,6 +203,8 @@ pub enum BuiltinAgent {
     Policy(PolicyAgent),
     /// Boxed: its scratch is large next to the other agents.
     Search(Box<SearchAgent>),
+    /// A program outside taisim (see [`crate::exec`]).
+    Exec(ExecAgent),
 }
 
 impl Agent for BuiltinAgent {
@@ -177,6 +215,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Defensive(a) => a.reset(seed, seat),
             BuiltinAgent::Policy(a) => a.reset(seed, seat),
             BuiltinAgent::Search(a) => a.reset(seed, seat),
+            BuiltinAgent::Exec(a) => a.reset(seed, seat),
         }
     }
 
@@ -188,6 +227,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Defensive(a) => a.act(view, legal),
             BuiltinAgent::Policy(a) => a.act(view, legal),
             BuiltinAgent::Search(a) => a.act(view, legal),
+            BuiltinAgent::Exec(a) => a.act(view, legal),
         }
     }
 
@@ -199,6 +239,24 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Defensive(a) => a.act_in(deal, seat, scratch),
             BuiltinAgent::Policy(a) => a.act_in(deal, seat, scratch),
             BuiltinAgent::Search(a) => a.act_in(deal, seat, scratch),
+            BuiltinAgent::Exec(a) => a.act_in(deal, seat, scratch),
+        }
+    }
+
+    fn sees_steps(&self) -> bool {
+        matches!(self, BuiltinAgent::Exec(_))
+    }
+
+    fn see(&mut self, deal: &Deal, action: Option<Action>) {
+        if let BuiltinAgent::Exec(a) = self {
+            a.see(deal, action);
+        }
+    }
+
+    fn fault(&self) -> Option<BotFault> {
+        match self {
+            BuiltinAgent::Exec(a) => a.fault(),
+            _ => None,
         }
     }
 
@@ -209,6 +267,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Defensive(a) => a.name(),
             BuiltinAgent::Policy(a) => a.name(),
             BuiltinAgent::Search(a) => a.name(),
+            BuiltinAgent::Exec(a) => a.name(),
         }
     }
 }

@@ -31,6 +31,15 @@ pub enum HarnessError {
     /// The machine refused a resource (worker threads) the run needs.
     #[error("{0}")]
     System(String),
+    /// An outside player (`exec:`) failed during a deal: the deal is not written, and the
+    /// parts already complete stay intact, so `--resume` finishes the run once the bot is
+    /// fixed. Its standard error is kept in the run's `bots/` directory.
+    #[error("deal {deal_id} (seed {seed}): {fault}")]
+    Bot {
+        deal_id: u64,
+        seed: u64,
+        fault: Box<taisim_agents::BotFault>,
+    },
     /// The engine or scoring rejected a deal it produced itself: a bug, reported with the
     /// deal so it can be replayed.
     #[error("deal {deal_id} (seed {seed}): {message}")]

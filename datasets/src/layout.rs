@@ -23,6 +23,7 @@ pub(crate) fn is_run_entry(name: &str) -> bool {
         "decisions",
         "report.md",
         "plots",
+        crate::BOTS_DIR,
     ]
     .contains(&name)
         || Manifest::is_manifest_name(name)

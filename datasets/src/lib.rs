@@ -38,6 +38,11 @@ mod spec;
 mod tables;
 
 pub use atomic::{check_replaceable, write_atomically};
+
+/// The directory of a run that keeps its outside players' standard error, one file per
+/// process: `bots/part-00003-ESWN.stderr` for the process that served seats E, S, W and N
+/// in part 3 (written again when the part is played again).
+pub const BOTS_DIR: &str = "bots";
 pub use decisions::{obs_denominators, obs_scale, quantize, DecisionSeats};
 pub use decisions_read::{load_decisions, load_decisions_into, Decisions};
 pub use error::HarnessError;

@@ -1,5 +1,6 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
+use taisim_agents::exec::first_fault;
 use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
 use taisim_score::{score, score_deal, try_settle, Score, Variant, WinInput};
 use taisim_sim::algo::{shanten, HandRules};
@@ -155,7 +156,17 @@ impl<'a> Player<'a> {
         let decisions = match &mut self.seats {
             Seats::Random(agents) => play_deal_with(&mut deal, agents, &mut self.legal, log_action),
             Seats::Builtin(agents) => {
-                play_deal_with(&mut deal, agents, &mut self.legal, log_action)
+                let n = play_deal_with(&mut deal, agents, &mut self.legal, log_action);
+                // An outside player that failed finished the deal on fallback answers: the
+                // deal is not written, and the run stops.
+                if let Some(fault) = first_fault(&agents[..]) {
+                    return Err(HarnessError::Bot {
+                        deal_id,
+                        seed,
+                        fault: Box::new(fault),
+                    });
+                }
+                n
             }
         };
         let result = *deal.result().expect("a played deal is over");

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
-use taisim_agents::{build_agents, BuiltinAgent};
+use taisim_agents::exec::seat_letters;
+use taisim_agents::{build_agents_with, renew_bots, BotStderr, BuiltinAgent, ExecSettings};
 use taisim_score::Variant;
 
 use crate::error::HarnessError;
@@ -36,6 +37,8 @@ pub struct RunOptions {
     pub progress: ProgressMode,
     /// The command line, for the manifest.
     pub command: Vec<String>,
+    /// Seconds an `exec:` agent may take over one decision (its default when `None`).
+    pub bot_timeout: Option<f64>,
 }
 
 impl Default for RunOptions {
@@ -45,6 +48,7 @@ impl Default for RunOptions {
             resume: false,
             progress: ProgressMode::Quiet,
             command: Vec::new(),
+            bot_timeout: None,
         }
     }
 }
@@ -137,8 +141,12 @@ pub fn simulate(
     let (_, variant) =
         VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
     let variant = std::sync::Arc::new(variant);
-    let agents =
-        build_agents(&spec.agents, &variant).map_err(|e| HarnessError::Usage(e.to_string()))?;
+    let mut bots = options
+        .bot_timeout
+        .map_or_else(ExecSettings::default, ExecSettings::with_timeout);
+    bots.stakes = Some((spec.base, spec.per_tai));
+    let agents = build_agents_with(&spec.agents, &variant, &bots)
+        .map_err(|e| HarnessError::Usage(e.to_string()))?;
     let mut notes = Vec::new();
     // A part must fit in memory before anything is created.
     let available = crate::memory::available();
@@ -490,7 +498,13 @@ fn play_part(
     }
     .min(Unit::Deals.default_part_size()) as usize;
     let mut tables = PartTables::new(spec.log_actions, capacity, spec.decisions);
-    let mut player = Player::new(spec, variant, agents.clone());
+    // Each part's outside players get processes of their own, their stderr kept beside it.
+    let mut agents = agents.clone();
+    renew_bots(&mut agents, |seats| {
+        let name = format!("part-{p:05}-{}.stderr", seat_letters(seats));
+        BotStderr::File(out.join(crate::BOTS_DIR).join(name))
+    });
+    let mut player = Player::new(spec, variant, agents);
     let mut deals = 0;
     // Progress is counted in batches so workers rarely touch the shared counter.
     const BATCH: u64 = 256;

@@ -761,6 +761,7 @@ fn simulate(
             ProgressMode::Quiet
         },
         command: vec!["taisim.simulate (Python)".to_string()],
+        bot_timeout: None,
     };
     let done = py.allow_threads(|| {
         let spec = request.spec(&out, resume)?;

@@ -1,0 +1,257 @@
+//! A bot's process and its two pipes, read and written against a deadline.
+//!
+//! On Unix both ends are non-blocking and waited on with `poll(2)`, so a bot that stops
+//! reading its input or never answers cannot hold the table past the deadline, and the
+//! table needs no helper thread (a thread hop per decision would cost more than the JSON).
+//! Elsewhere the pipes block and the deadline is not enforced.
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Where a bot's standard error goes.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum BotStderr {
+    /// To taisim's own standard error.
+    #[default]
+    Inherit,
+    /// Into this file (created, or truncated when a part is played again).
+    File(PathBuf),
+    /// Nowhere.
+    Null,
+}
+
+/// The longest line a bot may send (1 MiB): a longer one is a fault, not a buffer that grows
+/// without end.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Why a pipe operation failed.
+#[derive(Debug)]
+pub(crate) enum PipeError {
+    /// The deadline passed first.
+    Timeout,
+    /// The bot closed its output (it exited, or closed stdout).
+    Closed,
+    /// A line longer than [`MAX_LINE`].
+    TooLong,
+    Io(io::Error),
+}
+
+/// A running bot.
+pub(crate) struct Pipe {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    buf: Vec<u8>,
+    /// Bytes of `buf` already handed out as lines.
+    start: usize,
+}
+
+impl Pipe {
+    /// Starts `command` through the shell (`sh -c`), as a terminal would run it.
+    pub fn spawn(command: &str, stderr: &BotStderr) -> io::Result<Pipe> {
+        #[cfg(unix)]
+        let mut cmd = {
+            let mut c = Command::new("sh");
+            c.arg("-c").arg(command);
+            c
+        };
+        #[cfg(not(unix))]
+        let mut cmd = {
+            let mut c = Command::new("cmd");
+            c.arg("/C").arg(command);
+            c
+        };
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+        cmd.stderr(match stderr {
+            BotStderr::Inherit => Stdio::inherit(),
+            BotStderr::Null => Stdio::null(),
+            BotStderr::File(path) => {
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir)?;
+                }
+                Stdio::from(std::fs::File::create(path)?)
+            }
+        });
+        let mut child = cmd.spawn()?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            set_nonblocking(stdin.as_raw_fd())?;
+            set_nonblocking(stdout.as_raw_fd())?;
+        }
+        Ok(Pipe {
+            child,
+            stdin: Some(stdin),
+            stdout,
+            buf: Vec::with_capacity(4096),
+            start: 0,
+        })
+    }
+
+    /// Writes all of `data` before `deadline`.
+    pub fn send(&mut self, mut data: &[u8], deadline: Instant) -> Result<(), PipeError> {
+        let stdin = self.stdin.as_mut().ok_or(PipeError::Closed)?;
+        while !data.is_empty() {
+            match stdin.write(data) {
+                Ok(0) => return Err(PipeError::Closed),
+                Ok(n) => data = &data[n..],
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    #[cfg(unix)]
+                    {
+                        use std::os::fd::AsRawFd;
+                        wait_for(stdin.as_raw_fd(), libc::POLLOUT, deadline)?;
+                    }
+                    #[cfg(not(unix))]
+                    let _ = deadline;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(PipeError::Closed),
+                Err(e) => return Err(PipeError::Io(e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// The next line the bot wrote that is not blank (without its newline), read before
+    /// `deadline`.
+    pub fn read_line(&mut self, deadline: Instant) -> Result<&[u8], PipeError> {
+        loop {
+            let (a, b) = self.line_range(deadline)?;
+            if !self.buf[a..b].iter().all(u8::is_ascii_whitespace) {
+                return Ok(&self.buf[a..b]);
+            }
+        }
+    }
+
+    /// Where the next line lies in `buf` (without its newline or a `\r` before it).
+    fn line_range(&mut self, deadline: Instant) -> Result<(usize, usize), PipeError> {
+        let mut searched = self.start;
+        loop {
+            if let Some(i) = self.buf[searched..].iter().position(|&b| b == b'\n') {
+                let line_start = self.start;
+                let mut end = searched + i;
+                self.start = end + 1;
+                if end > line_start && self.buf[end - 1] == b'\r' {
+                    end -= 1;
+                }
+                return Ok((line_start, end));
+            }
+            searched = self.buf.len();
+            if searched - self.start > MAX_LINE {
+                return Err(PipeError::TooLong);
+            }
+            // Keep the buffer from creeping: drop what was handed out before reading more.
+            if self.start > 0 {
+                self.buf.drain(..self.start);
+                searched -= self.start;
+                self.start = 0;
+            }
+            let len = self.buf.len();
+            self.buf.resize(len + 8192, 0);
+            match self.stdout.read(&mut self.buf[len..]) {
+                Ok(0) => {
+                    self.buf.truncate(len);
+                    return Err(PipeError::Closed);
+                }
+                Ok(n) => self.buf.truncate(len + n),
+                Err(e) => {
+                    self.buf.truncate(len);
+                    match e.kind() {
+                        io::ErrorKind::WouldBlock => {
+                            #[cfg(unix)]
+                            {
+                                use std::os::fd::AsRawFd;
+                                wait_for(self.stdout.as_raw_fd(), libc::POLLIN, deadline)?;
+                            }
+                            #[cfg(not(unix))]
+                            let _ = deadline;
+                        }
+                        io::ErrorKind::Interrupted => {}
+                        _ => return Err(PipeError::Io(e)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the bot has exited, and how (waits a moment for a bot whose pipe just closed,
+    /// so its status is known).
+    pub fn exit_status(&mut self, wait: Duration) -> Option<ExitStatus> {
+        let until = Instant::now() + wait;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// Ends the bot: its input is closed (the signal to exit), then after `grace` it is
+    /// killed. Waits for it either way, so no zombie is left.
+    pub fn close(&mut self, grace: Duration) {
+        self.stdin = None;
+        if self.exit_status(grace).is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    /// Kills the bot at once (after a fault: nothing more it says is read).
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(unix)]
+fn set_nonblocking(fd: std::os::fd::RawFd) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor this process owns (the pipe ends it just created), with
+    // the documented F_GETFL/F_SETFL commands; no memory is passed.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Waits until `fd` is ready for `events` or the deadline passes.
+#[cfg(unix)]
+fn wait_for(
+    fd: std::os::fd::RawFd,
+    events: libc::c_short,
+    deadline: Instant,
+) -> Result<(), PipeError> {
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(PipeError::Timeout);
+        }
+        let ms = (deadline - now).as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
+        let mut p = libc::pollfd {
+            fd,
+            events,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd on the stack, count 1.
+        let r = unsafe { libc::poll(&mut p, 1, ms) };
+        if r > 0 {
+            // Readable, writable, or hung up / in error: the read or write that follows says
+            // which.
+            return Ok(());
+        }
+        if r < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(PipeError::Io(e));
+            }
+        }
+    }
+}

@@ -1,0 +1,508 @@
+//! One bot process speaking the protocol: the handshake, the deals it serves (each seat's
+//! view of each, told as the deal goes), the decisions it is asked for, and the first fault,
+//! which ends it.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use taisim_score::Variant;
+use taisim_sim::{Action, ActionList, Deal, Seat, SeatSet};
+
+use super::pipe::{Pipe, PipeError};
+use super::{BotFault, ExecSettings, FaultKind};
+use crate::protocol::json::Obj;
+use crate::protocol::{
+    end_event, start_event, step_events, write_action_fields, Event, Message, PROTOCOL_VERSION,
+};
+
+/// The most deals one process has open at once before the oldest is given up as abandoned
+/// (a caller that never finished them): bounds the table's memory, not a bot's.
+const MAX_OPEN_DEALS: usize = 4096;
+
+/// A deal this process serves one or more seats of.
+struct OpenDeal {
+    seed: u64,
+    /// Its number for the bot (`"deal"`): 1, 2, … in the order the process met them.
+    number: u64,
+    seats: SeatSet,
+    started: bool,
+    /// The deal before the action about to be played, and that action: told once the
+    /// action's effects are known (at the next call).
+    pending: Option<(Box<Deal>, Action)>,
+}
+
+enum State {
+    NotStarted,
+    Running(Pipe),
+    Failed(Box<BotFault>),
+}
+
+pub(crate) struct Session {
+    pub(super) command: String,
+    pub(super) settings: ExecSettings,
+    variant: Arc<Variant>,
+    state: State,
+    /// The name the bot gave in its hello.
+    name: Option<String>,
+    deals: Vec<OpenDeal>,
+    next_deal: u64,
+    /// Lines waiting to be sent (events are sent with the next request, or at a deal's end).
+    out: String,
+    events: Vec<Event>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("command", &self.command)
+            .field("name", &self.name)
+            .field("open_deals", &self.deals.len())
+            .finish()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let State::Running(pipe) = &mut self.state {
+            // Whatever is still queued (a deal's end) is sent, briefly: the bot may want it.
+            if !self.out.is_empty() {
+                let _ = pipe.send(
+                    self.out.as_bytes(),
+                    Instant::now() + Duration::from_millis(500),
+                );
+            }
+            pipe.close(Duration::from_secs(2));
+        }
+    }
+}
+
+impl Session {
+    pub fn new(command: String, variant: Arc<Variant>, settings: ExecSettings) -> Session {
+        Session {
+            command,
+            settings,
+            variant,
+            state: State::NotStarted,
+            name: None,
+            deals: Vec::new(),
+            next_deal: 1,
+            out: String::with_capacity(4096),
+            events: Vec::with_capacity(16),
+        }
+    }
+
+    pub fn variant(&self) -> Arc<Variant> {
+        Arc::clone(&self.variant)
+    }
+
+    /// Records that the agent was asked through `Agent::act`, which cannot tell it the deal.
+    pub fn fail_unsupported(&mut self) {
+        if self.fault().is_none() {
+            self.fail(None, None, None, None, FaultKind::Io(
+                "an exec: agent answers through Agent::act_in, which tells it the deal; Agent::act was called".into(),
+            ));
+        }
+    }
+
+    pub fn label(&self) -> String {
+        format!("exec:{}", self.command)
+    }
+
+    pub fn fault(&self) -> Option<&BotFault> {
+        match &self.state {
+            State::Failed(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn fail(
+        &mut self,
+        seat: Option<Seat>,
+        deal: Option<u64>,
+        step: Option<u16>,
+        sent: Option<&[u8]>,
+        kind: FaultKind,
+    ) {
+        if let State::Running(pipe) = &mut self.state {
+            pipe.kill();
+        }
+        self.out.clear();
+        self.state = State::Failed(Box::new(BotFault {
+            bot: self.label(),
+            name: self.name.clone(),
+            seat,
+            deal,
+            step,
+            sent: sent.map(shown),
+            kind,
+        }));
+    }
+
+    /// Seat `seat` starts the deal seeded `seed` on this process.
+    pub fn join(&mut self, seed: u64, seat: Seat) {
+        if self.fault().is_some() {
+            return;
+        }
+        // The seat leaves any deal it was in that never ended (a caller that reset mid-deal):
+        // the bot is told to forget it.
+        let mut i = 0;
+        while i < self.deals.len() {
+            let d = &mut self.deals[i];
+            if d.seed != seed && d.seats.contains(seat) {
+                d.seats.remove(seat);
+                let number = d.number;
+                if d.started {
+                    let mut o = Obj::new(&mut self.out);
+                    o.str("type", "abort")
+                        .num("deal", number)
+                        .name("seat", seat);
+                    o.end();
+                    self.out.push('\n');
+                }
+                if self.deals[i].seats.is_empty() {
+                    self.deals.remove(i);
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        match self.deals.iter_mut().find(|d| d.seed == seed) {
+            Some(d) => d.seats.insert(seat),
+            None => {
+                if self.deals.len() >= MAX_OPEN_DEALS {
+                    self.deals.remove(0);
+                }
+                self.deals.push(OpenDeal {
+                    seed,
+                    number: self.next_deal,
+                    seats: SeatSet::single(seat),
+                    started: false,
+                    pending: None,
+                });
+                self.next_deal += 1;
+            }
+        }
+    }
+
+    /// `action` is about to be played on `deal` (`None`: the deal is over).
+    pub fn see(&mut self, deal: &Deal, action: Option<Action>) {
+        if self.fault().is_some() {
+            return;
+        }
+        let Some(i) = self.deals.iter().position(|d| d.seed == deal.seed()) else {
+            return;
+        };
+        if let (Some((before, _)), Some(_)) = (&self.deals[i].pending, action) {
+            if before.steps() == deal.steps() {
+                return; // another seat of this process already saw this step
+            }
+        }
+        self.tell(i, deal);
+        match action {
+            Some(a) => {
+                if let Some(d) = self.deals.get_mut(i) {
+                    d.pending = Some((Box::new(deal.clone()), a));
+                }
+            }
+            None => {
+                if deal.is_over() && !self.out.is_empty() {
+                    let deadline = Instant::now() + self.settings.decision_timeout;
+                    let _ = self.flush(None, None, None, deadline);
+                }
+            }
+        }
+    }
+
+    /// Queues, for every seat this process serves in open deal `i`, what it has not yet been
+    /// told of `deal`: the start, the effects of the pending action, the end (which closes
+    /// the deal).
+    fn tell(&mut self, i: usize, deal: &Deal) {
+        let d = &mut self.deals[i];
+        self.events.clear();
+        if !d.started {
+            d.started = true;
+            self.events
+                .push(start_event(deal, &self.variant.name, None, None));
+        }
+        if let Some((before, action)) = d.pending.take() {
+            if before.steps() < deal.steps() {
+                step_events(&before, action, deal, &mut self.events);
+            }
+        }
+        let over = deal.is_over();
+        if over {
+            let (base, per_tai) = self.settings.stakes.unwrap_or((
+                self.variant.settlement.base,
+                self.variant.settlement.per_tai,
+            ));
+            // Scoring a deal the engine produced cannot fail for the variant that ruled it
+            // (tested over every variant); were it to, the bot is told no end rather than a
+            // wrong one.
+            if let Ok(e) = end_event(deal, &self.variant, base, per_tai) {
+                self.events.push(e);
+            }
+        }
+        let number = d.number;
+        let seats = d.seats;
+        for e in &self.events {
+            for s in seats.iter() {
+                if let Some(seen) = e.seen_by(s) {
+                    Message {
+                        deal: number,
+                        seat: Some(s),
+                        event: seen,
+                    }
+                    .write_json(&mut self.out);
+                    self.out.push('\n');
+                }
+            }
+        }
+        if over {
+            self.deals.remove(i);
+        }
+    }
+
+    /// Starts the bot and exchanges hellos, if not done yet.
+    fn ensure_running(&mut self) -> bool {
+        match self.state {
+            State::Running(_) => return true,
+            State::Failed(_) => return false,
+            State::NotStarted => {}
+        }
+        let mut pipe = match Pipe::spawn(&self.command, &self.settings.stderr) {
+            Ok(p) => p,
+            Err(e) => {
+                self.fail(None, None, None, None, FaultKind::Start(e.to_string()));
+                return false;
+            }
+        };
+        let mut hello = String::new();
+        let mut o = Obj::new(&mut hello);
+        o.str("type", "hello")
+            .num("protocol", PROTOCOL_VERSION)
+            .str("table", "taisim")
+            .str("version", env!("CARGO_PKG_VERSION"))
+            .str("variant", &self.variant.name);
+        o.end();
+        hello.push('\n');
+        let deadline = Instant::now() + self.settings.start_timeout;
+        let answer = pipe
+            .send(hello.as_bytes(), deadline)
+            .and_then(|()| next_line(&mut pipe, deadline).map(<[u8]>::to_vec));
+        self.state = State::Running(pipe);
+        let line = match answer {
+            Ok(line) => line,
+            Err(e) => {
+                let kind = self.pipe_fault(e, "its hello", self.settings.start_timeout);
+                self.fail(None, None, None, None, kind);
+                return false;
+            }
+        };
+        match read_hello(&line) {
+            Ok(name) => {
+                self.name = Some(name);
+                true
+            }
+            Err(why) => {
+                self.fail(None, None, None, Some(&line), FaultKind::Handshake(why));
+                false
+            }
+        }
+    }
+
+    fn pipe_fault(&mut self, e: PipeError, waiting_for: &str, timeout: Duration) -> FaultKind {
+        match e {
+            PipeError::Timeout => FaultKind::Timeout {
+                seconds: timeout.as_secs_f64(),
+                waiting_for: waiting_for.to_string(),
+            },
+            PipeError::TooLong => FaultKind::BadAnswer(format!(
+                "a line longer than {} bytes",
+                super::pipe::MAX_LINE
+            )),
+            PipeError::Closed => {
+                let status = match &mut self.state {
+                    State::Running(p) => p.exit_status(Duration::from_millis(500)),
+                    _ => None,
+                };
+                FaultKind::Exited(status.map(|s| s.to_string()))
+            }
+            PipeError::Io(e) => FaultKind::Io(e.to_string()),
+        }
+    }
+
+    /// Sends what is queued.
+    fn flush(
+        &mut self,
+        seat: Option<Seat>,
+        deal: Option<u64>,
+        step: Option<u16>,
+        deadline: Instant,
+    ) -> bool {
+        if !self.ensure_running() {
+            return false;
+        }
+        let State::Running(pipe) = &mut self.state else {
+            return false;
+        };
+        let sent = pipe.send(self.out.as_bytes(), deadline);
+        self.out.clear();
+        if let Err(e) = sent {
+            let kind = self.pipe_fault(
+                e,
+                "it to read what the table sent",
+                self.settings.decision_timeout,
+            );
+            self.fail(seat, deal, step, None, kind);
+            return false;
+        }
+        true
+    }
+
+    /// Asks the bot for `seat`'s decision in `deal`, whose legal actions are `legal`: the
+    /// index of its answer in `legal`, or `None` after a fault.
+    pub fn act(&mut self, deal: &Deal, seat: Seat, legal: &ActionList) -> Option<usize> {
+        if self.fault().is_some() {
+            return None;
+        }
+        let Some(i) = self
+            .deals
+            .iter()
+            .position(|d| d.seed == deal.seed() && d.seats.contains(seat))
+        else {
+            self.fail(
+                Some(seat),
+                None,
+                None,
+                None,
+                FaultKind::Io(
+                    "asked to decide in a deal it was not reset for (Agent::reset must come first)"
+                        .into(),
+                ),
+            );
+            return None;
+        };
+        self.tell(i, deal);
+        let number = self.deals.get(i).map(|d| d.number);
+        let step = deal.steps() + 1;
+        let mut o = Obj::new(&mut self.out);
+        o.str("type", "act")
+            .num("deal", number.unwrap_or(0))
+            .name("seat", seat)
+            .num("step", step);
+        let view = deal.view(seat);
+        if let Some(t) = view.tile_on_offer() {
+            o.name("offer", t);
+        } else if let Some(f) = view.flower_on_offer() {
+            o.name("offer", f);
+        }
+        o.raw("legal", |out| {
+            out.push('[');
+            for (id, &a) in legal.iter().enumerate() {
+                if id > 0 {
+                    out.push(',');
+                }
+                let mut e = Obj::new(out);
+                e.num("id", id);
+                write_action_fields(&mut e, a);
+                e.end();
+            }
+            out.push(']');
+        });
+        o.end();
+        self.out.push('\n');
+        let deadline = Instant::now() + self.settings.decision_timeout;
+        if !self.flush(Some(seat), number, Some(step), deadline) {
+            return None;
+        }
+        let State::Running(pipe) = &mut self.state else {
+            return None;
+        };
+        let line = match next_line(pipe, deadline) {
+            Ok(line) => line.to_vec(),
+            Err(e) => {
+                let kind = self.pipe_fault(e, "its answer", self.settings.decision_timeout);
+                self.fail(Some(seat), number, Some(step), None, kind);
+                return None;
+            }
+        };
+        match read_answer(&line, number.unwrap_or(0), seat, legal.len()) {
+            Ok(id) => Some(id),
+            Err(kind) => {
+                self.fail(Some(seat), number, Some(step), Some(&line), kind);
+                None
+            }
+        }
+    }
+}
+
+/// The next line that is not blank.
+fn next_line(pipe: &mut Pipe, deadline: Instant) -> Result<&[u8], PipeError> {
+    pipe.read_line(deadline)
+}
+
+/// What a bot sent, as a fault quotes it: at most 200 characters.
+fn shown(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let mut s: String = text.chars().take(200).collect();
+    if text.chars().nth(200).is_some() {
+        s.push('…');
+    }
+    s
+}
+
+fn read_hello(line: &[u8]) -> Result<String, String> {
+    let v: Value =
+        serde_json::from_slice(line).map_err(|e| format!("its hello is not JSON ({e})"))?;
+    let o = v.as_object().ok_or("its hello is not a JSON object")?;
+    if o.get("type").and_then(Value::as_str) != Some("hello") {
+        return Err("the first line a bot sends must be its hello: {\"type\": \"hello\", \"protocol\": 1, \"name\": …}".into());
+    }
+    match o.get("protocol").and_then(Value::as_u64) {
+        Some(v) if v == PROTOCOL_VERSION as u64 => {}
+        Some(v) => {
+            return Err(format!(
+                "it speaks protocol {v}; this taisim speaks protocol {PROTOCOL_VERSION}"
+            ))
+        }
+        None => return Err("its hello has no \"protocol\" version number".into()),
+    }
+    match o.get("name").and_then(Value::as_str) {
+        Some(n) if !n.trim().is_empty() => Ok(n.chars().take(100).collect()),
+        _ => Err("its hello does not name the bot (\"name\": a non-empty string)".into()),
+    }
+}
+
+/// Reads an answer to decision `step`: `{"id": N}`, with `"deal"` and `"seat"` checked when
+/// given.
+fn read_answer(line: &[u8], deal: u64, seat: Seat, legal: usize) -> Result<usize, FaultKind> {
+    let v: Value = serde_json::from_slice(line).map_err(|e| FaultKind::NotJson(e.to_string()))?;
+    let o = v.as_object().ok_or_else(|| {
+        FaultKind::BadAnswer("an answer is a JSON object such as {\"id\": 3}".into())
+    })?;
+    if let Some(d) = o.get("deal") {
+        if d.as_u64() != Some(deal) {
+            return Err(FaultKind::BadAnswer(format!(
+                "it answers deal {d}, but deal {deal} was asked"
+            )));
+        }
+    }
+    if let Some(s) = o.get("seat") {
+        if s.as_str() != Some(seat.to_string().as_str()) {
+            return Err(FaultKind::BadAnswer(format!(
+                "it answers for seat {s}, but seat {seat} was asked"
+            )));
+        }
+    }
+    let id = o.get("id").ok_or_else(|| {
+        FaultKind::BadAnswer("the answer has no \"id\" (the id of one of the legal actions)".into())
+    })?;
+    match id.as_u64() {
+        Some(n) if (n as usize) < legal => Ok(n as usize),
+        _ => Err(FaultKind::Illegal(format!(
+            "{id} is not the id of a legal action (ids 0 to {})",
+            legal - 1
+        ))),
+    }
+}
