@@ -69,7 +69,7 @@ pub struct SimulateArgs {
     per_tai: Option<i64>,
     /// Seconds an exec: agent may take over one decision before the run stops with an error
     /// naming it [default: 10]. The rows do not depend on it.
-    #[arg(long, value_parser = crate::simulate::parse_bot_timeout)]
+    #[arg(long, value_parser = crate::simulate::parse_bot_timeout, allow_negative_numbers = true)]
     bot_timeout: Option<f64>,
     /// No progress output.
     #[arg(long, conflicts_with = "progress")]

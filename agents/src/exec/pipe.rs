@@ -64,6 +64,10 @@ impl Pipe {
             c
         };
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+        // A group of its own: the shell and whatever it starts are ended together, and a
+        // terminal's Ctrl-C reaches taisim, which ends them, not the bot behind its back.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         cmd.stderr(match stderr {
             BotStderr::Inherit => Stdio::inherit(),
             BotStderr::Null => Stdio::null(),
@@ -196,14 +200,20 @@ impl Pipe {
     pub fn close(&mut self, grace: Duration) {
         self.stdin = None;
         if self.exit_status(grace).is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+            self.kill();
         }
     }
 
     /// Kills the bot at once (after a fault: nothing more it says is read).
     pub fn kill(&mut self) {
         self.stdin = None;
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: a signal to the process group this bot was started in (its own).
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -1,0 +1,272 @@
+//! `exec:` agents run by the real binary: the example random bot gives the same files on one
+//! and two threads; each kind of fault stops the run with exit status 1 and an error naming
+//! the bot, the deal, the decision and what it sent, keeps the complete parts and the bot's
+//! standard error, and `--resume` with the bot fixed ends byte-identical to a run never
+//! interrupted.
+
+mod support;
+use std::path::{Path, PathBuf};
+
+use support::{stderr, taisim};
+
+/// The repository's example bots.
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/bots")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn python() -> &'static str {
+    let ok = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "these tests run the example bots with python3, which is not on PATH"
+    );
+    "python3"
+}
+
+/// `path`'s manifest: each part file's SHA-256 by name.
+fn checksums(run: &Path) -> Vec<(String, String)> {
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    let mut out = Vec::new();
+    for p in m["parts"].as_array().unwrap() {
+        for table in ["deals", "wins", "tai"] {
+            out.push((
+                p[table]["file"].as_str().unwrap().to_string(),
+                p[table]["sha256"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    out
+}
+
+fn simulate(out: &Path, agents: &str, extra: &[&str]) -> std::process::Output {
+    let out = out.display().to_string();
+    let mut args = vec![
+        "simulate",
+        "--deals",
+        "60",
+        "--part-size",
+        "20",
+        "--seed",
+        "5",
+        "--quiet",
+        "--out",
+        &out,
+        "--agents",
+        agents,
+    ];
+    args.extend_from_slice(extra);
+    taisim(&args)
+}
+
+#[test]
+fn the_random_bot_plays_the_same_on_one_and_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = format!("exec:{} {}", python(), example("random_bot.py"));
+    let a = simulate(&dir.path().join("a"), &bot, &["--threads", "1"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let b = simulate(&dir.path().join("b"), &bot, &["--threads", "2"]);
+    assert!(b.status.success(), "{}", stderr(&b));
+    let sums = checksums(&dir.path().join("a"));
+    assert_eq!(sums.len(), 9);
+    assert_eq!(sums, checksums(&dir.path().join("b")));
+    // One stderr file per part's process, beside the run.
+    for p in 0..3 {
+        assert!(dir
+            .path()
+            .join(format!("a/bots/part-{p:05}-ESWN.stderr"))
+            .is_file());
+    }
+}
+
+/// A bot that plays like the random bot until the first decision after its `fail_at`-th
+/// deal start over all its processes (counted in a file: four starts a deal, one a seat),
+/// and there does what the mode file says. It writes a line to its stderr first.
+const FAULT_BOT: &str = r#"
+import json, random, sys, time, os
+mode_file, count_file, fail_at = sys.argv[1], sys.argv[2], int(sys.argv[3])
+print("fault bot starting", file=sys.stderr, flush=True)
+rngs = {}
+for line in sys.stdin:
+    msg = json.loads(line)
+    t = msg["type"]
+    if t == "hello":
+        mode = open(mode_file).read().strip()
+        if mode == "nohello":
+            print("HELLO THERE", flush=True)
+            continue
+        version = 2 if mode == "version" else 1
+        print(json.dumps({"type": "hello", "protocol": version, "name": "faulty"}), flush=True)
+    elif t == "start":
+        rngs[(msg["deal"], msg["seat"])] = random.Random(msg["seed"])
+        # One byte a start, appended: processes of parallel parts may count at once.
+        fd = os.open(count_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        os.write(fd, b"s")
+        os.close(fd)
+    elif t == "act":
+        n = os.path.getsize(count_file)
+        mode = open(mode_file).read().strip()
+        legal = msg["legal"]
+        choice = legal[rngs[(msg["deal"], msg["seat"])].randrange(len(legal))]["id"]
+        if n >= fail_at and mode != "ok":
+            if mode == "exit":
+                sys.exit(3)
+            if mode == "hang":
+                time.sleep(60)
+            if mode == "garbage":
+                print("discard 5m please", flush=True)
+                continue
+            if mode == "illegal":
+                print(json.dumps({"id": len(legal) + 7}), flush=True)
+                continue
+        print(json.dumps({"id": choice}), flush=True)
+"#;
+
+struct FaultBot {
+    _dir: tempfile::TempDir,
+    mode: PathBuf,
+    count: PathBuf,
+    agent: String,
+}
+
+impl FaultBot {
+    fn new(mode: &str, fail_at: u32) -> FaultBot {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("fault_bot.py");
+        std::fs::write(&script, FAULT_BOT).unwrap();
+        let mode_file = dir.path().join("mode");
+        std::fs::write(&mode_file, mode).unwrap();
+        let count = dir.path().join("count");
+        let agent = format!(
+            "exec:{} {} {} {} {fail_at}",
+            python(),
+            script.display(),
+            mode_file.display(),
+            count.display()
+        );
+        FaultBot {
+            _dir: dir,
+            mode: mode_file,
+            count,
+            agent,
+        }
+    }
+
+    fn fix(&self) {
+        std::fs::write(&self.mode, "ok").unwrap();
+    }
+}
+
+/// Runs the fault `mode` (failing at decision `fail_at`, in the second part), checks the
+/// error, then resumes with the bot fixed and compares with a run of the fixed bot.
+fn fault_then_resume(mode: &str, expect: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    // The 97th start is the first seat's of deal 25, in the second part (20 deals a part).
+    let bot = FaultBot::new(mode, 97);
+    let failed = simulate(&run, &bot.agent, &["--threads", "1", "--bot-timeout", "1"]);
+    let err = stderr(&failed);
+    assert_eq!(failed.status.code(), Some(1), "{mode}: {err}");
+    for e in expect
+        .iter()
+        .chain(&["bot exec:", "seat ", "decision ", "(seed "])
+    {
+        assert!(err.contains(e), "{mode}: no {e:?} in: {err}");
+    }
+    assert!(err.contains("--resume"), "{mode}: {err}");
+    // The first part is complete and recorded; the failed part left nothing.
+    assert!(run.join("deals/part-00000.parquet").is_file(), "{mode}");
+    assert!(!run.join("deals/part-00001.parquet").exists(), "{mode}");
+    let log = std::fs::read_to_string(run.join("bots/part-00001-ESWN.stderr")).unwrap();
+    assert!(log.contains("fault bot starting"), "{log}");
+
+    bot.fix();
+    let out = run.display().to_string();
+    let resumed = taisim(&["simulate", "--resume", "--out", &out, "--quiet"]);
+    assert!(resumed.status.success(), "{mode}: {}", stderr(&resumed));
+    let whole = dir.path().join("whole");
+    std::fs::remove_file(&bot.count).ok();
+    let again = simulate(&whole, &bot.agent, &["--threads", "1"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(checksums(&run), checksums(&whole), "{mode}");
+}
+
+#[test]
+fn a_bot_that_exits_is_named_and_the_run_resumes() {
+    fault_then_resume("exit", &["exited", "exit status: 3"]);
+}
+
+#[test]
+fn a_bot_that_hangs_is_named_and_the_run_resumes() {
+    fault_then_resume("hang", &["sent nothing within 1 s", "its answer"]);
+}
+
+#[test]
+fn a_bot_that_sends_garbage_is_named_and_the_run_resumes() {
+    fault_then_resume("garbage", &["not JSON", "it sent: discard 5m please"]);
+}
+
+#[test]
+fn a_bot_that_answers_an_illegal_action_is_named_and_the_run_resumes() {
+    fault_then_resume("illegal", &["not legal", "it sent: {\"id\": "]);
+}
+
+#[test]
+fn a_bot_without_its_hello_is_refused() {
+    for (mode, expect) in [
+        ("nohello", "its hello is not JSON"),
+        (
+            "version",
+            "it speaks protocol 2; this taisim speaks protocol 1",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = FaultBot::new(mode, 1_000_000);
+        let o = simulate(&dir.path().join("run"), &bot.agent, &["--threads", "1"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(expect), "{err}");
+        assert!(err.contains("HELLO THERE") || mode != "nohello", "{err}");
+    }
+}
+
+#[test]
+fn a_bot_that_cannot_start_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = simulate(
+        &dir.path().join("run"),
+        "exec:/nonexistent/bot --flag",
+        &["--threads", "1"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("bot exec:/nonexistent/bot --flag"), "{err}");
+    assert!(!dir.path().join("run/deals/part-00000.parquet").exists());
+}
+
+#[test]
+fn bad_bot_arguments_exit_2() {
+    let o = taisim(&["simulate", "--agents", "exec:", "--deals", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs a command"), "{}", stderr(&o));
+    for bad in ["0", "-1", "x", "1e9"] {
+        let o = taisim(&[
+            "simulate",
+            "--agents",
+            "greedy",
+            "--deals",
+            "1",
+            "--bot-timeout",
+            bad,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains("bot timeout"), "{}", stderr(&o));
+    }
+}
