@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use taisim_agents::{play_deal, AgentSpec, BuiltinAgent};
+use taisim_agents::{play_deal, AgentSpec, BotStderr, BuiltinAgent, ExecSettings};
 use taisim_score::{score_deal, Variant};
 use taisim_sim::{deal_seed, splitmix64, ActionList, Deal, DealContext, Outcome, Seat, Wind};
 
@@ -47,6 +47,9 @@ pub struct ArenaArgs {
     /// Print the result as one JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// Seconds an exec: agent may take over one decision [default: 10].
+    #[arg(long, value_parser = crate::simulate::parse_bot_timeout, allow_negative_numbers = true)]
+    bot_timeout: Option<f64>,
 }
 
 /// `--deals`: a whole number of walls, at least 1.
@@ -153,6 +156,9 @@ impl Table {
         let rules = variant.rules();
         let mut deal = Deal::new(rules, seed, context).map_err(|e| e.to_string())?;
         play_deal(&mut deal, &mut self.seats, &mut self.legal);
+        if let Some(fault) = taisim_agents::exec::first_fault(&self.seats) {
+            return Err(fault.to_string());
+        }
         let st = &variant.settlement;
         let scored = score_deal(&deal, variant, st.base, st.per_tai).map_err(|e| e.to_string())?;
         Ok((deal, scored.payments.0))
@@ -220,6 +226,11 @@ pub fn play_arena(
                     candidate: candidate.clone(),
                     legal: ActionList::new(),
                 };
+                // A work item's outside players get processes of their own.
+                taisim_agents::renew_bots(&mut table.seats, |_| BotStderr::Inherit);
+                taisim_agents::renew_bots(std::slice::from_mut(&mut table.candidate), |_| {
+                    BotStderr::Inherit
+                });
                 let mut tally = Tally::default();
                 for wall in c * CHUNK..((c + 1) * CHUNK).min(walls) {
                     table.wall(variant, seed, wall, &mut tally)?;
@@ -316,12 +327,13 @@ fn agent(
     flag: &str,
     name: &str,
     variant: &Arc<Variant>,
+    bots: &ExecSettings,
 ) -> Result<(AgentSpec, BuiltinAgent), Failure> {
     let spec: AgentSpec = name
         .parse()
         .map_err(|e| Failure::from(format!("--{flag}: {e}")))?;
     let built = spec
-        .build(variant)
+        .build_with(variant, bots)
         .map_err(|e| Failure::from(format!("--{flag} {spec}: {e}")))?;
     Ok((spec, built))
 }
@@ -334,8 +346,11 @@ pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
         .validate()
         .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name)))?;
     let variant = Arc::new(variant);
-    let (candidate_spec, candidate) = agent("candidate", &args.candidate, &variant)?;
-    let (baseline_spec, baseline) = agent("baseline", &args.baseline, &variant)?;
+    let bots = args
+        .bot_timeout
+        .map_or_else(ExecSettings::default, ExecSettings::with_timeout);
+    let (candidate_spec, candidate) = agent("candidate", &args.candidate, &variant, &bots)?;
+    let (baseline_spec, baseline) = agent("baseline", &args.baseline, &variant, &bots)?;
     let chunks = usize::try_from(args.deals.div_ceil(CHUNK)).unwrap_or(usize::MAX);
     let threads = args
         .threads

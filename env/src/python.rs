@@ -145,9 +145,20 @@ fn render_deal(deal: &Deal, learner: Option<Seat>) -> String {
 /// a mistaken size into an error rather than an aborted interpreter.
 const MAX_NUM_ENVS: usize = 1 << 16;
 
+/// How `exec:` opponents run: `bot_timeout` seconds a decision (the default when `None`).
+fn bot_settings(bot_timeout: Option<f64>) -> PyResult<taisim_agents::ExecSettings> {
+    match bot_timeout {
+        None => Ok(taisim_agents::ExecSettings::default()),
+        Some(s) if s > 0.0 && s <= 86_400.0 => Ok(taisim_agents::ExecSettings::with_timeout(s)),
+        Some(s) => Err(PyValueError::new_err(format!(
+            "bot_timeout is more than 0 and at most 86400 seconds, got {s}"
+        ))),
+    }
+}
+
 fn env_error(e: EnvError) -> PyErr {
     match e {
-        EnvError::NeedsReset => PyRuntimeError::new_err(e.to_string()),
+        EnvError::NeedsReset | EnvError::Bot(_) => PyRuntimeError::new_err(e.to_string()),
         other => PyValueError::new_err(other.to_string()),
     }
 }
@@ -204,7 +215,7 @@ struct PyEnv {
 #[pymethods]
 impl PyEnv {
     #[new]
-    #[pyo3(signature = (variant = "taiwan16", seat = "E", opponents = "greedy", reward = "points", base = None, per_tai = None))]
+    #[pyo3(signature = (variant = "taiwan16", seat = "E", opponents = "greedy", reward = "points", base = None, per_tai = None, bot_timeout = None))]
     fn new(
         variant: &str,
         seat: &str,
@@ -212,9 +223,11 @@ impl PyEnv {
         reward: &str,
         base: Option<i64>,
         per_tai: Option<i64>,
+        bot_timeout: Option<f64>,
     ) -> PyResult<Self> {
         let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
         let mut config = EnvConfig::with_opponents(opponents).map_err(value_error)?;
+        config.bots = bot_settings(bot_timeout)?;
         config.variant = variant;
         config.seat = parse_seat(seat)?;
         config.reward = reward;
@@ -424,7 +437,10 @@ impl PyVecEnv {
             let slice = out.as_slice_mut().map_err(value_error)?;
             let (envs, actions) = (&mut self.envs, &self.actions);
             py.allow_threads(|| envs.step_into(actions, slice))
-                .map_err(value_error)?;
+                .map_err(|e| match e.source {
+                    EnvError::Bot(_) => PyRuntimeError::new_err(e.to_string()),
+                    _ => value_error(e),
+                })?;
         }
         Ok(obs)
     }
@@ -534,7 +550,7 @@ fn final_info<'py>(py: Python<'py>, envs: &VecEnv) -> PyResult<Bound<'py, PyDict
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (num_envs = 256, variant = "taiwan16", seat = "E", opponents = "random", reward = "points", threads = None, base = None, per_tai = None))]
+    #[pyo3(signature = (num_envs = 256, variant = "taiwan16", seat = "E", opponents = "random", reward = "points", threads = None, base = None, per_tai = None, bot_timeout = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: i64,
@@ -545,6 +561,7 @@ impl PyVecEnv {
         threads: Option<usize>,
         base: Option<i64>,
         per_tai: Option<i64>,
+        bot_timeout: Option<f64>,
     ) -> PyResult<Self> {
         let num_envs = usize::try_from(num_envs)
             .ok()
@@ -568,6 +585,7 @@ impl PyVecEnv {
         })?;
         let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
         let mut config = EnvConfig::with_opponents(opponents).map_err(value_error)?;
+        config.bots = bot_settings(bot_timeout)?;
         config.variant = variant;
         config.seat = parse_seat(seat)?;
         config.reward = reward;

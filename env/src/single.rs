@@ -4,8 +4,9 @@ use ndarray::{Array2, ArrayView2, ArrayViewMut2};
 use std::sync::Arc;
 use taisim_agents::space::{action_index, index_name, is_responding};
 use taisim_agents::{
-    build_agents, encode, parse_agents, Agent, AgentParseError, AgentSpec, BuiltinAgent,
-    ObsEncoder, ObsShapeError, PolicyError, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
+    build_agents_with, encode, exec::first_fault, parse_agents, see_step, Agent, AgentParseError,
+    AgentSpec, BotFault, BuiltinAgent, ExecSettings, ObsEncoder, ObsShapeError, PolicyError,
+    ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
 };
 
 use taisim_score::Variant;
@@ -30,6 +31,8 @@ pub struct EnvConfig {
     /// `None` (the default): each deal's dealer and round wind are drawn from its seed, so the
     /// learner meets every seat wind; `Some`: every deal uses this context.
     pub context: Option<DealContext>,
+    /// How `exec:` opponents are run (their per-decision timeout).
+    pub bots: ExecSettings,
 }
 
 impl Default for EnvConfig {
@@ -45,6 +48,7 @@ impl Default for EnvConfig {
             ],
             reward: RewardKind::WinLoss,
             context: None,
+            bots: ExecSettings::default(),
         }
     }
 }
@@ -111,6 +115,10 @@ pub enum EnvError {
     DeadStepExpected { agent: Seat },
     #[error("agent {agent} must choose an action; legal: {legal}")]
     ActionRequired { agent: Seat, legal: String },
+    /// An `exec:` opponent failed: the deal it failed in cannot go on (reset to play another,
+    /// which starts the bot again only if it is fixed).
+    #[error("{0}")]
+    Bot(Box<BotFault>),
 }
 
 impl EnvError {
@@ -192,6 +200,10 @@ pub(crate) struct Core {
     reward: Reward,
     context: Option<DealContext>,
     agents: [BuiltinAgent; 4],
+    /// Some agent sees every step (an `exec:` opponent): told each action and the end.
+    watching: bool,
+    /// The first fault of an `exec:` opponent.
+    fault: Option<Box<BotFault>>,
     deal: Deal,
     /// The learner's legal actions while it is to act.
     legal: ActionList,
@@ -206,7 +218,8 @@ impl Core {
     pub(crate) fn new(config: &EnvConfig) -> Result<Core, EnvError> {
         let rules = config.rules();
         rules.validate()?;
-        let agents = build_agents(&config.opponents, &config.variant)?;
+        let agents = build_agents_with(&config.opponents, &config.variant, &config.bots)?;
+        let watching = agents.iter().any(Agent::sees_steps);
         let context = context_for(config.context, 0);
         let deal = Deal::new(rules, 0, context)?;
         let wild = deal.wild();
@@ -216,6 +229,8 @@ impl Core {
             reward: config.reward.under(&config.variant),
             context: config.context,
             agents,
+            watching,
+            fault: None,
             deal,
             legal: ActionList::new(),
             running: false,
@@ -260,7 +275,13 @@ impl Core {
                 rewards: [0.0; 4],
                 wild: self.deal.wild(),
             };
-            if self.advance() {
+            let running = self.advance();
+            self.note_fault();
+            if self.fault.is_some() {
+                self.running = false;
+                return;
+            }
+            if running {
                 self.running = true;
                 self.info.decisions = self.deal.steps();
                 return;
@@ -279,10 +300,29 @@ impl Core {
             }
             let action = self.agents[seat as usize].act_in(&self.deal, seat, &mut self.legal);
             debug_assert!(self.deal.is_legal(action));
+            if self.watching {
+                see_step(&mut self.agents, &self.deal, Some(action));
+            }
             self.deal.play_unchecked(action);
         }
         self.legal.clear();
+        if self.watching {
+            see_step(&mut self.agents, &self.deal, None);
+        }
         false
+    }
+
+    /// Records an `exec:` opponent's first fault (it then answers the first legal action, so
+    /// the deal it failed in must not be learned from).
+    fn note_fault(&mut self) {
+        if self.watching && self.fault.is_none() {
+            self.fault = first_fault(&self.agents).map(Box::new);
+        }
+    }
+
+    /// The first fault of an `exec:` opponent, if any.
+    pub(crate) fn fault(&self) -> Option<&BotFault> {
+        self.fault.as_deref()
     }
 
     /// The legal action at `index`, if it is legal now.
@@ -296,6 +336,9 @@ impl Core {
 
     /// Checks that `index` may be played now; the state is untouched either way.
     pub(crate) fn check(&self, index: usize, mask: &[u8]) -> Result<Action, EnvError> {
+        if let Some(f) = &self.fault {
+            return Err(EnvError::Bot(f.clone()));
+        }
         if !self.running {
             return Err(EnvError::NeedsReset);
         }
@@ -305,9 +348,13 @@ impl Core {
 
     /// Plays a checked learner action and the other seats after it.
     pub(crate) fn play(&mut self, action: Action) -> Transition {
+        if self.watching {
+            see_step(&mut self.agents, &self.deal, Some(action));
+        }
         self.deal.play_unchecked(action);
         self.info.learner_steps += 1;
         let terminated = !self.advance();
+        self.note_fault();
         self.info.decisions = self.deal.steps();
         let mut reward = 0.0;
         if terminated {
@@ -437,6 +484,9 @@ impl Env {
     pub fn step(&mut self, index: usize) -> Result<Step<'_>, EnvError> {
         let action = self.core.check(index, &self.mask)?;
         let t = self.core.play(action);
+        if let Some(f) = self.core.fault() {
+            return Err(EnvError::Bot(Box::new(f.clone())));
+        }
         self.refresh();
         Ok(Step {
             observation: self.observation(),
@@ -457,6 +507,9 @@ impl Env {
     ) -> Result<Info, EnvError> {
         check_mask(mask)?;
         self.core.reset(seed);
+        if let Some(f) = self.core.fault() {
+            return Err(EnvError::Bot(Box::new(f.clone())));
+        }
         self.refresh();
         self.copy_out(obs, mask)?;
         Ok(*self.core.info())
@@ -473,6 +526,9 @@ impl Env {
         check_mask(mask)?;
         let action = self.core.check(index, &self.mask)?;
         let t = self.core.play(action);
+        if let Some(f) = self.core.fault() {
+            return Err(EnvError::Bot(Box::new(f.clone())));
+        }
         self.refresh();
         self.copy_out(obs, mask)?;
         Ok(t)

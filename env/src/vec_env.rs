@@ -9,7 +9,8 @@ use taisim_sim::{deal_seed, Action};
 
 use crate::single::{Core, EnvConfig, EnvError, Info};
 
-/// An error of one environment of a batch; no environment was stepped.
+/// An error of one environment of a batch: no environment was stepped, but for an `exec:`
+/// opponent's fault ([`EnvError::Bot`]), found after the step.
 #[derive(Debug, thiserror::Error)]
 #[error("environment {env}: {source}")]
 pub struct VecEnvError {
@@ -226,6 +227,18 @@ impl VecEnv {
             }
             lane.core.observe(lane.obs, lane.mask);
         });
+        // An exec: opponent that failed stops the batch (the environments were stepped).
+        if let Some((env, f)) = self
+            .cores
+            .iter()
+            .enumerate()
+            .find_map(|(i, c)| c.fault().map(|f| (i, f)))
+        {
+            return Err(VecEnvError {
+                env,
+                source: EnvError::Bot(Box::new(f.clone())),
+            });
+        }
         Ok(())
     }
 

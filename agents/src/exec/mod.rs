@@ -18,6 +18,7 @@ mod pipe;
 mod session;
 
 use core::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -162,11 +163,29 @@ impl fmt::Display for BotFault {
     }
 }
 
+impl std::error::Error for BotFault {}
+
 /// One seat's handle on a bot process (see the module documentation).
-#[derive(Clone)]
 pub struct ExecAgent {
     name: String,
     session: Arc<Mutex<Session>>,
+    /// This handle's own number: the process tells apart the seats of different tables
+    /// (a batch's environments) by it, since each has a seat E.
+    id: u64,
+}
+
+/// Numbers for [`ExecAgent`] handles.
+static HANDLES: AtomicU64 = AtomicU64::new(1);
+
+impl Clone for ExecAgent {
+    /// The same process, a handle of its own (a seat at another table).
+    fn clone(&self) -> ExecAgent {
+        ExecAgent {
+            name: self.name.clone(),
+            session: Arc::clone(&self.session),
+            id: HANDLES.fetch_add(1, Ordering::Relaxed),
+        }
+    }
 }
 
 impl fmt::Debug for ExecAgent {
@@ -188,6 +207,7 @@ impl ExecAgent {
                 variant,
                 settings,
             ))),
+            id: HANDLES.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -214,7 +234,7 @@ impl ExecAgent {
 
 impl Agent for ExecAgent {
     fn reset(&mut self, seed: u64, seat: Seat) {
-        self.session().join(seed, seat);
+        self.session().join(seed, seat, self.id);
     }
 
     /// An outside bot is told the deal event by event, which a view alone cannot give: it
@@ -227,7 +247,7 @@ impl Agent for ExecAgent {
 
     fn act_in(&mut self, deal: &Deal, seat: Seat, scratch: &mut ActionList) -> Action {
         deal.legal_actions(scratch);
-        match self.session().act(deal, seat, scratch) {
+        match self.session().act(deal, seat, scratch, self.id) {
             Some(i) => scratch[i],
             None => scratch[0],
         }
@@ -238,7 +258,7 @@ impl Agent for ExecAgent {
     }
 
     fn see(&mut self, deal: &Deal, action: Option<Action>) {
-        self.session().see(deal, action);
+        self.session().see(deal, action, self.id);
     }
 
     fn fault(&self) -> Option<BotFault> {

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use arrayvec::ArrayVec;
 use serde_json::Value;
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, Seat, SeatSet};
@@ -26,6 +27,8 @@ struct OpenDeal {
     /// Its number for the bot (`"deal"`): 1, 2, … in the order the process met them.
     number: u64,
     seats: SeatSet,
+    /// The agent handles playing it, with their seats (one a seat).
+    members: ArrayVec<(u64, Seat), 4>,
     started: bool,
     /// The deal before the action about to be played, and that action: told once the
     /// action's effects are known (at the next call).
@@ -139,36 +142,34 @@ impl Session {
         }));
     }
 
-    /// Seat `seat` starts the deal seeded `seed` on this process.
-    pub fn join(&mut self, seed: u64, seat: Seat) {
+    /// Agent handle `handle` takes seat `seat` in the deal seeded `seed` on this process.
+    pub fn join(&mut self, seed: u64, seat: Seat, handle: u64) {
         if self.fault().is_some() {
             return;
         }
-        // The seat leaves any deal it was in that never ended (a caller that reset mid-deal):
-        // the bot is told to forget it.
-        let mut i = 0;
-        while i < self.deals.len() {
-            let d = &mut self.deals[i];
-            if d.seed != seed && d.seats.contains(seat) {
-                d.seats.remove(seat);
-                let number = d.number;
-                if d.started {
+        // The handle leaves a deal it was in that never ended (its caller reset mid-deal, or
+        // dealt the same seed again): that deal cannot go on, and the bot is told to forget
+        // it, seat by seat.
+        if let Some(i) = self.deal_of(handle) {
+            let d = self.deals.remove(i);
+            if d.started {
+                for (_, s) in &d.members {
                     let mut o = Obj::new(&mut self.out);
-                    o.str("type", "abort")
-                        .num("deal", number)
-                        .name("seat", seat);
+                    o.str("type", "abort").num("deal", d.number).name("seat", s);
                     o.end();
                     self.out.push('\n');
                 }
-                if self.deals[i].seats.is_empty() {
-                    self.deals.remove(i);
-                    continue;
-                }
             }
-            i += 1;
         }
-        match self.deals.iter_mut().find(|d| d.seed == seed) {
-            Some(d) => d.seats.insert(seat),
+        match self
+            .deals
+            .iter_mut()
+            .find(|d| d.seed == seed && !d.started && !d.seats.contains(seat))
+        {
+            Some(d) => {
+                d.seats.insert(seat);
+                d.members.push((handle, seat));
+            }
             None => {
                 if self.deals.len() >= MAX_OPEN_DEALS {
                     self.deals.remove(0);
@@ -177,6 +178,7 @@ impl Session {
                     seed,
                     number: self.next_deal,
                     seats: SeatSet::single(seat),
+                    members: [(handle, seat)].into_iter().collect(),
                     started: false,
                     pending: None,
                 });
@@ -185,12 +187,22 @@ impl Session {
         }
     }
 
+    /// The open deal agent handle `handle` plays in.
+    fn deal_of(&self, handle: u64) -> Option<usize> {
+        self.deals
+            .iter()
+            .position(|d| d.members.iter().any(|&(h, _)| h == handle))
+    }
+
     /// `action` is about to be played on `deal` (`None`: the deal is over).
-    pub fn see(&mut self, deal: &Deal, action: Option<Action>) {
+    pub fn see(&mut self, deal: &Deal, action: Option<Action>, handle: u64) {
         if self.fault().is_some() {
             return;
         }
-        let Some(i) = self.deals.iter().position(|d| d.seed == deal.seed()) else {
+        let Some(i) = self
+            .deal_of(handle)
+            .filter(|&i| self.deals[i].seed == deal.seed())
+        else {
             return;
         };
         if let (Some((before, _)), Some(_)) = (&self.deals[i].pending, action) {
@@ -362,15 +374,20 @@ impl Session {
 
     /// Asks the bot for `seat`'s decision in `deal`, whose legal actions are `legal`: the
     /// index of its answer in `legal`, or `None` after a fault.
-    pub fn act(&mut self, deal: &Deal, seat: Seat, legal: &ActionList) -> Option<usize> {
+    pub fn act(
+        &mut self,
+        deal: &Deal,
+        seat: Seat,
+        legal: &ActionList,
+        handle: u64,
+    ) -> Option<usize> {
         if self.fault().is_some() {
             return None;
         }
-        let Some(i) = self
-            .deals
-            .iter()
-            .position(|d| d.seed == deal.seed() && d.seats.contains(seat))
-        else {
+        let Some(i) = self.deal_of(handle).filter(|&i| {
+            let d = &self.deals[i];
+            d.seed == deal.seed() && d.members.contains(&(handle, seat))
+        }) else {
             self.fail(
                 Some(seat),
                 None,

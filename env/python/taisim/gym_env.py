@@ -27,13 +27,17 @@ class Env(gym.Env):
             path-like).
         seat: the learner's seat, ``E``, ``S``, ``W`` or ``N``.
         opponents: built-in agents, one name for all seats or four comma-separated names in
-            seat order E,S,W,N (``random``, ``greedy``, ``defensive``, ``trained``, ``policy:PATH``).
+            seat order E,S,W,N (``random``, ``greedy``, ``defensive``, ``trained``, ``policy:PATH``,
+            ``search``, ``search:N``, ``exec:COMMAND``: a program speaking ``docs/protocol.md``,
+            one process serving every seat that names it).
         reward: ``points`` (the seat's settlement for the deal, zero-sum) or ``win_loss``
             (+1/-1/0).
         base, per_tai: the points reward pays ``base + tai × per_tai``. Unset, ``per_tai`` is
             the variant's and ``base`` the variant's 底, or one tai's worth where that is 0 (as
             in every shipped variant), so every win earns a positive reward, 0-tai wins too.
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
+        bot_timeout: seconds an ``exec:`` opponent may take over one decision (default 10);
+            a bot that exits, hangs, or answers wrongly raises ``RuntimeError`` naming it.
 
     Seeds are ints in ``0 .. 2**64 - 1`` (others raise ``ValueError``); ``reset(seed=None)``
     draws one from the environment's generator.
@@ -42,7 +46,7 @@ class Env(gym.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, variant="taiwan16", seat="E", opponents="greedy", reward="points",
-                 base=None, per_tai=None, render_mode=None):
+                 base=None, per_tai=None, render_mode=None, bot_timeout=None):
         variant = variant_arg(variant)
         for name, value in (("seat", seat), ("opponents", opponents), ("reward", reward)):
             if not isinstance(value, str):
@@ -50,7 +54,8 @@ class Env(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
         self._native = NativeEnv(variant=variant, seat=seat, opponents=opponents, reward=reward,
-                                 base=optional_int("base", base), per_tai=optional_int("per_tai", per_tai))
+                                 base=optional_int("base", base), per_tai=optional_int("per_tai", per_tai),
+                                 bot_timeout=None if bot_timeout is None else float(bot_timeout))
         self.render_mode = render_mode
         self.observation_space = gym.spaces.Box(low=0.0, high=1.0, shape=OBS_SHAPE, dtype=np.float32)
         self.action_space = gym.spaces.Discrete(ACTION_SPACE_SIZE)

@@ -33,8 +33,9 @@ class VecEnv(_GymVectorEnv):
 
     Args:
         num_envs: 1 to ``taisim.MAX_NUM_ENVS``.
-        variant, seat, opponents, reward, base, per_tai: as for :class:`taisim.Env` (the
-            opponents default to ``random`` here).
+        variant, seat, opponents, reward, base, per_tai, bot_timeout: as for
+            :class:`taisim.Env` (the opponents default to ``random`` here). An ``exec:``
+            opponent is one process serving every environment of the batch.
         threads: threads stepping the batch, the calling thread among them: it steps its
             share instead of waiting (default: one per core). ``threads=1`` steps every
             environment on the calling thread. A thread that steps a batch with the default
@@ -45,7 +46,7 @@ class VecEnv(_GymVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs=256, variant="taiwan16", seat="E", opponents="random", reward="points",
-                 threads=None, base=None, per_tai=None):
+                 threads=None, base=None, per_tai=None, bot_timeout=None):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
             raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))):
@@ -59,6 +60,7 @@ class VecEnv(_GymVectorEnv):
             num_envs=int(num_envs), variant=variant_arg(variant), seat=seat,
             opponents=opponents, reward=reward, threads=None if threads is None else int(threads),
             base=optional_int("base", base), per_tai=optional_int("per_tai", per_tai),
+            bot_timeout=None if bot_timeout is None else float(bot_timeout),
         )
         self.num_envs = int(num_envs)
         self.single_observation_space = gym.spaces.Box(low=0.0, high=1.0, shape=OBS_SHAPE, dtype=np.float32)
