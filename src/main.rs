@@ -6,7 +6,9 @@ use clap::{Parser, Subcommand};
 
 mod arena;
 mod output;
+mod replay;
 mod report;
+mod review;
 mod score;
 mod simulate;
 
@@ -27,8 +29,12 @@ struct Cli {
 enum Command {
     /// Play seeded deals (or games) in parallel into a Parquet dataset.
     Simulate(Box<simulate::SimulateArgs>),
-    /// Print one deal of a run step by step, with every hand and the scoring.
-    Replay(simulate::ReplayArgs),
+    /// Print one deal of a run step by step, with every hand and the scoring; or write it as
+    /// a deal log (--json) or an HTML page (--html); or check a deal log (--log FILE).
+    Replay(Box<replay::ReplayArgs>),
+    /// The search agent's review of one seat's decisions in a deal: every legal action's
+    /// expected points with its standard error.
+    Review(review::ReviewArgs),
     /// Statistics of a run: outcome rates, expected tai, seats, patterns, tai distribution.
     Report(report::ReportArgs),
     /// Time the bare engine: random play, no scoring, no output.
@@ -50,10 +56,8 @@ fn main() -> ExitCode {
     let result: Result<(), Failure> = match &cli.command {
         Command::Simulate(args) => simulate::simulate(args),
         Command::EngineBench(args) => simulate::engine_bench(args).map_err(Failure::from),
-        Command::Replay(args) => {
-            taisim_datasets::replay(&args.run, args.deal_id, &mut output::Stdout)
-                .map_err(Failure::from)
-        }
+        Command::Replay(args) => replay::replay(args),
+        Command::Review(args) => review::review(args),
         Command::Report(args) => report::report(args).map_err(Failure::from),
         Command::Deal(args) => simulate::show_deal(args).map_err(Failure::from),
         Command::Score(args) => score::run(args).map_err(Failure::from),

@@ -90,15 +90,6 @@ enum ProgressArg {
 }
 
 #[derive(clap::Args)]
-pub struct ReplayArgs {
-    /// The run directory.
-    pub run: PathBuf,
-    /// The deal's `deal_id`.
-    #[arg(value_parser = parse_deal_id, allow_negative_numbers = true)]
-    pub deal_id: u64,
-}
-
-#[derive(clap::Args)]
 pub struct EngineBenchArgs {
     /// Number of deals.
     #[arg(long, default_value_t = 1_000_000, value_parser = whole::<u64>("number of deals"), allow_negative_numbers = true)]
@@ -179,7 +170,7 @@ pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
     parse_u64("seed", s)
 }
 
-fn parse_deal_id(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_deal_id(s: &str) -> Result<u64, String> {
     parse_u64("deal id", s)
 }
 

@@ -21,8 +21,10 @@ mod atomic;
 mod decisions;
 mod decisions_read;
 mod error;
+pub mod html;
 mod journal;
 mod layout;
+mod log;
 mod manifest;
 mod memory;
 mod part;
@@ -32,6 +34,7 @@ mod read;
 mod replay;
 pub mod report;
 mod resume;
+pub mod review;
 mod run;
 mod schema;
 mod spec;
@@ -46,6 +49,9 @@ pub const BOTS_DIR: &str = "bots";
 pub use decisions::{obs_denominators, obs_scale, quantize, DecisionSeats};
 pub use decisions_read::{load_decisions, load_decisions_into, Decisions};
 pub use error::HarnessError;
+pub use log::{
+    deal_log, tell_deal, verify_log, write_run_log, DealLog, LogError, LogHeader, Verified,
+};
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, VARIANT_FILE};
 pub use part::{
     part_path, writer_properties, FileRecord, PartRecord, Table, MAX_ROW_GROUP_ROWS,

@@ -20,15 +20,15 @@ use crate::resume_spec;
 use crate::spec::RunSpec;
 
 /// What the deals table recorded of one deal.
-struct Recorded {
-    seed: u64,
-    context: DealContext,
-    pays: [i64; 4],
-    actions: Option<Vec<u8>>,
+pub(crate) struct Recorded {
+    pub seed: u64,
+    pub context: DealContext,
+    pub pays: [i64; 4],
+    pub actions: Option<Vec<u8>>,
 }
 
 /// The run's spec with its variant's text, and the deals row of `deal_id`.
-fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), HarnessError> {
+pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), HarnessError> {
     let run = Run::open(out)?;
     // The shards agree on everything but the shard; any one's spec carries the variant.
     let spec = resume_spec(out, run.spec().shard)?;
@@ -95,7 +95,11 @@ fn seat_at(batch: &RecordBatch, name: &str, row: usize, path: &Path) -> Result<W
         })
 }
 
-fn recorded(batch: &RecordBatch, row: usize, path: &Path) -> Result<Recorded, HarnessError> {
+pub(crate) fn recorded(
+    batch: &RecordBatch,
+    row: usize,
+    path: &Path,
+) -> Result<Recorded, HarnessError> {
     let mut pays = [0; 4];
     for (i, name) in ["pay_e", "pay_s", "pay_w", "pay_n"].iter().enumerate() {
         pays[i] = column::<Int64Array>(batch, name, path)?.value(row);

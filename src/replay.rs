@@ -1,0 +1,179 @@
+//! `taisim replay`: a deal of a run step by step (text), as a deal log in the bot protocol's
+//! vocabulary (`--json`), as an HTML page (`--html`); and the check of a deal log
+//! (`--log FILE`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use taisim_datasets::review::{review, REVIEW_BUDGET};
+use taisim_datasets::{deal_log, write_atomically, DealLog, HarnessError};
+use taisim_sim::{Seat, Wind};
+
+use crate::output::{outln, Failure, Stdout};
+
+#[derive(clap::Args)]
+pub struct ReplayArgs {
+    /// The run directory.
+    #[arg(required_unless_present = "log")]
+    run: Option<PathBuf>,
+    /// The deal's `deal_id`.
+    #[arg(value_parser = crate::simulate::parse_deal_id, allow_negative_numbers = true)]
+    deal_id: Option<u64>,
+    /// Write the deal as a deal log: the bot protocol's events with every seat's view merged
+    /// and each decision between them, one JSON object a line (docs/protocol.md).
+    #[arg(long)]
+    json: bool,
+    /// With --json and no DEAL: every deal of the run, one after another.
+    #[arg(long, requires = "json", conflicts_with = "deal_id")]
+    all: bool,
+    /// Write the deal as one self-contained HTML page that steps through it.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// With --html: the search's review of this seat's decisions (E, S, W or N) beside them.
+    #[arg(long, value_name = "SEAT", requires = "html", value_parser = parse_seat)]
+    review: Option<Seat>,
+    /// Determinizations each reviewed decision [default: the search agent's default].
+    #[arg(long, requires = "review", value_parser = parse_budget)]
+    budget: Option<u32>,
+    /// Check a deal log: deal each deal from its seed, play the logged decisions and compare
+    /// every event with the log's, naming the first that differs.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["run", "deal_id", "all", "json"])]
+    log: Option<PathBuf>,
+    /// With --log and --html: the deal of the log to draw (when it holds several).
+    #[arg(long, requires = "log", value_parser = crate::simulate::parse_deal_id)]
+    deal: Option<u64>,
+    /// With --log: the variant file of a log whose variant is not a shipped one.
+    #[arg(long, requires = "log")]
+    variant: Option<String>,
+}
+
+pub(crate) fn parse_seat(s: &str) -> Result<Seat, String> {
+    let mut c = s.trim().chars();
+    match (c.next().and_then(Wind::from_char), c.next()) {
+        (Some(w), None) => Ok(w),
+        _ => Err(format!("a seat is E, S, W or N; got {s:?}")),
+    }
+}
+
+pub(crate) fn parse_budget(s: &str) -> Result<u32, String> {
+    let max = taisim_agents::search::SearchConfig::MAX_DETERMINIZATIONS;
+    match crate::simulate::parse_whole("budget", s, max as u64)? {
+        0 => Err("the budget must be at least 1 determinization".into()),
+        n => Ok(n as u32),
+    }
+}
+
+pub fn replay(args: &ReplayArgs) -> Result<(), Failure> {
+    if let Some(path) = &args.log {
+        return check_log(args, path);
+    }
+    let run = args.run.as_ref().expect("clap requires RUN without --log");
+    if args.all {
+        taisim_datasets::write_run_log(run, &mut Stdout)?;
+        return Ok(());
+    }
+    let Some(deal_id) = args.deal_id else {
+        return Err(Failure::from(
+            "which deal? give its deal_id after the run directory (or --all --json for every deal)"
+                .to_string(),
+        ));
+    };
+    if !args.json && args.html.is_none() {
+        return taisim_datasets::replay(run, deal_id, &mut Stdout).map_err(Failure::from);
+    }
+    if let Some(html) = &args.html {
+        taisim_datasets::check_replaceable(html)?;
+    }
+    let log = deal_log(run, deal_id)?;
+    if args.json {
+        crate::output::out!("{}", log.to_jsonl());
+    }
+    if let Some(html) = &args.html {
+        write_page(&log, html, args.review, args.budget)?;
+    }
+    Ok(())
+}
+
+fn write_page(
+    log: &DealLog,
+    path: &std::path::Path,
+    seat: Option<Seat>,
+    budget: Option<u32>,
+) -> Result<(), HarnessError> {
+    let reviewed = seat.map(|s| {
+        review(
+            &log.variant,
+            log.deal_id,
+            &log.decisions,
+            s,
+            budget.unwrap_or(REVIEW_BUDGET),
+        )
+    });
+    let page = taisim_datasets::html::deal_page(log, reviewed.as_ref());
+    write_atomically(path, page.as_bytes())
+}
+
+fn check_log(args: &ReplayArgs, path: &std::path::Path) -> Result<(), Failure> {
+    if let Some(html) = &args.html {
+        taisim_datasets::check_replaceable(html)?;
+    }
+    let given = match &args.variant {
+        None => None,
+        Some(v) => {
+            let (source, variant) = taisim_datasets::VariantSource::by_name_or_path(v)
+                .map_err(|e| Failure::from(format!("--variant: {e}")))?;
+            Some((Arc::new(variant), source.sha256))
+        }
+    };
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Failure::from(format!("--log {}: {e}", path.display())))?;
+    if !meta.is_file() {
+        return Err(Failure::from(format!(
+            "--log {}: not a regular file",
+            path.display()
+        )));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| Failure::from(format!("--log {}: {e}", path.display())))?;
+    let name = path.display().to_string();
+    let deals = taisim_datasets::verify_log(std::io::BufReader::new(file), &name, given.as_ref())
+        .map_err(|e| Failure {
+        message: format!("{name}: {e}"),
+        code: e.exit_code(),
+        advice: None,
+    })?;
+    for (v, _) in &deals {
+        let p = v.payments;
+        outln!(
+            "deal {}: {} events verified ({}; payments E {} S {} W {} N {})",
+            v.deal_id,
+            v.events,
+            v.outcome,
+            p[0],
+            p[1],
+            p[2],
+            p[3]
+        );
+    }
+    outln!(
+        "{name}: {} deal(s) verified against the engine",
+        deals.len()
+    );
+    if let Some(html) = &args.html {
+        let (_, log) = match args.deal {
+            Some(id) => deals
+                .iter()
+                .find(|(v, _)| v.deal_id == id)
+                .ok_or_else(|| Failure::from(format!("--deal {id}: the log holds no deal {id}")))?,
+            None if deals.len() == 1 => &deals[0],
+            None => {
+                return Err(Failure::from(format!(
+                    "the log holds {} deals: choose the one to draw with --deal",
+                    deals.len()
+                )))
+            }
+        };
+        write_page(log, html, args.review, args.budget)?;
+    }
+    Ok(())
+}
