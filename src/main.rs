@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod arena;
+mod bot;
 mod output;
 mod replay;
 mod report;
@@ -45,6 +46,9 @@ enum Command {
     Score(Box<score::ScoreArgs>),
     /// Duplicate match: a candidate agent against a baseline on the same walls, seat by seat.
     Arena(Box<arena::ArenaArgs>),
+    /// Serve a built-in agent as a bot over the JSON-lines protocol on stdin/stdout (for
+    /// exec:, other tables and tests).
+    Bot(bot::BotArgs),
     /// List the shipped rule variants.
     Variants,
     /// Inspect a rule variant.
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Deal(args) => simulate::show_deal(args).map_err(Failure::from),
         Command::Score(args) => score::run(args).map_err(Failure::from),
         Command::Arena(args) => arena::arena(args),
+        Command::Bot(args) => bot::bot(args),
         Command::Variants => score::list_variants().map_err(Failure::from),
         Command::Variant(args) => score::variant(args).map_err(Failure::from),
     };

@@ -32,8 +32,8 @@ mod wall;
 
 pub use action::{Action, ActionList, IllegalAction, LegalSet};
 pub use deal::{
-    Deal, DealContext, DealResult, Discard, DiscardFacts, DiscardList, DrawSource, Fill, Invalid,
-    Outcome, RedealError, Unseen, ValidationError, WinContext, WALL_KINDS,
+    Deal, DealContext, DealResult, Discard, DiscardFacts, DiscardList, DrawSource, ExchangeError,
+    Fill, Hidden, Invalid, Outcome, RedealError, Unseen, ValidationError, WinContext, WALL_KINDS,
 };
 pub use hand::{Hand, HandError, HONOR_KEYS, POW5, SUIT_KEYS};
 pub use meld::{Meld, MeldKind, MeldList};

@@ -330,6 +330,15 @@ impl Wall {
         Some(wall)
     }
 
+    /// Puts `tile` at position `i` of [`Wall::undrawn`] (a client rearranging the tiles a seat
+    /// cannot see, [`Deal::exchange_hidden`](crate::Deal::exchange_hidden), which keeps the
+    /// tile count).
+    pub(crate) fn set_undrawn(&mut self, i: usize, tile: WallTile) {
+        let at = self.front as usize + i;
+        debug_assert!(at < self.back as usize);
+        self.tiles[at] = tile;
+    }
+
     /// The dice thrown for the break, in throwing order (three, or two rolls of two).
     pub fn dice(&self) -> &[u8] {
         &self.dice[..self.dice_len as usize]

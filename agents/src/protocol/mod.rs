@@ -11,6 +11,7 @@
 
 mod event;
 pub(crate) mod json;
+mod mirror;
 mod narrate;
 mod table;
 
@@ -19,5 +20,6 @@ pub use event::{
     action_json, read_action, End, Event, Message, PatternLine, Start, WinLine, PROTOCOL_VERSION,
 };
 pub use json::ReadError;
+pub use mirror::{Mirror, MirrorError};
 pub use narrate::{bot_seed, end_event, start_event, step_events};
 pub use table::{Inconsistent, SeenDiscard, SeenMeld, TableState};

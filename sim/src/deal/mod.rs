@@ -10,12 +10,14 @@ mod claims;
 mod dealing;
 mod facts;
 mod legal;
+mod mirror;
 mod play;
 mod redeal;
 mod validate;
 
 use arrayvec::ArrayVec;
 pub use facts::DiscardFacts;
+pub use mirror::{ExchangeError, Hidden};
 pub use redeal::{Fill, RedealError, Unseen, WALL_KINDS};
 pub use validate::{Invalid, ValidationError};
 

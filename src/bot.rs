@@ -1,0 +1,200 @@
+//! `taisim bot AGENT`: a built-in agent as a player outside the table, speaking the JSON-lines
+//! protocol on standard input and output (`docs/protocol.md`). Each deal and seat it is sent
+//! is rebuilt from its messages ([`Mirror`]) and the agent decides on the rebuilt deal, which
+//! shows the seat exactly what the table's shows it: `exec:taisim bot greedy` plays as
+//! `greedy` does, to the byte.
+//!
+//! Anything it cannot follow (a message it cannot read, a deal it cannot rebuild, a request
+//! whose legal actions differ from the rebuilt deal's) is an error on its standard error and
+//! exit status 1, which the table reports as the bot's fault.
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+use serde_json::Value;
+use taisim_agents::protocol::{read_action, Event, Message, Mirror, PROTOCOL_VERSION};
+use taisim_agents::{Agent, AgentSpec, BuiltinAgent};
+use taisim_score::Variant;
+use taisim_sim::{ActionList, Seat};
+
+use crate::output::Failure;
+
+#[derive(clap::Args)]
+pub struct BotArgs {
+    /// The agent that decides: random, greedy, defensive, trained, policy:PATH, search,
+    /// search:N.
+    agent: String,
+    /// The variant file of deals whose variant is not a shipped one (the start message names
+    /// the variant; a shipped name is found by itself).
+    #[arg(long)]
+    variant: Option<String>,
+}
+
+/// One deal and seat it plays.
+struct Seated {
+    mirror: Mirror,
+    agent: BuiltinAgent,
+}
+
+fn fail(message: String) -> Failure {
+    Failure {
+        message: format!("taisim bot: {message}"),
+        code: 1,
+        advice: None,
+    }
+}
+
+pub fn bot(args: &BotArgs) -> Result<(), Failure> {
+    let spec: AgentSpec = args
+        .agent
+        .parse()
+        .map_err(|e| Failure::from(format!("{e}")))?;
+    if matches!(spec, AgentSpec::Exec(_)) {
+        return Err(Failure::from(
+            "taisim bot plays a built-in agent; an exec: agent is a bot already".to_string(),
+        ));
+    }
+    let given = match &args.variant {
+        Some(v) => Some(Arc::new(
+            taisim_datasets::VariantSource::by_name_or_path(v)
+                .map_err(|e| Failure::from(format!("--variant: {e}")))?
+                .1,
+        )),
+        None => None,
+    };
+    // One agent built per variant, cloned for each seat of each deal (a policy's weights are
+    // shared, not read again).
+    let mut built: HashMap<String, (Arc<Variant>, BuiltinAgent)> = HashMap::new();
+    let mut seated: HashMap<(u64, Seat), Seated> = HashMap::new();
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut legal = ActionList::new();
+    let mut hello = false;
+    for (n, line) in stdin.lock().lines().enumerate() {
+        let line = line.map_err(|e| fail(format!("reading standard input: {e}")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |why: String| fail(format!("line {}: {why}", n + 1));
+        let v: Value = serde_json::from_str(&line).map_err(|e| at(format!("not JSON: {e}")))?;
+        let kind = v.get("type").and_then(Value::as_str).unwrap_or_default();
+        match kind {
+            "hello" => {
+                if v.get("protocol").and_then(Value::as_u64) != Some(PROTOCOL_VERSION as u64) {
+                    return Err(at(format!(
+                        "the table speaks protocol {}, this bot {PROTOCOL_VERSION}",
+                        v.get("protocol").unwrap_or(&Value::Null)
+                    )));
+                }
+                let reply = serde_json::json!({
+                    "type": "hello", "protocol": PROTOCOL_VERSION, "name": format!("taisim bot {spec}"),
+                });
+                writeln!(out, "{reply}")
+                    .and_then(|()| out.flush())
+                    .map_err(|e| at(e.to_string()))?;
+                hello = true;
+            }
+            _ if !hello => return Err(at("the table's first message must be its hello".into())),
+            "act" => {
+                let deal = v.get("deal").and_then(Value::as_u64).unwrap_or(0);
+                let seat = v
+                    .get("seat")
+                    .and_then(Value::as_str)
+                    .and_then(|s| crate::replay::parse_seat(s).ok())
+                    .ok_or_else(|| at("a request without its seat".into()))?;
+                let s = seated.get_mut(&(deal, seat)).ok_or_else(|| {
+                    at(format!(
+                        "a request for deal {deal} seat {seat}, which never started"
+                    ))
+                })?;
+                let rebuilt = s.mirror.decide_now().map_err(|e| at(e.to_string()))?;
+                // The request's actions, in its order, must be the rebuilt deal's.
+                let asked = v
+                    .get("legal")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| at("a request without its legal actions".into()))?;
+                rebuilt.legal_actions(&mut legal);
+                let mut ids = Vec::with_capacity(asked.len());
+                for (i, a) in asked.iter().enumerate() {
+                    let action =
+                        read_action(a).map_err(|e| at(format!("legal action {i}: {e}")))?;
+                    if legal.get(i) != Some(&action) {
+                        return Err(at(format!(
+                            "the table offers {action} as action {i}; the rebuilt deal does not"
+                        )));
+                    }
+                    ids.push(a.get("id").and_then(Value::as_u64).unwrap_or(i as u64));
+                }
+                if ids.len() != legal.len() {
+                    return Err(at(
+                        "the table offers fewer actions than the rebuilt deal".into()
+                    ));
+                }
+                let choice = s.agent.act_in(rebuilt, seat, &mut legal);
+                let i = legal
+                    .iter()
+                    .position(|&a| a == choice)
+                    .expect("an agent chooses a legal action");
+                s.mirror.answered(choice);
+                writeln!(out, "{{\"id\":{}}}", ids[i])
+                    .and_then(|()| out.flush())
+                    .map_err(|e| at(e.to_string()))?;
+            }
+            "abort" => {
+                let deal = v.get("deal").and_then(Value::as_u64).unwrap_or(0);
+                if let Some(seat) = v
+                    .get("seat")
+                    .and_then(Value::as_str)
+                    .and_then(|s| crate::replay::parse_seat(s).ok())
+                {
+                    seated.remove(&(deal, seat));
+                }
+            }
+            _ => {
+                let m = Message::from_value(&v).map_err(|e| at(e.to_string()))?;
+                let seat = m
+                    .seat
+                    .ok_or_else(|| at("a message to a bot names its seat".into()))?;
+                match m.event {
+                    Event::Start(start) => {
+                        let (variant, prototype) = match built.get(&start.variant) {
+                            Some(b) => b.clone(),
+                            None => {
+                                let variant = match &given {
+                                    Some(v) if v.name == start.variant => Arc::clone(v),
+                                    _ => {
+                                        Arc::new(Variant::builtin(&start.variant).map_err(|e| {
+                                            at(format!("{e}; give the variant file with --variant"))
+                                        })?)
+                                    }
+                                };
+                                let agent = spec.build(&variant).map_err(|e| at(e.to_string()))?;
+                                built.insert(
+                                    start.variant.clone(),
+                                    (Arc::clone(&variant), agent.clone()),
+                                );
+                                (variant, agent)
+                            }
+                        };
+                        let mirror =
+                            Mirror::new(&start, seat, &variant).map_err(|e| at(e.to_string()))?;
+                        let mut agent = prototype;
+                        agent.reset(start.seed, seat);
+                        seated.insert((m.deal, seat), Seated { mirror, agent });
+                    }
+                    Event::End(_) => {
+                        seated.remove(&(m.deal, seat));
+                    }
+                    event => {
+                        if let Some(s) = seated.get_mut(&(m.deal, seat)) {
+                            s.mirror.tell(event);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
