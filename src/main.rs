@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod arena;
 mod bot;
 mod output;
+mod play;
 mod replay;
 mod report;
 mod review;
@@ -49,6 +50,9 @@ enum Command {
     /// Serve a built-in agent as a bot over the JSON-lines protocol on stdin/stdout (for
     /// exec:, other tables and tests).
     Bot(bot::BotArgs),
+    /// Sit at the table yourself, in the terminal, against built-in agents; then the
+    /// settlement and the search's review of your decisions.
+    Play(play::PlayArgs),
     /// List the shipped rule variants.
     Variants,
     /// Inspect a rule variant.
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         Command::Score(args) => score::run(args).map_err(Failure::from),
         Command::Arena(args) => arena::arena(args),
         Command::Bot(args) => bot::bot(args),
+        Command::Play(args) => play::play(args),
         Command::Variants => score::list_variants().map_err(Failure::from),
         Command::Variant(args) => score::variant(args).map_err(Failure::from),
     };

@@ -218,7 +218,7 @@ impl Review {
             if d.best != d.search_plays {
                 if let Some(b) = d.best {
                     s.push_str(&format!(
-                        "  (highest mean: {b}; the search keeps greedy's choice unless another beats it by its margin)\n"
+                        "  (highest mean of the actions played on every determinization: {b}; the search keeps greedy's choice unless another beats it by its margin)\n"
                     ));
                 }
             }

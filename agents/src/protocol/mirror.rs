@@ -309,9 +309,11 @@ impl Mirror {
                     ))
                 }
                 None if matches!(seen, Event::End(_)) => {}
-                None => return err(format!(
+                None => {
+                    return err(format!(
                     "after {actor} {action} the rebuilt deal tells {seen:?}, the table nothing yet"
-                )),
+                ))
+                }
             }
             if !matches!(seen, Event::Draw { .. } | Event::Flower { .. }) {
                 self.last_public = Some(seen);
