@@ -40,6 +40,8 @@ mod aec;
 #[cfg(feature = "python")]
 mod python;
 #[cfg(feature = "python")]
+mod python_bot;
+#[cfg(feature = "python")]
 mod python_policy;
 mod reward;
 mod single;

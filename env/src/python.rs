@@ -960,6 +960,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEnv>()?;
     m.add_class::<PyAec>()?;
     m.add_class::<PyVecEnv>()?;
+    m.add_class::<crate::python_bot::PyBotTable>()?;
     m.add_function(wrap_pyfunction!(action_name, m)?)?;
     m.add_function(wrap_pyfunction!(score_json, m)?)?;
     m.add_function(wrap_pyfunction!(score_many_json, m)?)?;

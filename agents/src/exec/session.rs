@@ -14,7 +14,7 @@ use super::pipe::{Pipe, PipeError};
 use super::{BotFault, ExecSettings, FaultKind};
 use crate::protocol::json::Obj;
 use crate::protocol::{
-    end_event, start_event, step_events, write_action_fields, Event, Message, PROTOCOL_VERSION,
+    end_event, start_event, step_events, write_request, Event, Message, PROTOCOL_VERSION,
 };
 
 /// The most deals one process has open at once before the oldest is given up as abandoned
@@ -403,31 +403,7 @@ impl Session {
         self.tell(i, deal);
         let number = self.deals.get(i).map(|d| d.number);
         let step = deal.steps() + 1;
-        let mut o = Obj::new(&mut self.out);
-        o.str("type", "act")
-            .num("deal", number.unwrap_or(0))
-            .name("seat", seat)
-            .num("step", step);
-        let view = deal.view(seat);
-        if let Some(t) = view.tile_on_offer() {
-            o.name("offer", t);
-        } else if let Some(f) = view.flower_on_offer() {
-            o.name("offer", f);
-        }
-        o.raw("legal", |out| {
-            out.push('[');
-            for (id, &a) in legal.iter().enumerate() {
-                if id > 0 {
-                    out.push(',');
-                }
-                let mut e = Obj::new(out);
-                e.num("id", id);
-                write_action_fields(&mut e, a);
-                e.end();
-            }
-            out.push(']');
-        });
-        o.end();
+        write_request(&mut self.out, number.unwrap_or(0), deal, seat, legal);
         self.out.push('\n');
         let deadline = Instant::now() + self.settings.decision_timeout;
         if !self.flush(Some(seat), number, Some(step), deadline) {

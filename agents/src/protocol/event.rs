@@ -195,6 +195,43 @@ pub(crate) fn write_action_fields(o: &mut Obj<'_>, action: Action) {
     }
 }
 
+/// Appends (without a newline) the request asking `seat` to decide in `deal` (the bot's deal
+/// `number`): `{"type":"act","deal":…,"seat":…,"step":…,"offer":…,"legal":[{"id":0,…},…]}`,
+/// the ids numbering `legal` in order.
+pub fn write_request(
+    out: &mut String,
+    number: u64,
+    deal: &taisim_sim::Deal,
+    seat: Seat,
+    legal: &[Action],
+) {
+    let mut o = Obj::new(out);
+    o.str("type", "act")
+        .num("deal", number)
+        .name("seat", seat)
+        .num("step", deal.steps() + 1);
+    let view = deal.view(seat);
+    if let Some(t) = view.tile_on_offer() {
+        o.name("offer", t);
+    } else if let Some(f) = view.flower_on_offer() {
+        o.name("offer", f);
+    }
+    o.raw("legal", |out| {
+        out.push('[');
+        for (id, &a) in legal.iter().enumerate() {
+            if id > 0 {
+                out.push(',');
+            }
+            let mut e = Obj::new(out);
+            e.num("id", id);
+            write_action_fields(&mut e, a);
+            e.end();
+        }
+        out.push(']');
+    });
+    o.end();
+}
+
 /// `{"type":"discard","tile":"5m"}`, `{"type":"chow","tiles":["3m","4m","5m"]}`, `{"type":"pass"}`.
 pub fn action_json(action: Action) -> String {
     let mut s = String::with_capacity(40);

@@ -15,9 +15,9 @@ mod mirror;
 mod narrate;
 mod table;
 
-pub(crate) use event::write_action_fields;
 pub use event::{
-    action_json, read_action, End, Event, Message, PatternLine, Start, WinLine, PROTOCOL_VERSION,
+    action_json, read_action, write_request, End, Event, Message, PatternLine, Start, WinLine,
+    PROTOCOL_VERSION,
 };
 pub use json::ReadError;
 pub use mirror::{Mirror, MirrorError};

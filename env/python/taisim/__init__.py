@@ -7,6 +7,8 @@ engine.
 - ``taisim.simulate()``: seeded self-play into a Parquet dataset, as ``taisim simulate``.
 - ``taisim.score()``, ``taisim.score_many()``: the tai of winning hands, as ``taisim score
   --json`` and ``--jsonl``.
+- ``taisim.bot.serve()``: a bot for taisim's table (``exec:COMMAND``, ``docs/protocol.md``)
+  deciding on the observation and mask the environments give.
 
 Actions are indices into a fixed discrete space of ``ACTION_SPACE_SIZE``; every step comes
 with a 0/1 ``int8`` mask of the legal ones. ``action_name(i)`` names an index.
@@ -30,6 +32,7 @@ from taisim._native import score_json as _score_json
 from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
 from taisim._native import load_decisions as _load_decisions
+from taisim import bot
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
 from taisim.policy import convert_json_policy, export_policy, policy_logits

@@ -1,0 +1,94 @@
+"""Bots for taisim's table in Python: a program that speaks the JSON-lines protocol
+(``docs/protocol.md``) on its standard input and output, served by :func:`serve`.
+
+The bot's seats and deals are each rebuilt from the table's messages, so at every decision
+it has what :class:`taisim.Env` gives a learner: the observation and the legal-action mask
+of the same layout. A policy trained in the environment plays at the table as it is::
+
+    import numpy as np, taisim
+    from taisim.bot import serve
+
+    def choose(d):                       # d: a taisim.bot.Decision
+        logits = taisim.policy_logits("policy.safetensors", d.observation[None])[0]
+        return int(np.argmax(np.where(d.action_mask == 1, logits, -np.inf)))
+
+    serve(choose, name="my policy")
+
+and ``taisim simulate --agents 'exec:python3 my_bot.py'`` seats it. ``serve(agent="greedy")``
+lets a built-in agent decide instead (``d.builtin("greedy")`` asks one from ``choose``).
+"""
+
+import json
+import sys
+
+from taisim._native import NativeBotTable
+
+PROTOCOL = 1
+
+
+class Decision:
+    """One decision the table asks for: ``deal`` and ``seat`` (as the messages name them),
+    ``step``, ``legal`` (the request's actions, each a dict with its ``id``), ``offer`` (the
+    tile answered, if any), and, computed when first read, ``observation`` (float32,
+    ``taisim.OBS_SHAPE``) and ``action_mask`` (int8, ``taisim.ACTION_SPACE_SIZE``)."""
+
+    def __init__(self, table, request):
+        self._table = table
+        self.deal = request["deal"]
+        self.seat = request["seat"]
+        self.step = request["step"]
+        self.legal = request["legal"]
+        self.offer = request.get("offer")
+        self._obs = None
+
+    def _observe(self):
+        if self._obs is None:
+            self._obs = self._table.observe(self.deal, self.seat)
+        return self._obs
+
+    @property
+    def observation(self):
+        return self._observe()[0]
+
+    @property
+    def action_mask(self):
+        return self._observe()[1]
+
+    def builtin(self, agent):
+        """The built-in ``agent``'s choice here (``greedy``, ``trained``, ``search:64``, ...),
+        as an index of the action space."""
+        return self._table.agent_choice(self.deal, self.seat, agent)
+
+
+def serve(choose=None, *, agent=None, name="python bot", variant=None, stdin=None, stdout=None):
+    """Plays at the table until it closes the bot's input. ``choose(decision)`` returns an
+    index of the action space (a legal one: its mask entry is 1; ``decision.builtin(name)``
+    gives a built-in agent's);
+    without ``choose``, the built-in ``agent`` plays every decision. ``variant`` is the file of
+    a variant that is not shipped. A line the bot cannot follow raises ``ValueError``, and the
+    table then reports the bot as failed."""
+    if (choose is None) == (agent is None):
+        raise ValueError("give either choose or agent")
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    table = NativeBotTable(variant=variant)
+    for line in stdin:
+        if not line.strip():
+            continue
+        if line.startswith('{"type":"hello"'):
+            hello = json.loads(line)
+            if hello.get("protocol") != PROTOCOL:
+                raise ValueError(f"the table speaks protocol {hello.get('protocol')}, this bot {PROTOCOL}")
+            stdout.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "name": name}) + "\n")
+            stdout.flush()
+            continue
+        asked = table.tell(line)
+        if asked is None:
+            continue
+        deal, seat = asked
+        if choose is None:
+            answer = table.answer_agent(deal, seat, agent)
+        else:
+            answer = table.answer_index(deal, seat, int(choose(Decision(table, json.loads(line)))))
+        stdout.write('{"id":%d}\n' % answer)
+        stdout.flush()

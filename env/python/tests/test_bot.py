@@ -1,0 +1,100 @@
+"""Bots at taisim's table from Python: ``exec:`` opponents in the environments, the example
+bots, and ``taisim.bot``: a built-in agent or a policy deciding on the rebuilt deal plays as
+the same agent seated directly, byte for byte."""
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import taisim
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+BOTS = ROOT / "examples" / "bots"
+TRAINED = ROOT / "agents" / "policies" / "trained.safetensors"
+
+
+def exec_agent(script, *args):
+    return "exec:" + " ".join([sys.executable, str(BOTS / script), *args])
+
+
+def data_pages(path):
+    """A Parquet file's bytes before its footer (which records the run's agents)."""
+    b = path.read_bytes()
+    assert b[-4:] == b"PAR1"
+    footer = int.from_bytes(b[-8:-4], "little")
+    return b[: len(b) - 8 - footer]
+
+
+def same_rows(a, b):
+    for table in ("deals", "wins", "tai"):
+        files = sorted((a / table).glob("*.parquet"))
+        assert files
+        for f in files:
+            assert data_pages(f) == data_pages(b / table / f.name), f"{table}/{f.name}"
+
+
+def test_env_plays_against_the_stdlib_random_bot():
+    env = taisim.Env(opponents=exec_agent("random_bot.py"), bot_timeout=5)
+    total = 0.0
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            obs, reward, terminated, truncated, info = env.step(action)
+        total += reward
+    assert np.isfinite(total)
+
+
+def test_vec_env_shares_one_bot():
+    envs = taisim.VecEnv(num_envs=4, opponents=exec_agent("random_bot.py"), threads=2)
+    obs, infos = envs.reset(seed=1)
+    for _ in range(50):
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in infos["action_mask"]])
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
+
+
+def test_a_failing_bot_raises_runtime_error_naming_it():
+    env = taisim.Env(opponents="exec:" + sys.executable + " -c 'print(1)'", bot_timeout=2)
+    with pytest.raises(RuntimeError, match="handshake|hello"):
+        obs, info = env.reset(seed=0)
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    with pytest.raises(ValueError, match="bot_timeout"):
+        taisim.Env(opponents="greedy", bot_timeout=0)
+
+
+def test_greedy_through_taisim_bot_is_greedy(tmp_path):
+    a = taisim.simulate(str(tmp_path / "a"), deals=60, seed=3, agents="greedy", threads=1)
+    b = taisim.simulate(str(tmp_path / "b"), deals=60, seed=3,
+                        agents=exec_agent("policy_bot.py", "--agent", "greedy"), threads=1)
+    same_rows(pathlib.Path(a), pathlib.Path(b))
+
+
+def test_the_trained_policy_from_python_is_the_trained_agent(tmp_path):
+    """The example bot scores the Env's observation with the policy file from Python and plays
+    the masked argmax: the built-in ``trained`` agent's choice, at every decision."""
+    a = taisim.simulate(str(tmp_path / "a"), deals=40, seed=5, agents="trained", threads=1)
+    b = taisim.simulate(str(tmp_path / "b"), deals=40, seed=5,
+                        agents=exec_agent("policy_bot.py", "--policy", str(TRAINED)), threads=1)
+    same_rows(pathlib.Path(a), pathlib.Path(b))
+
+
+def test_bot_helper_answers_the_hello_and_refuses_bad_use():
+    """taisim.bot.serve answers the table's hello with its name and version (the simulate
+    tests above play whole runs through it), and needs exactly one of choose and agent."""
+    import io
+    import json
+
+    hello = {"type": "hello", "protocol": 1, "table": "taisim", "version": "0", "variant": "taiwan16"}
+    out = io.StringIO()
+    taisim.bot.serve(agent="greedy", name="t", stdin=io.StringIO(json.dumps(hello) + "\n"), stdout=out)
+    assert json.loads(out.getvalue()) == {"type": "hello", "protocol": 1, "name": "t"}
+    hello["protocol"] = 2
+    with pytest.raises(ValueError, match="protocol"):
+        taisim.bot.serve(agent="greedy", stdin=io.StringIO(json.dumps(hello) + "\n"), stdout=io.StringIO())
+    with pytest.raises(ValueError):
+        taisim.bot.serve(lambda d: 0, agent="greedy")
+    with pytest.raises(ValueError):
+        taisim.bot.serve()

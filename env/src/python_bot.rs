@@ -1,0 +1,279 @@
+//! `taisim.bot`'s native half: a Python bot's seats and deals, each rebuilt from the table's
+//! messages ([`Mirror`]), with the observation and mask `taisim.Env` would give at each
+//! decision, and any built-in agent's choice there. The Python half (`taisim/bot.py`) reads
+//! and writes the lines.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use serde_json::Value;
+use taisim_agents::protocol::{read_action, Event, Message, Mirror};
+use taisim_agents::{
+    action_index, encode, write_mask, Agent, AgentSpec, BuiltinAgent, ACTION_SPACE_SIZE,
+    OBS_CHANNELS, OBS_WIDTH,
+};
+use taisim_score::Variant;
+use taisim_sim::{Action, ActionList, Seat, Wind};
+
+/// An observation and its mask, as numpy arrays.
+type ObsMask<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i8>>);
+
+/// One deal and seat the bot plays.
+struct Seated {
+    mirror: Mirror,
+    variant: Arc<Variant>,
+    seed: u64,
+    /// The open request: its ids and actions, in its order.
+    request: Option<(Vec<u64>, ActionList)>,
+    /// Built-in agents asked at this seat, by name.
+    agents: HashMap<String, BuiltinAgent>,
+}
+
+/// See the module documentation.
+#[pyclass(name = "NativeBotTable", unsendable)]
+pub struct PyBotTable {
+    given: Option<Arc<Variant>>,
+    variants: HashMap<String, Arc<Variant>>,
+    seated: HashMap<(u64, Seat), Seated>,
+}
+
+fn bad(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn seat_of(s: &str) -> PyResult<Seat> {
+    let mut c = s.chars();
+    match (c.next().and_then(Wind::from_char), c.next()) {
+        (Some(w), None) => Ok(w),
+        _ => Err(bad(format!("{s:?} is not a seat"))),
+    }
+}
+
+impl PyBotTable {
+    fn seat_mut(&mut self, deal: u64, seat: &str) -> PyResult<&mut Seated> {
+        let seat = seat_of(seat)?;
+        self.seated
+            .get_mut(&(deal, seat))
+            .ok_or_else(|| bad(format!("no deal {deal} at seat {seat}")))
+    }
+
+    fn variant(&mut self, name: &str) -> PyResult<Arc<Variant>> {
+        if let Some(v) = self.given.as_ref().filter(|v| v.name == name) {
+            return Ok(Arc::clone(v));
+        }
+        if let Some(v) = self.variants.get(name) {
+            return Ok(Arc::clone(v));
+        }
+        let v = Arc::new(Variant::builtin(name).map_err(|e| {
+            bad(format!(
+                "{e}; give the variant file as NativeBotTable(variant=PATH)"
+            ))
+        })?);
+        self.variants.insert(name.to_string(), Arc::clone(&v));
+        Ok(v)
+    }
+}
+
+/// Records the answer `i` (a position in the request) and returns its id.
+fn answer(s: &mut Seated, i: usize) -> PyResult<u64> {
+    let (ids, actions) = s
+        .request
+        .take()
+        .ok_or_else(|| bad("no decision is open at this seat"))?;
+    s.mirror.answered(actions[i]);
+    Ok(ids[i])
+}
+
+#[pymethods]
+impl PyBotTable {
+    #[new]
+    #[pyo3(signature = (variant = None))]
+    fn new(variant: Option<std::path::PathBuf>) -> PyResult<Self> {
+        let given = match variant {
+            None => None,
+            Some(p) => {
+                let text = taisim_score::file::read_regular_text(
+                    &p,
+                    taisim_score::file::VARIANT_FILE_LIMIT,
+                    "a variant file",
+                )
+                .map_err(bad)?;
+                Some(Arc::new(
+                    Variant::from_toml_str(&text, &p.display().to_string()).map_err(bad)?,
+                ))
+            }
+        };
+        Ok(PyBotTable {
+            given,
+            variants: HashMap::new(),
+            seated: HashMap::new(),
+        })
+    }
+
+    /// Reads one line the table sent (after the hello). Returns `(deal, seat)` when the line
+    /// asks that seat to decide (the rebuilt deal is then at the decision), else `None`.
+    fn tell(&mut self, line: &str) -> PyResult<Option<(u64, String)>> {
+        let v: Value = serde_json::from_str(line).map_err(|e| bad(format!("not JSON: {e}")))?;
+        match v.get("type").and_then(Value::as_str) {
+            Some("act") => {
+                let deal = v.get("deal").and_then(Value::as_u64).unwrap_or(0);
+                let seat_name = v
+                    .get("seat")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_string();
+                let s = self.seat_mut(deal, &seat_name)?;
+                let rebuilt = s.mirror.decide_now().map_err(bad)?;
+                let mut legal = ActionList::new();
+                rebuilt.legal_actions(&mut legal);
+                let asked = v
+                    .get("legal")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| bad("a request without legal actions"))?;
+                let mut ids = Vec::with_capacity(asked.len());
+                let mut actions = ActionList::new();
+                for (i, a) in asked.iter().enumerate() {
+                    let action = read_action(a).map_err(bad)?;
+                    if legal.get(i) != Some(&action) || asked.len() != legal.len() {
+                        return Err(bad(format!(
+                            "the table offers {action} as action {i}; the rebuilt deal offers {legal:?}"
+                        )));
+                    }
+                    ids.push(a.get("id").and_then(Value::as_u64).unwrap_or(i as u64));
+                    actions.push(action);
+                }
+                s.request = Some((ids, actions));
+                Ok(Some((deal, seat_name)))
+            }
+            Some("hello") => Ok(None),
+            Some("abort") => {
+                let deal = v.get("deal").and_then(Value::as_u64).unwrap_or(0);
+                if let Some(seat) = v.get("seat").and_then(Value::as_str) {
+                    self.seated.remove(&(deal, seat_of(seat)?));
+                }
+                Ok(None)
+            }
+            _ => {
+                let m = Message::from_value(&v).map_err(bad)?;
+                let seat = m
+                    .seat
+                    .ok_or_else(|| bad("a message to a bot names its seat"))?;
+                match m.event {
+                    Event::Start(start) => {
+                        let variant = self.variant(&start.variant)?;
+                        let mirror = Mirror::new(&start, seat, &variant).map_err(bad)?;
+                        self.seated.insert(
+                            (m.deal, seat),
+                            Seated {
+                                mirror,
+                                variant,
+                                seed: start.seed,
+                                request: None,
+                                agents: HashMap::new(),
+                            },
+                        );
+                    }
+                    Event::End(_) => {
+                        self.seated.remove(&(m.deal, seat));
+                    }
+                    event => {
+                        if let Some(s) = self.seated.get_mut(&(m.deal, seat)) {
+                            s.mirror.tell(event);
+                        }
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// The observation (float32, `OBS_SHAPE`) and the legal-action mask (int8, one per index
+    /// of the action space) at the open decision, as `taisim.Env` gives them.
+    fn observe<'py>(&mut self, py: Python<'py>, deal: u64, seat: &str) -> PyResult<ObsMask<'py>> {
+        let s = self.seat_mut(deal, seat)?;
+        let (_, actions) = s
+            .request
+            .as_ref()
+            .ok_or_else(|| bad("no decision is open"))?;
+        let d = s.mirror.deal();
+        let view = d.view(s.mirror.seat());
+        let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
+        encode(&view, obs.view_mut()).map_err(bad)?;
+        let mut mask = [0u8; ACTION_SPACE_SIZE];
+        write_mask(actions, d.tile_on_offer(), &mut mask);
+        let mask: Vec<i8> = mask.iter().map(|&m| m as i8).collect();
+        Ok((obs.into_pyarray(py), mask.into_pyarray(py)))
+    }
+
+    /// Answers the open decision with the action at `index` of the action space; returns the
+    /// id to send. An index that is not legal raises `ValueError`.
+    fn answer_index(&mut self, deal: u64, seat: &str, index: usize) -> PyResult<u64> {
+        let s = self.seat_mut(deal, seat)?;
+        let offer = s.mirror.deal().tile_on_offer();
+        let (_, actions) = s
+            .request
+            .as_ref()
+            .ok_or_else(|| bad("no decision is open"))?;
+        let i = actions
+            .iter()
+            .position(|&a| action_index(a, offer) == Some(index))
+            .ok_or_else(|| bad(format!("action index {index} is not legal here")))?;
+        answer(s, i)
+    }
+
+    /// What the built-in `agent` (`greedy`, `trained`, `search:64`, …) plays at the open
+    /// decision, as an index of the action space (nothing is answered).
+    fn agent_choice(&mut self, deal: u64, seat: &str, agent: &str) -> PyResult<usize> {
+        let i = self.agent_position(deal, seat, agent)?;
+        let s = self.seat_mut(deal, seat)?;
+        let offer = s.mirror.deal().tile_on_offer();
+        let (_, actions) = s
+            .request
+            .as_ref()
+            .ok_or_else(|| bad("no decision is open"))?;
+        action_index(actions[i], offer).ok_or_else(|| bad("an action outside the action space"))
+    }
+
+    /// Answers the open decision with what the built-in `agent` (`greedy`, `trained`,
+    /// `search:64`, …) plays there; returns the id to send.
+    fn answer_agent(&mut self, deal: u64, seat: &str, agent: &str) -> PyResult<u64> {
+        let i = self.agent_position(deal, seat, agent)?;
+        answer(self.seat_mut(deal, seat)?, i)
+    }
+}
+
+impl PyBotTable {
+    /// Where in the open request the built-in `agent`'s choice lies.
+    fn agent_position(&mut self, deal: u64, seat: &str, agent: &str) -> PyResult<usize> {
+        let s = self.seat_mut(deal, seat)?;
+        if !s.agents.contains_key(agent) {
+            let spec: AgentSpec = agent.parse().map_err(bad)?;
+            if matches!(spec, AgentSpec::Exec(_)) {
+                return Err(bad("an exec: agent cannot answer inside a bot"));
+            }
+            let mut built = spec.build(&s.variant).map_err(bad)?;
+            built.reset(s.seed, s.mirror.seat());
+            s.agents.insert(agent.to_string(), built);
+        }
+        let d = s.mirror.deal().clone();
+        let me = s.mirror.seat();
+        let mut scratch = ActionList::new();
+        let chosen: Action =
+            s.agents
+                .get_mut(agent)
+                .expect("built above")
+                .act_in(&d, me, &mut scratch);
+        let (_, actions) = s
+            .request
+            .as_ref()
+            .ok_or_else(|| bad("no decision is open"))?;
+        Ok(actions
+            .iter()
+            .position(|&a| a == chosen)
+            .expect("an agent plays a legal action"))
+    }
+}

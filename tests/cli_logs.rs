@@ -1,0 +1,212 @@
+//! Deal logs, pages and reviews through the real binary: `replay --json` is the same with or
+//! without an action log, `replay --log` checks it and refuses a tampered one at the first
+//! differing line, the HTML page embeds the log itself and fetches nothing, and `review`
+//! reports every legal action with the played one among them.
+
+mod support;
+use std::path::Path;
+
+use support::{stderr, stdout, taisim};
+
+fn run(dir: &Path, name: &str, extra: &[&str]) -> String {
+    let out = dir.join(name).display().to_string();
+    let mut args = vec![
+        "simulate",
+        "--deals",
+        "30",
+        "--seed",
+        "9",
+        "--agents",
+        "greedy,defensive,random,greedy",
+        "--quiet",
+        "--out",
+        &out,
+    ];
+    args.extend_from_slice(extra);
+    let o = taisim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    out
+}
+
+#[test]
+fn logs_check_and_refuse_tampering() {
+    let dir = tempfile::tempdir().unwrap();
+    let logged = run(dir.path(), "logged", &["--log-actions"]);
+    let plain = run(dir.path(), "plain", &[]);
+    let a = taisim(&["replay", &logged, "17", "--json"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let b = taisim(&["replay", &plain, "17", "--json"]);
+    assert_eq!(
+        stdout(&a),
+        stdout(&b),
+        "played back from the record or by the agents again"
+    );
+    let log = stdout(&a);
+    let first: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(first["type"], "start");
+    assert_eq!(first["deal"], 17);
+    let path = dir.path().join("d17.jsonl");
+    std::fs::write(&path, &log).unwrap();
+    let ok = taisim(&["replay", "--log", &path.display().to_string()]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert!(stdout(&ok).contains("deal 17:"), "{}", stdout(&ok));
+
+    // Change one drawn tile, one decision, drop the end: each refused at its line.
+    let lines: Vec<&str> = log.lines().collect();
+    let draw = lines
+        .iter()
+        .position(|l| l.contains("\"type\":\"draw\""))
+        .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(lines[draw]).unwrap();
+    let tile = v["tile"].as_str().unwrap().to_string();
+    v["tile"] = serde_json::Value::from(if tile == "1m" { "2m" } else { "1m" });
+    let mut tampered = lines.clone();
+    let changed = v.to_string();
+    tampered[draw] = &changed;
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, tampered.join("\n")).unwrap();
+    let o = taisim(&["replay", "--log", &bad.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("line {} (deal 17)", draw + 1)),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("the deal its seed deals gives"),
+        "{}",
+        stderr(&o)
+    );
+
+    let short = dir.path().join("short.jsonl");
+    std::fs::write(&short, lines[..lines.len() - 1].join("\n")).unwrap();
+    let o = taisim(&["replay", "--log", &short.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("the log ends here"), "{}", stderr(&o));
+
+    let decision = lines
+        .iter()
+        .rposition(|l| l.contains("\"type\":\"decision\"") && l.contains("\"discard\""))
+        .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(lines[decision]).unwrap();
+    v["action"] = serde_json::json!({"type": "discard_ready", "tile": "C"});
+    let changed = v.to_string();
+    let mut tampered = lines.clone();
+    tampered[decision] = &changed;
+    std::fs::write(&bad, tampered.join("\n")).unwrap();
+    let o = taisim(&["replay", "--log", &bad.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("line {}", decision + 1)),
+        "{}",
+        stderr(&o)
+    );
+
+    // A seat's view is not a log; an empty file is refused.
+    std::fs::write(&bad, "").unwrap();
+    assert_eq!(
+        taisim(&["replay", "--log", &bad.display().to_string()])
+            .status
+            .code(),
+        Some(2)
+    );
+
+    // Every deal of the run, one after another, checks out.
+    let all = taisim(&["replay", &logged, "--all", "--json"]);
+    assert!(all.status.success());
+    let whole = dir.path().join("all.jsonl");
+    std::fs::write(&whole, &all.stdout).unwrap();
+    let o = taisim(&["replay", "--log", &whole.display().to_string()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("30 deal(s) verified"), "{}", stdout(&o));
+}
+
+#[test]
+fn the_page_embeds_the_log_and_the_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let logged = run(dir.path(), "logged", &["--log-actions"]);
+    let page = dir.path().join("d.html");
+    let o = taisim(&[
+        "replay",
+        &logged,
+        "4",
+        "--html",
+        &page.display().to_string(),
+        "--review",
+        "E",
+        "--budget",
+        "8",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let embedded =
+        taisim_datasets::html::embedded(&html, taisim_datasets::html::LOG_ELEMENT_ID).unwrap();
+    assert_eq!(embedded, stdout(&o), "the page's data is the log itself");
+    for needle in ["http://", "https://", "src=", "@import", "url("] {
+        assert!(!html.contains(needle), "the page reaches out: {needle}");
+    }
+    assert!(
+        html.contains("<svg") || html.contains("svg class"),
+        "tiles drawn as SVG"
+    );
+    let review =
+        taisim_datasets::html::embedded(&html, taisim_datasets::html::REVIEW_ELEMENT_ID).unwrap();
+    let review: serde_json::Value = serde_json::from_str(&review).unwrap();
+    assert_eq!(review["seat"], "E");
+    assert!(!review["decisions"].as_array().unwrap().is_empty());
+
+    // The same page from the log file.
+    let log = dir.path().join("d.jsonl");
+    std::fs::write(&log, &o.stdout).unwrap();
+    let page2 = dir.path().join("d2.html");
+    let o2 = taisim(&[
+        "replay",
+        "--log",
+        &log.display().to_string(),
+        "--html",
+        &page2.display().to_string(),
+        "--review",
+        "E",
+        "--budget",
+        "8",
+    ]);
+    assert!(o2.status.success(), "{}", stderr(&o2));
+    assert_eq!(std::fs::read_to_string(&page2).unwrap(), html);
+}
+
+#[test]
+fn review_reports_every_legal_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let logged = run(dir.path(), "logged", &["--log-actions"]);
+    let o = taisim(&[
+        "review", &logged, "6", "--seat", "W", "--budget", "16", "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["budget"], 16);
+    let decisions = v["decisions"].as_array().unwrap();
+    assert!(!decisions.is_empty());
+    for d in decisions {
+        let est = d["estimates"].as_array().unwrap();
+        if est.is_empty() {
+            continue; // a win offered, taken without a search
+        }
+        assert!(est.len() >= 2, "{d}");
+        assert!(
+            est.iter().any(|e| e["action"] == d["played"]),
+            "played action reviewed: {d}"
+        );
+        assert!(est.iter().any(|e| e["action"] == d["search_plays"]), "{d}");
+        for e in est {
+            assert!(e["std_error"].as_f64().unwrap() >= 0.0);
+            assert!(e["rollouts"].as_u64().unwrap() >= 1);
+        }
+    }
+    let text = taisim(&["review", &logged, "6", "--seat", "W", "--budget", "16"]);
+    assert!(stdout(&text).contains("> played"), "{}", stdout(&text));
+    let bad = taisim(&["review", &logged, "6", "--seat", "X"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let bad = taisim(&["review", &logged, "6", "--seat", "W", "--budget", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
