@@ -98,9 +98,9 @@ tr.played td:first-child::before { content: "▶ "; }
 
 const BODY: &str = r##"<header><h1 id="title">taisim deal</h1><span id="meta"></span></header>
 <nav>
-<button id="first" title="first step (Home)">⏮</button><button id="prev" title="previous step (←)">◀</button>
+<button id="first" title="first step (Home)">&laquo;</button><button id="prev" title="previous step (left arrow)">&lsaquo;</button>
 <input type="range" id="slider" min="0" value="0" aria-label="step">
-<button id="next" title="next step (→)">▶</button><button id="last" title="last step (End)">⏭</button>
+<button id="next" title="next step (right arrow)">&rsaquo;</button><button id="last" title="last step (End)">&raquo;</button>
 <span id="stepinfo"></span>
 </nav>
 <main>
@@ -118,7 +118,9 @@ const BODY: &str = r##"<header><h1 id="title">taisim deal</h1><span id="meta"></
 const TEMPLATE: &str = r##"
 "use strict";
 const SEATS = ["E", "S", "W", "N"];
-const WIND_NAMES = { E: "East 東", S: "South 南", W: "West 西", N: "North 北" };
+// Names in ASCII: a page must read on a machine without CJK fonts (the Chinese names are in
+// the tiles' titles, shown on hover where a font has them).
+const WIND_NAMES = { E: "East", S: "South", W: "West", N: "North" };
 const ORDER = {};
 ["m", "p", "s"].forEach((s, i) => { for (let r = 1; r <= 9; r++) ORDER[r + s] = i * 9 + r - 1; });
 ["E", "S", "W", "N", "P", "F", "C"].forEach((h, i) => { ORDER[h] = 27 + i; });
@@ -205,9 +207,12 @@ const steps = [];
 }
 
 const start = log[0];
-document.getElementById("title").textContent = `taisim deal ${start.deal} · ${start.variant}`;
+// 64-bit numbers as written (a JavaScript number keeps 53 bits).
+const rawStart = document.getElementById("taisim-log").textContent.trim().split("\n")[0];
+const exact = key => (new RegExp(`"${key}":(\\d+)`).exec(rawStart) || [])[1];
+document.getElementById("title").textContent = `taisim deal ${exact("deal")} · ${start.variant}`;
 document.getElementById("meta").textContent =
-  `seed ${start.seed} · round ${start.round_wind} · dealer ${start.dealer}` + (start.streak ? ` (streak ${start.streak})` : "") +
+  `seed ${exact("seed")} · round ${start.round_wind} · dealer ${start.dealer}` + (start.streak ? ` (streak ${start.streak})` : "") +
   (start.wild ? ` · wild ${start.wild} (indicator ${start.wild_indicator})` : "") + ` · stakes ${start.base} + ${start.per_tai}/tai`;
 if (review) {
   document.getElementById("reviewpanel").hidden = false;
@@ -218,7 +223,7 @@ function eventText(ev) {
   switch (ev.type) {
     case "start": return "the tiles are dealt and the flowers replaced";
     case "draw": return `${ev.actor} draws ${ev.tile} (${ev.left} left)`;
-    case "flower": return `${ev.actor} shows ${ev.flower} ${ZH[ev.flower]} and draws a replacement`;
+    case "flower": return `${ev.actor} shows ${ev.flower} and draws a replacement`;
     case "discard": return `${ev.actor} discards ${ev.tile}` + (ev.ready ? " and declares ready" : "");
     case "chow": case "pung": case "kong": return `${ev.actor} ${ev.type}s ${ev.tile} from ${ev.from}: ${ev.tiles.join(" ")}`;
     case "concealed_kong": return `${ev.actor} lays a kong of ${ev.tile} face down`;
@@ -237,7 +242,10 @@ function drawSeat(st, s, acting) {
   const pay = st.end ? `<span class="tag">${st.end.payments[s] > 0 ? "+" : ""}${st.end.payments[s]}</span>` : "";
   const drawn = st.drawn && st.drawn.seat === s ? st.drawn.tile : null;
   let marked = false;
-  const hand = st.hands[s].map(t => { const cls = (!marked && t === drawn) ? (marked = true, "new") : ""; return tile(t, cls); }).join("");
+  let hand = st.hands[s].map(t => { const cls = (!marked && t === drawn) ? (marked = true, "new") : ""; return tile(t, cls); }).join("");
+  // A winner on a discard or a robbed kong shows the winning tile beside its hand.
+  if (st.end && st.end.winners.includes(s) && st.end.outcome === "discard" && st.end.win_tile)
+    hand += `<span style="margin-left:10px" title="the winning tile">${tile(st.end.win_tile, "new")}</span>`;
   const melds = st.melds[s].map(m => `<span class="meld" title="${m.type.replace(/_/g, " ")} from ${m.from}">${m.tiles.map(t => tile(t, "small")).join("")}</span>`).join("");
   const flowers = st.flowers[s].map(f => tile(f, "small")).join("");
   const river = st.river.filter(d => d.seat === s).map(d => tile(d.tile, "small" + (d.claimed ? " claimed" : "") + (d.ready ? " ready" : ""))).join("");
@@ -261,7 +269,7 @@ function reviewHtml(step) {
     const mean = e.mean === null ? "–" : e.mean.toFixed(3);
     return `<tr class="${cls}"><td>${actionText(e.action)}</td><td class="${e.mean > 0 ? "pos" : e.mean < 0 ? "neg" : ""}">${mean}</td><td>${e.std_error === null ? "–" : e.std_error.toFixed(3)}</td><td>${e.rollouts}</td></tr>`;
   }).join("");
-  return `<div>hand ${d.hand.join("")}${d.offer ? `, answering ${d.offer}` : ""}</div>` +
+  return `<div>hand ${d.hand.join(" ")}${d.offer ? `, answering ${d.offer}` : ""}</div>` +
     `<table><tr><th>action</th><th>mean pts</th><th>s.e.</th><th>rollouts</th></tr>${rows}</table>` +
     `<div class="muted">▶ played · ★ the search plays (greedy's choice unless another beats it by its margin)</div>`;
 }
@@ -270,10 +278,10 @@ function endHtml(e) {
   let h = `<div><b>${e.outcome.replace(/_/g, " ")}</b>` + (e.winners.length ? ` — won by ${e.winners.join(", ")}` : "") + (e.payer ? `, paid by ${e.payer}` : "") + (e.win_tile ? ` on ${e.win_tile}` : "") + `</div>`;
   for (const w of e.wins) {
     h += `<div style="margin-top:6px"><b>${w.seat}</b>: ${w.tai} tai` + (w.dealer_tai ? ` (+${w.dealer_tai} dealer)` : "") + (w.points && w.hu ? `, ${w.hu} 胡, ${w.points} points` : "") + `</div><table>` +
-      w.patterns.map(p => `<tr><td>${p.name} <span class="muted">${p.id}</span></td><td>${p.tai}</td></tr>`).join("") + `</table>`;
+      w.patterns.map(p => `<tr><td>${p.id} <span class="muted">${p.name}</span></td><td>${p.tai}</td></tr>`).join("") + `</table>`;
   }
   h += `<table style="margin-top:6px"><tr>${SEATS.map(s => `<th>${s}</th>`).join("")}</tr><tr>${SEATS.map(s => `<td class="${e.payments[s] > 0 ? "pos" : e.payments[s] < 0 ? "neg" : ""}">${e.payments[s]}</td>`).join("")}</tr></table>`;
-  if (e.responsible) h += `<div>全包: ${e.responsible} pays for everyone</div>`;
+  if (e.responsible) h += `<div>${e.responsible} pays for everyone (全包)</div>`;
   return h;
 }
 

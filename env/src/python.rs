@@ -238,7 +238,11 @@ impl PyEnv {
 
     /// `(obs, mask, info)` of a new deal dealt from `seed`.
     fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Reset<'py>> {
-        let o = self.env.reset(seed);
+        self.env.reset(seed);
+        if let Some(f) = self.env.bot_fault() {
+            return Err(PyRuntimeError::new_err(f.to_string()));
+        }
+        let o = self.env.observation();
         let obs = o.obs.to_owned().into_pyarray(py);
         let mask = mask_i8(py, o.mask);
         Ok((obs, mask, info_dict(py, self.env.info())?))
@@ -611,6 +615,9 @@ impl PyVecEnv {
         py.allow_threads(|| {
             envs.reset(seed);
         });
+        if let Some((i, f)) = self.envs.bot_fault() {
+            return Err(PyRuntimeError::new_err(format!("environment {i}: {f}")));
+        }
         let obs: Array3<f32> = self.envs.observations().to_owned();
         Ok((obs.into_pyarray(py), self.masks(py)?))
     }

@@ -586,6 +586,12 @@ impl Env {
         self.core.deal()
     }
 
+    /// The first fault of an `exec:` opponent, if one failed (a reset or step after it is an
+    /// error).
+    pub fn bot_fault(&self) -> Option<&BotFault> {
+        self.core.fault()
+    }
+
     /// The latest info.
     pub fn info(&self) -> &Info {
         self.core.info()

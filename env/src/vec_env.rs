@@ -127,6 +127,14 @@ impl VecEnv {
         Ok(envs)
     }
 
+    /// The first environment whose `exec:` opponent failed, with the fault.
+    pub fn bot_fault(&self) -> Option<(usize, &taisim_agents::BotFault)> {
+        self.cores
+            .iter()
+            .enumerate()
+            .find_map(|(i, c)| c.fault().map(|f| (i, f)))
+    }
+
     pub fn num_envs(&self) -> usize {
         self.cores.len()
     }

@@ -75,7 +75,8 @@ def serve(choose=None, *, agent=None, name="python bot", variant=None, stdin=Non
     for line in stdin:
         if not line.strip():
             continue
-        if line.startswith('{"type":"hello"'):
+        # The table writes "type" first: a hello is known without parsing every line.
+        if '"hello"' in line[:24] and json.loads(line).get("type") == "hello":
             hello = json.loads(line)
             if hello.get("protocol") != PROTOCOL:
                 raise ValueError(f"the table speaks protocol {hello.get('protocol')}, this bot {PROTOCOL}")

@@ -58,9 +58,11 @@ def test_vec_env_shares_one_bot():
 
 def test_a_failing_bot_raises_runtime_error_naming_it():
     env = taisim.Env(opponents="exec:" + sys.executable + " -c 'print(1)'", bot_timeout=2)
-    with pytest.raises(RuntimeError, match="handshake|hello"):
-        obs, info = env.reset(seed=0)
-        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    with pytest.raises(RuntimeError, match="exec:.*hello"):
+        env.reset(seed=0)
+    envs = taisim.VecEnv(num_envs=2, opponents="exec:" + sys.executable + " -c 'print(1)'", threads=1)
+    with pytest.raises(RuntimeError, match="environment 0: bot exec:"):
+        envs.reset(seed=0)
     with pytest.raises(ValueError, match="bot_timeout"):
         taisim.Env(opponents="greedy", bot_timeout=0)
 
