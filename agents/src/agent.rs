@@ -137,9 +137,11 @@ pub fn play_deal_with<A: Agent>(
     for seat in Seat::ALL {
         agents[seat as usize].reset(deal.seed(), seat);
     }
-    // Asked once a deal: the built-in agents see nothing, and the loop below then tests one
-    // predictable flag a step.
-    let watching = agents.iter().any(Agent::sees_steps);
+    // Asked once a deal: the built-in agents see nothing, and their loop below stays as it
+    // was (a loop that also told every step would cost the built-in agents a test a step).
+    if agents.iter().any(Agent::sees_steps) {
+        return play_watched(deal, agents, legal, before_action);
+    }
     let mut steps = 0;
     while let Some(seat) = deal.to_act() {
         let action = agents[seat as usize].act_in(deal, seat, legal);
@@ -149,20 +151,34 @@ pub fn play_deal_with<A: Agent>(
             agents[seat as usize].name()
         );
         before_action(deal, action);
-        if watching {
-            see_step(agents, deal, Some(action));
-        }
         deal.play_unchecked(action);
         steps += 1;
-    }
-    if watching {
-        see_step(agents, deal, None);
     }
     steps
 }
 
-/// Shows a step (or, with `None`, the end) to the agents that see every step.
+/// [`play_deal_with`]'s loop when some agent sees every step ([`Agent::see`]).
 #[cold]
+#[inline(never)]
+fn play_watched<A: Agent>(
+    deal: &mut Deal,
+    agents: &mut [A; 4],
+    legal: &mut ActionList,
+    mut before_action: impl FnMut(&Deal, Action),
+) -> u32 {
+    let mut steps = 0;
+    while let Some(seat) = deal.to_act() {
+        let action = agents[seat as usize].act_in(deal, seat, legal);
+        before_action(deal, action);
+        see_step(agents, deal, Some(action));
+        deal.play_unchecked(action);
+        steps += 1;
+    }
+    see_step(agents, deal, None);
+    steps
+}
+
+/// Shows a step (or, with `None`, the end) to the agents that see every step.
 pub fn see_step<A: Agent>(agents: &mut [A], deal: &Deal, action: Option<Action>) {
     for a in agents.iter_mut() {
         if a.sees_steps() {

@@ -728,7 +728,7 @@ fn action_name(index: usize) -> PyResult<String> {
 #[pyo3(signature = (
     out = None, *, variant = None, deals = None, games = None, seed = None, agents = None,
     threads = None, part_size = None, shard = None, log_actions = false, base = None,
-    per_tai = None, resume = false, progress = false, decisions = None
+    per_tai = None, resume = false, progress = false, decisions = None, bot_timeout = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn simulate(
@@ -748,8 +748,14 @@ fn simulate(
     resume: bool,
     progress: bool,
     decisions: Option<String>,
+    bot_timeout: Option<f64>,
 ) -> PyResult<String> {
     use taisim_datasets::{HarnessError, ProgressMode, RunOptions, RunRequest};
+    if let Some(t) = bot_timeout.filter(|t| !(*t > 0.0 && *t <= 86_400.0)) {
+        return Err(value_error(format!(
+            "bot_timeout is more than 0 and at most 86400 seconds, got {t}"
+        )));
+    }
     let shard = shard
         .map(|s| s.parse::<taisim_datasets::Shard>())
         .transpose()
@@ -786,7 +792,7 @@ fn simulate(
             ProgressMode::Quiet
         },
         command: vec!["taisim.simulate (Python)".to_string()],
-        bot_timeout: None,
+        bot_timeout,
     };
     let done = py.allow_threads(|| {
         let spec = request.spec(&out, resume)?;

@@ -103,7 +103,7 @@ def _plain(request):
 
 def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agents=None,
              threads=None, part_size=None, shard=None, log_actions=False, base=None,
-             per_tai=None, resume=False, progress=False, decisions=None):
+             per_tai=None, resume=False, progress=False, decisions=None, bot_timeout=None):
     """Plays seeded self-play deals (or full ``games``) in parallel into a Parquet dataset and
     returns its directory, exactly as ``taisim simulate`` does with the same arguments:
     ``deals/``, ``wins/`` and ``tai/`` part files and a ``manifest.json``. Unset arguments
@@ -111,7 +111,8 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     ``runs/<UTC timestamp>``). ``agents`` is one name or four comma-separated in seat order
     E,S,W,N; ``shard`` is ``"K/N"``; ``resume=True`` continues the run in ``out``;
     ``decisions`` (``"all"`` or seats as ``"E,S"``) also writes the decisions table that
-    :func:`load_decisions` reads.
+    :func:`load_decisions` reads; ``bot_timeout`` is the seconds an ``exec:`` agent may take
+    over one decision (default 10).
 
     Bad arguments raise ``ValueError`` (``TypeError`` for a wrong type); a failed write
     raises ``OSError`` and keeps the complete parts."""
@@ -126,7 +127,8 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     return _simulate(out, variant=variant, deals=deals, games=games, seed=seed,
                      agents=agents, threads=threads, part_size=part_size, shard=shard,
                      log_actions=log_actions, base=base, per_tai=per_tai, resume=resume,
-                     progress=progress, decisions=decisions)
+                     progress=progress, decisions=decisions,
+                     bot_timeout=None if bot_timeout is None else float(bot_timeout))
 
 
 def load_decisions(run, seats=None, out=None):
