@@ -210,3 +210,44 @@ fn review_reports_every_legal_action() {
     let bad = taisim(&["review", &logged, "6", "--seat", "W", "--budget", "0"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// The review's `search_plays` is agent `search:N` itself: reviewing a run where it sat in
+/// seat W, at its budget, marks at every decision of W the action W played; through the
+/// real binary, from the run's record and from a run played again by its agents.
+#[test]
+fn the_review_of_the_search_agents_own_play_marks_what_it_played() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, extra) in [("logged", &["--log-actions"][..]), ("plain", &[][..])] {
+        let out = dir.path().join(name).display().to_string();
+        let mut args = vec![
+            "simulate",
+            "--variant",
+            "taizhou",
+            "--deals",
+            "3",
+            "--seed",
+            "12",
+            "--agents",
+            "greedy,greedy,search:16,greedy",
+            "--quiet",
+            "--out",
+            &out,
+        ];
+        args.extend_from_slice(extra);
+        let o = taisim(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut reviewed = 0;
+        for deal in ["0", "1", "2"] {
+            let o = taisim(&[
+                "review", &out, deal, "--seat", "W", "--budget", "16", "--json",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+            for d in v["decisions"].as_array().unwrap() {
+                assert_eq!(d["search_plays"], d["played"], "{name} deal {deal}: {d}");
+                reviewed += 1;
+            }
+        }
+        assert!(reviewed > 20, "{reviewed}");
+    }
+}

@@ -1,7 +1,8 @@
 //! The search agent's review of one seat's decisions in a deal: at each decision with a real
-//! choice, a fresh search (every legal action a candidate) on the state the seat decided in,
-//! each action's estimated expected points with its standard error, the action played and
-//! the one the search would play. `taisim review`, `taisim play` and the HTML page show it.
+//! choice, a search with every legal action a candidate on the state the seat decided in
+//! (each action's estimated expected points with its standard error), the action played, and
+//! the action agent `search:N` plays there (the agent itself, deciding on the seat's view,
+//! its prior pruning included). `taisim review`, `taisim play` and the HTML page show it.
 
 use std::sync::Arc;
 
@@ -15,7 +16,7 @@ use taisim_sim::{Action, ActionList, Deal, Seat, Tile};
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReviewedAction {
     pub action: Action,
-    /// Determinizations it was played on (fewer for an action the halving dropped early).
+    /// Determinizations it was played on (fewer for an action the racing culled early).
     pub rollouts: u32,
     /// Mean points of the seat at the end of the deal after this action.
     pub mean: f64,
@@ -34,10 +35,11 @@ pub struct ReviewedDecision {
     /// The tile (discard or kong) the seat answered, when it answered one.
     pub offer: Option<Tile>,
     pub played: Action,
-    /// What the search agent plays here (greedy's choice unless another action beats it by
-    /// its margin).
+    /// What agent `search:N` (N the review's budget) plays here: greedy's choice unless
+    /// another of the actions its prior keeps beats it by its margin.
     pub search_plays: Option<Action>,
-    /// The action of highest mean among those played on every determinization.
+    /// The action of highest mean, among every legal action, of those that survived the
+    /// racing to the end of the review's search.
     pub best: Option<Action>,
     /// Greedy's choice (the search's default).
     pub greedy: Option<Action>,
@@ -58,8 +60,12 @@ pub struct Review {
 }
 
 /// Reviews `seat`'s decisions among `decisions` (each the deal before it and the action
-/// played) with a fresh search of `budget` determinizations at each, every legal action a
-/// candidate. A decision with one legal action is skipped.
+/// played) with two searches of `budget` determinizations at each: agent `search:budget`
+/// as it plays (what it would play here), and one with every legal action a candidate (the
+/// estimates). Both are fresh agents reset for the deal, deciding on the seat's view alone; a
+/// search agent's decision depends only on the deal's seed, its seat and its view, so the
+/// first plays exactly what that agent played at the table. A decision with one legal action
+/// is skipped.
 pub fn review(
     variant: &Arc<Variant>,
     deal_id: u64,
@@ -67,8 +73,9 @@ pub fn review(
     seat: Seat,
     budget: u32,
 ) -> Review {
-    let mut config = SearchConfig::with_budget(budget);
-    config.prune = false;
+    let agent_config = SearchConfig::with_budget(budget);
+    let mut every_action = agent_config;
+    every_action.prune = false;
     let mut out = Vec::new();
     let mut legal = ActionList::new();
     for (before, played) in decisions {
@@ -79,9 +86,14 @@ pub fn review(
         if legal.len() < 2 {
             continue;
         }
-        let mut agent = SearchAgent::new(Arc::clone(variant), config);
-        agent.reset(before.seed(), seat);
         let view = before.view(seat);
+        let search_plays = {
+            let mut agent = SearchAgent::new(Arc::clone(variant), agent_config);
+            agent.reset(before.seed(), seat);
+            agent.act(&view, &legal)
+        };
+        let mut agent = SearchAgent::new(Arc::clone(variant), every_action);
+        agent.reset(before.seed(), seat);
         agent.act(&view, &legal);
         let d = agent.last_decision();
         out.push(ReviewedDecision {
@@ -89,7 +101,7 @@ pub fn review(
             hand: *view.hand(),
             offer: view.tile_on_offer(),
             played: *played,
-            search_plays: d.chosen,
+            search_plays: Some(search_plays),
             best: d.best,
             greedy: d.default,
             determinizations: d.determinizations,
@@ -177,7 +189,7 @@ impl Review {
     /// `>` on the action played and `*` on the one the search plays.
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "review of seat {} in deal {} (search, {} determinizations a decision, every legal action a candidate)\n",
+            "review of seat {} in deal {} (search:{}: every legal action's estimate; * what the agent plays)\n",
             self.seat, self.deal_id, self.budget
         );
         s.push_str(
@@ -218,11 +230,113 @@ impl Review {
             if d.best != d.search_plays {
                 if let Some(b) = d.best {
                     s.push_str(&format!(
-                        "  (highest mean of the actions played on every determinization: {b}; the search keeps greedy's choice unless another beats it by its margin)\n"
+                        "  (highest mean of the actions raced to the end: {b}; the search keeps greedy's choice unless another of the actions its prior keeps beats it by its margin)\n"
                     ));
                 }
             }
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use taisim_agents::{play_deal_with, BuiltinAgent, GreedyAgent};
+    use taisim_sim::{deal_seed, DealContext, Wind};
+
+    /// Plays a deal with `agents`, recording each decision as the review takes them.
+    fn played(variant: &Variant, seed: u64, agents: &mut [BuiltinAgent; 4]) -> Vec<(Deal, Action)> {
+        let context = DealContext {
+            round_wind: Wind::new((seed >> 3) as u8),
+            dealer: Wind::new(seed as u8),
+            streak: 0,
+        };
+        let mut deal = Deal::new(variant.rules(), seed, context).unwrap();
+        let mut decisions = Vec::new();
+        play_deal_with(&mut deal, agents, &mut ActionList::new(), |d, a| {
+            decisions.push((d.clone(), a));
+        });
+        decisions
+    }
+
+    /// Under every shipped variant: the review covers exactly the seat's decisions with a
+    /// choice, gives every legal action an estimate in the engine's order (a win offered
+    /// aside), and names greedy's choice; and a review of the agent `search:N`'s own play at
+    /// the same budget marks at every decision the very action it played, which a review
+    /// that rebuilt another state, another view or another seed than the table's would not.
+    #[test]
+    fn the_review_covers_every_action_and_the_search_reviews_its_own_play() {
+        const BUDGET: u32 = 24;
+        let mut checked = 0;
+        for name in Variant::names() {
+            let variant = Arc::new(Variant::builtin(name).unwrap());
+            for i in 0..2u64 {
+                let seed = deal_seed(41, i);
+                let search: BuiltinAgent = format!("search:{BUDGET}")
+                    .parse::<taisim_agents::AgentSpec>()
+                    .unwrap()
+                    .build(&variant)
+                    .unwrap();
+                let greedy = || "greedy".parse::<taisim_agents::AgentSpec>().unwrap();
+                let g = greedy().build(&variant).unwrap();
+                let seat = Seat::ALL[i as usize * 2 + 1];
+                let mut agents = [g.clone(), g.clone(), g.clone(), g];
+                agents[seat as usize] = search;
+                let decisions = played(&variant, seed, &mut agents);
+                let r = review(&variant, 7, &decisions, seat, BUDGET);
+                assert_eq!((r.deal_id, r.seat, r.budget), (7, seat, BUDGET));
+                let mut legal = ActionList::new();
+                let mine: Vec<&(Deal, Action)> = decisions
+                    .iter()
+                    .filter(|(d, _)| {
+                        d.legal_actions(&mut legal);
+                        d.to_act() == Some(seat) && legal.len() > 1
+                    })
+                    .collect();
+                assert_eq!(r.decisions.len(), mine.len(), "{name} deal {i}");
+                for (d, (before, played)) in r.decisions.iter().zip(mine) {
+                    before.legal_actions(&mut legal);
+                    let view = before.view(seat);
+                    assert_eq!(d.step, before.steps() + 1);
+                    assert_eq!(d.played, *played);
+                    assert_eq!(
+                        d.search_plays,
+                        Some(*played),
+                        "{name} deal {i} step {}: the agent played {played}",
+                        d.step
+                    );
+                    assert_eq!(d.greedy, Some(GreedyAgent.act(&view, &legal)));
+                    let win = legal.iter().any(|a| {
+                        matches!(a, Action::Win | Action::SelfDrawWin | Action::FlowerWin)
+                    });
+                    if win {
+                        assert!(d.estimates.is_empty());
+                        continue;
+                    }
+                    let actions: Vec<Action> = d.estimates.iter().map(|e| e.action).collect();
+                    assert_eq!(actions, legal.to_vec(), "{name} deal {i} step {}", d.step);
+                    for e in &d.estimates {
+                        assert!(e.rollouts >= 1 && e.rollouts <= d.determinizations);
+                        assert!(e.mean.is_finite() && e.std_error >= 0.0, "{e:?}");
+                    }
+                    // Greedy's choice (the default) is never culled, nor is the best.
+                    let most = d.estimates.iter().map(|e| e.rollouts).max().unwrap();
+                    let rollouts = |a: Option<Action>| {
+                        d.estimates
+                            .iter()
+                            .find(|e| Some(e.action) == a)
+                            .unwrap()
+                            .rollouts
+                    };
+                    assert_eq!(rollouts(d.greedy), most);
+                    assert_eq!(rollouts(d.best), most);
+                    checked += 1;
+                }
+                // A review is a function of the deal: the same twice.
+                assert_eq!(r, review(&variant, 7, &decisions, seat, BUDGET));
+            }
+        }
+        assert!(checked > 60, "{checked} decisions reviewed");
     }
 }
