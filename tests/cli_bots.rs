@@ -346,3 +346,60 @@ fn greedy_through_the_protocol_is_greedy_to_the_byte() {
 fn taisim_args(args: &[&str]) -> std::process::Output {
     taisim(args)
 }
+
+/// `arena --json` with these agents, `threads` threads, 300 walls.
+fn arena(candidate: &str, baseline: &str, threads: &str) -> serde_json::Value {
+    let o = taisim(&[
+        "arena",
+        "--json",
+        "--candidate",
+        candidate,
+        "--baseline",
+        baseline,
+        "--deals",
+        "300",
+        "--seed",
+        "8",
+        "--threads",
+        threads,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&String::from_utf8(o.stdout).unwrap()).unwrap()
+}
+
+/// The arena seats bots on both sides: greedy through the protocol as candidate or as
+/// baseline gives every figure built-in greedy gives in its place (only the name differs),
+/// on one and on two threads (300 walls: two work items, each with processes of its own);
+/// a bot that fails stops the arena with exit status 1, naming it.
+#[test]
+fn the_arena_seats_bots_as_candidate_and_baseline() {
+    let exec = format!("exec:{} bot greedy", env!("CARGO_BIN_EXE_taisim"));
+    let builtin = arena("greedy", "defensive", "1");
+    assert!(builtin["mean_diff"].as_f64().unwrap() != 0.0, "{builtin}");
+    for threads in ["1", "2"] {
+        let mut v = arena(&exec, "defensive", threads);
+        assert_eq!(v["candidate"], exec.as_str());
+        v["candidate"] = builtin["candidate"].clone();
+        assert_eq!(v, builtin, "candidate, {threads} thread(s)");
+    }
+    let builtin = arena("defensive", "greedy", "2");
+    let mut v = arena("defensive", &exec, "2");
+    v["baseline"] = builtin["baseline"].clone();
+    assert_eq!(v, builtin, "baseline");
+
+    let o = taisim(&[
+        "arena",
+        "--candidate",
+        "exec:echo not-a-bot",
+        "--baseline",
+        "greedy",
+        "--deals",
+        "10",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bot exec:echo not-a-bot"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,12 +1,20 @@
 //! `taisim play` driven through a pseudo-terminal, as a person at a terminal would: it draws
 //! the table and numbers the legal actions, asks again after an answer that is not one of
-//! them, plays the deal to its end, shows the settlement and the search's review.
+//! them, plays the person's choices to the end of the deal (the settlement shown is the one
+//! the engine gives the same deal played with those choices), shows the search's review;
+//! under taizhou it shows the wild.
 #![cfg(unix)]
 
 use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use taisim_agents::protocol::{end_event, Event};
+use taisim_agents::{Agent, GreedyAgent};
+use taisim_score::Variant;
+use taisim_sim::{splitmix64, ActionList, Deal, DealContext, Seat, Wind};
 
 /// A pseudo-terminal's two ends.
 fn openpty() -> (OwnedFd, OwnedFd) {
@@ -26,21 +34,22 @@ fn openpty() -> (OwnedFd, OwnedFd) {
     unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
 }
 
-#[test]
-fn a_person_plays_a_deal_in_a_terminal() {
+/// What a session at the terminal left: the screen, whether `taisim play` succeeded and how
+/// many choices were typed.
+struct Session {
+    screen: String,
+    success: bool,
+    answered: usize,
+}
+
+/// Runs `taisim play ARGS` on a pseudo-terminal and answers every prompt with the last action
+/// offered (a pass when answering a discard, the last discard on a turn), after answering the
+/// first prompt with a word.
+fn play_in_a_terminal(args: &[&str]) -> Session {
     let (master, slave) = openpty();
     let mut child = Command::new(env!("CARGO_BIN_EXE_taisim"))
-        .args([
-            "play",
-            "--seed",
-            "5",
-            "--seat",
-            "S",
-            "--opponents",
-            "greedy",
-            "--review-budget",
-            "8",
-        ])
+        .arg("play")
+        .args(args)
         .stdin(Stdio::from(slave.try_clone().unwrap()))
         .stdout(Stdio::from(slave.try_clone().unwrap()))
         .stderr(Stdio::from(slave))
@@ -92,8 +101,6 @@ fn a_person_plays_a_deal_in_a_terminal() {
                 .unwrap()
                 .starts_with("choose [0-")
         {
-            // The first answer is not a number: asked again. Then the last action offered
-            // (a pass when answering a discard, the last discard on a turn).
             let line = screen.rsplit('\n').next().unwrap();
             let n: usize = line["choose [0-".len()..line.len() - 3].parse().unwrap();
             if !asked_again {
@@ -106,9 +113,63 @@ fn a_person_plays_a_deal_in_a_terminal() {
         }
     }
     let status = child.wait().unwrap();
-    assert!(status.success(), "{screen}");
+    Session {
+        screen,
+        success: status.success(),
+        answered,
+    }
+}
+
+/// The payments line `taisim play` should show for deal `seed` of `variant` with `me` taking
+/// the last legal action at every decision with a choice and greedy in the other seats: the
+/// deal played here with the engine, its dealer and round wind drawn as `taisim play` and
+/// `taisim arena` draw them.
+fn expected_payments(variant: &str, seed: u64, me: Seat) -> String {
+    let variant = Arc::new(Variant::builtin(variant).unwrap());
+    let r = splitmix64(seed ^ 0xc0_7e87);
+    let context = DealContext {
+        round_wind: Wind::new((r >> 2) as u8),
+        dealer: Wind::new(r as u8),
+        streak: 0,
+    };
+    let mut deal = Deal::new(variant.rules(), seed, context).unwrap();
+    let mut legal = ActionList::new();
+    while let Some(s) = deal.to_act() {
+        deal.legal_actions(&mut legal);
+        let a = if s == me {
+            legal[legal.len() - 1]
+        } else {
+            GreedyAgent.act(&deal.view(s), &legal)
+        };
+        deal.play(a).unwrap();
+    }
+    let st = &variant.settlement;
+    let Event::End(end) = end_event(&deal, &variant, st.base, st.per_tai).unwrap() else {
+        unreachable!()
+    };
+    let shown: Vec<String> = Wind::ALL
+        .iter()
+        .map(|&s| format!("{s} {:+}", end.payments[s]))
+        .collect();
+    format!("payments: {}", shown.join("  "))
+}
+
+#[test]
+fn a_person_plays_a_deal_in_a_terminal() {
+    let s = play_in_a_terminal(&[
+        "--seed",
+        "5",
+        "--seat",
+        "S",
+        "--opponents",
+        "greedy",
+        "--review-budget",
+        "8",
+    ]);
+    let screen = &s.screen;
+    assert!(s.success, "{screen}");
     assert!(screen.contains("\"five\" is not one of 0 to"), "{screen}");
-    assert!(answered > 5, "{answered} answers:\n{screen}");
+    assert!(s.answered > 5, "{} answers:\n{screen}", s.answered);
     for want in [
         "you are South",
         "your hand: ",
@@ -116,7 +177,7 @@ fn a_person_plays_a_deal_in_a_terminal() {
         "river:",
         "tiles left",
         "the deal is over",
-        "payments: E",
+        &expected_payments("taiwan16", 5, Seat::South),
         "the search reviews your decisions",
         "> played",
     ] {
@@ -125,4 +186,36 @@ fn a_person_plays_a_deal_in_a_terminal() {
             "no {want:?} on the screen:\n{screen}"
         );
     }
+}
+
+#[test]
+fn a_person_plays_taizhou_and_sees_the_wild() {
+    let s = play_in_a_terminal(&[
+        "--variant",
+        "taizhou",
+        "--seed",
+        "77",
+        "--seat",
+        "E",
+        "--opponents",
+        "greedy",
+        "--no-review",
+    ]);
+    let screen = &s.screen;
+    assert!(s.success, "{screen}");
+    assert!(s.answered > 3, "{} answers:\n{screen}", s.answered);
+    for want in [
+        "you are East",
+        "taizhou",
+        " · wild ",
+        "(indicator ",
+        "the deal is over",
+        &expected_payments("taizhou", 77, Seat::East),
+    ] {
+        assert!(
+            screen.contains(want),
+            "no {want:?} on the screen:\n{screen}"
+        );
+    }
+    assert!(!screen.contains("the search reviews"), "{screen}");
 }

@@ -57,6 +57,10 @@ pub enum AgentParseError {
     MissingCommand,
     #[error("expected one agent name for all seats or four comma-separated names in seat order E,S,W,N; got {0}")]
     WrongCount(usize),
+    /// A list that splits into a count of names other than 1 or 4 and names an `exec:`
+    /// command: most likely a comma inside the command.
+    #[error("expected one agent name for all seats or four comma-separated names in seat order E,S,W,N; got {0}: a comma inside an exec: command splits it too (put such a command in a script)")]
+    CommaInCommand(usize),
 }
 
 impl FromStr for AgentSpec {
@@ -160,6 +164,7 @@ pub fn parse_agents(s: &str) -> Result<[AgentSpec; 4], AgentParseError> {
             names[2].parse()?,
             names[3].parse()?,
         ]),
+        n if s.contains("exec:") => Err(AgentParseError::CommaInCommand(n)),
         n => Err(AgentParseError::WrongCount(n)),
     }
 }
@@ -315,6 +320,12 @@ mod tests {
         assert_eq!(
             parse_agents("random,random").unwrap_err(),
             AgentParseError::WrongCount(2)
+        );
+        let err = parse_agents("exec:./bot --seats=E,S").unwrap_err();
+        assert_eq!(err, AgentParseError::CommaInCommand(2));
+        assert!(
+            err.to_string().contains("comma inside an exec: command"),
+            "{err}"
         );
         assert_eq!(
             parse_agents("policy:").unwrap_err(),

@@ -751,11 +751,7 @@ fn simulate(
     bot_timeout: Option<f64>,
 ) -> PyResult<String> {
     use taisim_datasets::{HarnessError, ProgressMode, RunOptions, RunRequest};
-    if let Some(t) = bot_timeout.filter(|t| !(*t > 0.0 && *t <= 86_400.0)) {
-        return Err(value_error(format!(
-            "bot_timeout is more than 0 and at most 86400 seconds, got {t}"
-        )));
-    }
+    bot_settings(bot_timeout)?; // checks it; the run's request carries the seconds
     let shard = shard
         .map(|s| s.parse::<taisim_datasets::Shard>())
         .transpose()

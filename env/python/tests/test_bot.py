@@ -67,6 +67,33 @@ def test_a_failing_bot_raises_runtime_error_naming_it():
         taisim.Env(opponents="greedy", bot_timeout=0)
 
 
+HANGING_BOT = """
+import json, sys, time
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1, "name": "sleepy"}), flush=True)
+    elif msg["type"] == "act":
+        time.sleep(30)
+"""
+
+
+def test_simulate_takes_a_bot_timeout(tmp_path):
+    """``taisim.simulate(bot_timeout=)`` is ``simulate --bot-timeout``: a bot that takes
+    longer over a decision is a RuntimeError naming it and the seconds, and no part is
+    written; a timeout out of range is a ValueError."""
+    script = tmp_path / "sleepy.py"
+    script.write_text(HANGING_BOT)
+    run = tmp_path / "run"
+    with pytest.raises(RuntimeError, match=r"bot exec:.*sleepy.*within 1 s"):
+        taisim.simulate(str(run), deals=4, seed=1, threads=1, bot_timeout=1,
+                        agents="exec:" + sys.executable + " " + str(script))
+    assert not list((run / "deals").glob("*.parquet"))
+    for bad in (0, -1, 1e9):
+        with pytest.raises(ValueError, match="bot_timeout"):
+            taisim.simulate(str(tmp_path / "bad"), deals=1, bot_timeout=bad)
+
+
 def test_greedy_through_taisim_bot_is_greedy(tmp_path):
     a = taisim.simulate(str(tmp_path / "a"), deals=60, seed=3, agents="greedy", threads=1)
     b = taisim.simulate(str(tmp_path / "b"), deals=60, seed=3,
