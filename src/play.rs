@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use taisim_agents::protocol::{end_event, start_event, step_events, Event, Message, TableState};
 use taisim_agents::{see_step, Agent, AgentSpec};
-use taisim_datasets::review::review;
+use taisim_datasets::review::{review, REVIEW_BUDGET};
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, MeldKind, Seat, Tile, Wind};
 
@@ -33,8 +33,9 @@ pub struct PlayArgs {
     /// [default: from the clock, printed so the deal can be played again].
     #[arg(long, value_parser = crate::simulate::parse_seed, allow_negative_numbers = true)]
     seed: Option<u64>,
-    /// Determinizations the search's review spends on each of your decisions.
-    #[arg(long, default_value_t = 64, value_parser = crate::replay::parse_budget)]
+    /// Determinizations the search's review spends on each of your decisions (its `*` marks
+    /// what agent `search:N` plays) [default: plain `search`'s].
+    #[arg(long, default_value_t = REVIEW_BUDGET, value_parser = crate::replay::parse_budget)]
     review_budget: u32,
     /// No review after the deal.
     #[arg(long)]
@@ -372,7 +373,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
             .collect();
         outln!();
         outln!(
-            "the search reviews your decisions ({} determinizations each):",
+            "the search reviews your decisions (search:{}; a few seconds):",
             args.review_budget
         );
         let r = review(&variant, seed, &decisions, me, args.review_budget);
