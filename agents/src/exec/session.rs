@@ -491,11 +491,54 @@ fn read_answer(line: &[u8], deal: u64, seat: Seat, legal: usize) -> Result<usize
     let id = o.get("id").ok_or_else(|| {
         FaultKind::BadAnswer("the answer has no \"id\" (the id of one of the legal actions)".into())
     })?;
-    match id.as_u64() {
-        Some(n) if (n as usize) < legal => Ok(n as usize),
+    match id.as_u64().and_then(|n| usize::try_from(n).ok()) {
+        Some(n) if n < legal => Ok(n),
         _ => Err(FaultKind::Illegal(format!(
             "{id} is not the id of a legal action (ids 0 to {})",
             legal - 1
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every answer a bot may send to deal 4, seat S, with 3 legal actions: what it is read
+    /// as, or the kind of fault and a word of its message.
+    #[test]
+    fn answers_are_read_or_refused_by_name() {
+        let ok: &[(&str, usize)] = &[
+            (r#"{"id":0}"#, 0),
+            (r#"{"id": 2}"#, 2),
+            (r#"{"id":1,"deal":4,"seat":"S"}"#, 1),
+            (r#"{"seat":"S","id":2,"why":"a note, ignored"}"#, 2),
+        ];
+        for (line, want) in ok {
+            assert_eq!(
+                read_answer(line.as_bytes(), 4, Seat::South, 3),
+                Ok(*want),
+                "{line}"
+            );
+        }
+        let bad: &[(&str, &str)] = &[
+            ("discard 5m", "not JSON"),
+            ("", "not JSON"),
+            ("3", "JSON object"),
+            ("[3]", "JSON object"),
+            (r#"{"action":"pass"}"#, "no \"id\""),
+            (r#"{"id":3}"#, "ids 0 to 2"),
+            (r#"{"id":-1}"#, "not the id"),
+            (r#"{"id":1.0}"#, "not the id"),
+            (r#"{"id":"1"}"#, "not the id"),
+            (r#"{"id":18446744073709551615}"#, "not the id"),
+            (r#"{"id":1,"deal":5}"#, "answers deal 5"),
+            (r#"{"id":1,"deal":"4"}"#, "answers deal"),
+            (r#"{"id":1,"seat":"W"}"#, "for seat \"W\""),
+        ];
+        for (line, want) in bad {
+            let e = read_answer(line.as_bytes(), 4, Seat::South, 3).unwrap_err();
+            assert!(e.to_string().contains(want), "{line}: {e}");
+        }
     }
 }
