@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use taisim_agents::{play_deal, AgentSpec, BuiltinAgent};
 use taisim_score::{score_deal, Variant};
-use taisim_sim::{deal_seed, splitmix64, ActionList, Deal, DealContext, Outcome, Seat, Wind};
+use taisim_sim::{deal_seed, ActionList, Deal, DealContext, Outcome, Seat};
 
 use crate::output::{outln, Failure};
 use crate::simulate::{parse_seed, parse_threads};
@@ -54,18 +54,6 @@ fn parse_deals(s: &str) -> Result<u64, String> {
     match crate::simulate::parse_u64("number of deals", s)? {
         0 => Err("the number of deals must be at least 1".into()),
         n => Ok(n),
-    }
-}
-
-/// The dealer and round wind of the deal seeded `seed`, drawn as the environment draws them
-/// when its configuration fixes none (`taisim_env`'s `context_for`; a test holds the two
-/// equal), so an arena's walls meet every seat wind as a learner's deals do.
-pub fn drawn_context(seed: u64) -> DealContext {
-    let r = splitmix64(seed ^ 0xc0_7e87);
-    DealContext {
-        round_wind: Wind::new((r >> 2) as u8),
-        dealer: Wind::new(r as u8),
-        streak: 0,
     }
 }
 
@@ -167,7 +155,7 @@ impl Table {
         tally: &mut Tally,
     ) -> Result<(), WallError> {
         let wall_seed = deal_seed(seed, wall);
-        let context = drawn_context(wall_seed);
+        let context = DealContext::drawn(wall_seed);
         let fail = |message: String| WallError {
             wall,
             seed: wall_seed,
@@ -426,21 +414,6 @@ fn print_table(r: &ArenaReport, seconds: f64, threads: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The arena's walls carry the dealer and round wind the environment gives the same
-    /// seed.
-    #[test]
-    fn contexts_are_drawn_as_in_the_env() {
-        let mut env = taisim_env::Env::new(&taisim_env::EnvConfig::default()).unwrap();
-        let mut seen = std::collections::HashSet::new();
-        for seed in 0..400u64 {
-            env.reset(seed);
-            let info = *env.info();
-            assert_eq!(drawn_context(info.deal_seed), info.context, "seed {seed}");
-            seen.insert((info.context.dealer, info.context.round_wind));
-        }
-        assert_eq!(seen.len(), 16, "every dealer and round wind occurs");
-    }
 
     /// The interval from exact sums matches one computed wall by wall.
     #[test]
