@@ -17,7 +17,7 @@ use rand_core::RngCore;
 use taisim_sim::algo::{Discards, HandRules};
 use taisim_sim::{bounded, Hand, MeldKind, Seat, Tile, TileSet, View};
 
-use crate::greedy::discard_ukeire;
+use crate::efficiency::discard_ukeire;
 
 use super::belief::MISPLAY;
 
