@@ -141,7 +141,7 @@ impl Table {
         let rules = variant.rules();
         let mut deal = Deal::new(rules, seed, context).map_err(|e| e.to_string())?;
         play_deal(&mut deal, &mut self.seats, &mut self.legal);
-        let st = &variant.settlement;
+        let st = variant.settlement();
         let scored = score_deal(&deal, variant, st.base, st.per_tai).map_err(|e| e.to_string())?;
         Ok((deal, scored.payments.0))
     }
@@ -320,7 +320,7 @@ pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
     variant
         .rules()
         .validate()
-        .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name)))?;
+        .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name())))?;
     let variant = Arc::new(variant);
     let (candidate_spec, candidate) = agent("candidate", &args.candidate, &variant)?;
     let (baseline_spec, baseline) = agent("baseline", &args.baseline, &variant)?;
@@ -352,7 +352,7 @@ pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
         &tally,
         &candidate_spec,
         &baseline_spec,
-        &variant.name,
+        variant.name(),
         args.seed,
     );
     if args.json {

@@ -291,7 +291,7 @@ fn print_table(job: &ScoreJob, s: &Score) {
     };
     outln!(
         "variant {} · seat {} (seat wind {}, round {}, dealer {}) · {how} · wait {}",
-        job.variant.name,
+        job.variant.name(),
         i.seat,
         i.seat_wind(),
         i.round_wind,
@@ -325,7 +325,7 @@ fn print_table(job: &ScoreJob, s: &Score) {
         pad("dealer tai (payments with the dealer)", 76),
         s.dealer_tai
     );
-    if let ScoringModel::Points { base_hu, .. } = job.variant.scoring {
+    if let ScoringModel::Points { base_hu, .. } = job.variant.scoring() {
         let capped = if s.capped { " (capped)" } else { "" };
         outln!(
             "points: (底胡 {base_hu} + 胡 {}) × 2^{} = {}{capped}",
@@ -337,7 +337,7 @@ fn print_table(job: &ScoreJob, s: &Score) {
     if !s.meets_minimum {
         outln!(
             "below the minimum of {} tai (起胡): not a valid win",
-            job.variant.min_tai
+            job.variant.min_tai()
         );
     }
     if let Some(values) = job.values(s) {
@@ -380,7 +380,7 @@ pub fn list_variants() -> Result<(), String> {
         outln!(
             "{name:<16}{:>3} patterns  {}{default}",
             v.patterns().count(),
-            v.description
+            v.description()
         );
     }
     Ok(())

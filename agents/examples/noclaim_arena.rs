@@ -38,7 +38,7 @@ fn main() {
                 }
                 deal.play(act).unwrap();
             }
-            let st = &variant.settlement;
+            let st = variant.settlement();
             score_deal(&deal, &variant, st.base, st.per_tai)
                 .unwrap()
                 .payments

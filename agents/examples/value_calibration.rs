@@ -44,7 +44,7 @@ fn main() {
             }
             deal.play(a).unwrap();
         }
-        let st = &variant.settlement;
+        let st = variant.settlement();
         let actual = score_deal(&deal, &variant, st.base, st.per_tai)
             .unwrap()
             .payments[Seat::South] as f64;

@@ -223,7 +223,7 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
 
     let result = *deal.result().expect("the deal is over");
     writeln!(w, "result: {}", result.outcome.name()).map_err(io)?;
-    let pays = if variant.settlement.model == SettlementModel::AllPairs {
+    let pays = if variant.settlement().model == SettlementModel::AllPairs {
         all_pairs_settlement(&deal, &variant, &spec, deal_id, rec.seed, w)?
     } else {
         winner_pays_settlement(&deal, &variant, &spec, deal_id, rec.seed, w)?

@@ -46,8 +46,8 @@ pub fn variant_schema(table: Table, log_actions: bool, variant: &Variant) -> Sch
 /// The wins table's optional column groups for a run of `variant`.
 pub(crate) fn wins_layout(variant: &Variant) -> WinsLayout {
     WinsLayout {
-        points_model: matches!(variant.scoring, ScoringModel::Points { .. }),
-        all_pairs: variant.settlement.model == SettlementModel::AllPairs,
+        points_model: matches!(variant.scoring(), ScoringModel::Points { .. }),
+        all_pairs: variant.settlement().model == SettlementModel::AllPairs,
     }
 }
 

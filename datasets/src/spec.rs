@@ -144,7 +144,7 @@ impl VariantSource {
         let variant = Variant::from_toml_str(&text, &origin)
             .map_err(|e| HarnessError::Usage(e.to_string()))?;
         let source = VariantSource {
-            name: variant.name.clone(),
+            name: variant.name().to_string(),
             origin,
             sha256: sha256_hex(text.as_bytes()),
             text,
@@ -411,8 +411,8 @@ impl RunRequest {
                 part_size: unit.default_part_size(),
                 shard,
                 log_actions: false,
-                base: variant.settlement.base,
-                per_tai: variant.settlement.per_tai,
+                base: variant.settlement().base,
+                per_tai: variant.settlement().per_tai,
                 decisions: None,
                 variant: source,
             }

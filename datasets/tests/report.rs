@@ -28,8 +28,8 @@ fn spec() -> RunSpec {
         part_size: 500,
         shard: Shard::WHOLE,
         log_actions: false,
-        base: v.settlement.base,
-        per_tai: v.settlement.per_tai,
+        base: v.settlement().base,
+        per_tai: v.settlement().per_tai,
         decisions: None,
     }
 }

@@ -27,8 +27,8 @@ fn spec(variant: &str, unit: Unit, count: u64, part_size: u64, agents: &str) -> 
         part_size,
         shard: Shard::WHOLE,
         log_actions: false,
-        base: v.settlement.base,
-        per_tai: v.settlement.per_tai,
+        base: v.settlement().base,
+        per_tai: v.settlement().per_tai,
         decisions: None,
     }
 }

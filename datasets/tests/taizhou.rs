@@ -62,8 +62,8 @@ fn spec(variant: &str, count: u64, part_size: u64, agents: &str) -> (RunSpec, Va
         shard: Shard::WHOLE,
         log_actions: false,
         decisions: None,
-        base: v.settlement.base,
-        per_tai: v.settlement.per_tai,
+        base: v.settlement().base,
+        per_tai: v.settlement().per_tai,
     };
     (spec, v)
 }
@@ -233,7 +233,7 @@ fn runs_read_back_settled_among_all_pairs(name: &str, dir: &Path) {
             assert_eq!(r.payment, pays[r.winner as usize]);
             assert_eq!(r.values[r.winner as usize], r.points);
             assert_eq!(
-                variant.scoring.value(r.hu, r.tai as u32).points,
+                variant.scoring().value(r.hu, r.tai as u32).points,
                 r.points,
                 "deal {}: points of {} 胡 and {} 台",
                 ids[i],
@@ -263,7 +263,7 @@ on_both_variants!(
 );
 
 fn s_per_tai(variant: &Variant) -> i64 {
-    variant.settlement.per_tai
+    variant.settlement().per_tai
 }
 
 /// The report's taizhou figures are those of a recount of the Parquet rows: 胡 and points

@@ -18,7 +18,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use taisim_agents::space::index_name;
-use taisim_score::{check_stakes, SettlementModel, Variant, VariantCache};
+use taisim_score::{SettlementModel, Variant, VariantCache};
 use taisim_sim::{Deal, Seat, Wind};
 
 use crate::{
@@ -51,7 +51,7 @@ fn variant_and_reward(
     base: Option<i64>,
     per_tai: Option<i64>,
 ) -> PyResult<(Arc<Variant>, RewardKind)> {
-    let mut variant = Variant::by_name_or_path(variant).map_err(value_error)?;
+    let variant = Variant::by_name_or_path(variant).map_err(value_error)?;
     for (name, value) in [("base", base), ("per_tai", per_tai)] {
         if let Some(v) = value.filter(|&v| v < 0) {
             return Err(PyValueError::new_err(format!(
@@ -59,16 +59,15 @@ fn variant_and_reward(
             )));
         }
     }
-    let winner_pays = variant.settlement.model == SettlementModel::WinnerPays;
-    let st = &mut variant.settlement;
-    st.per_tai = per_tai.unwrap_or(st.per_tai);
-    st.base = match base {
+    let st = variant.settlement();
+    let winner_pays = st.model == SettlementModel::WinnerPays;
+    let per_tai = per_tai.unwrap_or(st.per_tai);
+    let base = match base {
         Some(b) => b,
         None if st.base > 0 || !winner_pays => st.base,
-        None => st.per_tai.max(1),
+        None => per_tai.max(1),
     };
-    let (b, p) = (st.base, st.per_tai);
-    check_stakes(&variant, b, p).map_err(value_error)?;
+    let variant = variant.with_stakes(base, per_tai).map_err(value_error)?;
     let reward = RewardKind::by_name(reward).map_err(value_error)?;
     Ok((Arc::new(variant), reward))
 }

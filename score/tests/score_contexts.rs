@@ -396,7 +396,7 @@ fn taizhou_impossible_requests_are_refused() {
 fn flowers_are_refused_where_the_variant_has_none() {
     use taisim_score::{score, ScoreError, Variant, WinInput};
     use taisim_sim::{parse_flowers, parse_hand, parse_tile, Wind};
-    let mut v = Variant::builtin("taiwan16").unwrap();
+    let v = Variant::builtin("taiwan16").unwrap();
     let mut input = WinInput::new(
         Wind::South,
         parse_hand("123m 456m 789m 234p 99s 345s").unwrap(),
@@ -407,7 +407,16 @@ fn flowers_are_refused_where_the_variant_has_none() {
     // With flowers, 正花 twice (f2 and f6 are South's).
     let s = score(&input, &v).unwrap();
     assert_eq!(s.tai_of(taisim_score::PatternId::SeatFlower), 2);
-    v.rules.flowers = false;
+    // taiwan16 played without flowers: a 136-tile wall, no flower wins.
+    let mut file: toml::Table = toml::from_str(Variant::builtin_text("taiwan16").unwrap()).unwrap();
+    let rules = file["rules"].as_table_mut().unwrap();
+    rules.insert("flowers".into(), false.into());
+    rules.insert("flower_wins".into(), false.into());
+    if let Some(p) = rules.get_mut("procedure").and_then(|p| p.as_table_mut()) {
+        p.remove("tiles");
+    }
+    let v = Variant::from_toml_str(&toml::to_string(&file).unwrap(), "no flowers").unwrap();
+    assert!(!v.rules().flowers);
     match score(&input, &v) {
         Err(ScoreError::FlowersUnused(f)) => assert_eq!(f, input.flowers),
         other => panic!("{other:?}"),

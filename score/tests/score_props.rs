@@ -111,11 +111,11 @@ fn check_scored(input: &WinInput, v: &Variant, base: i64, per_tai: i64) {
         assert!(
             sum == s.total as u32 || s.capped,
             "{}: {s:?} {input:?}",
-            v.name
+            v.name()
         );
         let (base, per_tai) = common::fit_stakes(v, base, per_tai);
         let pay = settle(&s, input, v, base, per_tai);
-        assert_eq!(pay.0.iter().sum::<i64>(), 0, "{}: {input:?}", v.name);
+        assert_eq!(pay.0.iter().sum::<i64>(), 0, "{}: {input:?}", v.name());
     }
 }
 
@@ -244,7 +244,7 @@ proptest! {
         let mut reversed = input.clone();
         reversed.melds.reverse();
         for v in variants() {
-            prop_assert_eq!(score(&input, &v), score(&reversed, &v), "{}", v.name);
+            prop_assert_eq!(score(&input, &v), score(&reversed, &v), "{}", v.name());
         }
     }
 }

@@ -15,12 +15,13 @@ use arrayvec::ArrayVec;
 use taisim_sim::algo::{for_each_decomposition, HandRules, Set, Wild};
 use taisim_sim::{Meld, MeldKind, Tile};
 
+use super::breakdown::Score;
 use super::context::{ScoreError, WinInput};
 use super::detect::Counts;
 use super::pattern::{PatternId, PatternSet};
 use super::reading::{ReadingKind, WaitShape};
+use super::total::{counted_patterns, finish, for_each_bit, rank, Best};
 use super::variant::Variant;
-use super::{counted_patterns, finish, for_each_bit, rank, Best, Score};
 use groups::{Group, Groups, Naturals};
 
 use PatternId::*;
@@ -313,7 +314,7 @@ pub(crate) fn score_win(input: &WinInput, variant: &Variant) -> Result<Score, Sc
     let mut s = finish(variant, best, 0);
     // 勒子: the cap reached; it adds no 台 (README "taizhou", 胡数).
     if s.capped && variant.has(PointsCap) {
-        s.patterns.push(super::PatternTai {
+        s.patterns.push(super::breakdown::PatternTai {
             id: PointsCap,
             count: 1,
             tai: 0,
