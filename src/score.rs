@@ -146,7 +146,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         if let Some(e) = bom_error(&text) {
             return Err(e);
         }
-        outln!("{}", score_json(&text)?);
+        outln!("{}", score_json(&text).map_err(|e| e.to_string())?);
         return Ok(());
     }
     let hand = args
@@ -192,7 +192,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         others: None,
         liability: None,
     };
-    let job = ScoreJob::from_request(req)?;
+    let job = ScoreJob::from_request(req).map_err(|e| e.to_string())?;
     let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
     print_table(&job, &s);
     Ok(())
@@ -249,7 +249,7 @@ fn score_lines(input: impl Read, output: impl Write) -> std::io::Result<()> {
         // `score --json`, with no JSON tree or `String` built per line.
         match text.and_then(|t| match t.trim() {
             "" => Err("empty line: expected one JSON request".to_string()),
-            _ => cache.score_request(t),
+            _ => cache.score_request(t).map_err(|e| e.to_string()),
         }) {
             Ok(scored) => scored.answer().write_json(&mut out)?,
             Err(msg) => serde_json::to_writer(&mut out, &ErrorAnswer { error: &msg })?,

@@ -667,7 +667,7 @@ fn with_variants<T>(f: impl FnOnce(&mut VariantCache) -> T) -> T {
 #[pyfunction]
 fn score_json(py: Python<'_>, request: &str) -> PyResult<String> {
     py.allow_threads(|| with_variants(|cache| cache.score_json(request)))
-        .map_err(PyValueError::new_err)
+        .map_err(value_error)
 }
 
 /// Scores many JSON requests: per request `(True, answer)` or `(False, error message)`.
@@ -679,7 +679,7 @@ fn score_many_json(py: Python<'_>, requests: Vec<String>) -> Vec<(bool, String)>
                 .iter()
                 .map(|r| match cache.score_json(r) {
                     Ok(answer) => (true, answer),
-                    Err(e) => (false, e),
+                    Err(e) => (false, e.to_string()),
                 })
                 .collect()
         })

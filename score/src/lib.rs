@@ -49,8 +49,8 @@ pub use deal::{score_deal, score_deal_with, DealScore};
 pub use pattern::{PatternId, PatternSet, CHAINS};
 pub use reading::{ReadingKind, WaitShape};
 pub use request::{
-    score_json, Answer, Circumstances, LiabilityFacts, OtherHand, ScoreJob, ScoreRequest,
-    ScoredRequest, VariantCache,
+    score_json, Answer, Circumstances, LiabilityFacts, OtherHand, RequestError, ScoreJob,
+    ScoreRequest, ScoredRequest, VariantCache,
 };
 pub use scorer::score;
 pub use settle::{check_stakes, settle, settle_all_pairs, try_settle, SettleError};
