@@ -6,9 +6,10 @@ use arrayvec::ArrayVec;
 use taisim_sim::{BySeat, Deal, Outcome, Seat};
 
 use super::breakdown::Score;
-use super::context::{ScoreError, WinInput};
+use super::context::WinInput;
+use super::error::{ScoreError, SettleError};
 use super::scorer::score;
-use super::settle::{self, check_stakes, try_settle, SettleError};
+use super::settle::{self, check_stakes, try_settle};
 use super::taizhou::liability::Liability;
 use super::taizhou::value::seat_value;
 use super::variant::{SettlementModel, Variant};

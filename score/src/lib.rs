@@ -32,6 +32,7 @@ mod breakdown;
 mod context;
 mod deal;
 mod detect;
+mod error;
 pub mod file;
 mod pattern;
 mod reading;
@@ -44,8 +45,9 @@ mod variant;
 
 pub use amount::Amount;
 pub use breakdown::{PatternList, PatternTai, Score};
-pub use context::{physical_copies_fit, Ready, ScoreError, WinInput};
+pub use context::{physical_copies_fit, Ready, WinInput};
 pub use deal::{score_deal, score_deal_with, DealScore};
+pub use error::{ScoreError, SettleError};
 pub use pattern::{PatternId, PatternSet, CHAINS};
 pub use reading::{ReadingKind, WaitShape};
 pub use request::{
@@ -53,7 +55,7 @@ pub use request::{
     ScoreRequest, ScoredRequest, VariantCache,
 };
 pub use scorer::score;
-pub use settle::{check_stakes, settle, settle_all_pairs, try_settle, SettleError};
+pub use settle::{check_stakes, settle, settle_all_pairs, try_settle};
 pub use taizhou::liability::{Liability, LiabilityCase};
 pub use taizhou::value::seat_value;
 pub use total::counted_patterns;

@@ -4,8 +4,9 @@
 //! each reading and keep the reading with the highest total.
 
 use super::breakdown::Score;
-use super::context::{ScoreError, WinInput};
+use super::context::WinInput;
 use super::detect::{self, Counts, Facts, HAND_LEVEL, NEEDS_WAITS, PLACEMENT_LEVEL, SET_LEVEL};
+use super::error::ScoreError;
 use super::pattern::{PatternId, PatternSet};
 use super::reading::{self, Reading, ReadingKind, WaitShape};
 use super::settle;
@@ -21,7 +22,7 @@ use taisim_sim::algo::SpecialHands;
 pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
     let rules = variant.rules();
     input.validate(&rules)?;
-    if taizhou::applies(variant) {
+    if variant.taizhou_tables() {
         return taizhou::score_win(input, variant);
     }
     if input.wild.is_some() {

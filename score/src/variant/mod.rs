@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 
 pub use error::{echo, VariantError, VariantErrorKind};
 
-use super::pattern::{chain_exclusions, PatternId, PatternSet};
+use super::pattern::{chain_exclusions, PatternId, PatternSet, TAIZHOU_FAMILY};
 use taisim_sim::Rules;
 
 /// How a variant turns a winning hand into a value.
@@ -540,17 +540,6 @@ impl Variant {
         self.wait_needs_single_kind
     }
 
-    /// This variant with other default stakes (`[settlement] base` and `per_tai`), checked as
-    /// every caller's stakes are ([`check_stakes`](crate::check_stakes)): the one change a
-    /// caller may make to a loaded variant, and it cannot break the rest.
-    pub fn with_stakes(&self, base: i64, per_tai: i64) -> Result<Variant, crate::SettleError> {
-        crate::check_stakes(self, base, per_tai)?;
-        let mut out = self.clone();
-        out.settlement.base = base;
-        out.settlement.per_tai = per_tai;
-        Ok(out)
-    }
-
     /// What `pattern` is worth here, or `None` when the variant does not count it.
     #[inline]
     pub fn pattern(&self, pattern: PatternId) -> Option<PatternRule> {
@@ -573,6 +562,12 @@ impl Variant {
     #[inline]
     pub(crate) fn enabled(&self) -> PatternSet {
         self.enabled
+    }
+
+    /// Whether the 台州 tables score this variant: it counts a pattern only they have.
+    #[inline]
+    pub(crate) fn taizhou_tables(&self) -> bool {
+        self.enabled & TAIZHOU_FAMILY != 0
     }
 
     #[inline]
