@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use crate::atomic::{write_shared, Shared};
 use crate::error::HarnessError;
 use crate::manifest::{Manifest, VARIANT_FILE};
-use crate::part::Table;
 use crate::spec::{sha256_hex, RunSpec, Shard};
+use crate::table::Table;
 
 /// What a run directory may hold: what a run writes, and what the report and the analysis
 /// script write beside it. Hidden names are temporary files, journals and locks.

@@ -7,43 +7,9 @@ use taisim_sim::{
     deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
 };
 
-use crate::decisions::{DecisionSeats, DecisionsColumns};
 use crate::error::HarnessError;
-use crate::schema::wins_layout;
-use crate::spec::{RunSpec, Unit};
-use crate::tables::{
-    AllPairsRow, DealRow, DealsColumns, SeatEnd, TaiColumns, WinRow, WinsColumns, WinsLayout,
-};
-
-/// A game stops after this many deals even if the dealer keeps the deal (it never does in
-/// practice: that needs tens of thousands of dealer wins or draws in a row). The bound keeps
-/// `deal_in_game` a `u16` and the deal ids of different games apart.
-pub const MAX_DEALS_PER_GAME: u64 = 1 << 16;
-
-/// The deal id of deal `j` of game `g`.
-pub const fn game_deal_id(game: u64, j: u64) -> u64 {
-    game * MAX_DEALS_PER_GAME + j
-}
-
-/// The three tables of one part, filled deal by deal.
-pub(crate) struct PartTables {
-    pub deals: DealsColumns,
-    pub wins: WinsColumns,
-    pub tai: TaiColumns,
-    /// With `--decisions`.
-    pub decisions: Option<DecisionsColumns>,
-}
-
-impl PartTables {
-    pub fn new(log_actions: bool, capacity: usize, decisions: Option<DecisionSeats>) -> PartTables {
-        PartTables {
-            deals: DealsColumns::new(log_actions, capacity),
-            wins: WinsColumns::default(),
-            tai: TaiColumns::default(),
-            decisions: decisions.map(DecisionsColumns::new),
-        }
-    }
-}
+use crate::spec::{game_deal_id, RunSpec, Unit, MAX_DEALS_PER_GAME};
+use crate::table::{AllPairsRow, DealRow, PartTables, SeatEnd, WinRow, WinsLayout};
 
 /// The four seats' agents. Four random agents get a variant of their own so that the
 /// decision loop is compiled for [`RandomAgent`] alone: its choice inlines to a generator
@@ -85,7 +51,7 @@ impl<'a> Player<'a> {
             spec,
             variant,
             rules: variant.rules(),
-            layout: wins_layout(variant),
+            layout: WinsLayout::of(variant),
             seats: Seats::new(agents),
             legal: ActionList::new(),
             actions: Vec::with_capacity(if spec.log_actions { 256 } else { 0 }),
@@ -268,7 +234,8 @@ impl<'a> Player<'a> {
             }
         }
         if let Some(r) = tables.decisions.as_mut() {
-            r.end_deal(deal_id, seats.map(|s| s.pay)).map_err(engine)?;
+            r.end_deal(deal_id, seats.map(|s| s.pay))
+                .map_err(|e| engine(e.to_string()))?;
         }
         let conserved: i64 = seats.iter().map(|s| s.pay).sum();
         if conserved != 0 {

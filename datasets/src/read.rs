@@ -21,9 +21,9 @@ use sha2::{Digest, Sha256};
 
 use crate::error::HarnessError;
 use crate::manifest::{Manifest, Status, VARIANT_FILE};
-use crate::part::{FileRecord, PartRecord, Table};
-use crate::play::MAX_DEALS_PER_GAME;
-use crate::spec::{sha256_hex, RunSpec, Shard, Unit};
+use crate::part::{FileRecord, PartRecord};
+use crate::spec::{sha256_hex, RunSpec, Shard, Unit, MAX_DEALS_PER_GAME};
+use crate::table::Table;
 
 /// Rows per record batch when reading: small enough that a batch of the widest projection
 /// stays well under a megabyte, large enough that per-batch costs vanish.

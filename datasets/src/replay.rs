@@ -14,10 +14,10 @@ use taisim_score::{score, score_deal, settle, settle_all_pairs, SettlementModel,
 use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
 use crate::error::HarnessError;
-use crate::part::Table;
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
-use crate::resume_spec;
+use crate::resume::resume_spec;
 use crate::spec::RunSpec;
+use crate::table::Table;
 
 /// What the deals table recorded of one deal.
 struct Recorded {
@@ -34,7 +34,7 @@ fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), HarnessError> {
     let spec = resume_spec(out, run.spec().shard)?;
     let unit = match spec.unit {
         crate::Unit::Deals => deal_id,
-        crate::Unit::Games => deal_id / crate::MAX_DEALS_PER_GAME,
+        crate::Unit::Games => deal_id / crate::spec::MAX_DEALS_PER_GAME,
     };
     if unit >= spec.count {
         return Err(HarnessError::Usage(format!(

@@ -17,8 +17,9 @@ use taisim_score::Variant;
 use crate::error::HarnessError;
 use crate::journal;
 use crate::manifest::{Manifest, VARIANT_FILE};
-use crate::part::{self, FileRecord, PartRecord, Table};
+use crate::part::{self, FileRecord, PartRecord};
 use crate::spec::{sha256_hex, spec_difference, PartOrigin, RunSpec, Shard, VariantSource};
+use crate::table::Table;
 
 /// The variant a recorded spec names, with its text: `variant.toml` when its hash is the
 /// recorded one, else the shipped variant of that name and hash (a deleted `variant.toml`
@@ -284,4 +285,35 @@ pub(crate) fn inspect_part(
         keep,
         why,
     })
+}
+
+/// The spec a resumed run must continue: the one its manifest recorded.
+pub fn resume_spec(out: &Path, shard: Shard) -> Result<RunSpec, HarnessError> {
+    let path = Manifest::path(out, shard);
+    if !path.is_file() {
+        return Err(HarnessError::Usage(format!(
+            "{} has no {}; is it the output directory of a taisim run{}?",
+            out.display(),
+            Manifest::file_name(shard),
+            if shard.is_whole() { "" } else { " shard" }
+        )));
+    }
+    let manifest = Manifest::read(&path)?;
+    let spec = manifest.spec;
+    let v = &spec.variant;
+    let variant = recorded_variant(out, &v.name, &v.sha256, &v.origin)?;
+    Ok(RunSpec { variant, ..spec })
+}
+
+/// Whether `out` is a directory a run was killed in before it wrote its first manifest:
+/// it exists and holds nothing but what a run writes (and no manifest of this shard).
+/// Such a run resumes from the arguments alone, which must then be the killed command's.
+pub fn resumable_without_manifest(out: &Path, shard: Shard) -> bool {
+    !Manifest::path(out, shard).exists()
+        && std::fs::read_dir(out).is_ok_and(|entries| {
+            entries.filter_map(|e| e.ok()).all(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                crate::layout::is_run_entry(&name)
+            })
+        })
 }

@@ -7,10 +7,10 @@ use core::str::FromStr;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use taisim_agents::{parse_agents, AgentSpec};
-use taisim_score::{check_stakes, Variant};
+use taisim_score::Variant;
 
-use crate::decisions::DecisionSeats;
 use crate::error::HarnessError;
+use crate::table::DecisionSeats;
 
 /// Independent deals, or full games (four rounds with dealer continuation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,6 +163,16 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     out
 }
 
+/// A game stops after this many deals even if the dealer keeps the deal (it never does in
+/// practice: that needs tens of thousands of dealer wins or draws in a row). The bound keeps
+/// `deal_in_game` a `u16` and the deal ids of different games apart.
+pub const MAX_DEALS_PER_GAME: u64 = 1 << 16;
+
+/// The deal id of deal `j` of game `g`.
+pub const fn game_deal_id(game: u64, j: u64) -> u64 {
+    game * MAX_DEALS_PER_GAME + j
+}
+
 /// Part files are numbered with five digits.
 pub const MAX_PARTS: u64 = 99_999;
 
@@ -208,11 +218,11 @@ impl RunSpec {
             ));
         }
         // deal_id = g × 65536 + j must fit in 64 bits.
-        if self.unit == Unit::Games && self.count > u64::MAX / crate::MAX_DEALS_PER_GAME {
+        if self.unit == Unit::Games && self.count > u64::MAX / MAX_DEALS_PER_GAME {
             return Some(format!(
                 "{} games are more than deal ids can number (at most {})",
                 self.count,
-                u64::MAX / crate::MAX_DEALS_PER_GAME
+                u64::MAX / MAX_DEALS_PER_GAME
             ));
         }
         if self.part_size == 0 {
@@ -347,128 +357,6 @@ impl PartOrigin {
             units: other.units,
             ..self.clone()
         } == *other
-    }
-}
-
-/// A run as a user asks for it: every field optional. [`RunRequest::spec`] fills the gaps
-/// with the defaults of a new run, or with the recorded run's own values on resume
-/// (where any field given must then agree with the run).
-#[derive(Clone, Debug, Default)]
-pub struct RunRequest {
-    pub variant: Option<String>,
-    pub deals: Option<u64>,
-    pub games: Option<u64>,
-    pub seed: Option<u64>,
-    pub agents: Option<String>,
-    pub part_size: Option<u64>,
-    pub shard: Option<Shard>,
-    pub log_actions: bool,
-    pub base: Option<i64>,
-    pub per_tai: Option<i64>,
-    pub decisions: Option<DecisionSeats>,
-}
-
-impl RunRequest {
-    /// The default run: 1,000,000 deals of taiwan16, greedy agents, seed 0.
-    pub const DEFAULT_DEALS: u64 = 1_000_000;
-    pub const DEFAULT_AGENTS: &'static str = "greedy";
-
-    /// The spec of the run to play into `out`.
-    pub fn spec(&self, out: &std::path::Path, resume: bool) -> Result<RunSpec, HarnessError> {
-        if self.deals.is_some() && self.games.is_some() {
-            return Err(HarnessError::Usage(
-                "give a number of deals or of games, not both".into(),
-            ));
-        }
-        let shard = self.shard.unwrap_or(Shard::WHOLE);
-        // What the directory recorded (its manifest, journal or part files); a run killed
-        // before its first manifest resumes from the arguments alone.
-        let recorded = match resume {
-            true => crate::resume::recorded_spec(out, shard)?,
-            false => None,
-        };
-        if resume && recorded.is_none() && !crate::run::resumable_without_manifest(out, shard) {
-            // Names what is missing.
-            crate::run::resume_spec(out, shard)?;
-        }
-        let from_manifest = recorded.is_some();
-        let mut spec = if let Some((spec, _)) = recorded {
-            spec
-        } else {
-            let (source, variant) = VariantSource::by_name_or_path(
-                self.variant.as_deref().unwrap_or(Variant::DEFAULT),
-            )?;
-            let unit = if self.games.is_some() {
-                Unit::Games
-            } else {
-                Unit::Deals
-            };
-            RunSpec {
-                unit,
-                count: RunRequest::DEFAULT_DEALS,
-                seed: 0,
-                agents: parse_agents(RunRequest::DEFAULT_AGENTS).expect("a known agent"),
-                part_size: unit.default_part_size(),
-                shard,
-                log_actions: false,
-                base: variant.settlement().base,
-                per_tai: variant.settlement().per_tai,
-                decisions: None,
-                variant: source,
-            }
-        };
-        if let (Some(name), true) = (&self.variant, from_manifest) {
-            let asked = VariantSource::by_name_or_path(name)?.0;
-            // The same variant read from elsewhere keeps the run's record of it.
-            if asked.sha256 != spec.variant.sha256 {
-                spec.variant = asked;
-            }
-        }
-        if let Some(n) = self.deals {
-            spec.unit = Unit::Deals;
-            spec.count = n;
-        }
-        if let Some(n) = self.games {
-            if !from_manifest && self.part_size.is_none() {
-                spec.part_size = Unit::Games.default_part_size();
-            }
-            spec.unit = Unit::Games;
-            spec.count = n;
-        }
-        if let Some(seed) = self.seed {
-            spec.seed = seed;
-        }
-        if let Some(agents) = &self.agents {
-            spec.agents = parse_agents(agents).map_err(|e| HarnessError::Usage(e.to_string()))?;
-        }
-        if let Some(n) = self.part_size {
-            spec.part_size = n;
-        }
-        if self.log_actions {
-            spec.log_actions = true;
-        }
-        if let Some(base) = self.base {
-            spec.base = base;
-        }
-        if let Some(per_tai) = self.per_tai {
-            spec.per_tai = per_tai;
-        }
-        if let Some(seats) = self.decisions {
-            spec.decisions = Some(seats);
-            // A part is held in memory until it is written, and a decision row is about
-            // 2 KB: 65,536 deals of about 40 rows each would take gigabytes per worker.
-            if !from_manifest && self.part_size.is_none() {
-                spec.part_size = spec.unit.default_part_size() / 32;
-            }
-        }
-        spec.validate()?;
-        // Stakes the settlement cannot pay exactly are refused before anything is played,
-        // not met as an error at the run's first win.
-        let variant =
-            VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?.1;
-        check_stakes(&variant, spec.base, spec.per_tai)
-            .map_err(|e| HarnessError::Usage(e.to_string()))?;
-        Ok(spec)
     }
 }
 

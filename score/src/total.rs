@@ -19,7 +19,7 @@ pub(crate) fn excluded_by(mask: PatternSet, variant: &Variant) -> PatternSet {
 
 /// The patterns of `found` that count under `variant`'s exclusions.
 ///
-/// First the gradings ([`CHAINS`]): of each, only the highest grade found is a candidate,
+/// First the gradings ([`CHAINS`](crate::CHAINS)): of each, only the highest grade found is a candidate,
 /// whether or not it then counts, so an exclusion of one grade removes that grade alone and
 /// never lets a lower one back (四槓 "不計 四暗坎", taiwan16-2015-table.txt:319: a hand with
 /// four concealed kongs pays no 三暗坎; one with two concealed kongs among four kongs keeps its

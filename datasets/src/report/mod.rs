@@ -21,7 +21,7 @@ use taisim_sim::Outcome;
 use crate::error::HarnessError;
 use crate::read::Run;
 use crate::spec::{RunSpec, Shard};
-use crate::tables::OUTCOMES;
+use crate::table::OUTCOMES;
 pub use stats::{
     wilson_interval, AllPairsStats, Moments, PatternStats, PointsStats, Proportion, SeatStats, Z95,
 };
@@ -104,7 +104,7 @@ impl Report {
 
     /// Computes the report of an opened run.
     pub fn compute(run: &Run, options: &ReportOptions) -> Result<Report, HarnessError> {
-        crate::run::check_threads(options.threads)?;
+        crate::pool::check_threads(options.threads)?;
         // No more threads than parts: the others would only be started to idle.
         let threads = options
             .threads

@@ -183,9 +183,17 @@ impl SeatLetter {
     }
 }
 
+impl<V: Borrow<Variant>> ScoreJob<V> {
+    /// The response of `taisim score --json`, to write where the caller wants it
+    /// ([`Answer::write_json`]): no JSON tree is built.
+    pub fn answer<'a>(&'a self, s: &'a Score) -> Answer<'a> {
+        Answer::of(self, s)
+    }
+}
+
 impl<'a> Answer<'a> {
     /// The answer to `job`, scored `s`.
-    pub(super) fn of<V: Borrow<Variant>>(job: &'a ScoreJob<V>, s: &'a Score) -> Answer<'a> {
+    fn of<V: Borrow<Variant>>(job: &'a ScoreJob<V>, s: &'a Score) -> Answer<'a> {
         let variant = job.variant.borrow();
         let points_model = matches!(variant.scoring, ScoringModel::Points { .. });
         let mut out = Answer {

@@ -46,7 +46,7 @@ impl VariantCache {
         Ok(&self.parsed[name].1)
     }
 
-    /// [`score_json`] with the variant taken from the cache: the JSON answer to one JSON
+    /// [`score_json`](crate::score_json) with the variant taken from the cache: the JSON answer to one JSON
     /// request, or an error naming the problem.
     pub fn score_json(&mut self, text: &str) -> Result<String, RequestError> {
         let scored = self.score_request(text)?;

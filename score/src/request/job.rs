@@ -11,7 +11,6 @@ use taisim_sim::{
     MeldKind, MeldList, Seat, Tile, WinContext, Wind,
 };
 
-use super::answer::Answer;
 use super::error::RequestError;
 use super::wire::{OtherHand, ScoreRequest};
 use crate::settle::all_pairs_money;
@@ -67,7 +66,7 @@ impl Circumstances {
 }
 
 /// Everything needed to score and print, parsed and checked. The variant is owned
-/// (`ScoreJob`, from [`ScoreJob::from_request`]) or borrowed from a [`VariantCache`]
+/// (`ScoreJob`, from [`ScoreJob::from_request`]) or borrowed from a [`VariantCache`](crate::VariantCache)
 /// (`ScoreJob<&Variant>`), which copies none per request.
 pub struct ScoreJob<V = Variant> {
     pub variant: V,
@@ -149,12 +148,6 @@ impl<V: Borrow<Variant>> ScoreJob<V> {
         // The answer is JSON by construction (the test `static_names_need_no_escapes` and
         // the CLI tests read it back).
         serde_json::from_str(&self.answer(s).to_json_string()).unwrap_or(Value::Null)
-    }
-
-    /// The response of `taisim score --json`, to write where the caller wants it
-    /// ([`Answer::write_json`]): no JSON tree is built.
-    pub fn answer<'a>(&'a self, s: &'a Score) -> Answer<'a> {
-        Answer::of(self, s)
     }
 
     /// The seat that pays for everyone (全包), when the request gave the facts and a case

@@ -44,7 +44,7 @@ pub struct ScoreRequest<'a> {
     #[serde(borrow, default, deserialize_with = "optional_text")]
     pub wild: Option<Cow<'a, str>>,
     /// The three other players' tiles, by seat ("E", "S", "W", "N"), under all-pairs
-    /// settlement: each is valued ([`seat_value`]) and settles with the others.
+    /// settlement: each is valued ([`seat_value`](crate::seat_value)) and settles with the others.
     #[serde(default)]
     pub others: Option<BTreeMap<String, OtherHand>>,
     /// What the discarder did, for 全包 (taizhou.md 全包情况); with `others`.
@@ -85,7 +85,7 @@ fn optional_text<'de, D: serde::Deserializer<'de>>(
     Ok(Option::<Text<'de>>::deserialize(d)?.map(|t| t.0))
 }
 
-/// The facts of 全包 a request gives (see [`Liability`] for what each one serves); the
+/// The facts of 全包 a request gives (see [`Liability`](crate::Liability) for what each one serves); the
 /// winner, the discarder, the winning tile and the melds come from the request itself.
 #[derive(Deserialize, Clone, Copy, Debug, Default)]
 #[serde(deny_unknown_fields)]
