@@ -17,6 +17,7 @@
 //! that lost its manifest still says what it holds, and a resume never takes another run's
 //! file for its own.
 
+mod arena;
 mod atomic;
 mod error;
 mod journal;
@@ -37,12 +38,15 @@ mod run;
 mod spec;
 mod table;
 
+pub use arena::{
+    play_arena, Arena, ArenaError, ArenaReport, ArenaRun, Side, SideReport, SideTally, Tally,
+};
 pub use atomic::{check_replaceable, write_atomically};
-pub use error::HarnessError;
+pub use error::{EngineError, HarnessError};
 pub use load::{load_decisions, load_decisions_into, Decisions};
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, VARIANT_FILE};
 pub use part::{part_path, FileRecord, PartRecord};
-pub use pool::{check_threads, MAX_THREADS};
+pub use pool::{check_threads, worker_pool, MAX_THREADS};
 pub use progress::ProgressMode;
 pub use read::{column, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS};
 pub use replay::{replay, wild_line};
@@ -51,8 +55,9 @@ pub use request::RunRequest;
 pub use resume::{recorded_spec, resumable_without_manifest, resume_spec};
 pub use run::{simulate, RunOptions, RunSummary};
 pub use spec::{
-    default_out_dir, game_deal_id, sha256_hex, PartOrigin, RunSpec, Shard, Unit, VariantSource,
-    MAX_DEALS_PER_GAME, MAX_PARTS, PART_ORIGIN_FORMAT, PART_ORIGIN_KEY,
+    default_out_dir, game_deal_id, sha256_hex, PartOrigin, RecordedSpec, RunSpec, RunVariant,
+    Shard, SpecVariant, Unit, VariantRecord, MAX_DEALS_PER_GAME, MAX_PARTS, PART_ORIGIN_FORMAT,
+    PART_ORIGIN_KEY,
 };
 pub use table::{
     obs_denominators, obs_scale, quantize, run_schema, schema, schema_text, variant_schema,

@@ -1,13 +1,13 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
 use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
-use taisim_score::{score, score_deal, try_settle, Score, Variant, WinInput};
+use taisim_score::{score, score_deal, try_settle, Score, ScoreError, Variant, WinInput};
 use taisim_sim::algo::{shanten, HandRules};
 use taisim_sim::{
     deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
 };
 
-use crate::error::HarnessError;
+use crate::error::{EngineError, HarnessError};
 use crate::spec::{game_deal_id, RunSpec, Unit, MAX_DEALS_PER_GAME};
 use crate::table::{AllPairsRow, DealRow, PartTables, SeatEnd, WinRow, WinsLayout};
 
@@ -94,12 +94,8 @@ impl<'a> Player<'a> {
         context: DealContext,
         tables: &mut PartTables,
     ) -> Result<DealResult, HarnessError> {
-        let engine = |message: String| HarnessError::Engine {
-            deal_id,
-            seed,
-            message,
-        };
-        let mut deal = Deal::new(self.rules, seed, context).map_err(|e| engine(e.to_string()))?;
+        let engine = HarnessError::engine(deal_id, seed);
+        let mut deal = Deal::new(self.rules, seed, context).map_err(|e| engine(e.into()))?;
         self.actions.clear();
         let log = self.spec.log_actions;
         let actions = &mut self.actions;
@@ -157,7 +153,7 @@ impl<'a> Player<'a> {
             // once among all four seats (every seat's value, 全包), by the scoring crate.
             let all_pairs = if self.layout.all_pairs {
                 let ds = score_deal(&deal, self.variant, self.spec.base, self.spec.per_tai)
-                    .map_err(|e| engine(format!("scoring the deal: {e}")))?;
+                    .map_err(|e| engine(e.into()))?;
                 Some(ds)
             } else {
                 None
@@ -174,19 +170,19 @@ impl<'a> Player<'a> {
             }
             for winner in result.winners.iter() {
                 let input = WinInput::from_deal(&deal, winner)
-                    .ok_or_else(|| engine(format!("seat {winner} won but has no winning hand")))?;
+                    .ok_or_else(|| engine(EngineError::NoWinningHand(winner)))?;
                 let scored: Score;
                 let (s, payment) = match &all_pairs {
                     Some(ds) => {
-                        let (_, s) =
-                            ds.wins.iter().find(|(w, _)| *w == winner).ok_or_else(|| {
-                                engine(format!("seat {winner} won but was not scored"))
-                            })?;
+                        let (_, s) = ds
+                            .wins
+                            .iter()
+                            .find(|(w, _)| *w == winner)
+                            .ok_or_else(|| engine(EngineError::NotScored(winner)))?;
                         (s, ds.payments[winner])
                     }
                     None => {
-                        scored = score(&input, self.variant)
-                            .map_err(|e| engine(format!("scoring seat {winner}: {e}")))?;
+                        scored = score(&input, self.variant).map_err(|e| engine(e.into()))?;
                         let pay = try_settle(
                             &scored,
                             &input,
@@ -194,7 +190,7 @@ impl<'a> Player<'a> {
                             self.spec.base,
                             self.spec.per_tai,
                         )
-                        .map_err(|e| engine(format!("settling seat {winner}: {e}")))?;
+                        .map_err(|e| engine(ScoreError::from(e).into()))?;
                         for (end, p) in seats.iter_mut().zip(pay.0) {
                             end.pay += p;
                         }
@@ -235,11 +231,11 @@ impl<'a> Player<'a> {
         }
         if let Some(r) = tables.decisions.as_mut() {
             r.end_deal(deal_id, seats.map(|s| s.pay))
-                .map_err(|e| engine(e.to_string()))?;
+                .map_err(|e| engine(e.into()))?;
         }
         let conserved: i64 = seats.iter().map(|s| s.pay).sum();
         if conserved != 0 {
-            return Err(engine(format!("payments sum to {conserved}, not zero")));
+            return Err(engine(EngineError::NotConserved(conserved)));
         }
         tables.deals.push(
             &DealRow {

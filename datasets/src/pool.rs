@@ -19,9 +19,10 @@ pub fn check_threads(threads: Option<usize>) -> Result<(), HarnessError> {
     }
 }
 
-pub(crate) fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, HarnessError> {
+/// A pool of `threads` worker threads; the machine's refusal is [`HarnessError::Threads`].
+pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, HarnessError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| HarnessError::System(format!("cannot start {threads} worker threads: {e}")))
+        .map_err(|source| HarnessError::Threads { threads, source })
 }

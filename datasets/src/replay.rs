@@ -10,10 +10,12 @@ use std::path::Path;
 
 use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt64Array, UInt8Array};
 use taisim_agents::{build_agents, index_to_action, play_deal_with};
-use taisim_score::{score, score_deal, settle, settle_all_pairs, SettlementModel, WinInput};
+use taisim_score::{
+    score, score_deal, settle, settle_all_pairs, ScoreError, SettlementModel, WinInput,
+};
 use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
-use crate::error::HarnessError;
+use crate::error::{EngineError, HarnessError};
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
 use crate::resume::resume_spec;
 use crate::spec::RunSpec;
@@ -123,8 +125,8 @@ fn recorded(batch: &RecordBatch, row: usize, path: &Path) -> Result<Recorded, Ha
 /// Prints deal `deal_id` of the run in `out` step by step.
 pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), HarnessError> {
     let (spec, rec) = find(out, deal_id)?;
-    let (_, variant) =
-        crate::VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
+    // The run's variant, read and parsed once from its records (`variant.toml`).
+    let variant = spec.variant.variant();
     let rules = variant.rules();
     let io = write_error;
     let mut deal = Deal::new(rules, rec.seed, rec.context).map_err(|e| HarnessError::Corrupt {
@@ -135,7 +137,7 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
         w,
         "deal {deal_id} of {} (variant {}, seed {}): round {}, dealer {}, streak {}, dice {:?}",
         out.display(),
-        spec.variant.name,
+        spec.variant.name(),
         rec.seed,
         rec.context.round_wind,
         rec.context.dealer,
@@ -205,12 +207,8 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
             }
         }
         None => {
-            let mut agents = build_agents(&spec.agents, &std::sync::Arc::new(variant.clone()))
-                .map_err(|e| {
-                HarnessError::Usage(format!(
-                    "the run has no action log and its agents cannot be rebuilt to play the deal again: {e}"
-                ))
-            })?;
+            let mut agents =
+                build_agents(&spec.agents, variant).map_err(HarnessError::Unreplayable)?;
             let mut failed = Ok(());
             play_deal_with(&mut deal, &mut agents, &mut ActionList::new(), |d, a| {
                 if failed.is_ok() {
@@ -224,9 +222,9 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
     let result = *deal.result().expect("the deal is over");
     writeln!(w, "result: {}", result.outcome.name()).map_err(io)?;
     let pays = if variant.settlement().model == SettlementModel::AllPairs {
-        all_pairs_settlement(&deal, &variant, &spec, deal_id, rec.seed, w)?
+        all_pairs_settlement(&deal, variant, &spec, deal_id, rec.seed, w)?
     } else {
-        winner_pays_settlement(&deal, &variant, &spec, deal_id, rec.seed, w)?
+        winner_pays_settlement(&deal, variant, &spec, deal_id, rec.seed, w)?
     };
     writeln!(
         w,
@@ -285,16 +283,10 @@ fn winner_pays_settlement(
     let result = *deal.result().expect("the deal is over");
     let mut pays = [0i64; 4];
     for winner in result.winners.iter() {
-        let input = WinInput::from_deal(deal, winner).ok_or_else(|| HarnessError::Engine {
-            deal_id,
-            seed,
-            message: format!("seat {winner} won but has no winning hand"),
-        })?;
-        let s = score(&input, variant).map_err(|e| HarnessError::Engine {
-            deal_id,
-            seed,
-            message: e.to_string(),
-        })?;
+        let engine = HarnessError::engine(deal_id, seed);
+        let input = WinInput::from_deal(deal, winner)
+            .ok_or_else(|| engine(EngineError::NoWinningHand(winner)))?;
+        let s = score(&input, variant).map_err(|e| engine(e.into()))?;
         let pay = settle(&s, &input, variant, spec.base, spec.per_tai);
         for (p, v) in pays.iter_mut().zip(pay.0) {
             *p += v;
@@ -330,13 +322,8 @@ fn all_pairs_settlement(
     w: &mut dyn Write,
 ) -> Result<[i64; 4], HarnessError> {
     let io = write_error;
-    let engine = |message: String| HarnessError::Engine {
-        deal_id,
-        seed,
-        message,
-    };
-    let ds = score_deal(deal, variant, spec.base, spec.per_tai)
-        .map_err(|e| engine(format!("scoring the deal: {e}")))?;
+    let engine = HarnessError::engine(deal_id, seed);
+    let ds = score_deal(deal, variant, spec.base, spec.per_tai).map_err(|e| engine(e.into()))?;
     if ds.wins.is_empty() {
         writeln!(w, "  drawn: nothing is settled").map_err(io)?;
         return Ok(ds.payments.0);
@@ -344,7 +331,7 @@ fn all_pairs_settlement(
     let dealer = deal.context().dealer;
     for (winner, s) in &ds.wins {
         let input = WinInput::from_deal(deal, *winner)
-            .ok_or_else(|| engine(format!("seat {winner} won but has no winning hand")))?;
+            .ok_or_else(|| engine(EngineError::NoWinningHand(*winner)))?;
         let melds: Vec<String> = input.melds.iter().map(|m| m.to_string()).collect();
         writeln!(
             w,
@@ -381,7 +368,7 @@ fn all_pairs_settlement(
         )
         .map_err(io)?;
         let points = settle_all_pairs(*winner, dealer, ds.values, ds.responsible)
-            .map_err(|e| engine(format!("settling the deal: {e}")))?;
+            .map_err(|e| engine(ScoreError::from(e).into()))?;
         writeln!(
             w,
             "  settlement in points: E {} S {} W {} N {}  (× {} money per point)",

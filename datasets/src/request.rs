@@ -8,7 +8,7 @@ use taisim_score::{check_stakes, Variant};
 
 use crate::error::HarnessError;
 use crate::resume::{recorded_spec, resumable_without_manifest, resume_spec};
-use crate::spec::{RunSpec, Shard, Unit, VariantSource};
+use crate::spec::{sha256_hex, RunSpec, RunVariant, Shard, Unit};
 use crate::table::DecisionSeats;
 
 /// A run as a user asks for it: every field optional. [`RunRequest::spec`] fills the gaps
@@ -56,9 +56,11 @@ impl RunRequest {
         let mut spec = if let Some((spec, _)) = recorded {
             spec
         } else {
-            let (source, variant) = VariantSource::by_name_or_path(
-                self.variant.as_deref().unwrap_or(Variant::DEFAULT),
-            )?;
+            // The one place a new run's variant is looked up and parsed; every stage after
+            // takes this object.
+            let variant =
+                RunVariant::by_name_or_path(self.variant.as_deref().unwrap_or(Variant::DEFAULT))?;
+            let settlement = variant.variant().settlement();
             let unit = if self.games.is_some() {
                 Unit::Games
             } else {
@@ -72,17 +74,18 @@ impl RunRequest {
                 part_size: unit.default_part_size(),
                 shard,
                 log_actions: false,
-                base: variant.settlement().base,
-                per_tai: variant.settlement().per_tai,
+                base: settlement.base,
+                per_tai: settlement.per_tai,
                 decisions: None,
-                variant: source,
+                variant,
             }
         };
         if let (Some(name), true) = (&self.variant, from_manifest) {
-            let asked = VariantSource::by_name_or_path(name)?.0;
-            // The same variant read from elsewhere keeps the run's record of it.
-            if asked.sha256 != spec.variant.sha256 {
-                spec.variant = asked;
+            let asked = Variant::find(name)?;
+            // The same variant read from elsewhere keeps the run's record of it (and is not
+            // parsed again); another one replaces it, and the resume is refused naming it.
+            if sha256_hex(asked.text.as_bytes()) != spec.variant.record().sha256 {
+                spec.variant = RunVariant::from_text(asked.text, asked.origin)?;
             }
         }
         if let Some(n) = self.deals {
@@ -100,7 +103,7 @@ impl RunRequest {
             spec.seed = seed;
         }
         if let Some(agents) = &self.agents {
-            spec.agents = parse_agents(agents).map_err(|e| HarnessError::Usage(e.to_string()))?;
+            spec.agents = parse_agents(agents)?;
         }
         if let Some(n) = self.part_size {
             spec.part_size = n;
@@ -125,10 +128,7 @@ impl RunRequest {
         spec.validate()?;
         // Stakes the settlement cannot pay exactly are refused before anything is played,
         // not met as an error at the run's first win.
-        let variant =
-            VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?.1;
-        check_stakes(&variant, spec.base, spec.per_tai)
-            .map_err(|e| HarnessError::Usage(e.to_string()))?;
+        check_stakes(spec.variant.variant(), spec.base, spec.per_tai)?;
         Ok(spec)
     }
 }

@@ -19,8 +19,8 @@ use crate::part::{self, FileRecord, PartRecord};
 use crate::play::Player;
 use crate::pool::{check_threads, worker_pool};
 use crate::progress::{Progress, ProgressMode};
-use crate::resume::{inspect_part, recorded_spec, resumable_without_manifest, PartPlan};
-use crate::spec::{same_run, spec_difference, RunSpec, Shard, Unit, VariantSource};
+use crate::resume::{inspect_part, recorded_record, resumable_without_manifest, PartPlan};
+use crate::spec::{same_run, spec_difference, RunSpec, Shard, Unit};
 use crate::table::{PartTables, Table};
 
 /// How to run, beyond what decides the rows.
@@ -88,11 +88,9 @@ pub fn simulate(
 ) -> Result<RunSummary, HarnessError> {
     spec.validate()?;
     check_threads(options.threads)?;
-    let (_, variant) =
-        VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
-    let variant = std::sync::Arc::new(variant);
-    let agents =
-        build_agents(&spec.agents, &variant).map_err(|e| HarnessError::Usage(e.to_string()))?;
+    // The variant was parsed once, where the run was asked for; every stage takes it.
+    let variant = spec.variant.variant();
+    let agents = build_agents(&spec.agents, variant)?;
     let mut notes = Vec::new();
     // A part must fit in memory before anything is created.
     let available = crate::memory::available();
@@ -103,7 +101,8 @@ pub fn simulate(
 
     let own = Manifest::path(out, spec.shard);
     if options.resume {
-        match recorded_spec(out, spec.shard)? {
+        // What the directory records, compared without reading its variant again.
+        match recorded_record(out, spec.shard)? {
             Some((recorded, source)) if !same_run(&recorded, spec) => {
                 return Err(HarnessError::Usage(format!(
                     "cannot resume: the arguments differ from the run in {} ({}; the run's spec as read from {source})",
@@ -261,7 +260,7 @@ pub fn simulate(
         pending
             .par_iter()
             .map(|(p, keep)| {
-                let (record, deals) = play_part(spec, &variant, &agents, out, *p, keep, &progress)?;
+                let (record, deals) = play_part(spec, variant, &agents, out, *p, keep, &progress)?;
                 journal.append(&record)?;
                 Ok((record, deals))
             })
@@ -456,12 +455,12 @@ fn play_part(
     // when its deals file exists.
     let mut batches = Vec::with_capacity(4);
     if let Some(d) = tables.decisions.take() {
-        batches.push((Table::Decisions, d.len(), d.finish(&spec.variant.name)));
+        batches.push((Table::Decisions, d.len(), d.finish(spec.variant.name())));
     }
     batches.push((Table::Wins, tables.wins.len(), tables.wins.finish()));
     batches.push((Table::Tai, tables.tai.len(), tables.tai.finish()));
     let deal_rows = tables.deals.len();
-    let deals_batch = tables.deals.finish(&spec.variant.name);
+    let deals_batch = tables.deals.finish(spec.variant.name());
     batches.push((Table::Deals, deal_rows, deals_batch));
     let origin = spec.part_origin(p).to_json();
     let mut staged = Vec::with_capacity(4);

@@ -3,6 +3,7 @@
 
 use core::fmt;
 use core::str::FromStr;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -95,61 +96,117 @@ impl fmt::Display for Shard {
     }
 }
 
-/// The variant a run scores with, kept as its TOML text so the run directory can carry an
-/// exact copy and the manifest its hash.
+/// What a run's records (the manifest, the journal, every part's footer) say of its variant:
+/// its name, where it was read from, and its text's SHA-256. A spec read back from a record
+/// names its variant so ([`RecordedSpec`]) until the variant is read again and checked
+/// against the hash ([`crate::recorded_spec`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VariantSource {
+pub struct VariantRecord {
     /// The name inside the file (`taiwan16`, …).
     pub name: String,
     /// `builtin:NAME` or the path it was read from.
     pub origin: String,
     /// SHA-256 of the TOML text, hex.
     pub sha256: String,
-    #[serde(skip)]
-    pub text: String,
 }
 
-impl VariantSource {
-    /// A shipped variant by name, or else a TOML file by path; errors name the known
-    /// variants or the file, line and problem.
-    pub fn by_name_or_path(name: &str) -> Result<(VariantSource, Variant), HarnessError> {
-        let (text, origin) = match Variant::builtin_text(name) {
-            Some(text) => (text.to_string(), format!("builtin:{name}")),
-            None if std::path::Path::new(name).exists() => {
-                let text = taisim_score::file::read_regular_text(
-                    std::path::Path::new(name),
-                    taisim_score::file::VARIANT_FILE_LIMIT,
-                    "a variant file",
-                )
-                .map_err(|e| {
-                    HarnessError::Usage(format!("cannot read variant file {name}: {e}"))
-                })?;
-                (text, name.to_string())
-            }
-            None => {
-                return Err(HarnessError::Usage(format!(
-                    "unknown variant {name:?}: not a shipped variant ({}) nor a file",
-                    Variant::names().join(", ")
-                )))
-            }
-        };
-        VariantSource::from_text(text, origin)
+/// The variant a run plays: parsed and validated once, where the run is asked for, and then
+/// handed to every stage as this object (the agents, the engine's rules, the scorer, the
+/// rows), with its exact text (copied into the run directory) and its record (for the
+/// manifest, which it serializes as).
+#[derive(Clone)]
+pub struct RunVariant {
+    record: VariantRecord,
+    text: Arc<str>,
+    variant: Arc<Variant>,
+}
+
+impl RunVariant {
+    /// A shipped variant by name, or else a TOML file by path ([`Variant::find`], the one
+    /// lookup of names and paths), parsed.
+    pub fn by_name_or_path(name: &str) -> Result<RunVariant, HarnessError> {
+        let found = Variant::find(name)?;
+        RunVariant::from_text(found.text, found.origin)
     }
 
-    /// Parses a variant's TOML text.
+    /// Parses a variant's TOML text, read from `origin` (`builtin:NAME` or a path).
     pub fn from_text(
-        text: String,
+        text: impl Into<Arc<str>>,
         origin: String,
-    ) -> Result<(VariantSource, Variant), HarnessError> {
-        let variant = Variant::from_toml_str(&text, &origin)
-            .map_err(|e| HarnessError::Usage(e.to_string()))?;
-        let source = VariantSource {
-            name: variant.name().to_string(),
-            origin,
-            sha256: sha256_hex(text.as_bytes()),
+    ) -> Result<RunVariant, HarnessError> {
+        let text: Arc<str> = text.into();
+        let variant = Variant::from_toml_str(&text, &origin)?;
+        Ok(RunVariant {
+            record: VariantRecord {
+                name: variant.name().to_string(),
+                origin,
+                sha256: sha256_hex(text.as_bytes()),
+            },
             text,
-        };
-        Ok((source, variant))
+            variant: Arc::new(variant),
+        })
+    }
+
+    /// The variant itself, shared.
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// What the run's records say of it.
+    pub fn record(&self) -> &VariantRecord {
+        &self.record
+    }
+
+    /// The name inside the file.
+    pub fn name(&self) -> &str {
+        &self.record.name
+    }
+
+    /// The TOML text it was parsed from, byte for byte.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Debug for RunVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RunVariant")
+            .field("record", &self.record)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Two variants are the same when their records and texts are.
+impl PartialEq for RunVariant {
+    fn eq(&self, other: &RunVariant) -> bool {
+        self.record == other.record && self.text == other.text
+    }
+}
+
+impl Eq for RunVariant {}
+
+/// As its record: what a manifest and a part's footer hold of it.
+impl Serialize for RunVariant {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.record.serialize(s)
+    }
+}
+
+/// What a spec's variant slot holds: a loaded [`RunVariant`], or a [`VariantRecord`] read back
+/// from a record. Either says what the records say of it.
+pub trait SpecVariant {
+    fn record(&self) -> &VariantRecord;
+}
+
+impl SpecVariant for VariantRecord {
+    fn record(&self) -> &VariantRecord {
+        self
+    }
+}
+
+impl SpecVariant for RunVariant {
+    fn record(&self) -> &VariantRecord {
+        &self.record
     }
 }
 
@@ -176,10 +233,11 @@ pub const fn game_deal_id(game: u64, j: u64) -> u64 {
 /// Part files are numbered with five digits.
 pub const MAX_PARTS: u64 = 99_999;
 
-/// Everything that decides a run's rows.
+/// Everything that decides a run's rows: the variant it plays ([`RunVariant`], parsed
+/// once), or as a record names it ([`RecordedSpec`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunSpec {
-    pub variant: VariantSource,
+pub struct RunSpec<V = RunVariant> {
+    pub variant: V,
     pub unit: Unit,
     /// Deals or games in the whole run (all shards).
     pub count: u64,
@@ -200,7 +258,11 @@ pub struct RunSpec {
     pub decisions: Option<DecisionSeats>,
 }
 
-impl RunSpec {
+/// A spec as a manifest, a journal or a part's footer records it: the variant named by its
+/// [`VariantRecord`], not yet read.
+pub type RecordedSpec = RunSpec<VariantRecord>;
+
+impl<V: SpecVariant> RunSpec<V> {
     /// Checks what the argument types cannot. The messages name the setting, not a
     /// command-line flag: the Python bindings show them too.
     pub fn validate(&self) -> Result<(), HarnessError> {
@@ -270,8 +332,8 @@ impl RunSpec {
         let (first, end) = self.part_units(p);
         PartOrigin {
             format: PART_ORIGIN_FORMAT.to_string(),
-            variant: self.variant.name.clone(),
-            variant_sha256: self.variant.sha256.clone(),
+            variant: self.variant.record().name.clone(),
+            variant_sha256: self.variant.record().sha256.clone(),
             unit: self.unit,
             count: self.count,
             seed: self.seed,
@@ -290,6 +352,30 @@ impl RunSpec {
     pub fn agents_arg(&self) -> String {
         let names: Vec<String> = self.agents.iter().map(|a| a.to_string()).collect();
         names.join(",")
+    }
+
+    /// The spec as its records hold it.
+    pub fn record(&self) -> RecordedSpec {
+        self.with_variant(self.variant.record().clone())
+    }
+}
+
+impl<V> RunSpec<V> {
+    /// The same spec with `variant` in its variant's place.
+    pub fn with_variant<W>(&self, variant: W) -> RunSpec<W> {
+        RunSpec {
+            variant,
+            unit: self.unit,
+            count: self.count,
+            seed: self.seed,
+            agents: self.agents.clone(),
+            part_size: self.part_size,
+            shard: self.shard,
+            log_actions: self.log_actions,
+            base: self.base,
+            per_tai: self.per_tai,
+            decisions: self.decisions,
+        }
     }
 }
 
@@ -332,9 +418,18 @@ impl PartOrigin {
         serde_json::to_string(self).expect("a part origin serialises")
     }
 
+    /// What the footer says of the variant (where it was read from is not recorded).
+    pub fn variant_record(&self) -> VariantRecord {
+        VariantRecord {
+            name: self.variant.clone(),
+            origin: String::new(),
+            sha256: self.variant_sha256.clone(),
+        }
+    }
+
     /// The spec of the run that wrote the part, as shard `shard` with `variant` (whose hash
     /// the caller has checked against [`PartOrigin::variant_sha256`]).
-    pub fn spec(&self, variant: VariantSource, shard: Shard) -> RunSpec {
+    pub fn spec<V>(&self, variant: V, shard: Shard) -> RunSpec<V> {
         RunSpec {
             variant,
             unit: self.unit,
@@ -360,30 +455,34 @@ impl PartOrigin {
     }
 }
 
-/// Whether two specs describe the same rows: everything but the variant's text (a manifest
-/// keeps its hash) and where the variant was read from.
-pub(crate) fn same_run(a: &RunSpec, b: &RunSpec) -> bool {
-    let plain = |s: &RunSpec| RunSpec {
-        variant: VariantSource {
+/// Whether two specs describe the same rows: everything but where the variant was read from
+/// (its name and hash are compared, not its text).
+pub(crate) fn same_run<A: SpecVariant, B: SpecVariant>(a: &RunSpec<A>, b: &RunSpec<B>) -> bool {
+    let plain = |s: RecordedSpec| RunSpec {
+        variant: VariantRecord {
             origin: String::new(),
-            text: String::new(),
-            ..s.variant.clone()
+            ..s.variant
         },
-        ..s.clone()
+        ..s
     };
-    plain(a) == plain(b)
+    plain(a.record()) == plain(b.record())
 }
 
 /// The first field two specs disagree on, for an error message: "seed: the run has 42, the
 /// command asks for 77" (`has` and `asks` name the two sides).
-pub(crate) fn spec_difference(a: &RunSpec, b: &RunSpec, [has, asks]: [&str; 2]) -> String {
-    let seats = |s: &RunSpec| s.decisions.map_or("none".to_string(), |d| d.to_string());
+pub(crate) fn spec_difference<A: SpecVariant, B: SpecVariant>(
+    a: &RunSpec<A>,
+    b: &RunSpec<B>,
+    [has, asks]: [&str; 2],
+) -> String {
+    let seats = |d: Option<DecisionSeats>| d.map_or("none".to_string(), |d| d.to_string());
     let short = |h: &str| h.get(..12).unwrap_or(h).to_string();
+    let (va, vb) = (a.variant.record(), b.variant.record());
     let fields: [(&str, String, String); 10] = [
         (
             "variant",
-            format!("{} ({}…)", a.variant.name, short(&a.variant.sha256)),
-            format!("{} ({}…)", b.variant.name, short(&b.variant.sha256)),
+            format!("{} ({}…)", va.name, short(&va.sha256)),
+            format!("{} ({}…)", vb.name, short(&vb.sha256)),
         ),
         ("unit", a.unit.name().into(), b.unit.name().into()),
         ("count", a.count.to_string(), b.count.to_string()),
@@ -405,7 +504,7 @@ pub(crate) fn spec_difference(a: &RunSpec, b: &RunSpec, [has, asks]: [&str; 2]) 
             format!("{}/{}", a.base, a.per_tai),
             format!("{}/{}", b.base, b.per_tai),
         ),
-        ("decisions", seats(a), seats(b)),
+        ("decisions", seats(a.decisions), seats(b.decisions)),
     ];
     fields
         .iter()
@@ -463,7 +562,7 @@ mod tests {
     }
 
     fn sample() -> RunSpec {
-        let (variant, _) = VariantSource::by_name_or_path("taiwan16").unwrap();
+        let variant = RunVariant::by_name_or_path("taiwan16").unwrap();
         RunSpec {
             variant,
             unit: Unit::Deals,

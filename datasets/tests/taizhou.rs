@@ -14,7 +14,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use taisim_agents::parse_agents;
 use taisim_datasets::{
     part_path, replay, simulate, variant_schema, Manifest, Report, ReportOptions, RunOptions,
-    RunSpec, Shard, Table, Unit, VariantSource,
+    RunSpec, RunVariant, Shard, Table, Unit,
 };
 use taisim_score::{settle_all_pairs, Variant};
 use taisim_sim::{BySeat, Deal, DealContext, Wind};
@@ -51,9 +51,10 @@ macro_rules! on_both_variants {
 }
 
 fn spec(variant: &str, count: u64, part_size: u64, agents: &str) -> (RunSpec, Variant) {
-    let (source, v) = VariantSource::by_name_or_path(variant).unwrap();
+    let variant = RunVariant::by_name_or_path(variant).unwrap();
+    let v = Variant::clone(variant.variant());
     let spec = RunSpec {
-        variant: source,
+        variant,
         unit: Unit::Deals,
         count,
         seed: 11,
@@ -474,7 +475,7 @@ on_both_variants!(
 /// deal is played here, so it needs no scoring of wilds.
 #[test]
 fn taizhou_replay_names_the_wild_and_its_stand_in() {
-    let (_, variant) = VariantSource::by_name_or_path("taizhou").unwrap();
+    let variant = Variant::builtin("taizhou").unwrap();
     for seed in 0..40u64 {
         let deal = Deal::new(variant.rules(), seed, DealContext::FIRST).unwrap();
         let indicator = deal.wild_indicator().expect("taizhou turns up a wild");

@@ -107,11 +107,13 @@ pub(crate) fn bad(path: &Path, message: impl Into<String>) -> HarnessError {
 }
 
 /// A Parquet or Arrow error reading `path`.
-pub(crate) fn unreadable<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> HarnessError + '_ {
+pub(crate) fn unreadable<E: std::error::Error + Send + Sync + 'static>(
+    path: &Path,
+) -> impl Fn(E) -> HarnessError + '_ {
     move |e| HarnessError::Parquet {
         action: "cannot read",
         path: path.to_path_buf(),
-        message: e.to_string(),
+        source: Box::new(e),
     }
 }
 
