@@ -87,9 +87,6 @@ pub enum EngineError {
     /// A seat the deal names a winner holds no winning hand.
     #[error("seat {0} won but has no winning hand")]
     NoWinningHand(Seat),
-    /// A winner the scorer did not score.
-    #[error("seat {0} won but was not scored")]
-    NotScored(Seat),
     /// The deal's payments do not sum to zero.
     #[error("payments sum to {0}, not zero")]
     NotConserved(i64),

@@ -1,7 +1,7 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
 use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
-use taisim_score::{score, score_deal, try_settle, Score, ScoreError, Variant, WinInput};
+use taisim_score::{score_deal, Variant, WinInput};
 use taisim_sim::algo::{shanten, HandRules};
 use taisim_sim::{
     deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
@@ -149,54 +149,23 @@ impl<'a> Player<'a> {
         tables.wins.set_layout(self.layout);
         let mut total_tai: Option<u16> = None;
         if result.outcome != Outcome::ExhaustiveDraw {
-            // Winner-pays: each win settled alone, as before. All-pairs: the deal is settled
-            // once among all four seats (every seat's value, 全包), by the scoring crate.
-            let all_pairs = if self.layout.all_pairs {
-                let ds = score_deal(&deal, self.variant, self.spec.base, self.spec.per_tai)
-                    .map_err(|e| engine(e.into()))?;
-                Some(ds)
-            } else {
-                None
-            };
-            let settled = all_pairs.as_ref().map(|ds| AllPairsRow {
+            // Every win scored and the deal settled by the scoring crate under the variant's
+            // model: each win alone (winner-pays), or once among all four seats with every
+            // seat's value and 全包 (all-pairs). The one place a deal's payments are worked out.
+            let ds = score_deal(&deal, self.variant, self.spec.base, self.spec.per_tai)
+                .map_err(|e| engine(e.into()))?;
+            for (end, p) in seats.iter_mut().zip(ds.payments.0) {
+                end.pay = p;
+            }
+            let settled = self.layout.all_pairs.then_some(AllPairsRow {
                 responsible: ds.responsible,
                 values: ds.values.0,
                 pays: ds.payments.0,
             });
-            if let Some(a) = &settled {
-                for (end, p) in seats.iter_mut().zip(a.pays) {
-                    end.pay = p;
-                }
-            }
-            for winner in result.winners.iter() {
+            for ((winner, s), pay) in ds.wins.iter().zip(&ds.win_payments) {
+                let winner = *winner;
                 let input = WinInput::from_deal(&deal, winner)
                     .ok_or_else(|| engine(EngineError::NoWinningHand(winner)))?;
-                let scored: Score;
-                let (s, payment) = match &all_pairs {
-                    Some(ds) => {
-                        let (_, s) = ds
-                            .wins
-                            .iter()
-                            .find(|(w, _)| *w == winner)
-                            .ok_or_else(|| engine(EngineError::NotScored(winner)))?;
-                        (s, ds.payments[winner])
-                    }
-                    None => {
-                        scored = score(&input, self.variant).map_err(|e| engine(e.into()))?;
-                        let pay = try_settle(
-                            &scored,
-                            &input,
-                            self.variant,
-                            self.spec.base,
-                            self.spec.per_tai,
-                        )
-                        .map_err(|e| engine(ScoreError::from(e).into()))?;
-                        for (end, p) in seats.iter_mut().zip(pay.0) {
-                            end.pay += p;
-                        }
-                        (&scored, pay[winner])
-                    }
-                };
                 *total_tai.get_or_insert(0) += s.total;
                 for p in &s.patterns {
                     tables.tai.push(deal_id, winner, p.id, p.count, p.tai);
@@ -219,7 +188,7 @@ impl<'a> Player<'a> {
                     winner_is_dealer: winner == context.dealer,
                     meets_minimum: s.meets_minimum,
                     capped: s.capped,
-                    payment,
+                    payment: pay[winner],
                     value: self.layout.points_model.then_some((s.hu, s.points)),
                     all_pairs: settled,
                     n_patterns: s.patterns.len() as u8,

@@ -11,7 +11,7 @@ use std::path::Path;
 use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt64Array, UInt8Array};
 use taisim_agents::{build_agents, index_to_action, play_deal_with};
 use taisim_score::{
-    score, score_deal, settle, settle_all_pairs, ScoreError, SettlementModel, WinInput,
+    score_deal, settle_all_pairs, DealScore, ScoreError, SettlementModel, WinInput,
 };
 use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
@@ -221,11 +221,16 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
 
     let result = *deal.result().expect("the deal is over");
     writeln!(w, "result: {}", result.outcome.name()).map_err(io)?;
-    let pays = if variant.settlement().model == SettlementModel::AllPairs {
-        all_pairs_settlement(&deal, variant, &spec, deal_id, rec.seed, w)?
+    // The deal scored and settled by the scoring crate under the variant's model, as the run
+    // did; only what is shown differs by model.
+    let engine = HarnessError::engine(deal_id, rec.seed);
+    let ds = score_deal(&deal, variant, spec.base, spec.per_tai).map_err(|e| engine(e.into()))?;
+    if variant.settlement().model == SettlementModel::AllPairs {
+        write_all_pairs(&deal, &ds, &spec, &engine, w)?;
     } else {
-        winner_pays_settlement(&deal, variant, &spec, deal_id, rec.seed, w)?
-    };
+        write_wins(&deal, &ds, &engine, w)?;
+    }
+    let pays = ds.payments.0;
     writeln!(
         w,
         "payments: E {} S {} W {} N {}",
@@ -270,27 +275,18 @@ fn write_error(e: std::io::Error) -> HarnessError {
     }
 }
 
-/// Scores and settles each win alone (the winner-pays variants); returns the net payments.
-fn winner_pays_settlement(
+/// Each win of a winner-pays deal: the hand and its patterns.
+fn write_wins(
     deal: &Deal,
-    variant: &taisim_score::Variant,
-    spec: &RunSpec,
-    deal_id: u64,
-    seed: u64,
+    ds: &DealScore,
+    engine: &dyn Fn(EngineError) -> HarnessError,
     w: &mut dyn Write,
-) -> Result<[i64; 4], HarnessError> {
+) -> Result<(), HarnessError> {
     let io = write_error;
-    let result = *deal.result().expect("the deal is over");
-    let mut pays = [0i64; 4];
-    for winner in result.winners.iter() {
-        let engine = HarnessError::engine(deal_id, seed);
+    for (winner, s) in &ds.wins {
+        let winner = *winner;
         let input = WinInput::from_deal(deal, winner)
             .ok_or_else(|| engine(EngineError::NoWinningHand(winner)))?;
-        let s = score(&input, variant).map_err(|e| engine(e.into()))?;
-        let pay = settle(&s, &input, variant, spec.base, spec.per_tai);
-        for (p, v) in pays.iter_mut().zip(pay.0) {
-            *p += v;
-        }
         let melds: Vec<String> = input.melds.iter().map(|m| m.to_string()).collect();
         writeln!(
             w,
@@ -307,26 +303,22 @@ fn winner_pays_settlement(
             writeln!(w, "    {:<28} {:<8} {:>3}", p.id.id(), p.name_zh(), p.tai).map_err(io)?;
         }
     }
-    Ok(pays)
+    Ok(())
 }
 
-/// Scores the deal and settles it among all four seats (taizhou): the win, every seat's
-/// value, the 全包 seat, the amounts in points (halves where a non-dealer pays half) and in
-/// money; returns the net payments. A drawn deal settles nothing.
-fn all_pairs_settlement(
+/// An all-pairs deal (taizhou): the win, every seat's value, the 全包 seat, the amounts in
+/// points (halves where a non-dealer pays half) and in money. A drawn deal settles nothing.
+fn write_all_pairs(
     deal: &Deal,
-    variant: &taisim_score::Variant,
+    ds: &DealScore,
     spec: &RunSpec,
-    deal_id: u64,
-    seed: u64,
+    engine: &dyn Fn(EngineError) -> HarnessError,
     w: &mut dyn Write,
-) -> Result<[i64; 4], HarnessError> {
+) -> Result<(), HarnessError> {
     let io = write_error;
-    let engine = HarnessError::engine(deal_id, seed);
-    let ds = score_deal(deal, variant, spec.base, spec.per_tai).map_err(|e| engine(e.into()))?;
     if ds.wins.is_empty() {
         writeln!(w, "  drawn: nothing is settled").map_err(io)?;
-        return Ok(ds.payments.0);
+        return Ok(());
     }
     let dealer = deal.context().dealer;
     for (winner, s) in &ds.wins {
@@ -380,5 +372,5 @@ fn all_pairs_settlement(
         )
         .map_err(io)?;
     }
-    Ok(ds.payments.0)
+    Ok(())
 }

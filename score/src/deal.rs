@@ -19,6 +19,9 @@ use super::variant::{SettlementModel, Variant};
 pub struct DealScore {
     /// Each winner and its score (several only with 一砲多響); empty for a drawn deal.
     pub wins: ArrayVec<(Seat, Score), 3>,
+    /// Each win's own payments, in the order of `wins` (under all-pairs settlement, the
+    /// deal's settlement among all four seats). Each sums to zero.
+    pub win_payments: ArrayVec<BySeat<i64>, 3>,
     /// Net payments of the deal, each win settled separately and added up. Sums to zero.
     pub payments: BySeat<i64>,
     /// Each seat's value under all-pairs settlement (taizhou.md 胜负规则): the winner's
@@ -57,6 +60,7 @@ pub fn score_deal_with(
     let result = deal.result().ok_or(ScoreError::DealNotOver)?;
     let mut out = DealScore {
         wins: ArrayVec::new(),
+        win_payments: ArrayVec::new(),
         payments: BySeat([0; 4]),
         values: BySeat([0; 4]),
         responsible: None,
@@ -94,6 +98,7 @@ pub fn score_deal_with(
             *p = p.checked_add(v).ok_or(SettleError::Overflow)?;
         }
         out.wins.push((seat, s));
+        out.win_payments.push(pay);
     }
     Ok(out)
 }

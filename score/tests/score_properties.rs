@@ -26,6 +26,16 @@ fn settlements_of_simulated_deals_sum_to_zero() {
                 let ds = score_deal(&deal, &variant, base, per_tai)
                     .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
                 assert_eq!(ds.payments.0.iter().sum::<i64>(), 0, "{name} seed {seed}");
+                // Each win's own payments sum to zero and add up to the deal's.
+                assert_eq!(ds.win_payments.len(), ds.wins.len());
+                let mut total = [0i64; 4];
+                for pay in &ds.win_payments {
+                    assert_eq!(pay.0.iter().sum::<i64>(), 0, "{name} seed {seed}");
+                    for (t, p) in total.iter_mut().zip(pay.0) {
+                        *t += p;
+                    }
+                }
+                assert_eq!(total, ds.payments.0, "{name} seed {seed}");
                 for (seat, s) in &ds.wins {
                     let sum: u16 = s.patterns.iter().map(|p| p.tai).sum();
                     assert!(
