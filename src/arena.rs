@@ -51,10 +51,7 @@ pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
     let duel = Arena::new(&args.candidate, &args.baseline, variant).map_err(flagged)?;
     let run = duel.play(args.deals, args.seed, args.threads)?;
     if args.json {
-        outln!(
-            "{}",
-            serde_json::to_string(&run.report).expect("a report serialises")
-        );
+        outln!("{}", run.report.to_json());
     } else {
         print_table(&run.report, run.seconds, run.threads);
     }

@@ -386,6 +386,12 @@ pub struct ArenaReport {
 const Z95: f64 = 1.959_963_984_540_054;
 
 impl ArenaReport {
+    /// The report as `taisim arena --json` prints it: one JSON object, fields in their
+    /// declared order (what Python's `taisim.arena` returns too).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report serialises")
+    }
+
     pub fn new(
         t: &Tally,
         candidate: &AgentSpec,

@@ -7,6 +7,8 @@ engine.
 - ``taisim.simulate()``: seeded self-play into a Parquet dataset, as ``taisim simulate``.
 - ``taisim.score()``, ``taisim.score_many()``: the tai of winning hands, as ``taisim score
   --json`` and ``--jsonl``.
+- ``taisim.arena()``: a duplicate match of two agents on the same walls, as ``taisim arena
+  --json``.
 
 Errors are exception classes that can be caught by kind, all ``ValueError`` subclasses for
 bad input: ``UsageError`` (an argument or directory the call cannot use), ``VariantError``,
@@ -37,6 +39,7 @@ from taisim._native import __version__
 from taisim._native import (AgentError, CorruptRunError, EngineError, IllegalActionError,
                             PolicyError, ScoreRequestError, StakesError, UsageError,
                             VariantError)
+from taisim._native import arena as _arena
 from taisim._native import score_json as _score_json
 from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
@@ -172,6 +175,42 @@ def load_decisions(run, seats=None, out=None):
     return _load_decisions(str(run), seats, out)
 
 
+def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=None):
+    """A duplicate match of agent ``candidate`` against agent ``baseline`` on ``deals`` walls,
+    exactly as ``taisim arena --json`` plays and reports it (the same Rust implementation):
+    every wall is played five times, with the candidate in each seat in turn and the baseline
+    in the other three, and by four baselines; each seat's difference on the same wall
+    cancels the luck of the tiles.
+
+    Agents are named as on the command line, one name each: ``"random"``, ``"greedy"``,
+    ``"defensive"``, ``"trained"``, ``"search"``, ``"policy:PATH"``. ``variant`` is a shipped name or a variant file's path;
+    ``seed`` deals wall ``i`` from ``(seed, i)``; ``threads`` (default: every core) does not
+    change the result. The GIL is released while the walls are played.
+
+    Returns a dict with the fields of ``--json``: ``candidate``, ``baseline``, ``variant``,
+    ``seed``, ``deals``, ``deals_played``, ``mean_diff`` (points per deal, candidate minus
+    baseline), ``std_error``, ``ci95_low``, ``ci95_high`` (``None`` with one wall),
+    ``candidate_stats`` and ``baseline_stats`` (``points_per_deal``, ``win_rate``,
+    ``self_draw_rate``, ``deal_in_rate``). An unknown agent raises ``AgentError``, a policy
+    file that cannot be used ``PolicyError``, a bad variant ``VariantError``, no walls or a
+    bad thread count ``UsageError``."""
+    for name, value in (("deals", deals), ("seed", seed), ("threads", threads)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise TypeError(f"arena(): {name} must be an int, not {type(value).__name__}")
+        if value is not None and value < 0:
+            raise UsageError(f"arena(): {name} must not be negative, got {value}")
+    for name, value in (("candidate", candidate), ("baseline", baseline)):
+        if not isinstance(value, str):
+            raise TypeError(f"arena(): {name} must be an agent name (str), not "
+                            f"{type(value).__name__}")
+    if variant is not None and not isinstance(variant, str):
+        from taisim._seed import variant_arg
+
+        variant = variant_arg(variant)
+    return _json.loads(_arena(candidate, baseline, deals=deals, seed=seed, variant=variant,
+                              threads=threads))
+
+
 __all__ = [
     "ACTION_SPACE_SIZE",
     "GYM_IDS",
@@ -187,6 +226,7 @@ __all__ = [
     "action_name",
     "score",
     "simulate",
+    "arena",
     "AgentError",
     "CorruptRunError",
     "EngineError",

@@ -8,7 +8,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use taisim_agents::{AgentParseError, PolicyError as AgentPolicyError};
-use taisim_datasets::HarnessError;
+use taisim_datasets::{ArenaError, HarnessError};
 use taisim_score::{RequestError, SettleError, VariantError as ScoreVariantError};
 
 use crate::EnvError;
@@ -139,6 +139,18 @@ pub(super) fn harness(e: HarnessError) -> PyErr {
         }
         HarnessError::Parquet { .. } | HarnessError::Engine { .. } => EngineError::new_err(message),
         HarnessError::Threads { .. } => PyRuntimeError::new_err(message),
+    }
+}
+
+pub(super) fn arena(e: ArenaError) -> PyErr {
+    let message = e.to_string();
+    match e {
+        ArenaError::AgentName { .. } => AgentError::new_err(message),
+        ArenaError::Agent { .. } => PolicyError::new_err(message),
+        ArenaError::Variant(_) => VariantError::new_err(message),
+        ArenaError::NoDeals | ArenaError::Threads(_) => UsageError::new_err(message),
+        ArenaError::Pool { .. } => PyRuntimeError::new_err(message),
+        ArenaError::Wall { .. } => EngineError::new_err(message),
     }
 }
 

@@ -1,8 +1,9 @@
 //! The harness from Python: `taisim.simulate` (seeded self-play into Parquet, as `taisim
-//! simulate`), the library's own, the GIL released while it runs.
+//! simulate`) and `taisim.arena` (the duplicate arena, as `taisim arena --json`), both the
+//! library's own, the GIL released while they run.
 
 use pyo3::prelude::*;
-use taisim_datasets::{ProgressMode, RunOptions, RunRequest};
+use taisim_datasets::{Arena, ProgressMode, RunOptions, RunRequest};
 
 use super::errors;
 
@@ -76,4 +77,26 @@ pub(super) fn simulate(
     });
     done.map(|summary| summary.out.display().to_string())
         .map_err(errors::harness)
+}
+
+/// `taisim.arena(candidate, baseline, deals, seed, variant, threads)`: the duplicate arena of
+/// `taisim arena`, its report as the JSON `taisim arena --json` prints (the Python wrapper
+/// reads it into a dict). The GIL is released while the walls are played.
+#[pyfunction]
+#[pyo3(signature = (candidate, baseline, *, deals, seed = 0, variant = None, threads = None))]
+pub(super) fn arena(
+    py: Python<'_>,
+    candidate: &str,
+    baseline: &str,
+    deals: u64,
+    seed: u64,
+    variant: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<String> {
+    let variant = variant.unwrap_or(taisim_score::Variant::DEFAULT);
+    let duel = Arena::new(candidate, baseline, variant).map_err(errors::arena)?;
+    let run = py
+        .allow_threads(|| duel.play(deals, seed, threads))
+        .map_err(errors::arena)?;
+    Ok(run.report.to_json())
 }

@@ -5,7 +5,7 @@
 //! - `single.rs`, `aec.rs`, `vec_env.rs`: the three environment classes, `config.rs` what they
 //!   share, `render.rs` the table as text;
 //! - `scoring.rs`: `score_json`, `score_many_json`;
-//! - `harness.rs`: `simulate`; `decisions.rs`: `load_decisions`;
+//! - `harness.rs`: `simulate`, `arena`; `decisions.rs`: `load_decisions`;
 //! - `policy.rs`: a policy file's scores and bytes, for exporting from PyTorch;
 //! - `errors.rs`: the exception classes, and the one mapping of every Rust error kind to
 //!   them. Errors cross the boundary as Python exceptions, never as panics.
@@ -46,6 +46,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scoring::score_json, m)?)?;
     m.add_function(wrap_pyfunction!(scoring::score_many_json, m)?)?;
     m.add_function(wrap_pyfunction!(harness::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::arena, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_logits, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::load_decisions, m)?)?;
