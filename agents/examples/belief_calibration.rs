@@ -40,18 +40,13 @@ fn main() {
     let samples: u32 = args.get(2).map_or(16, |s| s.parse().unwrap());
     let name = args.get(3).map_or("taiwan16", String::as_str);
     let variant = Arc::new(Variant::builtin(name).unwrap());
-    let models = [
-        BeliefModel::Uniform,
-        BeliefModel::Play,
-        BeliefModel::History,
-    ];
-    let mut beliefs = models.map(Belief::new);
+    let mut beliefs = [BeliefModel::Uniform, BeliefModel::Play].map(Belief::new);
     // [bucket][truth, uniform, play]
-    let mut cells = [[Cell::default(); 4]; 6];
-    let (mut brier, mut logloss) = ([0.0f64; 3], [0.0f64; 3]);
+    let mut cells = [[Cell::default(); 3]; 6];
+    let (mut brier, mut logloss) = ([0.0f64; 2], [0.0f64; 2]);
     let (mut kinds, mut dangerous) = (0.0f64, 0.0f64);
     // Each opponent's readiness: the share of samples in which it is ready, against the truth.
-    let mut ready_ll = [0.0f64; 3];
+    let mut ready_ll = [0.0f64; 2];
     let mut ready_n = 0.0f64;
     let mut greedy = GreedyAgent::new();
     let mut legal = ActionList::new();
@@ -72,10 +67,10 @@ fn main() {
                     truth |= w;
                     truly_ready[k as usize - 1] = s <= 0;
                 }
-                let mut ready_count = [[0u32; 3]; 3];
-                let mut predicted = [[0u32; 34]; 3];
+                let mut ready_count = [[0u32; 3]; 2];
+                let mut predicted = [[0u32; 34]; 2];
                 for (m, belief) in beliefs.iter_mut().enumerate() {
-                    belief.prepare(&view, &mut rng);
+                    belief.prepare(&view);
                     for _ in 0..samples {
                         let fill = belief.sample(&view, &mut rng).unwrap().clone();
                         let mut any = 0u64;
@@ -94,7 +89,7 @@ fn main() {
                 for k in 0..3 {
                     let y = truly_ready[k] as u8 as f64;
                     ready_n += 1.0;
-                    for m in 0..3 {
+                    for m in 0..2 {
                         let p = (ready_count[m][k] as f64 + 0.5) / (samples as f64 + 1.0);
                         ready_ll[m] -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
                     }
@@ -103,7 +98,7 @@ fn main() {
                     let y = (truth >> t.index() & 1) as f64;
                     kinds += 1.0;
                     dangerous += y;
-                    for m in 0..3 {
+                    for m in 0..2 {
                         let p = (predicted[m][t.index()] as f64 + 0.5) / (samples as f64 + 1.0);
                         brier[m] += (p - y) * (p - y);
                         logloss[m] -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
@@ -114,15 +109,14 @@ fn main() {
             deal.play(a).unwrap();
         }
     }
-    println!("discards  | true shanten ready | uniform shanten ready | play shanten ready | history shanten ready");
+    println!("discards  | true shanten ready | uniform shanten ready | play shanten ready");
     for (b, row) in cells.iter().enumerate() {
         let f = |c: &Cell| (c.shanten / c.n.max(1.0), c.ready / c.n.max(1.0));
         let (ts, tr) = f(&row[0]);
         let (us, ur) = f(&row[1]);
         let (ps, pr) = f(&row[2]);
-        let (hs, hr) = f(&row[3]);
         println!(
-            "{:>3}-{:<3}   | {ts:5.2} {tr:5.3}        | {us:5.2} {ur:5.3}           | {ps:5.2} {pr:5.3}        | {hs:5.2} {hr:5.3}   (n {})",
+            "{:>3}-{:<3}   | {ts:5.2} {tr:5.3}        | {us:5.2} {ur:5.3}           | {ps:5.2} {pr:5.3}   (n {})",
             b * 12,
             b * 12 + 11,
             row[0].n
@@ -134,7 +128,7 @@ fn main() {
         "danger of held kinds: {kinds} kinds, {base:.4} dangerous; constant-rate brier {:.5} log loss {base_ll:.4}",
         base * (1.0 - base)
     );
-    for (m, name) in ["uniform", "play", "history"].iter().enumerate() {
+    for (m, name) in ["uniform", "play"].iter().enumerate() {
         println!(
             "  {name:8} brier {:.5} log loss {:.4}   readiness log loss {:.4}",
             brier[m] / kinds,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rand_pcg::Pcg64Mcg;
-use taisim_agents::search::{Belief, BeliefModel, Sampler, SearchAgent, SearchConfig};
+use taisim_agents::search::{BeliefModel, Sampler, SearchAgent, SearchConfig};
 use taisim_agents::{play_deal, Agent, BuiltinAgent, GreedyAgent};
 use taisim_score::{score_deal, Variant};
 use taisim_sim::{
@@ -79,43 +79,6 @@ impl Sampler for Oracle {
     }
 }
 
-/// A cheat for study: samples of the belief, kept only when every other seat's readiness
-/// matches the truth.
-struct ReadyOracle {
-    deal: Deal,
-    belief: Belief,
-    fill: Fill,
-}
-
-impl Sampler for ReadyOracle {
-    fn prepare(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) {
-        self.belief.prepare(view, rng);
-    }
-
-    fn sample(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) -> Option<&Fill> {
-        let me = view.seat();
-        let ready = |hand: &taisim_sim::Hand, o: Seat| {
-            let rules = taisim_agents::knowledge::hand_rules(
-                view,
-                view.rules().sets - view.melds(o).count() as u8,
-            );
-            taisim_sim::algo::shanten(hand, rules) <= 0
-        };
-        for _ in 0..64 {
-            let fill = self.belief.sample(view, rng)?;
-            if (1..4u8).all(|k| {
-                let o = me.add(k);
-                ready(&fill.hands[o], o) == ready(self.deal.hand(o), o)
-            }) {
-                self.fill = fill.clone();
-                return Some(&self.fill);
-            }
-        }
-        self.fill = self.belief.sample(view, rng)?.clone();
-        Some(&self.fill)
-    }
-}
-
 fn play(deal: &mut Deal, agents: &mut [BuiltinAgent; 4], variant: &Variant) -> [i64; 4] {
     play_deal(deal, agents, &mut ActionList::new());
     let st = variant.settlement();
@@ -132,23 +95,14 @@ fn main() {
     let budget: u32 = a[3].parse().unwrap();
     let margin: f64 = a[4].parse().unwrap();
     let oracle = a[5] == "oracle";
-    let ready_oracle = a[5] == "ready-oracle";
     let belief = match a[5].as_str() {
         "uniform" => BeliefModel::Uniform,
-        "history" => BeliefModel::History,
         _ => BeliefModel::Play,
     };
     let variant = Arc::new(Variant::builtin(a.get(6).map_or("taiwan16", String::as_str)).unwrap());
     let threads: u64 = a.get(7).map_or(2, |s| s.parse().unwrap());
     let mut config = SearchConfig::with_budget(budget);
-    if a.get(8).map(String::as_str) == Some("defensive") {
-        config.own_rollout = taisim_agents::search::OwnRollout::Defensive;
-    }
-    config.scope = match a.get(9).map(String::as_str) {
-        Some("claims") => taisim_agents::search::Scope::Claims,
-        Some("turns") => taisim_agents::search::Scope::Turns,
-        _ => taisim_agents::search::Scope::All,
-    };
+
     config.margin = margin;
     config.belief = belief;
     let start = Instant::now();
@@ -174,7 +128,7 @@ fn main() {
                         )));
                         let mut cdeal = Deal::new(variant.rules(), s, ctx).unwrap();
                         let t0 = Instant::now();
-                        let cp = if oracle || ready_oracle {
+                        let cp = if oracle {
                             let mut search = SearchAgent::new(Arc::clone(&variant), config);
                             for (k, a) in agents.iter_mut().enumerate() {
                                 a.reset(s, Seat::ALL[k]);
@@ -183,14 +137,7 @@ fn main() {
                             let mut legal = ActionList::new();
                             while let Some(to) = cdeal.to_act() {
                                 cdeal.legal_actions(&mut legal);
-                                let act = if to == seat && ready_oracle {
-                                    let mut o = ReadyOracle {
-                                        deal: cdeal.clone(),
-                                        belief: Belief::new(BeliefModel::Play),
-                                        fill: Fill::default(),
-                                    };
-                                    search.decide_with(&cdeal.view(to), &legal, &mut o)
-                                } else if to == seat {
+                                let act = if to == seat {
                                     let mut o = Oracle {
                                         deal: cdeal.clone(),
                                         fill: Fill::default(),
@@ -253,9 +200,7 @@ fn main() {
     let se = ((t.diff_sq / n - mean * mean) / (n - 1.0)).sqrt();
     let seats = 4.0 * n;
     println!(
-        "budget {budget} margin {margin} belief {belief:?} own {:?} scope {:?} {}: {} walls, mean_diff {mean:+.3} ± {se:.3} (95% [{:+.3}, {:+.3}])  win {:.3}/{:.3} self {:.3}/{:.3} dealin {:.3}/{:.3}  {:.1} ms/turn-ish  {:.0}s",
-        config.own_rollout,
-        config.scope,
+        "budget {budget} margin {margin} belief {belief:?} {}: {} walls, mean_diff {mean:+.3} ± {se:.3} (95% [{:+.3}, {:+.3}])  win {:.3}/{:.3} self {:.3}/{:.3} dealin {:.3}/{:.3}  {:.1} ms/turn-ish  {:.0}s",
         variant.name(),
         t.walls,
         mean - 1.96 * se,

@@ -1,7 +1,8 @@
 //! Hand efficiency: how far a hand is from winning and how many unseen tiles bring it
-//! closer (shanten and ukeire, 受入). The greedy agents rank their discards by it, the
-//! observation encoder shows it (version 3), and the search agent's prior reads it: a room
-//! below all three, so the encoder borrows nothing from an agent.
+//! closer (shanten and ukeire, 受入), and how well a tile works with the rest of the hand
+//! (connectivity). The greedy agents rank their discards by it, the observation encoder
+//! shows it (version 3), and the search agent's prior and rollouts read it: a room below all
+//! three, so the encoder borrows nothing from an agent.
 
 use taisim_sim::algo::{improving_kinds, Discards, HandRules, SpecialHands};
 use taisim_sim::{Hand, Tile, TileSet};
@@ -80,6 +81,27 @@ pub(crate) fn discard_ukeire(
         out[t.index()] = weighted_count(improving[t.index()].0, &planes);
     }
     out
+}
+
+/// How much a tile works with the rest of the hand: its other copies, and the copies of the
+/// kinds within two ranks of it in its suit, nearer ones counting more. A cheap stand-in
+/// for ukeire: the search's fast rollouts break greedy's ties by it, and its prior ranks
+/// discards by it.
+pub(crate) fn connectivity(hand: &Hand, t: Tile) -> u32 {
+    let i = t.index();
+    let mut c = 4 * (hand.count(t) as u32).saturating_sub(1);
+    if i < 27 {
+        let rank = i % 9;
+        for (d, w) in [(1usize, 2u32), (2, 1)] {
+            if rank >= d {
+                c += w * hand.count(Tile::new((i - d) as u8)) as u32;
+            }
+            if rank + d < 9 {
+                c += w * hand.count(Tile::new((i + d) as u8)) as u32;
+            }
+        }
+    }
+    c
 }
 
 /// 1m 9m 1p 9p 1s 9s and the seven honors.

@@ -94,3 +94,37 @@ fn no_heap_allocation_per_decision() {
         after - before
     );
 }
+
+#[test]
+fn the_search_allocates_nothing_per_decision_or_rollout() {
+    use taisim_agents::search::{SearchAgent, SearchConfig};
+    use taisim_score::Variant;
+    // Built before counting: a variant and the agents' names allocate.
+    let seats = |name: &str| -> [BuiltinAgent; 4] {
+        let variant = Arc::new(Variant::builtin(name).unwrap());
+        [
+            BuiltinAgent::Search(Box::new(SearchAgent::new(
+                variant,
+                SearchConfig::with_budget(24),
+            ))),
+            BuiltinAgent::Greedy(GreedyAgent::new()),
+            BuiltinAgent::Random(RandomAgent::new()),
+            BuiltinAgent::Greedy(GreedyAgent::new()),
+        ]
+    };
+    let mut taiwan = seats("taiwan16");
+    let mut taizhou = seats("taizhou");
+    play(&mut taiwan, Rules::TAIWAN16, 0..2);
+    play(&mut taizhou, Rules::TAIZHOU, 0..2);
+    let before = counting_alloc::allocations();
+    let steps =
+        play(&mut taiwan, Rules::TAIWAN16, 2..22) + play(&mut taizhou, Rules::TAIZHOU, 2..12);
+    let after = counting_alloc::allocations();
+    assert!(steps > 500, "{steps}");
+    assert_eq!(
+        after - before,
+        0,
+        "{} allocations over {steps} decisions",
+        after - before
+    );
+}

@@ -35,9 +35,10 @@ use rand_pcg::Pcg64Mcg;
 use taisim_sim::algo::{self, Discards, HandRules};
 use taisim_sim::{bounded, Fill, Hand, Seat, Tile, TileSet, Unseen, View, WallTile};
 
+use crate::efficiency::connectivity;
 use crate::knowledge::hand_rules;
 
-use super::history::{nth, Counts, History};
+use super::pool::{nth, Pool};
 
 /// How the other seats' concealed tiles are sampled.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -47,13 +48,7 @@ pub enum BeliefModel {
     /// As a player that has been playing this deal would hold them (see the module
     /// documentation).
     Play,
-    /// Each seat's hand inferred from its whole play (see [`super::history`]), with the
-    /// proposals of `Play` for the seats whose play cannot be replayed.
-    History,
 }
-
-/// Histories replayed per seat and decision under [`BeliefModel::History`].
-pub const PARTICLES: usize = 96;
 
 /// Proposals drawn for a seat before the heaviest one is kept.
 pub const ATTEMPTS: u32 = 24;
@@ -83,8 +78,6 @@ struct Opponent {
     /// with a claim or a ready declaration: each was chosen from the hand of that turn, which
     /// the weight rebuilds backwards from the sampled hand.
     recent: ArrayVec<Tile, RECENT>,
-    /// Under [`BeliefModel::History`]: replayed hands and their cumulative weights.
-    particles: ArrayVec<(Hand, f64), PARTICLES>,
 }
 
 /// The sampler and its scratch.
@@ -109,7 +102,7 @@ impl Belief {
     }
 
     /// Works out, from the view, what every sample of this decision shares.
-    pub fn prepare(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) {
+    pub fn prepare(&mut self, view: &View<'_>) {
         self.unseen = Some(view.unseen());
         self.rules = Some(hand_rules(view, 0));
         let me = view.seat();
@@ -179,15 +172,7 @@ impl Belief {
                         })
                         .collect(),
                 },
-                particles: ArrayVec::new(),
             };
-            if self.model == BeliefModel::History {
-                let rules = self.rules.expect("set above").with_sets(slot.rules_sets);
-                let unseen = self.unseen.as_ref().expect("set above");
-                if let Some(history) = History::of(view, seat, &unseen.counts) {
-                    replay_particles(slot, &history, rules, rng);
-                }
-            }
         }
     }
 
@@ -199,7 +184,7 @@ impl Belief {
             BeliefModel::Uniform => {
                 self.fill = Fill::shuffled(&unseen, rng)?;
             }
-            BeliefModel::Play | BeliefModel::History => self.sample_play(&unseen, rng)?,
+            BeliefModel::Play => self.sample_play(&unseen, rng)?,
         }
         Some(&self.fill)
     }
@@ -228,11 +213,6 @@ impl Belief {
             let o = &self.opponents[k];
             let seat = o.seat.expect("prepared");
             let rules = rules.with_sets(o.rules_sets);
-            if let Some(hand) = pick_particle(o, &pool, rng) {
-                pool.take_hand(&hand);
-                fill.hands[seat] = hand;
-                continue;
-            }
             let mut accepted = None;
             let mut heaviest: Option<(f64, Hand)> = None;
             for _ in 0..ATTEMPTS {
@@ -318,25 +298,6 @@ fn least_useful(hand: &Hand, rules: HandRules) -> Tile {
     best.2
 }
 
-/// How much a tile works with the rest of the hand: copies of it and of the kinds within two
-/// ranks of it in its suit, nearer ones counting more.
-pub(crate) fn connectivity(hand: &Hand, t: Tile) -> u32 {
-    let i = t.index();
-    let mut c = 4 * (hand.count(t) as u32 - 1);
-    if i < 27 {
-        let rank = i % 9;
-        for (d, w) in [(1usize, 2u32), (2, 1)] {
-            if rank >= d {
-                c += w * hand.count(Tile::new((i - d) as u8)) as u32;
-            }
-            if rank + d < 9 {
-                c += w * hand.count(Tile::new((i + d) as u8)) as u32;
-            }
-        }
-    }
-    c
-}
-
 /// The weight of a proposal (see the module documentation), in `0..=1`.
 fn weight(o: &Opponent, hand: &Hand, rules: HandRules, rng: &mut impl RngCore) -> f64 {
     let shanten = algo::shanten(hand, rules);
@@ -378,81 +339,7 @@ fn discard_likelihood(turn: &Hand, d: Tile, rules: HandRules) -> f64 {
     MISPLAY.powi((discards.shanten(d) - least) as i32)
 }
 
-/// Replays `history` into `o`'s particles, keeping those whose hand meets the seat's
-/// constraints (ready, the tiles it passed), with cumulative weights.
-fn replay_particles(o: &mut Opponent, history: &History, rules: HandRules, rng: &mut Pcg64Mcg) {
-    let mut ends: ArrayVec<(Hand, f64), PARTICLES> = ArrayVec::new();
-    history.filter(rules, rng, &mut ends);
-    let mut total = 0.0;
-    for (hand, w) in ends {
-        if hand.len() == o.size as usize && constraints_hold(o, &hand, rules) {
-            total += w;
-            o.particles.push((hand, total));
-        }
-    }
-}
-
-/// A replayed hand for `o` whose tiles are all still in `pool`, drawn by weight.
-fn pick_particle(o: &Opponent, pool: &Pool, rng: &mut Pcg64Mcg) -> Option<Hand> {
-    let total = o.particles.last()?.1;
-    for _ in 0..8 {
-        let x = uniform(rng) * total;
-        let i = o.particles.partition_point(|p| p.1 <= x);
-        let hand = o.particles.get(i)?.0;
-        if pool.holds(&hand) {
-            return Some(hand);
-        }
-    }
-    None
-}
-
-/// Whether a declared seat's hand is ready and the hand waits on none of the tiles it let go
-/// by.
-fn constraints_hold(o: &Opponent, hand: &Hand, rules: HandRules) -> bool {
-    let shanten = algo::shanten(hand, rules);
-    !(o.ready && shanten > 0 || shanten <= 0 && algo::waits(hand, rules).0 & o.passed.0 != 0)
-}
-
 /// A uniform draw in `[0, 1)`.
 fn uniform(rng: &mut impl RngCore) -> f64 {
     (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
-
-/// The unseen tile kinds not yet placed.
-type Pool = Counts;
-
-impl Counts {
-    fn from_unseen(unseen: &[u8; taisim_sim::WALL_KINDS]) -> Counts {
-        let mut counts = [0u8; Tile::NUM];
-        counts.copy_from_slice(&unseen[..Tile::NUM]);
-        Counts::new(&counts)
-    }
-
-    fn put_back(&mut self, hand: &Hand) {
-        for t in hand.tiles() {
-            self.put(t);
-        }
-    }
-
-    fn take_hand(&mut self, hand: &Hand) {
-        for t in hand.tiles() {
-            self.take(t);
-        }
-    }
-
-    /// Takes a kind with all four copies unseen, uniformly.
-    fn take_four(&mut self, rng: &mut impl RngCore) -> Option<Tile> {
-        let fours: ArrayVec<Tile, { Tile::NUM }> = Tile::ALL
-            .into_iter()
-            .filter(|&t| self.count(t) == 4)
-            .collect();
-        if fours.is_empty() {
-            return None;
-        }
-        let t = fours[bounded(rng, fours.len() as u32) as usize];
-        for _ in 0..4 {
-            self.take(t);
-        }
-        Some(t)
-    }
 }

@@ -23,7 +23,7 @@
 
 mod belief;
 mod estimate;
-mod history;
+mod pool;
 mod rollout;
 
 use std::sync::Arc;
@@ -33,13 +33,20 @@ use rand_pcg::Pcg64Mcg;
 use taisim_score::Variant;
 use taisim_sim::algo::{self, Discards};
 use taisim_sim::{
-    deal_seed, rng_from_seed, splitmix64, Action, ActionList, Fill, Seat, Tile, TileSet, View,
+    deal_seed, rng_from_seed, splitmix64, Action, ActionList, Deal, Fill, Seat, Tile, TileSet, View,
 };
 
 use crate::agent::Agent;
 use crate::greedy::GreedyAgent;
 use crate::knowledge::{hand_rules, sets_needed};
 pub use belief::{Belief, BeliefModel};
+
+/// Plays `deal` to its end with `policy` in every seat and returns `seat`'s points under
+/// `variant`'s own settlement: one rollout, as the search plays them (what its benchmark
+/// times). Allocates nothing.
+pub fn rollout(deal: &mut Deal, seat: Seat, variant: &Variant, policy: RolloutPolicy) -> i64 {
+    Rollout::new(policy).finish(deal, seat, variant)
+}
 
 /// A source of determinizations: fills of what a seat cannot see. The search agent's own is
 /// its [`Belief`]; a test or a study may give another to [`SearchAgent::decide_with`].
@@ -51,8 +58,8 @@ pub trait Sampler {
 }
 
 impl Sampler for Belief {
-    fn prepare(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) {
-        Belief::prepare(self, view, rng)
+    fn prepare(&mut self, view: &View<'_>, _rng: &mut Pcg64Mcg) {
+        Belief::prepare(self, view)
     }
 
     fn sample(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) -> Option<&Fill> {
@@ -61,8 +68,8 @@ impl Sampler for Belief {
 }
 pub use estimate::MAX_CANDIDATES;
 use estimate::{halve, Candidate, Candidates};
-pub use rollout::OwnRollout;
 use rollout::Rollout;
+pub use rollout::RolloutPolicy;
 
 /// How hard the search works.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -75,13 +82,30 @@ pub struct SearchConfig {
     pub margin: f64,
     /// How the other seats' concealed tiles are sampled.
     pub belief: BeliefModel,
-    /// How the searching seat plays on in its rollouts.
-    pub own_rollout: OwnRollout,
-    /// Which decisions are searched (the others are greedy's).
-    pub scope: Scope,
+    /// The policy of every seat in the rollouts.
+    pub rollout: RolloutPolicy,
     /// Search only the turn actions a prior keeps (see `turn_candidates`); off, every legal
     /// action is searched (the review of a deal does that).
     pub prune: bool,
+    /// How the determinizations are shared out among the candidates.
+    pub schedule: Schedule,
+}
+
+/// How a decision's determinizations are shared out among its candidates.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Schedule {
+    /// Sequential halving: all candidates on the first share, the better half by mean on twice
+    /// as many, and so on, the survivors on the whole budget.
+    Halving,
+    /// Racing: every candidate on the first `first` determinizations, then, doubling the count
+    /// each round, those whose paired advantage over the default is not `cull` standard errors
+    /// below `indifference` (a gain too small to be worth the rollouts); the decision stops as soon as only the default is left (most decisions:
+    /// greedy's choice is clearly as good as any), else at the budget.
+    Racing {
+        first: u32,
+        cull: f64,
+        indifference: f64,
+    },
 }
 
 /// Fills sampled to screen a turn's discards for danger.
@@ -92,19 +116,9 @@ pub const SAFE_CANDIDATES: usize = 2;
 /// searched too.
 pub const DANGER_TO_DEFEND: f64 = 0.05;
 
-/// Which decisions the search takes on itself.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Scope {
-    All,
-    /// Answers to discards only.
-    Claims,
-    /// Its own turns only.
-    Turns,
-}
-
 impl SearchConfig {
     /// The budget of plain `search`.
-    pub const DEFAULT_DETERMINIZATIONS: u32 = 128;
+    pub const DEFAULT_DETERMINIZATIONS: u32 = 2048;
     /// The most determinizations a name may ask for.
     pub const MAX_DETERMINIZATIONS: u32 = 1 << 20;
 
@@ -114,9 +128,13 @@ impl SearchConfig {
             determinizations,
             margin: 1.0,
             belief: BeliefModel::Play,
-            own_rollout: OwnRollout::Greedy,
-            scope: Scope::All,
+            rollout: RolloutPolicy::Greedy,
             prune: true,
+            schedule: Schedule::Racing {
+                first: 64,
+                cull: 1.5,
+                indifference: 0.2,
+            },
         }
     }
 }
@@ -191,7 +209,7 @@ impl SearchAgent {
             search: Search {
                 variant,
                 config,
-                rollout: Rollout::new(config.own_rollout),
+                rollout: Rollout::new(config.rollout),
                 candidates: Candidates::new(),
                 decision: SearchDecision::default(),
             },
@@ -248,15 +266,9 @@ impl Search {
             .find(|a| matches!(a, Action::Win | Action::SelfDrawWin | Action::FlowerWin));
         let default = GreedyAgent.act(view, legal);
         self.decision.default = Some(default);
-        let claim = view.tile_on_offer().is_some();
-        let skip = match self.config.scope {
-            Scope::All => false,
-            Scope::Claims => !claim,
-            Scope::Turns => claim,
-        };
         let chosen = match win {
             Some(w) => w,
-            None if legal.len() == 1 || skip => default,
+            None if legal.len() == 1 => default,
             None => self.search(view, legal, default, sampler, rng),
         };
         self.decision.chosen = Some(chosen);
@@ -273,7 +285,6 @@ impl Search {
     ) -> Action {
         let seat = view.seat();
         sampler.prepare(view, &mut rng);
-        self.rollout.set_seat(seat);
         self.candidates.clear();
         let keep = if self.config.prune && view.tile_on_offer().is_none() {
             self.turn_candidates(view, legal, default, sampler, &mut rng)
@@ -291,18 +302,49 @@ impl Search {
             .position(|c| c.action == default)
             .expect("greedy chooses a legal action");
         let total = self.config.determinizations.max(1);
-        // Halving rounds: enough to bring the candidates down to two.
-        let alive = self.candidates.iter().filter(|c| c.alive).count();
-        let rounds = (usize::BITS - (alive.max(2) - 1).leading_zeros()).max(1);
         let mut done = 0u32;
-        for round in 0..rounds {
-            let upto = (total >> (rounds - 1 - round)).max(1).max(done);
-            while done < upto {
-                self.play_determinization(view, seat, default_index, sampler, &mut rng);
-                done += 1;
+        match self.config.schedule {
+            Schedule::Halving => {
+                // Rounds enough to bring the candidates down to two.
+                let alive = self.candidates.iter().filter(|c| c.alive).count();
+                let rounds = (usize::BITS - (alive.max(2) - 1).leading_zeros()).max(1);
+                for round in 0..rounds {
+                    let upto = (total >> (rounds - 1 - round)).max(1).max(done);
+                    while done < upto {
+                        self.play_determinization(view, seat, default_index, sampler, &mut rng);
+                        done += 1;
+                    }
+                    if round + 1 < rounds {
+                        halve(&mut self.candidates, default_index);
+                    }
+                }
             }
-            if round + 1 < rounds {
-                halve(&mut self.candidates, default_index);
+            Schedule::Racing {
+                first,
+                cull,
+                indifference,
+            } => {
+                let mut upto = first.clamp(1, total);
+                loop {
+                    while done < upto {
+                        self.play_determinization(view, seat, default_index, sampler, &mut rng);
+                        done += 1;
+                    }
+                    // A challenger clearly worse than the default is dropped.
+                    for (i, c) in self.candidates.iter_mut().enumerate() {
+                        if i != default_index
+                            && c.alive
+                            && c.advantage() + cull * c.advantage_error() < indifference
+                        {
+                            c.alive = false;
+                        }
+                    }
+                    let contenders = self.candidates.iter().filter(|c| c.alive).count();
+                    if contenders <= 1 || done >= total {
+                        break;
+                    }
+                    upto = (2 * done).min(total);
+                }
             }
         }
         // The best of the candidates played on every determinization, against the default.

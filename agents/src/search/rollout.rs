@@ -5,13 +5,16 @@ use taisim_score::{score_deal, Variant};
 use taisim_sim::{Action, ActionList, Deal, Seat};
 
 use crate::agent::Agent;
-use crate::greedy::{DefensiveAgent, GreedyAgent};
+use crate::greedy::{GreedyAgent, Ties};
 
-/// How the searching seat itself plays on in a rollout.
+/// The policy every seat plays in a rollout.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum OwnRollout {
+pub enum RolloutPolicy {
+    /// Greedy itself.
     Greedy,
-    Defensive,
+    /// Greedy with its ties of least shanten broken by how connected a tile is instead of by
+    /// ukeire: several times cheaper.
+    Fast,
 }
 
 /// Plays deals to their end with greedy in every seat and scores them. Owns its scratch, so a
@@ -19,34 +22,28 @@ pub enum OwnRollout {
 #[derive(Clone, Debug)]
 pub(crate) struct Rollout {
     policy: GreedyAgent,
-    defensive: DefensiveAgent,
-    own: OwnRollout,
-    me: Seat,
+    policy_kind: RolloutPolicy,
     legal: ActionList,
 }
 
 impl Rollout {
-    pub(crate) fn new(own: OwnRollout) -> Rollout {
+    pub(crate) fn new(policy_kind: RolloutPolicy) -> Rollout {
         Rollout {
             policy: GreedyAgent,
-            defensive: DefensiveAgent::new(),
-            own,
-            me: Seat::East,
+            policy_kind,
             legal: ActionList::new(),
         }
-    }
-
-    pub(crate) fn set_seat(&mut self, me: Seat) {
-        self.me = me;
     }
 
     /// The rollout policy's choice for the seat to act in `deal`.
     #[inline]
     pub(crate) fn choose(&mut self, deal: &Deal, seat: Seat) -> Action {
-        if seat == self.me && self.own == OwnRollout::Defensive {
-            return self.defensive.act_in(deal, seat, &mut self.legal);
+        match self.policy_kind {
+            RolloutPolicy::Greedy => self.policy.act_in(deal, seat, &mut self.legal),
+            RolloutPolicy::Fast => {
+                crate::greedy::decide_by(&deal.view(seat), &deal.legal(), Ties::Connectivity)
+            }
         }
-        self.policy.act_in(deal, seat, &mut self.legal)
     }
 
     /// Plays the rollout policy for every seat until `seat` must decide; false if the deal

@@ -1,0 +1,220 @@
+//! The search agent: it decides on its view alone (two deals that differ only in what its seat
+//! cannot see get the same action and the same estimates), its determinizations are legal
+//! deals that put no tile where the seat knows it is not, and it plays every shipped variant
+//! to the end, deterministically.
+
+use std::sync::Arc;
+
+use taisim_agents::search::{Belief, BeliefModel, SearchAgent, SearchConfig};
+use taisim_agents::{Agent, GreedyAgent};
+use taisim_score::Variant;
+use taisim_sim::{
+    algo, deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Fill, Seat, Wind,
+};
+
+fn variants() -> Vec<Arc<Variant>> {
+    Variant::names()
+        .iter()
+        .map(|n| Arc::new(Variant::builtin(n).unwrap()))
+        .collect()
+}
+
+fn context(i: u64) -> DealContext {
+    DealContext {
+        round_wind: Wind::new((i / 4) as u8),
+        dealer: Wind::new(i as u8),
+        streak: 0,
+    }
+}
+
+/// A small search: enough to exercise every stage (screening, halving, the margin test).
+fn small(variant: &Arc<Variant>) -> SearchAgent {
+    SearchAgent::new(Arc::clone(variant), SearchConfig::with_budget(12))
+}
+
+/// Plays greedy in every seat until `seat` must decide; false if the deal moves past it.
+fn advance_to(deal: &mut Deal, seat: Seat) -> bool {
+    let mut legal = ActionList::new();
+    while let Some(s) = deal.to_act() {
+        if s == seat {
+            return true;
+        }
+        deal.legal_actions(&mut legal);
+        let a = GreedyAgent.act(&deal.view(s), &legal);
+        deal.play(a).unwrap();
+    }
+    false
+}
+
+#[test]
+fn hidden_tiles_change_neither_the_action_nor_the_estimates() {
+    let mut compared = 0;
+    let mut searched = 0;
+    for variant in variants() {
+        let mut legal = ActionList::new();
+        let mut other_legal = ActionList::new();
+        for i in 0..4u64 {
+            let mut deal = Deal::new(variant.rules(), deal_seed(3, i), context(i)).unwrap();
+            let mut rng = rng_from_seed(i);
+            let mut step = 0;
+            while let Some(seat) = deal.to_act() {
+                deal.legal_actions(&mut legal);
+                step += 1;
+                // Every third decision with a choice, to keep the test short.
+                if legal.len() > 1 && step % 3 == 0 {
+                    let view = deal.view(seat);
+                    if let Some(fill) = Fill::shuffled(&view.unseen(), &mut rng) {
+                        if let Ok(mut other) = view.redeal(&fill) {
+                            if advance_to(&mut other, seat) {
+                                assert_ne!(other.hand(seat.next()), deal.hand(seat.next()));
+                                let mut a = small(&variant);
+                                let mut b = small(&variant);
+                                a.reset(deal.seed(), seat);
+                                b.reset(other.seed(), seat);
+                                other.legal_actions(&mut other_legal);
+                                assert_eq!(legal, other_legal);
+                                let x = a.act(&deal.view(seat), &legal);
+                                let y = b.act(&other.view(seat), &other_legal);
+                                assert_eq!(x, y, "{} deal {i} step {step}", variant.name());
+                                assert_eq!(
+                                    a.last_decision(),
+                                    b.last_decision(),
+                                    "{} deal {i} step {step}",
+                                    variant.name()
+                                );
+                                compared += 1;
+                                searched += usize::from(!a.last_decision().estimates.is_empty());
+                            }
+                        }
+                    }
+                }
+                let a = GreedyAgent.act(&deal.view(seat), &legal);
+                deal.play(a).unwrap();
+            }
+        }
+    }
+    assert!(compared > 150, "{compared} decisions compared");
+    assert!(searched > 100, "{searched} of them searched");
+}
+
+#[test]
+fn determinizations_are_legal_and_hold_no_tile_the_seat_has_seen() {
+    for variant in variants() {
+        let mut legal = ActionList::new();
+        let mut fills = 0;
+        let (mut declared, mut declared_ready) = (0, 0);
+        for model in [BeliefModel::Play, BeliefModel::Uniform] {
+            let mut belief = Belief::new(model);
+            for i in 0..6u64 {
+                let mut deal = Deal::new(variant.rules(), deal_seed(5, i), context(i)).unwrap();
+                let mut rng = rng_from_seed(100 + i);
+                while let Some(seat) = deal.to_act() {
+                    deal.legal_actions(&mut legal);
+                    let view = deal.view(seat);
+                    let unseen = view.unseen();
+                    let deciding = view.redeal(&Fill::shuffled(&unseen, &mut rng).unwrap());
+                    if deciding.is_ok() {
+                        belief.prepare(&view);
+                        for _ in 0..4 {
+                            let fill = belief.sample(&view, &mut rng).unwrap().clone();
+                            // Every tile placed is one the seat has not seen, and the counts
+                            // fill every hidden place (the redeal checks both).
+                            let mut used = [0u8; taisim_sim::WALL_KINDS];
+                            for o in Seat::ALL.into_iter().filter(|&o| o != seat) {
+                                for t in fill.hands[o].tiles() {
+                                    used[t.index()] += 1;
+                                }
+                                for t in &fill.kongs[o] {
+                                    used[t.index()] += 4;
+                                }
+                            }
+                            for t in &fill.wall {
+                                used[t.index()] += 1;
+                            }
+                            assert_eq!(used, unseen.counts, "{} deal {i}", variant.name());
+                            let redealt = view.redeal(&fill).unwrap();
+                            redealt
+                                .validate()
+                                .unwrap_or_else(|e| panic!("{} deal {i}: {e}", variant.name()));
+                            fills += 1;
+                            if model == BeliefModel::Play {
+                                for o in Seat::ALL.into_iter().filter(|&o| o != seat) {
+                                    if view.declared_ready(o) {
+                                        declared += 1;
+                                        let rules = taisim_agents::knowledge::hand_rules(
+                                            &view,
+                                            view.rules().sets - view.melds(o).count() as u8,
+                                        );
+                                        declared_ready +=
+                                            usize::from(algo::shanten(&fill.hands[o], rules) <= 0);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let a = GreedyAgent.act(&view, &legal);
+                    deal.play(a).unwrap();
+                }
+            }
+        }
+        assert!(fills > 500, "{}: {fills} fills", variant.name());
+        // A seat that declared ready holds a ready hand in the belief's fills (the proposals
+        // draw on until it does; a pool that cannot give one is rare).
+        assert!(
+            declared_ready * 10 >= declared * 9,
+            "{}: {declared_ready} of {declared} declared seats ready",
+            variant.name()
+        );
+    }
+}
+
+#[test]
+fn plays_every_shipped_variant_to_the_end_deterministically() {
+    for variant in variants() {
+        let mut legal = ActionList::new();
+        for i in 0..3u64 {
+            let play = || {
+                let mut deal = Deal::new(variant.rules(), deal_seed(9, i), context(i)).unwrap();
+                let mut agents: [SearchAgent; 4] = std::array::from_fn(|_| small(&variant));
+                for (k, a) in agents.iter_mut().enumerate() {
+                    a.reset(deal.seed(), Seat::ALL[k]);
+                }
+                let mut actions = Vec::new();
+                let mut legal = ActionList::new();
+                while let Some(seat) = deal.to_act() {
+                    deal.legal_actions(&mut legal);
+                    let agent = &mut agents[seat as usize];
+                    let a = agent.act(&deal.view(seat), &legal);
+                    assert!(legal.contains(&a));
+                    let d = agent.last_decision();
+                    assert_eq!(d.chosen, Some(a));
+                    if !d.estimates.is_empty() {
+                        assert_eq!(d.estimates.len(), legal.len());
+                        assert!(d.estimates.iter().any(|e| e.rollouts == d.determinizations));
+                        // The default is played on every determinization.
+                        let default = d.estimates.iter().find(|e| Some(e.action) == d.default);
+                        assert_eq!(default.unwrap().rollouts, d.determinizations);
+                        // Another action only on a paired margin over the default.
+                        if a != d.default.unwrap() {
+                            let e = d.estimates.iter().find(|e| e.action == a).unwrap();
+                            assert!(e.advantage > 0.0, "{e:?}");
+                        }
+                    } else {
+                        // Not searched: a win taken or a single choice.
+                        let win = legal
+                            .iter()
+                            .any(|x| matches!(x, Action::Win | Action::SelfDrawWin));
+                        assert!(win || legal.len() == 1 || d.default == Some(a));
+                    }
+                    deal.play(a).unwrap();
+                    deal.validate().unwrap();
+                    actions.push(a);
+                }
+                (actions, *deal.result().unwrap())
+            };
+            let first = play();
+            assert_eq!(first, play(), "{} deal {i}", variant.name());
+            let _ = &mut legal;
+        }
+    }
+}
