@@ -18,7 +18,7 @@ use taisim_agents::{Agent, AgentSpec, BuiltinAgent};
 use taisim_score::Variant;
 use taisim_sim::{ActionList, Seat};
 
-use crate::output::Failure;
+use crate::failure::{CliError, Failure};
 
 #[derive(clap::Args)]
 pub struct BotArgs {
@@ -38,11 +38,7 @@ struct Seated {
 }
 
 fn fail(message: String) -> Failure {
-    Failure {
-        message: format!("taisim bot: {message}"),
-        code: 1,
-        advice: None,
-    }
+    Failure::from(CliError::Failed(format!("taisim bot: {message}")))
 }
 
 pub fn bot(args: &BotArgs) -> Result<(), Failure> {
@@ -56,10 +52,10 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
         ));
     }
     let given = match &args.variant {
-        Some(v) => Some(Arc::new(
-            taisim_datasets::VariantSource::by_name_or_path(v)
-                .map_err(|e| Failure::from(format!("--variant: {e}")))?
-                .1,
+        Some(v) => Some(Arc::clone(
+            taisim_datasets::RunVariant::by_name_or_path(v)
+                .map_err(|e| Failure::from(CliError::flag("--variant")(e.into())))?
+                .variant(),
         )),
         None => None,
     };
@@ -163,7 +159,7 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
                             Some(b) => b.clone(),
                             None => {
                                 let variant = match &given {
-                                    Some(v) if v.name == start.variant => Arc::clone(v),
+                                    Some(v) if v.name() == start.variant => Arc::clone(v),
                                     _ => {
                                         Arc::new(Variant::builtin(&start.variant).map_err(|e| {
                                             at(format!("{e}; give the variant file with --variant"))

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod arena;
 mod bot;
+mod failure;
 mod output;
 mod play;
 mod replay;
@@ -14,7 +15,7 @@ mod review;
 mod score;
 mod simulate;
 
-use output::Failure;
+use failure::Failure;
 
 #[derive(Parser)]
 #[command(
@@ -63,17 +64,17 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), Failure> = match &cli.command {
         Command::Simulate(args) => simulate::simulate(args),
-        Command::EngineBench(args) => simulate::engine_bench(args).map_err(Failure::from),
+        Command::EngineBench(args) => simulate::engine_bench(args),
         Command::Replay(args) => replay::replay(args),
         Command::Review(args) => review::review(args),
         Command::Report(args) => report::report(args).map_err(Failure::from),
-        Command::Deal(args) => simulate::show_deal(args).map_err(Failure::from),
-        Command::Score(args) => score::run(args).map_err(Failure::from),
+        Command::Deal(args) => simulate::show_deal(args),
+        Command::Score(args) => score::run(args),
         Command::Arena(args) => arena::arena(args),
         Command::Bot(args) => bot::bot(args),
         Command::Play(args) => play::play(args),
-        Command::Variants => score::list_variants().map_err(Failure::from),
-        Command::Variant(args) => score::variant(args).map_err(Failure::from),
+        Command::Variants => score::list_variants(),
+        Command::Variant(args) => score::variant(args),
     };
     output::finish(result)
 }

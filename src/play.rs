@@ -15,7 +15,8 @@ use taisim_datasets::review::{review, REVIEW_BUDGET};
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, MeldKind, Seat, Tile, Wind};
 
-use crate::output::{out, outln, Failure};
+use crate::failure::{CliError, Failure};
+use crate::output::{out, outln};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -202,7 +203,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     variant
         .rules()
         .validate()
-        .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name)))?;
+        .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name())))?;
     let variant = Arc::new(variant);
     let spec: AgentSpec = args
         .opponents
@@ -216,10 +217,10 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let context = crate::arena::drawn_context(seed);
+    let context = taisim_sim::DealContext::drawn(seed);
     let me = args.seat;
     let mut deal = Deal::new(variant.rules(), seed, context)
-        .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name)))?;
+        .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name())))?;
     let mut agents = [
         opponent.clone(),
         opponent.clone(),
@@ -234,7 +235,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     outln!(
         "taisim play: you are {} against {spec} ({}, seed {seed}; play it again with --seed {seed})",
         seat_name(me),
-        variant.name
+        variant.name()
     );
     let mut table = TableState::default();
     let tell = |e: &Event, table: &mut TableState| -> Result<(), Failure> {
@@ -253,7 +254,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
         }
         Ok(())
     };
-    tell(&start_event(&deal, &variant.name, None, None), &mut table)?;
+    tell(&start_event(&deal, variant.name(), None, None), &mut table)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut legal = ActionList::new();
@@ -307,14 +308,10 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     if watching {
         see_step(&mut agents, &deal, None);
         if let Some(f) = taisim_agents::exec::first_fault(&agents) {
-            return Err(Failure {
-                message: f.to_string(),
-                code: 1,
-                advice: None,
-            });
+            return Err(Failure::from(CliError::Failed(f.to_string())));
         }
     }
-    let st = &variant.settlement;
+    let st = &variant.settlement();
     let end = end_event(&deal, &variant, st.base, st.per_tai)
         .map_err(|e| Failure::from(format!("scoring the deal: {e}")))?;
     tell(&end, &mut table)?;

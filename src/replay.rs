@@ -9,7 +9,8 @@ use taisim_datasets::review::{review, REVIEW_BUDGET};
 use taisim_datasets::{deal_log, write_atomically, DealLog, HarnessError};
 use taisim_sim::{Seat, Wind};
 
-use crate::output::{outln, Failure, Stdout};
+use crate::failure::{CliError, Failure};
+use crate::output::{outln, Stdout};
 
 #[derive(clap::Args)]
 pub struct ReplayArgs {
@@ -120,9 +121,9 @@ fn check_log(args: &ReplayArgs, path: &std::path::Path) -> Result<(), Failure> {
     let given = match &args.variant {
         None => None,
         Some(v) => {
-            let (source, variant) = taisim_datasets::VariantSource::by_name_or_path(v)
-                .map_err(|e| Failure::from(format!("--variant: {e}")))?;
-            Some((Arc::new(variant), source.sha256))
+            let found = taisim_datasets::RunVariant::by_name_or_path(v)
+                .map_err(|e| Failure::from(CliError::flag("--variant")(e.into())))?;
+            Some((Arc::clone(found.variant()), found.record().sha256.clone()))
         }
     };
     let meta = std::fs::metadata(path)
@@ -137,10 +138,12 @@ fn check_log(args: &ReplayArgs, path: &std::path::Path) -> Result<(), Failure> {
         .map_err(|e| Failure::from(format!("--log {}: {e}", path.display())))?;
     let name = path.display().to_string();
     let deals = taisim_datasets::verify_log(std::io::BufReader::new(file), &name, given.as_ref())
-        .map_err(|e| Failure {
-        message: format!("{name}: {e}"),
-        code: e.exit_code(),
-        advice: None,
+        .map_err(|e| {
+        let message = format!("{name}: {e}");
+        Failure::from(match e.exit_code() {
+            2 => CliError::Usage(message),
+            _ => CliError::Failed(message),
+        })
     })?;
     for (v, _) in &deals {
         let p = v.payments;

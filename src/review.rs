@@ -7,7 +7,8 @@ use taisim_datasets::deal_log;
 use taisim_datasets::review::{review as review_deal, REVIEW_BUDGET};
 use taisim_sim::Seat;
 
-use crate::output::{out, outln, Failure};
+use crate::failure::Failure;
+use crate::output::{out, outln};
 
 #[derive(clap::Args)]
 pub struct ReviewArgs {

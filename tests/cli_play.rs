@@ -143,7 +143,7 @@ fn expected_payments(variant: &str, seed: u64, me: Seat) -> String {
         };
         deal.play(a).unwrap();
     }
-    let st = &variant.settlement;
+    let st = &variant.settlement();
     let Event::End(end) = end_event(&deal, &variant, st.base, st.per_tai).unwrap() else {
         unreachable!()
     };

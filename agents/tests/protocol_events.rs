@@ -188,7 +188,7 @@ fn events_rebuild_every_view_of_every_variant() {
                     check_seat(&seats[v as usize], &deal, v);
                 }
             }
-            let st = &variant.settlement;
+            let st = &variant.settlement();
             let end = end_event(&deal, &variant, st.base, st.per_tai).unwrap();
             tell(&end, &mut log, &mut seats);
             let Event::End(e) = &end else { unreachable!() };

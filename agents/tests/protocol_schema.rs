@@ -158,7 +158,7 @@ fn every_message_of_every_variant_fits_the_schema() {
                 deal.play(a).unwrap();
                 step_events(&before, a, &deal, &mut events);
             }
-            let st = &variant.settlement;
+            let st = &variant.settlement();
             events.push(end_event(&deal, &variant, st.base, st.per_tai).unwrap());
             for e in &events {
                 kinds.insert(e.kind());

@@ -16,7 +16,7 @@ pub const REVIEW_ELEMENT_ID: &str = "taisim-review";
 /// The page for `log`, with `review` of a seat when given.
 pub fn deal_page(log: &DealLog, review: Option<&Review>) -> String {
     let jsonl = log.to_jsonl();
-    let title = format!("taisim deal {} ({})", log.deal_id, log.variant.name);
+    let title = format!("taisim deal {} ({})", log.deal_id, log.variant.name());
     let review_json = review.map_or("null".to_string(), Review::to_json);
     // The log's JSON escapes <, > and & inside strings, so no line can close the element;
     // the review is written by this crate with the same escaping of its only strings

@@ -13,9 +13,10 @@ use taisim_agents::{build_agents, index_to_action, see_step, Agent};
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, Seat};
 
+use crate::error::EngineError;
 use crate::error::HarnessError;
 use crate::replay::{find, Recorded};
-use crate::spec::{sha256_hex, RunSpec, VariantSource};
+use crate::spec::{sha256_hex, RunSpec};
 
 /// A deal told as log messages, with what was played.
 pub struct DealLog {
@@ -59,15 +60,11 @@ pub fn tell_deal(
     mut decide: impl FnMut(&Deal, Seat) -> Result<Action, HarnessError>,
 ) -> Result<DealLog, HarnessError> {
     let seed = deal.seed();
-    let engine = |message: String| HarnessError::Engine {
-        deal_id: header.deal_id,
-        seed,
-        message,
-    };
+    let engine = HarnessError::engine(header.deal_id, seed);
     let v = header.variant;
     let mut events = vec![start_event(
         &deal,
-        &v.name,
+        v.name(),
         Some(header.sha256),
         Some((header.base, header.per_tai)),
     )];
@@ -75,14 +72,18 @@ pub fn tell_deal(
     while let Some(seat) = deal.to_act() {
         let action = decide(&deal, seat)?;
         let before = deal.clone();
-        deal.play(action)
-            .map_err(|e| engine(format!("decision {}: {e}", before.steps() + 1)))?;
+        deal.play(action).map_err(|source| {
+            engine(EngineError::Illegal {
+                step: u32::from(before.steps()) + 1,
+                source,
+            })
+        })?;
         step_events(&before, action, &deal, &mut events);
         decisions.push((before, action));
     }
     events.push(
         end_event(&deal, v, header.base, header.per_tai)
-            .map_err(|e| engine(format!("scoring the deal: {e}")))?,
+            .map_err(|e| engine(EngineError::Score(e)))?,
     );
     Ok(DealLog {
         deal_id: header.deal_id,
@@ -113,9 +114,7 @@ pub(crate) fn log_of(
     deal_id: u64,
     rec: &Recorded,
 ) -> Result<DealLog, HarnessError> {
-    let (_, variant) =
-        VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
-    let variant = Arc::new(variant);
+    let variant = Arc::clone(spec.variant.variant());
     let deal =
         Deal::new(variant.rules(), rec.seed, rec.context).map_err(|e| HarnessError::Corrupt {
             path: out.to_path_buf(),
@@ -124,7 +123,7 @@ pub(crate) fn log_of(
     let header = LogHeader {
         deal_id,
         variant: &variant,
-        sha256: &spec.variant.sha256,
+        sha256: &spec.variant.record().sha256,
         base: spec.base,
         per_tai: spec.per_tai,
     };
@@ -226,7 +225,7 @@ pub fn write_run_log(out: &Path, w: &mut dyn Write) -> Result<u64, HarnessError>
     }
     let mut n = 0;
     for part in &run.parts {
-        let file = run.open_part(part, crate::part::Table::Deals)?;
+        let file = run.open_part(part, crate::table::Table::Deals)?;
         let path = file.path().to_path_buf();
         for batch in file.batches(&columns, crate::read::READ_BATCH_ROWS)? {
             let batch = batch?;
@@ -303,10 +302,11 @@ fn log_variant(
     given: Option<&(Arc<Variant>, String)>,
 ) -> Result<(Arc<Variant>, String), String> {
     if let Some((v, sha)) = given {
-        if v.name != start.variant {
+        if v.name() != start.variant {
             return Err(format!(
                 "the log's deal was played under variant {:?}; --variant gives {:?}",
-                start.variant, v.name
+                start.variant,
+                v.name()
             ));
         }
         if let Some(logged) = &start.variant_sha256 {
@@ -407,7 +407,7 @@ fn verify_deal(
     let (variant, sha) = log_variant(start, given).map_err(|why| refuse(*line, why))?;
     let (base, per_tai) = start
         .stakes
-        .unwrap_or((variant.settlement.base, variant.settlement.per_tai));
+        .unwrap_or((variant.settlement().base, variant.settlement().per_tai));
     let mut deal = Deal::new(variant.rules(), start.seed, start.context)
         .map_err(|e| refuse(*line, format!("the variant's rules are invalid: {e}")))?;
     let mut told: Vec<Message> = Vec::new();
@@ -442,7 +442,7 @@ fn verify_deal(
         }
     };
     check(
-        start_event(&deal, &variant.name, Some(&sha), Some((base, per_tai))),
+        start_event(&deal, variant.name(), Some(&sha), Some((base, per_tai))),
         &mut told,
     )?;
     let mut decisions = Vec::new();

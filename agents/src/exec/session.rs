@@ -235,7 +235,7 @@ impl Session {
         if !d.started {
             d.started = true;
             self.events
-                .push(start_event(deal, &self.variant.name, None, None));
+                .push(start_event(deal, self.variant.name(), None, None));
         }
         if let Some((before, action)) = d.pending.take() {
             if before.steps() < deal.steps() {
@@ -245,8 +245,8 @@ impl Session {
         let over = deal.is_over();
         if over {
             let (base, per_tai) = self.settings.stakes.unwrap_or((
-                self.variant.settlement.base,
-                self.variant.settlement.per_tai,
+                self.variant.settlement().base,
+                self.variant.settlement().per_tai,
             ));
             // Scoring a deal the engine produced cannot fail for the variant that ruled it
             // (tested over every variant); were it to, the bot is told no end rather than a
@@ -295,7 +295,7 @@ impl Session {
             .num("protocol", PROTOCOL_VERSION)
             .str("table", "taisim")
             .str("version", env!("CARGO_PKG_VERSION"))
-            .str("variant", &self.variant.name);
+            .str("variant", self.variant.name());
         o.end();
         hello.push('\n');
         let deadline = Instant::now() + self.settings.start_timeout;

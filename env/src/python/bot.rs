@@ -62,7 +62,7 @@ impl PyBotTable {
     }
 
     fn variant(&mut self, name: &str) -> PyResult<Arc<Variant>> {
-        if let Some(v) = self.given.as_ref().filter(|v| v.name == name) {
+        if let Some(v) = self.given.as_ref().filter(|v| v.name() == name) {
             return Ok(Arc::clone(v));
         }
         if let Some(v) = self.variants.get(name) {
