@@ -24,6 +24,7 @@ use taisim_score::{score_deal, Variant, VariantError};
 use taisim_sim::{deal_seed, ActionList, Deal, DealContext, Outcome, Seat};
 
 use crate::error::EngineError;
+use crate::pool::ThreadCountError;
 
 /// Which side of the match an agent plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -66,8 +67,8 @@ pub enum ArenaError {
     #[error("the number of deals must be at least 1")]
     NoDeals,
     /// A thread count outside 1 to [`MAX_THREADS`](crate::MAX_THREADS).
-    #[error("{0}")]
-    Threads(String),
+    #[error(transparent)]
+    Threads(#[from] ThreadCountError),
     /// The machine refused the worker threads.
     #[error("cannot start {threads} worker threads: {source}")]
     Pool {
@@ -150,7 +151,7 @@ impl Arena {
         if deals == 0 {
             return Err(ArenaError::NoDeals);
         }
-        crate::pool::check_threads(threads).map_err(|e| ArenaError::Threads(e.to_string()))?;
+        crate::pool::check_threads(threads)?;
         let chunks = usize::try_from(deals.div_ceil(CHUNK)).unwrap_or(usize::MAX);
         let threads = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

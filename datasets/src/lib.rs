@@ -46,7 +46,7 @@ pub use error::{EngineError, HarnessError};
 pub use load::{load_decisions, load_decisions_into, Decisions};
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, VARIANT_FILE};
 pub use part::{part_path, FileRecord, PartRecord};
-pub use pool::{check_threads, worker_pool, MAX_THREADS};
+pub use pool::{check_threads, worker_pool, ThreadCountError, MAX_THREADS};
 pub use progress::ProgressMode;
 pub use read::{column, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS};
 pub use replay::{replay, wild_line};

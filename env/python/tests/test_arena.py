@@ -63,12 +63,19 @@ def test_arena_does_not_depend_on_threads():
 def test_arena_errors_by_kind(tmp_path):
     with pytest.raises(taisim.AgentError, match="clever"):
         taisim.arena("clever", "greedy", deals=3)
-    with pytest.raises(taisim.PolicyError, match="missing.safetensors"):
+    # A missing policy file is an I/O error of its kind; a file that is no policy, bad input.
+    with pytest.raises(FileNotFoundError, match="missing.safetensors"):
         taisim.arena(f"policy:{tmp_path / 'missing.safetensors'}", "greedy", deals=3)
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"\x00" * 40)
+    with pytest.raises(taisim.PolicyError, match="baseline .*junk.safetensors.*not a safetensors"):
+        taisim.arena("greedy", f"policy:{junk}", deals=3)
     with pytest.raises(taisim.VariantError, match="taiwan17"):
         taisim.arena("greedy", "greedy", deals=3, variant="taiwan17")
     with pytest.raises(taisim.UsageError, match="at least 1"):
         taisim.arena("greedy", "greedy", deals=0)
+    with pytest.raises(taisim.UsageError, match="thread count"):
+        taisim.arena("greedy", "greedy", deals=3, threads=0)
     with pytest.raises(taisim.UsageError, match="negative"):
         taisim.arena("greedy", "greedy", deals=3, seed=-1)
     with pytest.raises(TypeError):
