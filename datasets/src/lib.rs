@@ -39,7 +39,8 @@ mod spec;
 mod table;
 
 pub use arena::{
-    play_arena, Arena, ArenaError, ArenaReport, ArenaRun, Side, SideReport, SideTally, Tally,
+    play_arena, Arena, ArenaError, ArenaReport, ArenaRun, Contender, Side, SideReport, SideTally,
+    Tally,
 };
 pub use atomic::{check_replaceable, write_atomically};
 pub use error::{EngineError, HarnessError};
