@@ -33,8 +33,6 @@ import argparse
 import csv
 import json
 import os
-import shutil
-import subprocess
 import sys
 import time
 
@@ -343,52 +341,6 @@ def save_checkpoint(out, model, opt, state):
     os.replace(tmp, os.path.join(out, CHECKPOINT))
 
 
-def find_taisim(explicit, root=None):
-    """The ``taisim`` CLI: ``--taisim``, else on PATH, else the newest build in this checkout
-    (a release binary left from an older tree must not win over the one just built)."""
-    if explicit:
-        return explicit
-    found = shutil.which("taisim")
-    if found:
-        return found
-    root = root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    builds = [os.path.join(root, "target", profile, "taisim")
-              for profile in ("release", "wheel", "debug")]
-    builds = [path for path in builds if os.path.exists(path)]
-    return max(builds, key=os.path.getmtime) if builds else None
-
-
-def arena(taisim_bin, candidate, baseline, deals, seed):
-    """``taisim arena --json``'s answer, or None where this build has no arena."""
-    cmd = [taisim_bin, "arena", "--candidate", candidate, "--baseline", baseline,
-           "--deals", str(deals), "--seed", str(seed), "--json"]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        if "arena" in done.stderr and ("unrecognized" in done.stderr or "unexpected" in done.stderr):
-            return None
-        raise SystemExit(f"train_policy: {' '.join(cmd)} failed:\n{done.stderr}")
-    return json.loads(done.stdout)
-
-
-def env_eval(policy_path, opponents, deals, seed, threads):
-    """The exported policy as the learner against ``opponents`` (argmax over the legal
-    actions, scored by the Rust agent's own code): the mean and standard error of the deal
-    reward over ``deals`` deals."""
-    n = min(256, deals)
-    env = taisim.VecEnv(num_envs=n, opponents=opponents, reward="points", threads=threads)
-    obs, info = env.reset(seed=seed)
-    rewards = []
-    while len(rewards) < deals:
-        scores = taisim.policy_logits(policy_path, obs)
-        scores[info["action_mask"] == 0] = -np.inf
-        obs, r, term, _, info = env.step(scores.argmax(1))
-        rewards += [float(x) for x in np.asarray(r)[term]]
-    rewards = np.asarray(rewards[:deals])
-    return {"opponents": opponents, "deals": len(rewards), "seed": seed,
-            "mean_reward": float(rewards.mean()),
-            "stderr": float(rewards.std(ddof=1) / np.sqrt(len(rewards))) if len(rewards) > 1 else float("nan")}
-
-
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -429,7 +381,6 @@ def parse_args(argv):
                    help="arena seed (default 2**40 + seed: never a training seed)")
     g.add_argument("--eval-baseline", default="greedy,defensive",
                    help="baselines for the arena, comma-separated")
-    g.add_argument("--taisim", help="the taisim CLI (default: on PATH or target/*/taisim)")
     args = p.parse_args(argv)
     args.hidden = tuple(int(h) for h in args.hidden.split(",") if h)
     if args.eval_seed is None:
@@ -489,16 +440,12 @@ def main(argv=None):
     policy_path = taisim.export_policy(model.policy().cpu(), os.path.join(args.out, POLICY))
     print(f"policy: {policy_path}")
     if args.eval_deals:
-        results = {"policy": str(policy_path), "seed": args.eval_seed, "arena": [], "env": []}
-        taisim_bin = find_taisim(args.taisim)
+        results = {"policy": str(policy_path), "seed": args.eval_seed, "arena": []}
         for baseline in args.eval_baseline.split(","):
-            answer = arena(taisim_bin, f"policy:{policy_path}", baseline, args.eval_deals,
-                           args.eval_seed) if taisim_bin else None
-            if answer is not None:
-                results["arena"].append(dict(answer, baseline=baseline))
-            else:
-                results["env"].append(env_eval(policy_path, baseline, args.eval_deals,
-                                               args.eval_seed, args.threads))
+            # The library's arena, as `taisim arena --json` plays and reports it.
+            results["arena"].append(taisim.arena(f"policy:{policy_path}", baseline,
+                                                 deals=args.eval_deals, seed=args.eval_seed,
+                                                 threads=args.threads))
         with open(os.path.join(args.out, "eval.json"), "w") as f:
             json.dump(results, f, indent=2)
         print(json.dumps(results, indent=2))

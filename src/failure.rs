@@ -83,7 +83,8 @@ impl CliError {
                 | HarnessError::AgentName(_)
                 | HarnessError::Agent(_)
                 | HarnessError::Unreplayable(_)
-                | HarnessError::Stakes(_) => 2,
+                | HarnessError::Stakes(_)
+                | HarnessError::ThreadCount(_) => 2,
                 HarnessError::Io { .. }
                 | HarnessError::Parquet { .. }
                 | HarnessError::Corrupt { .. }

@@ -54,7 +54,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use safetensors::{Dtype, SafeTensors};
+use safetensors::{Dtype, SafeTensorError, SafeTensors};
 use taisim_sim::{Action, ActionList, Seat, View};
 
 use crate::agent::Agent;
@@ -100,11 +100,11 @@ pub const fn policy_inputs(version: u32) -> Option<usize> {
 /// More layers than any sensible policy has; bounds what a file may ask to be read.
 pub const MAX_LAYERS: usize = 16;
 
-/// Why a policy could not be loaded, saved or built.
 /// The largest policy file read: about a hundred times the shipped policy (2.7 MB), 64
 /// million f32 weights, far more than an agent deciding in microseconds can use.
 pub const POLICY_FILE_LIMIT: u64 = 256 << 20;
 
+/// Why a policy could not be loaded, saved or built.
 #[derive(Debug, thiserror::Error)]
 pub enum PolicyError {
     #[error("cannot read or write policy file {path}: {source}")]
@@ -113,7 +113,7 @@ pub enum PolicyError {
         source: std::io::Error,
     },
     #[error("policy file is not a safetensors file: {0}")]
-    NotSafetensors(String),
+    NotSafetensors(#[source] SafeTensorError),
     #[error(
         "this is a JSON policy file, the format before safetensors; convert it with \
          python -c \"import taisim; taisim.convert_json_policy('OLD.json', 'NEW.safetensors')\""
@@ -152,7 +152,7 @@ pub enum PolicyError {
     #[error(
         "the shipped policy `trained` (agents/policies/trained.safetensors) is unreadable: {0}"
     )]
-    Trained(String),
+    Trained(#[source] Arc<PolicyError>),
 }
 
 /// A validated policy network. Immutable; agents share it through an `Arc`.
@@ -300,11 +300,10 @@ impl Policy {
             if bytes.trim_ascii_start().first() == Some(&b'{') {
                 PolicyError::JsonFile
             } else {
-                PolicyError::NotSafetensors(e.to_string())
+                PolicyError::NotSafetensors(e)
             }
         })?;
-        let (_, header) = SafeTensors::read_metadata(bytes)
-            .map_err(|e| PolicyError::NotSafetensors(e.to_string()))?;
+        let (_, header) = SafeTensors::read_metadata(bytes).map_err(PolicyError::NotSafetensors)?;
         let empty = HashMap::new();
         let meta = header.metadata().as_ref().unwrap_or(&empty);
         let get = |key: &'static str| {
@@ -596,12 +595,13 @@ pub const TRAINED_POLICY: &[u8] = include_bytes!("../policies/trained.safetensor
 
 /// The shipped policy, parsed once per process and shared by every agent that plays it.
 pub fn trained_policy() -> Result<Arc<Policy>, PolicyError> {
-    static TRAINED: OnceLock<Result<Arc<Policy>, String>> = OnceLock::new();
+    // The error is kept as it is (shared, as every later call returns it too).
+    static TRAINED: OnceLock<Result<Arc<Policy>, Arc<PolicyError>>> = OnceLock::new();
     TRAINED
         .get_or_init(|| {
             Policy::from_bytes(TRAINED_POLICY)
                 .map(Arc::new)
-                .map_err(|e| e.to_string())
+                .map_err(Arc::new)
         })
         .clone()
         .map_err(PolicyError::Trained)

@@ -21,12 +21,13 @@ use rayon::prelude::*;
 use serde::Serialize;
 use taisim_agents::{
     play_deal, renew_bots, AgentParseError, AgentSpec, BotFault, BotStderr, BuiltinAgent,
-    ExecSettings, PolicyError,
+    ExecSettings, Policy, PolicyAgent, PolicyError,
 };
 use taisim_score::{score_deal, Variant, VariantError};
 use taisim_sim::{deal_seed, ActionList, Deal, DealContext, Outcome, Seat};
 
 use crate::error::EngineError;
+use crate::pool::ThreadCountError;
 
 /// Which side of the match an agent plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -69,8 +70,8 @@ pub enum ArenaError {
     #[error("the number of deals must be at least 1")]
     NoDeals,
     /// A thread count outside 1 to [`MAX_THREADS`](crate::MAX_THREADS).
-    #[error("{0}")]
-    Threads(String),
+    #[error(transparent)]
+    Threads(#[from] ThreadCountError),
     /// The machine refused the worker threads.
     #[error("cannot start {threads} worker threads: {source}")]
     Pool {
@@ -96,10 +97,32 @@ pub enum ArenaError {
     },
 }
 
-/// A match ready to play: both sides' agents built for the variant, which was parsed once.
+/// One side of a match: an agent as `--agents` names one (`greedy`, `search:64`,
+/// `policy:PATH`, …), or a policy already in memory (one a trainer exported without writing
+/// a file), which the report names by the SHA-256 of its file's bytes.
+#[derive(Clone, Debug)]
+pub enum Contender<'a> {
+    Named(&'a str),
+    Policy {
+        policy: Arc<Policy>,
+        /// The policy file's bytes it was read from, hashed into its name.
+        bytes: &'a [u8],
+    },
+}
+
+impl Contender<'_> {
+    /// The name an in-memory policy of these file bytes goes by in the report:
+    /// `policy:<memory sha256:…>`, the first 16 hex digits of the bytes' SHA-256.
+    pub fn memory_name(bytes: &[u8]) -> String {
+        format!("policy:<memory sha256:{}>", &crate::sha256_hex(bytes)[..16])
+    }
+}
+
+/// A match ready to play: both sides' agents built for the variant, which was parsed once,
+/// each with the name the report gives it.
 pub struct Arena {
-    candidate: (AgentSpec, BuiltinAgent),
-    baseline: (AgentSpec, BuiltinAgent),
+    candidate: (String, BuiltinAgent),
+    baseline: (String, BuiltinAgent),
     variant: Arc<Variant>,
 }
 
@@ -136,19 +159,44 @@ impl Arena {
         variant: Arc<Variant>,
         bots: &ExecSettings,
     ) -> Result<Arena, ArenaError> {
-        let build = |side: Side, name: &str| -> Result<(AgentSpec, BuiltinAgent), ArenaError> {
-            let spec: AgentSpec = name
-                .parse()
-                .map_err(|source| ArenaError::AgentName { side, source })?;
-            let agent = spec
-                .build_with(&variant, bots)
-                .map_err(|source| ArenaError::Agent {
-                    side,
-                    spec: spec.clone(),
-                    source,
-                })?;
-            Ok((spec, agent))
-        };
+        Arena::of(
+            Contender::Named(candidate),
+            Contender::Named(baseline),
+            variant,
+            bots,
+        )
+    }
+
+    /// A match of any two contenders (a named agent or a policy in memory) under a variant
+    /// already loaded, `exec:` agents run with `bots` (their per-decision timeout).
+    pub fn of(
+        candidate: Contender<'_>,
+        baseline: Contender<'_>,
+        variant: Arc<Variant>,
+        bots: &ExecSettings,
+    ) -> Result<Arena, ArenaError> {
+        let build =
+            |side: Side, who: Contender<'_>| -> Result<(String, BuiltinAgent), ArenaError> {
+                match who {
+                    Contender::Named(name) => {
+                        let spec: AgentSpec = name
+                            .parse()
+                            .map_err(|source| ArenaError::AgentName { side, source })?;
+                        let agent = spec.build_with(&variant, bots).map_err(|source| {
+                            ArenaError::Agent {
+                                side,
+                                spec: spec.clone(),
+                                source,
+                            }
+                        })?;
+                        Ok((spec.to_string(), agent))
+                    }
+                    Contender::Policy { policy, bytes } => Ok((
+                        Contender::memory_name(bytes),
+                        BuiltinAgent::Policy(PolicyAgent::new(policy)),
+                    )),
+                }
+            };
         Ok(Arena {
             candidate: build(Side::Candidate, candidate)?,
             baseline: build(Side::Baseline, baseline)?,
@@ -173,7 +221,7 @@ impl Arena {
         if deals == 0 {
             return Err(ArenaError::NoDeals);
         }
-        crate::pool::check_threads(threads).map_err(|e| ArenaError::Threads(e.to_string()))?;
+        crate::pool::check_threads(threads)?;
         let chunks = usize::try_from(deals.div_ceil(CHUNK)).unwrap_or(usize::MAX);
         let threads = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -444,8 +492,8 @@ impl ArenaReport {
 
     pub fn new(
         t: &Tally,
-        candidate: &AgentSpec,
-        baseline: &AgentSpec,
+        candidate: &str,
+        baseline: &str,
         variant: &str,
         seed: u64,
     ) -> ArenaReport {
@@ -491,7 +539,7 @@ mod tests {
             diff_sq_sum: walls.iter().map(|x| x * x).sum(),
             ..Tally::default()
         };
-        let r = ArenaReport::new(&t, &AgentSpec::Greedy, &AgentSpec::Random, "taiwan16", 0);
+        let r = ArenaReport::new(&t, "greedy", "random", "taiwan16", 0);
         let xs: Vec<f64> = walls.iter().map(|&x| x as f64 / 4.0).collect();
         let n = xs.len() as f64;
         let mean = xs.iter().sum::<f64>() / n;
@@ -507,8 +555,52 @@ mod tests {
             diff_sq_sum: 64,
             ..Tally::default()
         };
-        let r = ArenaReport::new(&one, &AgentSpec::Greedy, &AgentSpec::Random, "taiwan16", 0);
+        let r = ArenaReport::new(&one, "greedy", "random", "taiwan16", 0);
         assert_eq!((r.mean_diff, r.ci95_low, r.ci95_high), (2.0, None, None));
+    }
+
+    /// A policy given in memory plays exactly as the same policy by name, and is named by
+    /// its bytes' hash; a search agent plays the same match on one thread and on two (it
+    /// seeds every decision from the deal).
+    #[test]
+    fn a_policy_in_memory_and_the_search_play_as_named() {
+        let variant = Arc::new(Variant::builtin("taizhou").unwrap());
+        let bytes = taisim_agents::TRAINED_POLICY;
+        let policy = Arc::new(Policy::from_bytes(bytes).unwrap());
+        let memory = Contender::Policy { policy, bytes };
+        let by_bytes = Arena::of(
+            memory,
+            Contender::Named("greedy"),
+            Arc::clone(&variant),
+            &ExecSettings::default(),
+        )
+        .unwrap()
+        .play(40, 3, Some(1))
+        .unwrap()
+        .report;
+        let by_name = Arena::with_variant("trained", "greedy", Arc::clone(&variant))
+            .unwrap()
+            .play(40, 3, Some(1))
+            .unwrap()
+            .report;
+        let name = Contender::memory_name(bytes);
+        assert!(
+            name.starts_with("policy:<memory sha256:") && name.len() == 39,
+            "{name}"
+        );
+        assert_eq!(by_bytes.candidate, name);
+        assert_eq!(
+            ArenaReport {
+                candidate: "trained".into(),
+                ..by_bytes
+            },
+            by_name
+        );
+        let search = Arena::with_variant("search:4", "greedy", variant).unwrap();
+        let one = search.play(6, 11, Some(1)).unwrap().report;
+        let two = search.play(6, 11, Some(2)).unwrap().report;
+        assert_eq!(one, two);
+        assert_eq!(one.candidate, "search:4");
     }
 
     /// Points are zero-sum on every table, so the reference table's points sum to zero and

@@ -11,6 +11,7 @@ use taisim_agents::{AgentParseError, PolicyError};
 use taisim_score::{ScoreError, SettleError, VariantError};
 use taisim_sim::{RulesError, Seat};
 
+use crate::pool::ThreadCountError;
 use crate::table::QuantizeError;
 
 /// A command of the harness that could not start or finish.
@@ -38,6 +39,9 @@ pub enum HarnessError {
     /// Stakes the variant's settlement cannot pay exactly.
     #[error(transparent)]
     Stakes(#[from] SettleError),
+    /// A thread count outside 1 to [`MAX_THREADS`](crate::MAX_THREADS).
+    #[error(transparent)]
+    ThreadCount(#[from] ThreadCountError),
     /// Reading or writing a file failed. Parts already complete stay intact.
     #[error("{action} {}: {source}", path.display())]
     Io {

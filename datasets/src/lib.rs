@@ -47,7 +47,8 @@ mod table;
 pub const BOTS_DIR: &str = "bots";
 
 pub use arena::{
-    play_arena, Arena, ArenaError, ArenaReport, ArenaRun, Side, SideReport, SideTally, Tally,
+    play_arena, Arena, ArenaError, ArenaReport, ArenaRun, Contender, Side, SideReport, SideTally,
+    Tally,
 };
 pub use atomic::{check_replaceable, write_atomically};
 pub use error::{EngineError, HarnessError};
@@ -57,7 +58,7 @@ pub use log::{
 };
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, VARIANT_FILE};
 pub use part::{part_path, FileRecord, PartRecord};
-pub use pool::{check_threads, worker_pool, MAX_THREADS};
+pub use pool::{check_threads, worker_pool, ThreadCountError, MAX_THREADS};
 pub use progress::ProgressMode;
 pub use read::{column, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS};
 pub use replay::{replay, wild_line};

@@ -154,7 +154,16 @@ pub fn record(table: Table, index: u64, rows: usize, bytes: &[u8]) -> FileRecord
 /// What a part file's footer says of the run that wrote it: `Ok(None)` for a file without
 /// the key (written before footers recorded it), `Err` with the reason for a footer that
 /// cannot be read or a record that is not a [`PartOrigin`].
-pub type Origin = Result<Option<PartOrigin>, String>;
+pub type Origin = Result<Option<PartOrigin>, FooterError>;
+
+/// Why a part file's footer says nothing usable of the run that wrote it.
+#[derive(Debug, thiserror::Error)]
+pub enum FooterError {
+    #[error("not a readable Parquet file ({0})")]
+    NotParquet(#[source] parquet::errors::ParquetError),
+    #[error("its footer's {PART_ORIGIN_KEY} is not a part record ({0})")]
+    NotARecord(#[source] serde_json::Error),
+}
 
 /// The origin a Parquet footer records.
 fn origin_of(meta: &parquet::file::metadata::FileMetaData) -> Origin {
@@ -167,7 +176,7 @@ fn origin_of(meta: &parquet::file::metadata::FileMetaData) -> Origin {
     let text = value.value.as_deref().unwrap_or("");
     serde_json::from_str(text)
         .map(Some)
-        .map_err(|e| format!("its footer's {PART_ORIGIN_KEY} is not a part record ({e})"))
+        .map_err(FooterError::NotARecord)
 }
 
 /// What a part file on disk is, checked against its record (if the manifest or journal has
@@ -218,7 +227,7 @@ pub fn check_file(
         };
         let origin = match SerializedFileReader::new(file) {
             Ok(reader) => origin_of(reader.metadata().file_metadata()),
-            Err(e) => Err(format!("not a readable Parquet file ({e})")),
+            Err(e) => Err(FooterError::NotParquet(e)),
         };
         return Ok(FileCheck {
             exists: true,
@@ -242,7 +251,7 @@ pub fn check_file(
                 .map(|(f, _)| SerializedFileReader::new(f))?
             {
                 Ok(reader) => origin_of(reader.metadata().file_metadata()),
-                Err(e) => Err(format!("not a readable Parquet file ({e})")),
+                Err(e) => Err(FooterError::NotParquet(e)),
             };
             return Ok(FileCheck {
                 exists: true,
@@ -253,11 +262,11 @@ pub fn check_file(
         Err(e) => return Err(not_regular(e)),
     };
     let reader = SerializedFileReader::new(bytes.clone());
-    let origin = match &reader {
-        Ok(reader) => origin_of(reader.metadata().file_metadata()),
-        Err(e) => Err(format!("not a readable Parquet file ({e})")),
-    };
     let problem = problem_with(record, &bytes, reader.as_ref().ok());
+    let origin = match reader {
+        Ok(reader) => origin_of(reader.metadata().file_metadata()),
+        Err(e) => Err(FooterError::NotParquet(e)),
+    };
     Ok(FileCheck {
         exists: true,
         problem,

@@ -6,15 +6,20 @@ use crate::error::HarnessError;
 /// and few enough that starting them is instant (a typo like 100000 is refused, not obeyed).
 pub const MAX_THREADS: usize = 1024;
 
+/// A thread count a command may not start.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ThreadCountError {
+    #[error("the thread count must be at least 1")]
+    Zero,
+    #[error("a thread count of {0} is more than the {MAX_THREADS} a run may start")]
+    TooMany(usize),
+}
+
 /// Checks a requested thread count: `None` is every core.
-pub fn check_threads(threads: Option<usize>) -> Result<(), HarnessError> {
+pub fn check_threads(threads: Option<usize>) -> Result<(), ThreadCountError> {
     match threads {
-        Some(0) => Err(HarnessError::Usage(
-            "the thread count must be at least 1".into(),
-        )),
-        Some(n) if n > MAX_THREADS => Err(HarnessError::Usage(format!(
-            "a thread count of {n} is more than the {MAX_THREADS} a run may start"
-        ))),
+        Some(0) => Err(ThreadCountError::Zero),
+        Some(n) if n > MAX_THREADS => Err(ThreadCountError::TooMany(n)),
         _ => Ok(()),
     }
 }

@@ -33,6 +33,8 @@ arguments are those of :class:`taisim.Env`.
 """
 
 import json as _json
+import os as _os
+import sys as _sys
 
 import gymnasium as _gym
 
@@ -49,7 +51,7 @@ from taisim._native import load_decisions as _load_decisions
 from taisim import bot
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
-from taisim.policy import convert_json_policy, export_policy, policy_logits
+from taisim.policy import convert_json_policy, export_policy, export_policy_bytes, policy_logits
 from taisim.vec_env import VecEnv
 from taisim.wrappers import LegalizeActions
 
@@ -187,33 +189,54 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
     in the other three, and by four baselines; each seat's difference on the same wall
     cancels the luck of the tiles.
 
-    Agents are named as on the command line, one name each: ``"random"``, ``"greedy"``,
-    ``"defensive"``, ``"trained"``, ``"search"``, ``"policy:PATH"``. ``variant`` is a shipped name or a variant file's path;
-    ``seed`` deals wall ``i`` from ``(seed, i)``; ``threads`` (default: every core) does not
-    change the result. The GIL is released while the walls are played.
+    Each side is an agent named as on the command line (one name: ``"random"``,
+    ``"greedy"``, ``"defensive"``, ``"trained"``, ``"search"``, ``"search:N"``,
+    ``"policy:PATH"``), a policy file's path (``pathlib.Path`` or any path-like), or a policy
+    in memory: a policy file's ``bytes`` (:func:`export_policy_bytes`) or a ``torch.nn``
+    module :func:`export_policy` accepts, exported on the fly. The report names a policy in
+    memory ``policy:<memory sha256:…>`` after its file's bytes. ``variant`` is a shipped
+    name or a variant file's path; ``seed`` deals wall ``i`` from ``(seed, i)``; ``threads``
+    (default: every core) does not change the result. The GIL is released while the walls
+    are played.
 
     Returns a dict with the fields of ``--json``: ``candidate``, ``baseline``, ``variant``,
     ``seed``, ``deals``, ``deals_played``, ``mean_diff`` (points per deal, candidate minus
     baseline), ``std_error``, ``ci95_low``, ``ci95_high`` (``None`` with one wall),
     ``candidate_stats`` and ``baseline_stats`` (``points_per_deal``, ``win_rate``,
     ``self_draw_rate``, ``deal_in_rate``). An unknown agent raises ``AgentError``, a policy
-    file that cannot be used ``PolicyError``, a bad variant ``VariantError``, no walls or a
-    bad thread count ``UsageError``."""
+    that cannot be played ``PolicyError``, a bad variant ``VariantError``, no walls or a bad
+    thread count ``UsageError`` (all ``ValueError``s); a policy file that cannot be read an
+    ``OSError`` (``FileNotFoundError`` for a missing one)."""
     for name, value in (("deals", deals), ("seed", seed), ("threads", threads)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise TypeError(f"arena(): {name} must be an int, not {type(value).__name__}")
         if value is not None and value < 0:
             raise UsageError(f"arena(): {name} must not be negative, got {value}")
-    for name, value in (("candidate", candidate), ("baseline", baseline)):
-        if not isinstance(value, str):
-            raise TypeError(f"arena(): {name} must be an agent name (str), not "
-                            f"{type(value).__name__}")
+    sides = [_arena_side(name, value) for name, value in (("candidate", candidate),
+                                                          ("baseline", baseline))]
     if variant is not None and not isinstance(variant, str):
         from taisim._seed import variant_arg
 
         variant = variant_arg(variant)
-    return _json.loads(_arena(candidate, baseline, deals=deals, seed=seed, variant=variant,
+    return _json.loads(_arena(*sides, deals=deals, seed=seed, variant=variant,
                               threads=threads))
+
+
+def _arena_side(name, value):
+    """One side of :func:`arena` as the native call takes it: an agent's name or a policy
+    file's bytes."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, _os.PathLike):
+        return "policy:" + _os.fspath(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    # A torch module is exported in memory; torch is only looked for when it is loaded.
+    torch = _sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.nn.Module):
+        return export_policy_bytes(value)
+    raise TypeError(f"arena(): {name} must be an agent name (str), a policy file's path or "
+                    f"bytes, or a torch.nn module, not {type(value).__name__}")
 
 
 __all__ = [

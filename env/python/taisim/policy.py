@@ -31,8 +31,19 @@ OBS_LEN = OBS_SHAPE[0] * OBS_SHAPE[1]
 
 
 def _save(layers, path, kinds=None):
-    """Writes ``layers`` (a list of ``(weight, bias)`` float32 numpy arrays, weight
-    ``[outputs, inputs]``) as a policy file, after checking the shapes chain from the
+    """Writes ``layers`` as a policy file at ``path`` (see :func:`_file_bytes`) and returns
+    ``path``; nothing is written when they do not fit."""
+    data = _file_bytes(layers, kinds)
+    tmp = f"{os.fspath(path)}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+    return path
+
+
+def _file_bytes(layers, kinds=None):
+    """The policy file's bytes for ``layers`` (a list of ``(weight, bias)`` float32 numpy
+    arrays, weight ``[outputs, inputs]``), after checking the shapes chain from the
     observation to the action space; ``kinds``, when given, is a per-kind head's ``(input
     weight, input bias, context weight, output weight, output bias)`` (checked by the Rust
     writer, which names a misfit)."""
@@ -59,13 +70,8 @@ def _save(layers, path, kinds=None):
     # would not always give the same bytes.
     if kinds is not None:
         kinds = tuple(np.ascontiguousarray(t, dtype=np.float32) for t in kinds)
-    data = _policy_bytes([(tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"])
+    return _policy_bytes([(tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"])
                           for i in range(len(layers))], kinds)
-    tmp = f"{os.fspath(path)}.tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
-    return path
 
 
 def mlp_layers(module):
@@ -119,6 +125,21 @@ def export_policy(module, path):
     ``ValueError``) naming the problem. The agent plays ``argmax`` of ``module(obs)`` over the
     legal actions; :func:`policy_logits` gives the Rust side's scores to check an export
     against."""
+    layers, kinds = _module_layers(module)
+    return _save(layers, path, kinds)
+
+
+def export_policy_bytes(module):
+    """The bytes :func:`export_policy` would write for ``module``, without a file: what
+    :func:`taisim.arena` plays when given a module, and what a trainer can keep in memory
+    (``taisim.arena(policy_bytes, "greedy", ...)``)."""
+    layers, kinds = _module_layers(module)
+    return _file_bytes(layers, kinds)
+
+
+def _module_layers(module):
+    """``module``'s dense layers and per-kind head (``None`` without one) as numpy arrays,
+    checked as :func:`mlp_layers` checks them."""
     from taisim.torch_policy import KindPolicy
 
     if isinstance(module, KindPolicy):
@@ -126,8 +147,8 @@ def export_policy(module, path):
         kinds = [t.detach().cpu().float().numpy() for t in (
             head.input.weight, head.input.bias, head.context.weight, head.output.weight,
             head.output.bias)]
-        return _save(mlp_layers(module.mlp), path, kinds)
-    return _save(mlp_layers(module), path)
+        return mlp_layers(module.mlp), kinds
+    return mlp_layers(module), None
 
 
 def policy_logits(path, obs):

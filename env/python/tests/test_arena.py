@@ -1,8 +1,10 @@
 """``taisim.arena``: the duplicate arena of ``taisim arena --json``, the same Rust
 implementation, its report as a dict with the same fields and values."""
 
+import hashlib
 import json
 import os
+import pathlib
 import subprocess
 
 import pytest
@@ -63,15 +65,67 @@ def test_arena_does_not_depend_on_threads():
 def test_arena_errors_by_kind(tmp_path):
     with pytest.raises(taisim.AgentError, match="clever"):
         taisim.arena("clever", "greedy", deals=3)
-    with pytest.raises(taisim.PolicyError, match="missing.safetensors"):
+    with pytest.raises(taisim.AgentError, match="search"):
+        taisim.arena("search:0", "greedy", deals=3)
+    # A missing policy file is an I/O error of its kind; a file that is no policy, bad input.
+    with pytest.raises(FileNotFoundError, match="missing.safetensors"):
         taisim.arena(f"policy:{tmp_path / 'missing.safetensors'}", "greedy", deals=3)
+    with pytest.raises(FileNotFoundError, match="missing.safetensors"):
+        taisim.arena("greedy", tmp_path / "missing.safetensors", deals=3)
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"\x00" * 40)
+    with pytest.raises(taisim.PolicyError, match="baseline .*junk.safetensors.*not a safetensors"):
+        taisim.arena("greedy", f"policy:{junk}", deals=3)
+    with pytest.raises(taisim.PolicyError, match="not a safetensors"):
+        taisim.arena(b"\x00" * 40, "greedy", deals=3)
     with pytest.raises(taisim.VariantError, match="taiwan17"):
         taisim.arena("greedy", "greedy", deals=3, variant="taiwan17")
     with pytest.raises(taisim.UsageError, match="at least 1"):
         taisim.arena("greedy", "greedy", deals=0)
+    with pytest.raises(taisim.UsageError, match="thread count"):
+        taisim.arena("greedy", "greedy", deals=3, threads=0)
     with pytest.raises(taisim.UsageError, match="negative"):
         taisim.arena("greedy", "greedy", deals=3, seed=-1)
     with pytest.raises(TypeError):
         taisim.arena("greedy", "greedy", deals="3")
+    with pytest.raises(TypeError, match="candidate"):
+        taisim.arena(3, "greedy", deals=3)
     for kind in (taisim.AgentError, taisim.PolicyError, taisim.VariantError, taisim.UsageError):
         assert issubclass(kind, ValueError)
+
+
+def test_a_policy_in_memory_plays_as_its_file():
+    path = os.path.join(ROOT, "tests", "fixtures", "policy_obs_v2.safetensors")
+    data = open(path, "rb").read()
+    by_name = taisim.arena(f"policy:{path}", "greedy", deals=60, seed=2, threads=1)
+    by_path = taisim.arena(pathlib.Path(path), "greedy", deals=60, seed=2, threads=1)
+    in_memory = taisim.arena(data, "greedy", deals=60, seed=2, threads=1)
+    name = "policy:<memory sha256:" + hashlib.sha256(data).hexdigest()[:16] + ">"
+    assert in_memory["candidate"] == name
+    assert by_path == by_name
+    assert dict(in_memory, candidate=by_name["candidate"]) == by_name
+    # As the baseline too, and against itself the difference is nil.
+    same = taisim.arena(data, bytearray(data), deals=20, seed=2)
+    assert same["baseline"] == name and same["mean_diff"] == 0.0
+
+
+def test_a_torch_module_plays_as_its_export(tmp_path):
+    torch = pytest.importorskip("torch")
+    from taisim.policy import OBS_LEN
+
+    torch.manual_seed(0)
+    module = torch.nn.Sequential(torch.nn.Linear(OBS_LEN, 32), torch.nn.ReLU(),
+                                 torch.nn.Linear(32, taisim.ACTION_SPACE_SIZE))
+    path = taisim.export_policy(module, tmp_path / "p.safetensors")
+    assert taisim.export_policy_bytes(module) == open(path, "rb").read()
+    from_file = taisim.arena(f"policy:{path}", "random", deals=40, seed=3)
+    from_module = taisim.arena(module, "random", deals=40, seed=3)
+    assert from_module["candidate"].startswith("policy:<memory sha256:")
+    assert dict(from_module, candidate=from_file["candidate"]) == from_file
+
+
+def test_search_agents_play_the_arena():
+    # The search seeds every decision from the deal, so the thread count changes nothing.
+    one = taisim.arena("search:4", "greedy", deals=6, seed=11, threads=1)
+    two = taisim.arena("search:4", "greedy", deals=6, seed=11, threads=2)
+    assert one == two and one["candidate"] == "search:4" and one["deals_played"] == 30

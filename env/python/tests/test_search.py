@@ -39,5 +39,5 @@ def test_vec_env_steps_with_search_opponents(legal):
 
 @pytest.mark.parametrize("name", ["search:0", "search:x", "search:"])
 def test_a_bad_search_budget_is_named(name):
-    with pytest.raises(ValueError, match="search"):
+    with pytest.raises(taisim.AgentError, match="search"):
         taisim.Env(opponents=name)

@@ -38,8 +38,14 @@ def test_bad_arguments_raise(tmp_path):
         taisim.simulate(tmp_path / "z", deals=10, games=2)
     with pytest.raises(taisim.StakesError, match="base"):
         taisim.simulate(tmp_path / "s", deals=10, variant="taizhou", base=3)
-    with pytest.raises(taisim.PolicyError, match="nothing-here"):
+    # A policy file that is not there is an I/O error; one that is there but is no policy, a
+    # PolicyError.
+    with pytest.raises(FileNotFoundError, match="nothing-here"):
         taisim.simulate(tmp_path / "p", deals=10, agents="policy:nothing-here.safetensors")
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"\x00" * 40)
+    with pytest.raises(taisim.PolicyError, match="not a safetensors file"):
+        taisim.simulate(tmp_path / "q", deals=10, agents=f"policy:{junk}")
     with pytest.raises(TypeError):
         taisim.simulate(tmp_path / "w", deals="ten")
     taisim.simulate(tmp_path / "v", deals=10, part_size=5)

@@ -1,6 +1,6 @@
 """The training recipe's whole path, tiny, in seconds on CPU: a decisions dataset ->
 behaviour cloning -> a few masked PPO updates through ``taisim.VecEnv`` -> export -> the Rust
-agent loads the file and plays -> evaluation (the arena where this build has it). Also: a
+agent loads the file and plays -> evaluation (the library's arena, ``taisim.arena``). Also: a
 resumed run makes exactly the updates of one never stopped. Skipped with TAISIM_RL=0; a broken
 torch fails here where the RL extras are meant to be installed (rl_extras.py)."""
 
@@ -8,7 +8,6 @@ import csv
 import importlib.util
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -117,11 +116,11 @@ def test_dataset_to_bc_to_ppo_to_rust_agent(tmp_path, monkeypatch, data):
         o, r, term, _, info = env.step(info["action_mask"].argmax(1))
         ended += int(term.sum())
     assert ended > 0
-    # Evaluated: through the arena where this build has it, else the env.
+    # Evaluated in the library's arena: the report of `taisim arena --json`.
     result = json.loads((out / "eval.json").read_text())
-    assert len(result["arena"]) + len(result["env"]) == 1
-    for e in result["env"]:
-        assert e["deals"] == 40 and np.isfinite(e["mean_reward"])
+    assert [a["baseline"] for a in result["arena"]] == ["greedy"]
+    assert result["arena"][0] == taisim.arena(f"policy:{path}", "greedy", deals=40,
+                                              seed=2**40 + 5)
 
 
 def test_resume_continues_exactly(tmp_path, monkeypatch, data):
@@ -199,36 +198,13 @@ def test_byte_observations_are_the_float_ones(data):
 
 
 def test_ci_path_with_the_real_dataset_and_arena(tmp_path):
-    # The README's test command builds the CLI (cargo test) before these tests run.
-    taisim_bin = tp.find_taisim(None)
-    assert taisim_bin is not None, "no taisim binary under target/: run cargo build first"
-    run_dir = tmp_path / "decisions"
-    done = subprocess.run([taisim_bin, "simulate", "--decisions", "all", "--agents", "greedy",
-                           "--deals", "40", "--seed", "3", "--out", str(run_dir)],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    run_dir = taisim.simulate(tmp_path / "decisions", decisions="all", agents="greedy",
+                              deals=40, seed=3)
     out = tmp_path / "run"
     path = tp.main(["--out", str(out), "--seed", "1", "--threads", "1", "--hidden", "32",
                     "--bc-run", str(run_dir), "--bc-epochs", "1", "--num-envs", "16",
                     "--rollout", "16", "--minibatch", "128", "--steps", "256",
-                    "--eval-deals", "50", "--eval-baseline", "greedy", "--taisim", taisim_bin])
+                    "--eval-deals", "50", "--eval-baseline", "greedy"])
     assert os.path.exists(path)
     result = json.loads((out / "eval.json").read_text())
     assert result["arena"] and result["arena"][0]["deals"] == 50
-
-
-def test_the_newest_cli_build_is_used(tmp_path, monkeypatch):
-    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    # A release binary left from an older tree must not win over the one cargo test just
-    # built: it may encode another observation version.
-    builds = {}
-    for age, profile in enumerate(("debug", "release", "wheel")):
-        path = tmp_path / "target" / profile / "taisim"
-        path.parent.mkdir(parents=True)
-        path.write_text("")
-        os.utime(path, (1_000_000 + age, 1_000_000 + age))
-        builds[profile] = str(path)
-    os.utime(builds["debug"], (2_000_000, 2_000_000))
-    assert tp.find_taisim(None, root=str(tmp_path)) == builds["debug"]
-    assert tp.find_taisim("/x/taisim", root=str(tmp_path)) == "/x/taisim"
-    assert tp.find_taisim(None, root=str(tmp_path / "nothing")) is None

@@ -96,7 +96,16 @@ pub(super) fn bug(e: impl std::fmt::Display) -> PyErr {
 }
 
 pub(super) fn variant(e: ScoreVariantError) -> PyErr {
-    VariantError::new_err(e.to_string())
+    variant_kind(&e, e.to_string())
+}
+
+/// A variant error as its class, with `message` (which may name where it arose): an
+/// `OSError` where the machine failed to read the file, else a `VariantError`.
+fn variant_kind(e: &ScoreVariantError, message: String) -> PyErr {
+    match e.io_kind().filter(|&kind| machine_failed(kind)) {
+        Some(kind) => io(kind, message),
+        None => VariantError::new_err(message),
+    }
 }
 
 pub(super) fn agent(e: AgentParseError) -> PyErr {
@@ -104,7 +113,29 @@ pub(super) fn agent(e: AgentParseError) -> PyErr {
 }
 
 pub(super) fn policy(e: AgentPolicyError) -> PyErr {
-    PolicyError::new_err(e.to_string())
+    policy_kind(&e, e.to_string())
+}
+
+/// A policy error as its class, with `message` (which may name the side or seat it was
+/// built for): an `OSError` where the machine failed to read the file (a missing file is
+/// `FileNotFoundError`), else a `PolicyError`.
+fn policy_kind(e: &AgentPolicyError, message: String) -> PyErr {
+    match e {
+        AgentPolicyError::Io { source, .. } if machine_failed(source.kind()) => {
+            io(source.kind(), message)
+        }
+        _ => PolicyError::new_err(message),
+    }
+}
+
+/// Whether an I/O error of `kind` is the machine's (a missing file, a refused permission, a
+/// failed disk) rather than what is at the path being wrong: not a regular file, too large
+/// (`InvalidInput`) or not text (`InvalidData`), which are bad input.
+fn machine_failed(kind: std::io::ErrorKind) -> bool {
+    !matches!(
+        kind,
+        std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData
+    )
 }
 
 pub(super) fn stakes(e: SettleError) -> PyErr {
@@ -126,10 +157,10 @@ fn io(kind: std::io::ErrorKind, message: String) -> PyErr {
 pub(super) fn harness(e: HarnessError) -> PyErr {
     let message = e.to_string();
     match e {
-        HarnessError::Usage(_) => UsageError::new_err(message),
-        HarnessError::Variant(_) => VariantError::new_err(message),
+        HarnessError::Usage(_) | HarnessError::ThreadCount(_) => UsageError::new_err(message),
+        HarnessError::Variant(e) => variant_kind(&e, message),
         HarnessError::AgentName(_) => AgentError::new_err(message),
-        HarnessError::Agent(_) | HarnessError::Unreplayable(_) => PolicyError::new_err(message),
+        HarnessError::Agent(e) | HarnessError::Unreplayable(e) => policy_kind(&e, message),
         HarnessError::Stakes(_) => StakesError::new_err(message),
         HarnessError::Io { source, .. } => io(source.kind(), message),
         HarnessError::Corrupt { .. } => CorruptRunError::new_err(message),
@@ -146,8 +177,8 @@ pub(super) fn arena(e: ArenaError) -> PyErr {
     let message = e.to_string();
     match e {
         ArenaError::AgentName { .. } => AgentError::new_err(message),
-        ArenaError::Agent { .. } => PolicyError::new_err(message),
-        ArenaError::Variant(_) => VariantError::new_err(message),
+        ArenaError::Agent { source, .. } => policy_kind(&source, message),
+        ArenaError::Variant(e) => variant_kind(&e, message),
         ArenaError::NoDeals | ArenaError::Threads(_) => UsageError::new_err(message),
         ArenaError::Pool { .. } | ArenaError::Bot { .. } => PyRuntimeError::new_err(message),
         ArenaError::Wall { .. } => EngineError::new_err(message),
@@ -165,7 +196,8 @@ pub(super) fn env(e: EnvError) -> PyErr {
         | EnvError::DeadStepExpected { .. }
         | EnvError::ActionRequired { .. } => IllegalActionError::new_err(message),
         EnvError::AgentName(_) => AgentError::new_err(message),
-        EnvError::Policy(_) | EnvError::ObsShape(_) => PolicyError::new_err(message),
+        EnvError::Policy(e) => policy_kind(&e, message),
+        EnvError::ObsShape(_) => PolicyError::new_err(message),
         EnvError::Rules(_) => VariantError::new_err(message),
         EnvError::Reward(_) | EnvError::MaskLength(_) => UsageError::new_err(message),
     }

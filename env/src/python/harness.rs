@@ -3,7 +3,12 @@
 //! library's own, the GIL released while they run.
 
 use pyo3::prelude::*;
-use taisim_datasets::{Arena, ProgressMode, RunOptions, RunRequest};
+use std::sync::Arc;
+
+use pyo3::types::{PyBytes, PyString};
+use taisim_agents::Policy;
+use taisim_datasets::{Arena, Contender, ProgressMode, RunOptions, RunRequest};
+use taisim_score::Variant;
 
 use super::errors;
 
@@ -84,22 +89,64 @@ pub(super) fn simulate(
 
 /// `taisim.arena(candidate, baseline, deals, seed, variant, threads)`: the duplicate arena of
 /// `taisim arena`, its report as the JSON `taisim arena --json` prints (the Python wrapper
-/// reads it into a dict). The GIL is released while the walls are played.
+/// reads it into a dict). Each side is an agent's name (`str`) or a policy file's bytes
+/// (`bytes`, as `taisim.export_policy_bytes` gives them). The GIL is released while the
+/// walls are played.
 #[pyfunction]
 #[pyo3(signature = (candidate, baseline, *, deals, seed = 0, variant = None, threads = None))]
 pub(super) fn arena(
     py: Python<'_>,
-    candidate: &str,
-    baseline: &str,
+    candidate: &Bound<'_, PyAny>,
+    baseline: &Bound<'_, PyAny>,
     deals: u64,
     seed: u64,
     variant: Option<&str>,
     threads: Option<usize>,
 ) -> PyResult<String> {
-    let variant = variant.unwrap_or(taisim_score::Variant::DEFAULT);
-    let duel = Arena::new(candidate, baseline, variant).map_err(errors::arena)?;
+    let variant =
+        Variant::by_name_or_path(variant.unwrap_or(Variant::DEFAULT)).map_err(errors::variant)?;
+    let (candidate, baseline) = (Side::of(candidate)?, Side::of(baseline)?);
+    let duel = Arena::of(
+        candidate.contender(),
+        baseline.contender(),
+        Arc::new(variant),
+        &taisim_agents::ExecSettings::default(),
+    )
+    .map_err(errors::arena)?;
     let run = py
         .allow_threads(|| duel.play(deals, seed, threads))
         .map_err(errors::arena)?;
     Ok(run.report.to_json())
+}
+
+/// One side of `arena` as Python gave it: a name, or a policy file's bytes, parsed.
+enum Side<'py> {
+    Name(String),
+    Policy(Arc<Policy>, Bound<'py, PyBytes>),
+}
+
+impl<'py> Side<'py> {
+    fn of(side: &Bound<'py, PyAny>) -> PyResult<Side<'py>> {
+        if side.is_instance_of::<PyString>() {
+            return Ok(Side::Name(side.extract()?));
+        }
+        let bytes = side.downcast::<PyBytes>().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "an arena side is an agent name (str) or a policy file's bytes, not {}",
+                side.get_type().name().map_or("?".into(), |n| n.to_string())
+            ))
+        })?;
+        let policy = Policy::from_bytes(bytes.as_bytes()).map_err(errors::policy)?;
+        Ok(Side::Policy(Arc::new(policy), bytes.clone()))
+    }
+
+    fn contender(&self) -> Contender<'_> {
+        match self {
+            Side::Name(name) => Contender::Named(name),
+            Side::Policy(policy, bytes) => Contender::Policy {
+                policy: Arc::clone(policy),
+                bytes: bytes.as_bytes(),
+            },
+        }
+    }
 }

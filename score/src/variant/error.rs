@@ -24,8 +24,14 @@ pub struct VariantError {
 /// Every reason a variant is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantErrorKind {
-    /// The file could not be read.
-    Unreadable(String),
+    /// The file could not be read: the I/O error's kind (`InvalidInput` for a path that is
+    /// not a regular file or names a file too large, `InvalidData` for text that is not
+    /// UTF-8) and its message. The kind is kept so that callers can tell the machine's
+    /// failure from the user's file.
+    Unreadable {
+        io: std::io::ErrorKind,
+        message: String,
+    },
     /// Not a TOML document of the variant's shape (syntax, an unknown key, a wrong type): the
     /// parser's own message.
     Syntax(String),
@@ -70,7 +76,7 @@ impl fmt::Display for VariantErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use VariantErrorKind::*;
         match self {
-            Unreadable(e) => write!(f, "cannot read: {e}"),
+            Unreadable { message, .. } => write!(f, "cannot read: {message}"),
             Syntax(e) => f.write_str(e),
             UnknownVariant(name) => write!(
                 f,
@@ -143,3 +149,14 @@ impl fmt::Display for VariantError {
 }
 
 impl std::error::Error for VariantError {}
+
+impl VariantError {
+    /// The kind of the I/O error that kept the file from being read, where one did; `None`
+    /// for a variant that was read and refused.
+    pub fn io_kind(&self) -> Option<std::io::ErrorKind> {
+        match self.kind {
+            VariantErrorKind::Unreadable { io, .. } => Some(io),
+            _ => None,
+        }
+    }
+}

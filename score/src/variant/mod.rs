@@ -383,14 +383,7 @@ impl Variant {
     pub fn load(path: impl AsRef<Path>) -> Result<Variant, VariantError> {
         let path = path.as_ref();
         let origin = path.display().to_string();
-        let text =
-            crate::file::read_regular_text(path, crate::file::VARIANT_FILE_LIMIT, "a variant file")
-                .map_err(|e| VariantError {
-                    origin: origin.clone(),
-                    key: String::new(),
-                    line: None,
-                    kind: VariantErrorKind::Unreadable(e.to_string()),
-                })?;
+        let text = read_variant_file(path, &origin)?;
         Variant::from_toml_str(&text, &origin)
     }
 
@@ -422,14 +415,7 @@ impl Variant {
             });
         }
         let origin = path.display().to_string();
-        let text =
-            crate::file::read_regular_text(path, crate::file::VARIANT_FILE_LIMIT, "a variant file")
-                .map_err(|e| VariantError {
-                    origin: origin.clone(),
-                    key: String::new(),
-                    line: None,
-                    kind: VariantErrorKind::Unreadable(e.to_string()),
-                })?;
+        let text = read_variant_file(path, &origin)?;
         Ok(VariantText {
             origin,
             text: Cow::Owned(text),
@@ -667,4 +653,20 @@ impl Variant {
     pub fn to_toml(&self) -> String {
         parse::write(self)
     }
+}
+
+/// The text of the variant file at `path` (named `origin` in errors): a regular file of at
+/// most [`crate::file::VARIANT_FILE_LIMIT`] bytes of UTF-8.
+fn read_variant_file(path: &Path, origin: &str) -> Result<String, VariantError> {
+    crate::file::read_regular_text(path, crate::file::VARIANT_FILE_LIMIT, "a variant file").map_err(
+        |e| VariantError {
+            origin: origin.to_string(),
+            key: String::new(),
+            line: None,
+            kind: VariantErrorKind::Unreadable {
+                io: e.kind(),
+                message: e.to_string(),
+            },
+        },
+    )
 }
