@@ -183,6 +183,11 @@ fn describe(table: Table, column: &str) -> Option<&'static str> {
     Some(match (table, storage::stem(table, column)) {
         (Table::Decisions, _) => return decisions::describe(column),
         (_, "deal_id") => "the deal: i for independent deals; game * 65536 + deal for games",
+        (Table::Wins | Table::Tai, "variant") => {
+            "the variant's name, as in the deals table (its file and hash are in the manifest): \
+             read_parquet('runs/*/tai/*.parquet') groups by it; runs written before the tables \
+             format taisim-run/2 have it in the deals table only"
+        }
         (Table::Deals | Table::Wins, "discarder") => {
             "who alone pays: the discarder, the robbed kong's or flower's owner; null otherwise"
         }
