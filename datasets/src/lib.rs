@@ -9,7 +9,7 @@
 //! - `tai/`: one row per counted pattern of each win.
 //!
 //! Every table carries the run's `variant`, so the tables of many runs read as one and group
-//! by it.
+//! by it. [`Report`] sums up one run; [`Comparison`] two runs of the same walls, deal by deal.
 //!
 //! Deal `i`'s seed derives from `(run seed, i)` alone and a part holds a fixed range of
 //! deals, so the files are byte-identical whatever the thread count. Parts are written under
@@ -22,6 +22,7 @@
 
 mod arena;
 mod atomic;
+pub mod compare;
 mod error;
 mod journal;
 mod layout;
@@ -45,6 +46,7 @@ pub use arena::{
     play_arena, Arena, ArenaError, ArenaReport, ArenaRun, Side, SideReport, SideTally, Tally,
 };
 pub use atomic::{check_replaceable, write_atomically};
+pub use compare::{CompareError, CompareOptions, Comparison};
 pub use error::{EngineError, HarnessError};
 pub use load::{load_decisions, load_decisions_into, Decisions};
 pub use manifest::{
