@@ -5,11 +5,13 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod arena;
+mod compare;
 mod failure;
 mod output;
 mod report;
 mod score;
 mod simulate;
+mod variant;
 
 use failure::Failure;
 
@@ -32,6 +34,9 @@ enum Command {
     Replay(simulate::ReplayArgs),
     /// Statistics of a run: outcome rates, expected tai, seats, patterns, tai distribution.
     Report(report::ReportArgs),
+    /// Two runs of the same walls compared deal by deal: what changed, with paired 95%
+    /// intervals, and which agents respond to the scoring table.
+    Compare(compare::CompareArgs),
     /// Time the bare engine: random play, no scoring, no output.
     EngineBench(simulate::EngineBenchArgs),
     /// Play one seeded deal with random agents and print it step by step.
@@ -42,8 +47,8 @@ enum Command {
     Arena(Box<arena::ArenaArgs>),
     /// List the shipped rule variants.
     Variants,
-    /// Inspect a rule variant.
-    Variant(score::VariantArgs),
+    /// Inspect a rule variant: the whole file, its changes from another, its patterns.
+    Variant(variant::VariantArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,11 +61,12 @@ fn main() -> ExitCode {
                 .map_err(Failure::from)
         }
         Command::Report(args) => report::report(args).map_err(Failure::from),
+        Command::Compare(args) => compare::compare(args),
         Command::Deal(args) => simulate::show_deal(args),
         Command::Score(args) => score::run(args),
         Command::Arena(args) => arena::arena(args),
-        Command::Variants => score::list_variants(),
-        Command::Variant(args) => score::variant(args),
+        Command::Variants => variant::list_variants(),
+        Command::Variant(args) => variant::variant(args),
     };
     output::finish(result)
 }

@@ -71,7 +71,9 @@ const _: () = assert!(
 /// `simulate --schema`.
 pub(crate) fn describe(stem: &str) -> Option<&'static str> {
     Some(match stem {
-        "pattern" => "the pattern's stable id (taisim variant show NAME lists them)",
+        "pattern" => {
+            "the pattern's stable id (taisim variant patterns lists them with their names)"
+        }
         "name" => "the pattern's Chinese name",
         "count" => "times it applies (正花 ×2, …)",
         "tai" => "tai it contributes",
