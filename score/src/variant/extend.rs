@@ -148,10 +148,14 @@ fn layered(
     if !doc.contains_key("description") {
         merged.insert(
             "description".into(),
+            // The file's name, not the path it was given by: a run records the description,
+            // and the same file named another way must be the same variant.
             toml::Value::String(format!(
                 "{} with the changes in {}",
                 base.resolved.variant.name(),
-                origin
+                Path::new(origin)
+                    .file_name()
+                    .map_or_else(|| origin.into(), |n| n.to_string_lossy())
             )),
         );
     }
