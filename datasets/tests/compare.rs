@@ -174,11 +174,14 @@ fn paired_mean(pairs: &[(f64, f64)]) -> (f64, f64) {
     (mean, Z95 * (var / n).sqrt())
 }
 
+/// One deal's (numerator, denominator) in A, then in B.
+type RatioPair = ((f64, f64), (f64, f64));
+
 /// Difference of two ratios Σnum/Σden and its half-width: each deal's linearised
 /// difference, then its sample variance.
-fn paired_ratio(pairs: &[((f64, f64), (f64, f64))]) -> (f64, f64) {
+fn paired_ratio(pairs: &[RatioPair]) -> (f64, f64) {
     let n = pairs.len() as f64;
-    let s = |f: &dyn Fn(&((f64, f64), (f64, f64))) -> f64| pairs.iter().map(f).sum::<f64>();
+    let s = |f: &dyn Fn(&RatioPair) -> f64| pairs.iter().map(f).sum::<f64>();
     let (na, da, nb, db) = (
         s(&|p| p.0 .0),
         s(&|p| p.0 .1),
@@ -234,7 +237,8 @@ fn check_against_rows(c: &Comparison, a: &Path, b: &Path) {
             2.0 * h
         );
     }
-    let win_figures: [fn(&Deal) -> (f64, f64); 3] = [
+    type WinFigure = fn(&Deal) -> (f64, f64);
+    let win_figures: [WinFigure; 3] = [
         |d| (d.win_tai as f64, d.wins as f64),
         |d| (d.payment as f64, d.wins as f64),
         |d| (d.self_drawn as f64, d.wins as f64),

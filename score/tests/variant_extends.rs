@@ -158,9 +158,12 @@ fn a_chain_of_files_resolves_relative_to_each_file() {
         .contains(&"taiwan16-common.txt".to_string()));
 }
 
-/// What a case expects of the error: its kind, the file it names (by file name) and the
-/// line there, and a phrase of its message.
+/// What a case expects of the error's kind.
 type Check = fn(&VariantErrorKind) -> bool;
+
+/// A case: the file's name and text, then what its error must be: its kind, the file it
+/// names (by file name) and the line there, and a phrase of its message.
+type Case<'a> = (&'a str, &'a str, Check, &'a str, Option<usize>, &'a str);
 
 #[test]
 fn chains_that_cannot_be_resolved_are_named_errors() {
@@ -193,7 +196,7 @@ fn chains_that_cannot_be_resolved_are_named_errors() {
         "extends = \"taiwan16\"\nname = \"end\"\n",
     );
 
-    let cases: [(&str, &str, Check, &str, Option<usize>, &str); 15] = [
+    let cases: [Case; 15] = [
         (
             "partial.toml",
             "name = \"t\"\nscoring = \"tai\"\n[tai]\nmax = 20\n[patterns]\nall_chows = 3\n",

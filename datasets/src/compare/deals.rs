@@ -154,10 +154,10 @@ impl<'r> DealCursor<'r> {
             } else {
                 None
             };
-            for i in 0..batch.num_rows() {
+            for (i, w) in winner.iter().enumerate() {
                 let id = deal_id.value(i);
                 at = find(&deals, at, id).ok_or_else(|| stray(&path, "win", id))?;
-                let w = winner[i].ok_or_else(|| null_in(&path, "winner"))?;
+                let w = w.ok_or_else(|| null_in(&path, "winner"))?;
                 let d = &mut deals[at];
                 if d.winners & (1 << w) == 0 {
                     return Err(HarnessError::Corrupt {
@@ -187,10 +187,10 @@ impl<'r> DealCursor<'r> {
             let pattern = string_codes(&batch, "pattern", &path, |s| {
                 PatternId::from_id(s).map(|p| p.index())
             })?;
-            for i in 0..batch.num_rows() {
+            for (i, p) in pattern.iter().enumerate() {
                 let id = deal_id.value(i);
                 at = find(&deals, at, id).ok_or_else(|| stray(&path, "pattern", id))?;
-                let p = PatternId::ALL[pattern[i].ok_or_else(|| null_in(&path, "pattern"))?];
+                let p = PatternId::ALL[p.ok_or_else(|| null_in(&path, "pattern"))?];
                 let list = &mut deals[at].patterns;
                 match list.iter_mut().find(|(q, _)| *q == p) {
                     Some((_, n)) => *n += 1,

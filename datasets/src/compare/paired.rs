@@ -193,13 +193,14 @@ mod tests {
         *state >> 33
     }
 
+    /// One deal: (numerator, denominator) in A, then in B.
+    type Deal = ((i64, i64), (i64, i64));
+
     /// The interval computed the long way: the ratios, then each deal's linearised
     /// difference, then its sample variance.
-    fn two_pass(deals: &[((i64, i64), (i64, i64))]) -> (f64, f64) {
+    fn two_pass(deals: &[Deal]) -> (f64, f64) {
         let n = deals.len() as f64;
-        let sum = |f: &dyn Fn(&((i64, i64), (i64, i64))) -> i64| {
-            deals.iter().map(|d| f(d) as f64).sum::<f64>()
-        };
+        let sum = |f: &dyn Fn(&Deal) -> i64| deals.iter().map(|d| f(d) as f64).sum::<f64>();
         let (na, da) = (sum(&|d| d.0 .0), sum(&|d| d.0 .1));
         let (nb, db) = (sum(&|d| d.1 .0), sum(&|d| d.1 .1));
         let (ra, rb) = (na / da, nb / db);
