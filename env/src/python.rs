@@ -787,6 +787,26 @@ fn harness_error(e: taisim_datasets::HarnessError) -> PyErr {
     }
 }
 
+/// `taisim.compare(run_a, run_b)`: two runs of the same walls compared deal by deal, as
+/// `taisim compare --json` prints it (the Python wrapper parses the text). Runs of other walls
+/// raise `ValueError`; the GIL is released while the runs are read.
+#[pyfunction]
+#[pyo3(signature = (run_a, run_b, *, verify_checksums = true))]
+fn compare_json(
+    py: Python<'_>,
+    run_a: std::path::PathBuf,
+    run_b: std::path::PathBuf,
+    verify_checksums: bool,
+) -> PyResult<String> {
+    use taisim_datasets::{CompareError, CompareOptions, Comparison};
+    let options = CompareOptions { verify_checksums };
+    match py.allow_threads(|| Comparison::from_runs(&run_a, &run_b, &options)) {
+        Ok(c) => Ok(c.to_json().to_string()),
+        Err(CompareError::Run(e)) => Err(harness_error(e)),
+        Err(e @ CompareError::DifferentWalls { .. }) => Err(value_error(e)),
+    }
+}
+
 /// `taisim.load_decisions(run, seats=None, out=None)`: a run's decisions table as numpy
 /// arrays (see the Python wrapper). The GIL is released while the parts are read; each array
 /// is handed to numpy without a copy, or, given `out`, the table is read into its arrays.
@@ -947,6 +967,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(crate::python_policy::policy_logits, m)?)?;
     m.add_function(wrap_pyfunction!(crate::python_policy::policy_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(load_decisions, m)?)?;
+    m.add_function(wrap_pyfunction!(compare_json, m)?)?;
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
     m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;
     m.add("OBS_VERSION", OBS_VERSION)?;
