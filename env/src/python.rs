@@ -723,7 +723,7 @@ fn simulate(
     progress: bool,
     decisions: Option<String>,
 ) -> PyResult<String> {
-    use taisim_datasets::{HarnessError, ProgressMode, RunOptions, RunRequest};
+    use taisim_datasets::{ProgressMode, RunOptions, RunRequest};
     let shard = shard
         .map(|s| s.parse::<taisim_datasets::Shard>())
         .transpose()
@@ -765,23 +765,23 @@ fn simulate(
         let spec = request.spec(&out, resume)?;
         taisim_datasets::simulate(&spec, &out, &options)
     });
-    match done {
-        Ok(summary) => Ok(summary.out.display().to_string()),
-        Err(e @ HarnessError::Usage(_)) => Err(value_error(e)),
-        Err(e @ HarnessError::Io { .. }) => {
-            Err(pyo3::exceptions::PyOSError::new_err(e.to_string()))
-        }
-        Err(e) => Err(pyo3::exceptions::PyRuntimeError::new_err(e.to_string())),
-    }
+    done.map(|summary| summary.out.display().to_string())
+        .map_err(harness_error)
 }
 
 /// A run's error as the Python exception for it: the user's mistake (no such run, no
-/// decisions table) a `ValueError`, a failed read an `OSError`, a damaged file a
-/// `RuntimeError`, each with the message naming the file and the problem.
+/// decisions table, a variant, agent or stakes that cannot be used) a `ValueError`, a failed
+/// read an `OSError`, a damaged file or an engine error a `RuntimeError`, each with the
+/// message naming the file and the problem.
 fn harness_error(e: taisim_datasets::HarnessError) -> PyErr {
     use taisim_datasets::HarnessError;
     match e {
-        e @ HarnessError::Usage(_) => value_error(e),
+        e @ (HarnessError::Usage(_)
+        | HarnessError::Variant(_)
+        | HarnessError::AgentName(_)
+        | HarnessError::Agent(_)
+        | HarnessError::Unreplayable(_)
+        | HarnessError::Stakes(_)) => value_error(e),
         e @ HarnessError::Io { .. } => pyo3::exceptions::PyOSError::new_err(e.to_string()),
         e => PyRuntimeError::new_err(e.to_string()),
     }
