@@ -25,6 +25,12 @@
 //! concealed_self_draw = { tai = 3, excludes = ["self_draw", "concealed_hand"] }
 //! ```
 //!
+//! A file may instead state only what differs from another variant, `extends = "taiwan16"`
+//! (or a path) at its top ([`extend`]); a file without `extends` must give `name`, `scoring`,
+//! `[rules]`, `[settlement]` and `[patterns]`, so a file of a few changes is never taken for a
+//! whole variant. [`Variant::diff_toml`] writes a variant as such a file ([`diff`]), and
+//! [`Resolved::citations`] reads what each pattern's line cites ([`cite`]).
+//!
 //! This module is the model; [`parse`] reads and checks the file (naming the file, key and
 //! line of every problem) and [`error`] lists the reasons a file is refused. Every number a
 //! file may set is bounded at load, so no sum or product made from them later can wrap.
