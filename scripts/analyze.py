@@ -6,7 +6,8 @@ Usage:
 
 Reads the run's Parquet tables (deals/, wins/, tai/) with DuckDB, draws PNGs with matplotlib
 into --out (default RUN_DIR/plots), writes summary.json there with every number plotted, and
-prints a short text summary. Exit status 2 means the input could not be analysed (a missing
+prints a short text summary. With --compare and runs of the same walls, compare_paired.png
+plots the paired differences `taisim compare` tables (B − A with paired 95% intervals). Exit status 2 means the input could not be analysed (a missing
 directory, no part files, a corrupt manifest); the message names the problem.
 
 Needs DuckDB and matplotlib: ``pip install "./env[analysis]"`` (or the pinned set CI uses,
@@ -27,7 +28,7 @@ SEATS = ("E", "S", "W", "N")
 # The deals table's outcomes, in the order they are shown; any other value found is appended.
 OUTCOMES = ("self_draw", "discard", "flower_win", "exhaustive_draw")
 TABLES = ("deals", "wins", "tai")
-Z95 = 1.959964  # two-sided 95% normal quantile
+Z95 = 1.96  # two-sided 95% normal quantile, as `taisim report` and `taisim compare` use it
 PART_NAME = re.compile(r"^part-(\d+)\.parquet$")
 
 COLOURS = ("#1f77b4", "#ff7f0e")  # run A, run B in the comparison plots
@@ -216,6 +217,76 @@ def pairing_stats(con) -> dict:
         "outcome_or_winners_differ": rate(result_diff, n),
         "outcome_crosstab": [{"a": a, "b": b, "deals": c} for a, b, c in crosstab],
     }
+
+
+# Paired differences B − A over the deals both runs played from the same wall, with 95%
+# intervals: recomputed here from the rows (two passes) as `taisim compare` computes them from
+# its sums, so each checks the other (scripts/check_analysis.sh compares the two).
+PER_DEAL = ("won", "self_draw", "discard", "deal_in", "exhaustive_draw", "several_winners", "tai_per_deal")
+PER_WIN = ("tai_per_win", "payment_per_win", "self_drawn_share")
+
+
+def paired_mean(a: list[float], b: list[float]) -> dict:
+    """Mean of the deals' differences ± z·sd/√n."""
+    n = len(a)
+    d = [y - x for x, y in zip(a, b)]
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else 0.0
+    half = Z95 * sd / math.sqrt(n)
+    return {"a": sum(a) / n, "b": sum(b) / n, "difference": mean, "ci95": [mean - half, mean + half]}
+
+
+def paired_ratio(num_a, den_a, num_b, den_b) -> dict:
+    """Σnum/Σden in B minus in A, its variance by the delta method: each deal's linearised
+    difference (N − R·D)/D̄ in B minus in A, then its sample variance."""
+    n = len(num_a)
+    sa, sb = sum(den_a), sum(den_b)
+    if sa == 0 or sb == 0:
+        return {"a": None, "b": None, "difference": None, "ci95": None}
+    ra, rb = sum(num_a) / sa, sum(num_b) / sb
+    u = [(nb - rb * db) / (sb / n) - (na - ra * da) / (sa / n)
+         for na, da, nb, db in zip(num_a, den_a, num_b, den_b)]
+    mean = sum(u) / n
+    var = sum((x - mean) ** 2 for x in u) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(var / n)
+    return {"a": ra, "b": rb, "difference": rb - ra, "ci95": [rb - ra - half, rb - ra + half]}
+
+
+def paired_differences(con) -> dict:
+    """Every figure `taisim compare` gives, over the deals of the same wall (deal_id and seed)."""
+    wins = ("SELECT deal_id, count(*) AS w, sum(total_tai) AS t, sum(payment) AS pay, "
+            "count_if(self_draw) AS sd FROM {}_wins GROUP BY deal_id")
+    rows = con.execute(
+        f"WITH wa AS ({wins.format('a')}), wb AS ({wins.format('b')}) "
+        "SELECT a.deal_id, "
+        "a.n_winners > 0, b.n_winners > 0, a.outcome = 'self_draw', b.outcome = 'self_draw', "
+        "a.outcome = 'discard', b.outcome = 'discard', a.discarder IS NOT NULL, b.discarder IS NOT NULL, "
+        "a.outcome = 'exhaustive_draw', b.outcome = 'exhaustive_draw', a.n_winners > 1, b.n_winners > 1, "
+        "coalesce(a.total_tai, 0), coalesce(b.total_tai, 0), "
+        "coalesce(wa.w, 0), coalesce(wa.t, 0), coalesce(wa.pay, 0), coalesce(wa.sd, 0), "
+        "coalesce(wb.w, 0), coalesce(wb.t, 0), coalesce(wb.pay, 0), coalesce(wb.sd, 0) "
+        "FROM a_deals a JOIN b_deals b USING (deal_id, seed) "
+        "LEFT JOIN wa ON wa.deal_id = a.deal_id LEFT JOIN wb ON wb.deal_id = a.deal_id "
+        "ORDER BY a.deal_id").fetchall()
+    if not rows:
+        return {}
+    column = lambda i: [float(r[i]) for r in rows]  # noqa: E731
+    per_deal = {key: paired_mean(column(1 + 2 * k), column(2 + 2 * k)) for k, key in enumerate(PER_DEAL)}
+    wa, wb = column(15), column(19)
+    per_win = {
+        "tai_per_win": paired_ratio(column(16), wa, column(20), wb),
+        "payment_per_win": paired_ratio(column(17), wa, column(21), wb),
+        "self_drawn_share": paired_ratio(column(18), wa, column(22), wb),
+    }
+    position = {r[0]: i for i, r in enumerate(rows)}
+    counts: dict[str, list[list[float]]] = {}
+    for side, prefix in ((0, "a"), (1, "b")):
+        for deal_id, pattern, k in con.execute(
+                f"SELECT deal_id, pattern, count(*) FROM {prefix}_tai GROUP BY ALL").fetchall():
+            if deal_id in position:
+                counts.setdefault(pattern, [[0.0] * len(rows), [0.0] * len(rows)])[side][position[deal_id]] = k
+    patterns = {p: paired_ratio(c[0], wa, c[1], wb) for p, c in sorted(counts.items())}
+    return {"deals": len(rows), "per_deal": per_deal, "per_win": per_win, "patterns": patterns}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,6 +525,41 @@ def plot_compare_outcomes(pairing: dict, labels: tuple[str, str], out: Path, wri
     save(fig, out, "compare_outcomes.png", written)
 
 
+def plot_compare_paired(paired: dict, labels: tuple[str, str], top: int, cjk, names: dict,
+                        out: Path, written: list[str]) -> None:
+    """B − A with paired 95% intervals: rates in percentage points, tai per win and per deal,
+    and the patterns whose share of wins moved most."""
+    rates = [k for k in PER_DEAL if k != "tai_per_deal"]
+    shown = sorted((p for p, v in paired["patterns"].items() if v["difference"] is not None),
+                   key=lambda p: (-abs(paired["patterns"][p]["difference"]), p))[:top]
+    fig = new_figure(13, 1.5 + 0.3 * max(len(shown), len(rates), 4))
+    ax_rate, ax_tai, ax_pat = fig.subplots(1, 3, width_ratios=[1, 1, 1.3])
+
+    def forest(ax, items, scale, xlabel):
+        y = list(range(len(items)))
+        d = [scale * v["difference"] for _, v in items]
+        err = [[scale * (v["difference"] - v["ci95"][0]) for _, v in items],
+               [scale * (v["ci95"][1] - v["difference"]) for _, v in items]]
+        ax.errorbar(d, y, xerr=err, fmt="o", color=COLOURS[1], ecolor="black", capsize=3)
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_yticks(y, [k for k, _ in items], fontproperties=cjk if ax is ax_pat else None)
+        ax.invert_yaxis()
+        ax.set_xlabel(xlabel)
+
+    forest(ax_rate, [(k, paired["per_deal"][k]) for k in rates], 100, "percentage points of deals")
+    ax_rate.set_title("rates")
+    tai = [("tai per deal", paired["per_deal"]["tai_per_deal"])]
+    tai += [(k.replace("_", " "), paired["per_win"][k]) for k in ("tai_per_win", "payment_per_win")
+            if paired["per_win"][k]["difference"] is not None]
+    forest(ax_tai, tai, 1, "tai (payment: money)")
+    ax_tai.set_title("tai and payment")
+    items = [(pattern_label({"pattern": p, "name": names.get(p)}, cjk), paired["patterns"][p]) for p in shown]
+    forest(ax_pat, items, 1000, "per 1,000 wins")
+    ax_pat.set_title(f"the {len(shown)} patterns that moved most")
+    fig.suptitle(f"{labels[1]} − {labels[0]} on the same walls ({paired['deals']:,} deals; paired 95% intervals)")
+    save(fig, out, "compare_paired.png", written)
+
+
 # ---------------------------------------------------------------------------------------------
 # Text summary
 
@@ -540,10 +646,13 @@ def analyse(args) -> int:
         pairing = pairing_stats(con)
         plot_compare_patterns(a, b, labels, args.top, cjk, out, written)
         plot_compare_tai(a, b, labels, out, written)
+        paired = paired_differences(con) if pairing["paired_deals"] else {}
         if pairing["paired_deals"]:
             plot_compare_outcomes(pairing, labels, out, written)
+            names = {p["pattern"]: p["name"] for s in (a, b) for p in s["patterns"]}
+            plot_compare_paired(paired, labels, args.top, cjk, names, out, written)
         summary["compare_run"] = {"path": str(runs[1].path), "label": runs[1].label, **runs[1].manifest, **b}
-        summary["comparison"] = {"labels": list(labels), **pairing}
+        summary["comparison"] = {"labels": list(labels), **pairing, "paired": paired}
         print_run(runs[1], b)
         if pairing["paired_deals"]:
             print(f"same walls: {pairing['paired_deals']:,} deals share deal_id and seed; "

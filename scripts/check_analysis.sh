@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI check of scripts/analyze.py: installs its pinned packages into a virtual environment,
 # simulates two variants on the same seeds (the second as two shards sharing a directory),
-# analyses them with --compare, and checks the PNGs, summary.json's numbers and the errors.
+# analyses them with --compare, and checks the PNGs, summary.json's numbers (the paired
+# differences against `taisim compare --json` on the same runs) and the errors.
 # Usage: bash scripts/check_analysis.sh [PYTHON] [TAISIM]
 #   PYTHON  a virtual environment's python (default .venv/bin/python); the packages go there
 #   TAISIM  the taisim binary (default target/release/taisim, else target/debug/taisim)
@@ -41,14 +42,18 @@ sim=("$taisim" simulate --deals $deals --agents greedy --seed 7 --part-size 800 
 echo "== analysis: analyze.py --compare"
 "$py" scripts/analyze.py "$tmp/a" --compare "$tmp/b" --out "$tmp/plots"
 
-echo "== analysis: outputs and sanity numbers"
-"$py" - "$tmp/plots" "$deals" <<'EOF'
+echo "== analysis: taisim compare on the same runs"
+"$taisim" compare "$tmp/a" "$tmp/b" --json --markdown "$tmp/compare.md" > "$tmp/compare.json"
+
+echo "== analysis: outputs and sanity numbers, and analyze.py's paired figures against taisim compare's"
+"$py" - "$tmp/plots" "$deals" "$tmp/compare.json" <<'EOF'
 import json
 import math
 import sys
 from pathlib import Path
 
 out, deals = Path(sys.argv[1]), int(sys.argv[2])
+compare = json.loads(Path(sys.argv[3]).read_text(encoding="utf-8"))
 failures = []
 
 
@@ -58,7 +63,7 @@ def check(ok, what):
 
 
 plots = ["tai_histogram.png", "patterns.png", "seats.png",
-         "compare_patterns.png", "compare_tai.png", "compare_outcomes.png"]
+         "compare_patterns.png", "compare_tai.png", "compare_outcomes.png", "compare_paired.png"]
 for name in plots:
     f = out / name
     check(f.is_file() and f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f.stat().st_size > 5000,
@@ -91,6 +96,35 @@ check(c["paired_deals"] == deals, f"{c['paired_deals']} paired deals, not {deals
 check(in_unit(c["outcome_differs"]) and in_unit(c["outcome_or_winners_differ"]), "a differing share outside [0, 1]")
 check(c["outcome_differs"]["rate"] <= c["outcome_or_winners_differ"]["rate"], "outcome differs more often than outcome or winners")
 check(sum(x["deals"] for x in c["outcome_crosstab"]) == deals, "the outcome crosstab does not count every paired deal")
+
+# The paired differences, recomputed by analyze.py from the rows with two passes, are taisim
+# compare's (which folds sums in one): the two implementations check each other.
+def same(x, y):
+    if x is None or y is None:
+        return x is None and y is None
+    return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def same_figure(key, ours, theirs):
+    check(same(ours["difference"], theirs["difference"]), f"{key}: difference {ours['difference']} vs {theirs['difference']}")
+    if ours["ci95"] is None or theirs["ci95"] is None:
+        check(ours["ci95"] is None and theirs["ci95"] is None, f"{key}: an interval only one side has")
+    else:
+        check(all(same(x, y) for x, y in zip(ours["ci95"], theirs["ci95"])), f"{key}: interval {ours['ci95']} vs {theirs['ci95']}")
+
+
+paired = c["paired"]
+check(paired["deals"] == compare["deals"] == deals, "analyze.py and taisim compare paired different deals")
+check(compare["outcome_changed"]["count"] == round(c["outcome_differs"]["rate"] * deals), "outcome changes differ")
+for key, figure in paired["per_deal"].items():
+    same_figure(key, figure, compare["per_deal"][key])
+for key, figure in paired["per_win"].items():
+    same_figure(key, figure, compare["per_win"][key])
+theirs = {p["id"]: p["share"] for p in compare["patterns"]}
+check(sorted(paired["patterns"]) == sorted(theirs), "the patterns compared differ")
+for key, figure in paired["patterns"].items():
+    if key in theirs:
+        same_figure(key, figure, theirs[key])
 
 for f in failures:
     print(f"check_analysis: FAILED: {f}", file=sys.stderr)

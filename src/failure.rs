@@ -5,7 +5,7 @@
 //! deal to replay).
 
 use taisim_agents::{AgentParseError, PolicyError};
-use taisim_datasets::{ArenaError, HarnessError};
+use taisim_datasets::{ArenaError, CompareError, HarnessError};
 use taisim_score::{RequestError, VariantError};
 use taisim_sim::ParseError;
 
@@ -27,6 +27,8 @@ pub enum CliError {
     Harness(#[from] HarnessError),
     #[error(transparent)]
     Arena(#[from] ArenaError),
+    #[error(transparent)]
+    Compare(#[from] CompareError),
     #[error(transparent)]
     Request(#[from] RequestError),
     #[error(transparent)]
@@ -77,20 +79,10 @@ impl CliError {
             | CliError::Tiles(_)
             | CliError::Input(_) => 2,
             CliError::Flag { source, .. } => source.exit_code(),
-            CliError::Harness(e) => match e {
-                HarnessError::Usage(_)
-                | HarnessError::Variant(_)
-                | HarnessError::AgentName(_)
-                | HarnessError::Agent(_)
-                | HarnessError::Unreplayable(_)
-                | HarnessError::Stakes(_)
-                | HarnessError::ThreadCount(_) => 2,
-                HarnessError::Io { .. }
-                | HarnessError::Parquet { .. }
-                | HarnessError::Corrupt { .. }
-                | HarnessError::Threads { .. }
-                | HarnessError::Bot { .. }
-                | HarnessError::Engine { .. } => 1,
+            CliError::Harness(e) => harness_code(e),
+            CliError::Compare(e) => match e {
+                CompareError::Run(e) => harness_code(e),
+                CompareError::DifferentWalls { .. } => 2,
             },
             CliError::Arena(e) => match e {
                 ArenaError::AgentName { .. }
@@ -102,6 +94,25 @@ impl CliError {
             },
             CliError::Io(_) | CliError::Failed(_) => 1,
         }
+    }
+}
+
+/// The exit status of a harness error: 2 for what the user must fix, 1 for the rest.
+fn harness_code(e: &HarnessError) -> u8 {
+    match e {
+        HarnessError::Usage(_)
+        | HarnessError::Variant(_)
+        | HarnessError::AgentName(_)
+        | HarnessError::Agent(_)
+        | HarnessError::Unreplayable(_)
+        | HarnessError::Stakes(_)
+        | HarnessError::ThreadCount(_) => 2,
+        HarnessError::Io { .. }
+        | HarnessError::Parquet { .. }
+        | HarnessError::Corrupt { .. }
+        | HarnessError::Threads { .. }
+        | HarnessError::Bot { .. }
+        | HarnessError::Engine { .. } => 1,
     }
 }
 

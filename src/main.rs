@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod arena;
 mod bot;
+mod compare;
 mod failure;
 mod output;
 mod play;
@@ -14,6 +15,7 @@ mod report;
 mod review;
 mod score;
 mod simulate;
+mod variant;
 
 use failure::Failure;
 
@@ -40,6 +42,9 @@ enum Command {
     Review(review::ReviewArgs),
     /// Statistics of a run: outcome rates, expected tai, seats, patterns, tai distribution.
     Report(report::ReportArgs),
+    /// Two runs of the same walls compared deal by deal: what changed, with paired 95%
+    /// intervals, and which agents respond to the scoring table.
+    Compare(compare::CompareArgs),
     /// Time the bare engine: random play, no scoring, no output.
     EngineBench(simulate::EngineBenchArgs),
     /// Play one seeded deal with random agents and print it step by step.
@@ -56,8 +61,8 @@ enum Command {
     Play(play::PlayArgs),
     /// List the shipped rule variants.
     Variants,
-    /// Inspect a rule variant.
-    Variant(score::VariantArgs),
+    /// Inspect a rule variant: the whole file, its changes from another, its patterns.
+    Variant(variant::VariantArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,13 +73,14 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::replay(args),
         Command::Review(args) => review::review(args),
         Command::Report(args) => report::report(args).map_err(Failure::from),
+        Command::Compare(args) => compare::compare(args),
         Command::Deal(args) => simulate::show_deal(args),
         Command::Score(args) => score::run(args),
         Command::Arena(args) => arena::arena(args),
         Command::Bot(args) => bot::bot(args),
         Command::Play(args) => play::play(args),
-        Command::Variants => score::list_variants(),
-        Command::Variant(args) => score::variant(args),
+        Command::Variants => variant::list_variants(),
+        Command::Variant(args) => variant::variant(args),
     };
     output::finish(result)
 }

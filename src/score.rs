@@ -1,10 +1,9 @@
-//! `taisim score`, `taisim variants`, `taisim variant show`: the scorer for people and for
-//! programs.
+//! `taisim score`: the scorer for people and for programs.
 
 use std::io::{BufRead, Read, Write};
 
 use crate::failure::{CliError, Failure};
-use crate::output::{out, outln};
+use crate::output::outln;
 use crate::simulate::whole;
 
 use taisim_score::{
@@ -75,21 +74,6 @@ pub struct ScoreArgs {
     /// The turned-up wild indicator (taizhou 得牌), e.g. 9s.
     #[arg(long)]
     wild: Option<String>,
-}
-
-#[derive(clap::Args)]
-pub struct VariantArgs {
-    #[command(subcommand)]
-    command: VariantCommand,
-}
-
-#[derive(clap::Subcommand)]
-enum VariantCommand {
-    /// Print a variant (a shipped name or a file path) as its TOML table.
-    Show {
-        /// The variant's name or file path.
-        name: String,
-    },
 }
 
 /// The most bytes `score --json` reads on stdin: one request is a few hundred bytes, so a
@@ -391,32 +375,5 @@ fn print_table(job: &ScoreJob, s: &Score) {
     } else if let Some(pay) = job.settlement(s) {
         let parts: Vec<String> = pay.iter().map(|(w, v)| format!("{w} {v:+}")).collect();
         outln!("settlement: {}", parts.join("  "));
-    }
-}
-
-pub fn list_variants() -> Result<(), Failure> {
-    for name in Variant::names() {
-        let v = Variant::builtin(name)?;
-        let default = if name == Variant::DEFAULT {
-            " (default)"
-        } else {
-            ""
-        };
-        outln!(
-            "{name:<16}{:>3} patterns  {}{default}",
-            v.patterns().count(),
-            v.description()
-        );
-    }
-    Ok(())
-}
-
-pub fn variant(args: &VariantArgs) -> Result<(), Failure> {
-    match &args.command {
-        VariantCommand::Show { name } => {
-            let v = Variant::by_name_or_path(name)?;
-            out!("{}", v.to_toml());
-            Ok(())
-        }
     }
 }

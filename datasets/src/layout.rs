@@ -12,8 +12,8 @@ use crate::manifest::{Manifest, VARIANT_FILE};
 use crate::spec::{sha256_hex, RunSpec, Shard};
 use crate::table::Table;
 
-/// What a run directory may hold: what a run writes, and what the report and the analysis
-/// script write beside it. Hidden names are temporary files, journals and locks.
+/// What a run directory may hold: what a run writes, and what the report, the comparison
+/// and the analysis script write beside it. Hidden names are temporary files, journals and locks.
 pub(crate) fn is_run_entry(name: &str) -> bool {
     [
         VARIANT_FILE,
@@ -22,6 +22,7 @@ pub(crate) fn is_run_entry(name: &str) -> bool {
         "tai",
         "decisions",
         "report.md",
+        "compare.md",
         "plots",
         crate::BOTS_DIR,
     ]

@@ -8,6 +8,9 @@
 //! - `wins/`: one row per winning hand: tai, wait, circumstances, the hand;
 //! - `tai/`: one row per counted pattern of each win.
 //!
+//! Every table carries the run's `variant`, so the tables of many runs read as one and group
+//! by it. [`Report`] sums up one run; [`Comparison`] two runs of the same walls, deal by deal.
+//!
 //! Deal `i`'s seed derives from `(run seed, i)` alone and a part holds a fixed range of
 //! deals, so the files are byte-identical whatever the thread count. Parts are written under
 //! temporary names and renamed when complete, so an interrupted run resumes exactly
@@ -19,6 +22,7 @@
 
 mod arena;
 mod atomic;
+pub mod compare;
 mod error;
 pub mod html;
 mod journal;
@@ -51,12 +55,15 @@ pub use arena::{
     Tally,
 };
 pub use atomic::{check_replaceable, write_atomically};
+pub use compare::{CompareError, CompareOptions, Comparison};
 pub use error::{EngineError, HarnessError};
 pub use load::{load_decisions, load_decisions_into, Decisions};
 pub use log::{
     deal_log, tell_deal, verify_log, write_run_log, DealLog, LogError, LogHeader, Verified,
 };
-pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, VARIANT_FILE};
+pub use manifest::{
+    Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, OLDER_MANIFEST_FORMATS, VARIANT_FILE,
+};
 pub use part::{part_path, FileRecord, PartRecord};
 pub use pool::{check_threads, worker_pool, ThreadCountError, MAX_THREADS};
 pub use progress::ProgressMode;
@@ -69,7 +76,7 @@ pub use run::{simulate, RunOptions, RunSummary};
 pub use spec::{
     default_out_dir, game_deal_id, sha256_hex, PartOrigin, RecordedSpec, RunSpec, RunVariant,
     Shard, SpecVariant, Unit, VariantRecord, MAX_DEALS_PER_GAME, MAX_PARTS, PART_ORIGIN_FORMAT,
-    PART_ORIGIN_KEY,
+    PART_ORIGIN_KEY, RESOLVED_HEADER,
 };
 pub use table::{
     obs_denominators, obs_scale, quantize, run_schema, schema, schema_text, variant_schema,

@@ -9,8 +9,15 @@ use crate::error::HarnessError;
 use crate::part::PartRecord;
 use crate::spec::{RecordedSpec, RunSpec, Shard};
 
-/// The manifest format; bumped when a field changes meaning.
-pub const MANIFEST_FORMAT: &str = "taisim-run/1";
+/// The manifest format; bumped when a field changes meaning or the tables' columns change.
+/// `taisim-run/2` (issue 25): the wins and tai tables have a `variant` column, as the deals
+/// table has.
+pub const MANIFEST_FORMAT: &str = "taisim-run/2";
+
+/// Earlier formats, still read (by the report, the comparison, a replay) but not resumed:
+/// a resumed run would put parts of two layouts in one table. `taisim-run/1`: the wins and
+/// tai tables have no `variant` column.
+pub const OLDER_MANIFEST_FORMATS: [&str; 1] = ["taisim-run/1"];
 
 /// The largest manifest (or journal) read: a run of the most parts, 99,999, records about
 /// 80 MB of them.
@@ -93,6 +100,12 @@ impl Manifest {
         }
     }
 
+    /// Whether this taisim writes the run's format ([`MANIFEST_FORMAT`]), so may resume it; an
+    /// older run ([`OLDER_MANIFEST_FORMATS`]) is only read.
+    pub fn is_current(&self) -> bool {
+        self.format == MANIFEST_FORMAT
+    }
+
     /// The manifest's file name: `manifest.json`, or one per shard so shards can share a
     /// directory.
     pub fn file_name(shard: Shard) -> String {
@@ -130,12 +143,15 @@ impl Manifest {
                 path: path.to_path_buf(),
                 message: format!("not a taisim run manifest: {e}"),
             })?;
-        if manifest.format != MANIFEST_FORMAT {
+        if manifest.format != MANIFEST_FORMAT
+            && !OLDER_MANIFEST_FORMATS.contains(&manifest.format.as_str())
+        {
             return Err(HarnessError::Corrupt {
                 path: path.to_path_buf(),
                 message: format!(
-                    "manifest format {:?}; this taisim reads {MANIFEST_FORMAT:?}",
-                    manifest.format
+                    "manifest format {:?}; this taisim reads {MANIFEST_FORMAT:?} and {}",
+                    manifest.format,
+                    OLDER_MANIFEST_FORMATS.map(|f| format!("{f:?}")).join(", ")
                 ),
             });
         }

@@ -70,6 +70,32 @@ pub(crate) fn recorded_variant(
     Ok(variant)
 }
 
+/// Why a run written by an older taisim is not resumed, `what` naming the record that says
+/// so.
+pub(crate) fn older_run(out: &Path, what: &str) -> HarnessError {
+    HarnessError::Usage(format!(
+        "cannot resume or add to the run in {}: it was written by an older taisim ({what}): its wins and tai tables have no variant column, and this taisim's parts have one, so the two layouts would mix in one table; finish it with the taisim that started it, or play it again into a new directory (taisim report and taisim compare read it as it is)",
+        out.display()
+    ))
+}
+
+/// Refuses a directory that holds a manifest of an older format ([`Manifest::is_current`]).
+pub(crate) fn refuse_older(out: &Path) -> Result<(), HarnessError> {
+    for m in Manifest::read_all(out)? {
+        if !m.is_current() {
+            return Err(older_run(
+                out,
+                &format!(
+                    "{} has format {}",
+                    Manifest::file_name(m.spec.shard),
+                    m.format
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The spec the run in `out` recorded for `shard`, its variant read and parsed
 /// ([`recorded_variant`]), and where it was found; `None` when the directory records none (a
 /// new directory, or a run killed before its first manifest).
@@ -95,6 +121,7 @@ pub(crate) fn recorded_record(
     if !out.is_dir() {
         return Ok(None);
     }
+    refuse_older(out)?;
     if Manifest::path(out, shard).exists() {
         let manifest = Manifest::read(&Manifest::path(out, shard))?;
         return Ok(Some((manifest.spec, "its manifest")));
@@ -128,6 +155,12 @@ pub(crate) fn recorded_record(
                 continue;
             };
             let path = part::part_path(out, table, p);
+            if origin.format != crate::spec::PART_ORIGIN_FORMAT {
+                return Err(older_run(
+                    out,
+                    &format!("{} has format {}", path.display(), origin.format),
+                ));
+            }
             match &first {
                 None => first = Some((path, origin)),
                 Some((first_path, o)) if !o.same_run(&origin) => {
@@ -235,6 +268,12 @@ pub(crate) fn inspect_part(
         found |= check.exists;
         let path = part::part_path(out, table, p);
         match &check.origin {
+            Ok(Some(origin)) if origin.format != expected.format => {
+                return Err(older_run(
+                    out,
+                    &format!("{} has format {}", path.display(), origin.format),
+                ))
+            }
             Ok(Some(origin)) if *origin != expected => {
                 return Err(HarnessError::Usage(format!(
                     "cannot resume: {} belongs to another run ({}); taisim does not replace it: move it away, or resume the run it belongs to",
@@ -297,6 +336,7 @@ pub fn resume_spec(out: &Path, shard: Shard) -> Result<RunSpec, HarnessError> {
         )));
     }
     let manifest = Manifest::read(&path)?;
+    refuse_older(out)?;
     let variant = recorded_variant(out, &manifest.spec.variant)?;
     Ok(manifest.spec.with_variant(variant))
 }

@@ -380,6 +380,9 @@ fn check_directory(out: &Path, spec: &RunSpec, resume: bool) -> Result<(), Harne
     // Manifests of another run, or of another split of this one, first: their own
     // messages (an unsplit run over an unsplit run is simply "not empty").
     let sharing = !spec.shard.is_whole() || !entries.iter().any(|n| n == "manifest.json");
+    if sharing {
+        crate::resume::refuse_older(out)?;
+    }
     for other in Manifest::read_all(out)?.into_iter().filter(|_| sharing) {
         let theirs = RunSpec {
             shard: spec.shard,
@@ -471,8 +474,9 @@ fn play_part(
     if let Some(d) = tables.decisions.take() {
         batches.push((Table::Decisions, d.len(), d.finish(spec.variant.name())));
     }
-    batches.push((Table::Wins, tables.wins.len(), tables.wins.finish()));
-    batches.push((Table::Tai, tables.tai.len(), tables.tai.finish()));
+    let variant = spec.variant.name();
+    batches.push((Table::Wins, tables.wins.len(), tables.wins.finish(variant)));
+    batches.push((Table::Tai, tables.tai.len(), tables.tai.finish(variant)));
     let deal_rows = tables.deals.len();
     let deals_batch = tables.deals.finish(spec.variant.name());
     batches.push((Table::Deals, deal_rows, deals_batch));

@@ -110,6 +110,11 @@ pub struct VariantRecord {
     pub sha256: String,
 }
 
+/// The first line of a run's `variant.toml` when the variant asked for extends another.
+pub const RESOLVED_HEADER: &str =
+    "# Resolved from a variant file that extends another: its base with its changes laid \
+     over (taisim variant show FILE --diff prints the changes alone).\n";
+
 /// The variant a run plays: parsed and validated once, where the run is asked for, and then
 /// handed to every stage as this object (the agents, the engine's rules, the scorer, the
 /// rows), with its exact text (copied into the run directory) and its record (for the
@@ -136,6 +141,13 @@ impl RunVariant {
     ) -> Result<RunVariant, HarnessError> {
         let text: Arc<str> = text.into();
         let variant = Variant::from_toml_str(&text, &origin)?;
+        // A file that extends another does not stand alone (its base may change, or be out
+        // of reach of the run directory): the run keeps the variant it resolves to.
+        let text: Arc<str> = if Variant::text_extends(&text) {
+            format!("{RESOLVED_HEADER}{}", variant.to_toml()).into()
+        } else {
+            text
+        };
         Ok(RunVariant {
             record: VariantRecord {
                 name: variant.name().to_string(),
@@ -162,7 +174,8 @@ impl RunVariant {
         &self.record.name
     }
 
-    /// The TOML text it was parsed from, byte for byte.
+    /// The TOML text it was parsed from, byte for byte; for a file that extends another,
+    /// the whole variant it resolves to ([`RESOLVED_HEADER`] and [`Variant::to_toml`]).
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -382,8 +395,10 @@ impl<V> RunSpec<V> {
 /// The key of every part file's footer that records the run it belongs to ([`PartOrigin`]).
 pub const PART_ORIGIN_KEY: &str = "taisim.part";
 
-/// The format of [`PartOrigin`]; bumped when a field changes meaning.
-pub const PART_ORIGIN_FORMAT: &str = "taisim-part/1";
+/// The format of [`PartOrigin`]; bumped when a field changes meaning or the part's columns
+/// change. `taisim-part/2` (issue 25): the wins and tai files have a `variant` column; a part
+/// of `taisim-part/1` belongs to a run this taisim reads but does not resume.
+pub const PART_ORIGIN_FORMAT: &str = "taisim-part/2";
 
 /// What every part file's footer records of the run that wrote it (key [`PART_ORIGIN_KEY`]):
 /// everything of the spec that decides its rows, and which part it is. Not the shard (it

@@ -323,9 +323,22 @@ fn the_text_shows_the_figures() {
         "Patterns",
         "Tai distribution",
     ] {
-        assert!(text.contains(&format!("\n{section}\n")), "{section}");
-        assert!(md.contains(&format!("\n## {section}\n")), "{section}");
+        // A --deals run's by-seat table says what its rows are: the dealer and the others.
+        let title = match section {
+            "By seat" => "By seat: the dealer and the non-dealers",
+            s => s,
+        };
+        assert!(text.contains(&format!("\n{title}\n")), "{section}");
+        assert!(md.contains(&format!("\n## {title}\n")), "{section}");
     }
+    assert!(
+        text.contains("E (dealer)") && text.contains("N (non-dealer)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("every deal was dealt by E in the E round"),
+        "{text}"
+    );
     // Every Markdown table row has as many cells as its header.
     let mut cells = None;
     for line in md.lines() {

@@ -744,3 +744,56 @@ fn a_failed_write_keeps_the_complete_parts() {
     .unwrap();
     assert_eq!(before, checksums(&out));
 }
+
+/// A run of a variant file that extends another keeps the variant it resolves to, whole
+/// (its base may change, or be out of the run directory's reach), and resumes from that file
+/// or from the run's own copy alike.
+#[test]
+fn a_run_of_an_extending_file_records_the_whole_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("flat.toml");
+    std::fs::write(
+        &file,
+        "extends = \"taiwan16\"\nname = \"flat\"\n[tai]\nmax = 20\n",
+    )
+    .unwrap();
+    let out = dir.path().join("run");
+    let request = taisim_datasets::RunRequest {
+        variant: Some(file.to_str().unwrap().into()),
+        deals: Some(40),
+        part_size: Some(20),
+        agents: Some("greedy".into()),
+        ..taisim_datasets::RunRequest::default()
+    };
+    let spec = request.spec(&out, false).unwrap();
+    simulate(&spec, &out, &options(2)).unwrap();
+    let recorded = std::fs::read_to_string(out.join("variant.toml")).unwrap();
+    assert!(
+        recorded.starts_with(taisim_datasets::RESOLVED_HEADER),
+        "{recorded}"
+    );
+    assert!(!recorded.contains("extends ="), "{recorded}");
+    assert!(recorded.contains("description = \"taiwan16 with the changes in flat.toml\""));
+    let whole = taisim_score::Variant::from_toml_str(&recorded, "recorded").unwrap();
+    assert_eq!(whole, taisim_score::Variant::load(&file).unwrap());
+    assert_eq!(whole.max_tai(), Some(20));
+    // Every table names the variant.
+    for table in [Table::Deals, Table::Wins, Table::Tai] {
+        let batch = read_table(&out, table);
+        assert!(strs(&batch, "variant")
+            .iter()
+            .all(|v| v.as_deref() == Some("flat")));
+    }
+    // Resumed with the same file: the same variant, so the same run.
+    let resume = RunOptions {
+        resume: true,
+        ..options(2)
+    };
+    let spec = request.spec(&out, true).unwrap();
+    simulate(&spec, &out, &resume).unwrap();
+    // From the run's own copy, with the file gone.
+    std::fs::remove_file(&file).unwrap();
+    let spec = taisim_datasets::resume_spec(&out, Shard::WHOLE).unwrap();
+    assert_eq!(spec.variant.name(), "flat");
+    simulate(&spec, &out, &resume).unwrap();
+}

@@ -39,6 +39,7 @@ mod reading;
 mod request;
 mod scorer;
 mod settle;
+pub mod suggest;
 mod taizhou;
 mod total;
 mod variant;
@@ -60,6 +61,7 @@ pub use taizhou::liability::{Liability, LiabilityCase};
 pub use taizhou::value::seat_value;
 pub use total::counted_patterns;
 pub use variant::{
-    bounds, echo, Insurance, PatternRule, RobbedFlowerPayer, ScoringKind, ScoringModel,
-    SettlementModel, SettlementRules, Value, Variant, VariantError, VariantErrorKind, VariantText,
+    bounds, echo, Citation, Insurance, PatternRule, Resolved, RobbedFlowerPayer, ScoringKind,
+    ScoringModel, SettlementModel, SettlementRules, Value, Variant, VariantError, VariantErrorKind,
+    VariantText, COMPLETE_FILE_KEYS, MAX_EXTENDS_DEPTH,
 };

@@ -106,6 +106,8 @@ scoring = "points"
 base_hu = 10
 cap = {cap}
 
+[rules]
+
 [settlement]
 model = "{model}"
 per_tai = 50
@@ -366,7 +368,8 @@ fn each_variant_error_kind_names_file_key_and_line() {
 /// Tai that could sum past a u16 are refused at load (issue 15: a total stuck at 65,535).
 #[test]
 fn pattern_tai_that_could_wrap_a_total_are_refused() {
-    let mut text = String::from("name = \"big\"\nscoring = \"tai\"\n[patterns]\n");
+    let mut text =
+        String::from("name = \"big\"\nscoring = \"tai\"\n[rules]\n[settlement]\n[patterns]\n");
     for p in PatternId::ALL.iter().take(40) {
         text.push_str(&format!("{} = 255\n", p.id()));
     }
@@ -473,7 +476,9 @@ fn taizhou_variant_plays_the_engine_taizhou_rules() {
 #[test]
 fn a_procedure_left_out_follows_flowers_and_sets() {
     let file = |rules: &str| {
-        format!("name = \"t\"\nscoring = \"tai\"\n[rules]\n{rules}\n[patterns]\nself_draw = 1\n")
+        format!(
+            "name = \"t\"\nscoring = \"tai\"\n[rules]\n{rules}\n[settlement]\n[patterns]\nself_draw = 1\n"
+        )
     };
     let short = Variant::from_toml_str(
         &file("flowers = false\nflower_wins = false\nsets = 4"),

@@ -41,6 +41,7 @@ impl Report {
                     "wins": st.wins,
                     "self_drawn": st.self_drawn,
                     "deal_ins": st.deal_ins,
+                    "dealer_deals": st.dealer,
                     "pay": moments(&st.pay),
                 })
             })
@@ -119,6 +120,8 @@ impl Report {
             "seats": seats,
             "patterns": patterns,
             "tai_histogram": tai_histogram,
+            "round_winds": Wind::ALL.iter().zip(self.round_winds).map(|(w, n)| (w.to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
+            "dealer_is_fixed": self.fixed_dealer().is_some(),
             "points": points,
             "all_pairs": all_pairs,
         })

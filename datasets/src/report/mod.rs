@@ -9,7 +9,7 @@
 //! mean ± z·s/√n (s the sample standard deviation) for means.
 
 mod json;
-mod render;
+pub(crate) mod render;
 mod stats;
 mod tally;
 
@@ -89,6 +89,8 @@ pub struct Report {
     pub patterns: Vec<PatternStats>,
     /// Wins by `total_tai`, ascending.
     pub tai_histogram: Vec<(u16, u64)>,
+    /// Deals by round wind, E S W N (all E in a `--deals` run).
+    pub round_winds: [u64; 4],
     /// A points variant's run: 胡 and points (`None` for a tai variant's).
     pub points: Option<PointsStats>,
     /// An all-pairs variant's run: 全包 and payments by dealer and non-dealer.
@@ -156,6 +158,15 @@ impl Report {
             self.deals - self.outcome(Outcome::ExhaustiveDraw).k,
             self.deals,
         )
+    }
+
+    /// The seat that dealt every deal and the round wind of every deal, when one seat and
+    /// one wind did (a `--deals` run: each deal is played as a game's first, dealer E in the
+    /// East round), so the by-seat table compares the dealer with the non-dealers.
+    pub fn fixed_dealer(&self) -> Option<(usize, usize)> {
+        let dealer = self.seats.iter().position(|s| s.dealer == self.deals)?;
+        let wind = self.round_winds.iter().position(|n| *n == self.deals)?;
+        (self.deals > 0).then_some((dealer, wind))
     }
 
     /// The share of wins counting `pattern` (multiply by 1,000 for per 1,000 wins).

@@ -249,15 +249,25 @@ impl Report {
     }
 
     fn seat_section(&self) -> Section {
+        let fixed_dealer = self.fixed_dealer();
         let rows = Wind::ALL
             .iter()
             .zip(&self.seats)
-            .map(|(w, s)| {
+            .enumerate()
+            .map(|(i, (w, s))| {
                 let win = Proportion::new(s.wins, self.deals);
                 let deal_in = Proportion::new(s.deal_ins, self.deals);
                 let m = &s.pay;
+                let seat = match fixed_dealer {
+                    Some((d, _)) if d == i => format!("{w} (dealer)"),
+                    Some(_) => format!("{w} (non-dealer)"),
+                    None => format!(
+                        "{w} (dealt {})",
+                        percent(Proportion::new(s.dealer, self.deals).rate())
+                    ),
+                };
                 vec![
-                    w.to_string(),
+                    seat,
                     s.agent.clone(),
                     count(s.wins),
                     format!("{} {}", percent(win.rate()), percent_ci(win.ci95())),
@@ -267,12 +277,22 @@ impl Report {
                 ]
             })
             .collect();
+        let mut note = "rates per deal; deal-in: the seat alone paid (discarder, robbed kong's or flower's owner); payment: net per deal ± 95% CI".to_string();
+        let title = match fixed_dealer {
+            Some((dealer, wind)) => {
+                let _ = write!(
+                    note,
+                    "; every deal was dealt by {} in the {} round (a --deals run plays each deal as a game's first), so the rows are the dealer and three non-dealers, not seats in general (--games rotates the dealer)",
+                    Wind::ALL[dealer],
+                    Wind::ALL[wind]
+                );
+                "By seat: the dealer and the non-dealers"
+            }
+            None => "By seat",
+        };
         Section {
-            title: "By seat".into(),
-            note: Some(
-                "rates per deal; deal-in: the seat alone paid (discarder, robbed kong's or flower's owner); payment: net per deal ± 95% CI"
-                    .into(),
-            ),
+            title: title.into(),
+            note: Some(note),
             headers: vec![
                 "seat",
                 "agent",
@@ -416,14 +436,15 @@ fn points_histogram_section(p: &PointsStats, wins: u64) -> Section {
     }
 }
 
-/// A titled table, printed for a terminal or as Markdown.
-struct Section {
-    title: String,
-    note: Option<String>,
-    headers: Vec<&'static str>,
+/// A titled table, printed for a terminal or as Markdown (the report's and the
+/// comparison's).
+pub(crate) struct Section {
+    pub title: String,
+    pub note: Option<String>,
+    pub headers: Vec<&'static str>,
     /// Right-aligned columns.
-    numeric: Vec<bool>,
-    rows: Vec<Vec<String>>,
+    pub numeric: Vec<bool>,
+    pub rows: Vec<Vec<String>>,
 }
 
 /// Display width, counting CJK characters as two columns.
@@ -434,7 +455,7 @@ fn width(s: &str) -> usize {
 }
 
 impl Section {
-    fn to_terminal(&self) -> String {
+    pub fn to_terminal(&self) -> String {
         let mut widths: Vec<usize> = self.headers.iter().map(|h| width(h)).collect();
         for row in &self.rows {
             for (w, cell) in widths.iter_mut().zip(row) {
@@ -470,7 +491,7 @@ impl Section {
         out
     }
 
-    fn to_markdown(&self) -> String {
+    pub fn to_markdown(&self) -> String {
         let mut out = format!("## {}\n\n", self.title);
         if let Some(note) = &self.note {
             let _ = writeln!(out, "{}\n", md_escape(note));
@@ -495,14 +516,14 @@ impl Section {
 }
 
 /// Escapes what Markdown tables and emphasis would misread.
-fn md_escape(s: &str) -> String {
+pub(crate) fn md_escape(s: &str) -> String {
     s.replace('|', "\\|")
         .replace('*', "\\*")
         .replace('_', "\\_")
 }
 
 /// `1234567` as `1,234,567`.
-fn count(n: u64) -> String {
+pub(crate) fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -515,7 +536,7 @@ fn count(n: u64) -> String {
 }
 
 /// `x` with `decimals` places, never `-0.00`.
-fn fixed(x: f64, decimals: usize) -> String {
+pub(crate) fn fixed(x: f64, decimals: usize) -> String {
     let s = format!("{x:.decimals$}");
     if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
         s[1..].to_string()
@@ -525,7 +546,7 @@ fn fixed(x: f64, decimals: usize) -> String {
 }
 
 /// `x` with an explicit sign unless it rounds to zero.
-fn signed(x: f64, decimals: usize) -> String {
+pub(crate) fn signed(x: f64, decimals: usize) -> String {
     let s = fixed(x, decimals);
     if s.starts_with('-') || s.chars().all(|c| c == '0' || c == '.') {
         s
@@ -534,11 +555,11 @@ fn signed(x: f64, decimals: usize) -> String {
     }
 }
 
-fn percent(rate: f64) -> String {
+pub(crate) fn percent(rate: f64) -> String {
     format!("{}%", fixed(100.0 * rate, 2))
 }
 
-fn percent_ci((lo, hi): (f64, f64)) -> String {
+pub(crate) fn percent_ci((lo, hi): (f64, f64)) -> String {
     format!("[{}, {}]", fixed(100.0 * lo, 2), fixed(100.0 * hi, 2))
 }
 

@@ -113,6 +113,8 @@ pub struct SeatStats {
     pub deal_ins: u64,
     /// The seat's net payment per deal.
     pub pay: Moments,
+    /// Deals the seat dealt (all of them for E in a `--deals` run).
+    pub dealer: u64,
 }
 
 /// One pattern's figures: how many wins count it and the tai it gave them.

@@ -33,6 +33,9 @@ pub(super) struct Tally {
     seat_self_drawn: [u64; 4],
     seat_deal_ins: [u64; 4],
     seat_pay: [Moments; 4],
+    /// Deals each seat dealt, and deals of each round wind.
+    seat_dealer: [u64; 4],
+    round_winds: [u64; 4],
     /// Wins by total_tai, indexed by tai.
     histogram: Vec<u64>,
     /// By pattern id: (name, wins, tai).
@@ -132,12 +135,20 @@ impl Tally {
     fn read_deals(&mut self, run: &Run, part: &PartRecord) -> Result<u64, HarnessError> {
         let file = run.open_part(part, Table::Deals)?;
         let path = file.path().to_path_buf();
-        let mut columns = vec!["dealer", "outcome", "n_winners", "discarder", "total_tai"];
+        let mut columns = vec![
+            "dealer",
+            "round_wind",
+            "outcome",
+            "n_winners",
+            "discarder",
+            "total_tai",
+        ];
         columns.extend(PAY_COLUMNS);
         let mut winners = 0;
         for batch in file.batches(&columns, READ_BATCH_ROWS)? {
             let batch = batch?;
             let dealer = string_codes(&batch, "dealer", &path, seat_code)?;
+            let round_wind = string_codes(&batch, "round_wind", &path, seat_code)?;
             let outcome = string_codes(&batch, "outcome", &path, outcome_code)?;
             let discarder = string_codes(&batch, "discarder", &path, seat_code)?;
             let n_winners = column::<UInt8Array>(&batch, "n_winners", &path)?;
@@ -177,6 +188,8 @@ impl Tally {
                     m.add(pay.value(i));
                 }
                 let d = dealer[i].ok_or_else(|| null_in(&path, "dealer"))?;
+                self.seat_dealer[d] += 1;
+                self.round_winds[round_wind[i].ok_or_else(|| null_in(&path, "round_wind"))?] += 1;
                 for (s, pay) in pays.iter().enumerate() {
                     if s == d {
                         self.dealer_pay.add(pay.value(i));
@@ -366,6 +379,8 @@ impl Tally {
             self.seat_self_drawn[i] += o.seat_self_drawn[i];
             self.seat_deal_ins[i] += o.seat_deal_ins[i];
             self.seat_pay[i].merge(&o.seat_pay[i]);
+            self.seat_dealer[i] += o.seat_dealer[i];
+            self.round_winds[i] += o.round_winds[i];
         }
         self.multi_winner_deals += o.multi_winner_deals;
         self.self_drawn_wins += o.self_drawn_wins;
@@ -424,6 +439,7 @@ impl Tally {
                 self_drawn: self.seat_self_drawn[i],
                 deal_ins: self.seat_deal_ins[i],
                 pay: self.seat_pay[i],
+                dealer: self.seat_dealer[i],
             };
         }
         let mut patterns: Vec<PatternStats> = self
@@ -467,6 +483,7 @@ impl Tally {
             seats,
             patterns,
             tai_histogram,
+            round_winds: self.round_winds,
             points: self.layout.points_model.then(|| PointsStats {
                 hu_per_win: self.hu_per_win,
                 points_per_win: self.points_per_win,

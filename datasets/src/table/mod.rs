@@ -183,6 +183,10 @@ fn describe(table: Table, column: &str) -> Option<&'static str> {
     Some(match (table, storage::stem(table, column)) {
         (Table::Decisions, _) => return decisions::describe(column),
         (_, "deal_id") => "the deal: i for independent deals; game * 65536 + deal for games",
+        (Table::Wins | Table::Tai, "variant") => {
+            "the variant's name, as in the deals table: read_parquet('runs/*/tai/*.parquet') \
+             groups by it (runs of manifest format taisim-run/1 have it in deals only)"
+        }
         (Table::Deals | Table::Wins, "discarder") => {
             "who alone pays: the discarder, the robbed kong's or flower's owner; null otherwise"
         }
@@ -227,7 +231,10 @@ pub fn schema_text() -> String {
          the wins table's hu and points columns only in runs of a points variant, and its\n\
          responsible, value_* and pay_* columns only in runs of an all-pairs variant (taizhou);\n\
          the decisions table only in runs made with --decisions.\n\
-         A drawn deal of an all-pairs variant settles nothing and has no wins row.\n",
+         A drawn deal of an all-pairs variant settles nothing and has no wins row.\n\
+         Every table has the run's variant column (manifest format taisim-run/2); runs of\n\
+         taisim-run/1 have it in the deals and decisions tables only, and this taisim reads\n\
+         them (report, compare, replay) but does not resume them.\n",
     );
     out
 }

@@ -192,9 +192,13 @@ pub(crate) const LAYOUTS: [(Table, Storage, &[&str]); 7] = [
             "pay",
         ],
     ),
-    (Table::Wins, Storage::Plain, &["reading", "hand", "melds"]),
+    (
+        Table::Wins,
+        Storage::Plain,
+        &["variant", "reading", "hand", "melds"],
+    ),
     (Table::Tai, Storage::Delta, &["deal_id"]),
-    (Table::Tai, Storage::Plain, &["count", "tai"]),
+    (Table::Tai, Storage::Plain, &["variant", "count", "tai"]),
 ];
 
 /// The storage of `column` of `table`: as [`LAYOUTS`] lists it, else a dictionary.

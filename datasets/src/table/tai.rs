@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, RecordBatch, UInt16Array, UInt64Array, UInt8Array};
+use arrow_array::{ArrayRef, Int8Array, RecordBatch, UInt16Array, UInt64Array, UInt8Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use taisim_score::PatternId;
 use taisim_sim::Seat;
 
-use super::storage::{dict, dict_column, dictionaries, seat_key};
+use super::storage::{dict, dict_column, dictionaries, seat_key, strings};
 
 /// The tai table of one part: one row per counted pattern of each win.
 #[derive(Default)]
@@ -27,6 +27,7 @@ impl TaiColumns {
     pub fn schema() -> SchemaRef {
         Arc::new(Schema::new(vec![
             Field::new("deal_id", DataType::UInt64, false),
+            dict("variant", false),
             dict("winner", false),
             dict("pattern", false),
             dict("name", false),
@@ -43,10 +44,13 @@ impl TaiColumns {
         self.tai.push(tai);
     }
 
-    pub fn finish(self) -> RecordBatch {
+    /// The part's columns; `variant` is the run's variant's name.
+    pub fn finish(self, variant: &str) -> RecordBatch {
         let d = dictionaries();
+        let rows = self.deal_id.len();
         let columns: Vec<ArrayRef> = vec![
             Arc::new(UInt64Array::from(self.deal_id)),
+            dict_column(Int8Array::from_value(0, rows), &strings([variant])),
             dict_column(self.winner, &d.seats),
             dict_column(self.pattern.clone(), &d.patterns),
             dict_column(self.pattern, &d.pattern_names),
@@ -67,7 +71,9 @@ const _: () = assert!(
 /// `simulate --schema`.
 pub(crate) fn describe(stem: &str) -> Option<&'static str> {
     Some(match stem {
-        "pattern" => "the pattern's stable id (taisim variant show NAME lists them)",
+        "pattern" => {
+            "the pattern's stable id (taisim variant patterns lists them with their names)"
+        }
         "name" => "the pattern's Chinese name",
         "count" => "times it applies (正花 ×2, …)",
         "tai" => "tai it contributes",

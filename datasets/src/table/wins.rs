@@ -7,15 +7,15 @@ use std::sync::Arc;
 
 use arrow_array::builder::StringBuilder;
 use arrow_array::{
-    ArrayRef, BooleanArray, Int64Array, RecordBatch, UInt16Array, UInt32Array, UInt64Array,
-    UInt8Array,
+    ArrayRef, BooleanArray, Int64Array, Int8Array, RecordBatch, UInt16Array, UInt32Array,
+    UInt64Array, UInt8Array,
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use taisim_score::{ReadingKind, ScoringModel, SettlementModel, Variant, WaitShape};
 use taisim_sim::{Seat, Tile};
 
 use super::storage::{
-    dict, dict_column, dictionaries, reading_key, seat_key, wait_key, SEAT_SUFFIX,
+    dict, dict_column, dictionaries, reading_key, seat_key, strings, wait_key, SEAT_SUFFIX,
 };
 
 /// One row of the wins table.
@@ -150,6 +150,7 @@ impl WinsColumns {
     pub fn schema_for(layout: WinsLayout) -> SchemaRef {
         let mut fields = vec![
             Field::new("deal_id", DataType::UInt64, false),
+            dict("variant", false),
             dict("winner", false),
             dict("discarder", true),
             dict("win_tile", true),
@@ -248,10 +249,13 @@ impl WinsColumns {
         self.flowers.append_value("");
     }
 
-    pub fn finish(mut self) -> RecordBatch {
+    /// The part's columns; `variant` is the run's variant's name.
+    pub fn finish(mut self, variant: &str) -> RecordBatch {
         let d = dictionaries();
+        let rows = self.deal_id.len();
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(UInt64Array::from(self.deal_id)),
+            dict_column(Int8Array::from_value(0, rows), &strings([variant])),
             dict_column(self.winner, &d.seats),
             dict_column(self.discarder, &d.seats),
             dict_column(self.win_tile, &d.tiles),
@@ -364,7 +368,7 @@ mod points_tests {
         let hand = taisim_sim::parse_hand("123m 456m 789m 234p 99s 345s").unwrap();
         let mut tai = WinsColumns::default();
         tai.push(&row(&hand, None));
-        let batch = tai.finish();
+        let batch = tai.finish("taiwan16");
         assert!(batch.schema().index_of("points").is_err());
         assert!(batch.schema().index_of("hu").is_err());
 
@@ -374,7 +378,7 @@ mod points_tests {
             all_pairs: false,
         });
         points.push(&row(&hand, Some((4, 28))));
-        let batch = points.finish();
+        let batch = points.finish("taizhou");
         let col = batch.column(batch.schema().index_of("points").unwrap());
         let col = col.as_any().downcast_ref::<UInt64Array>().unwrap();
         assert_eq!(col.value(0), 28);
@@ -405,7 +409,7 @@ mod points_tests {
         t.push(&r);
         r.all_pairs = Some(AllPairsRow::default());
         t.push(&r);
-        let batch = t.finish();
+        let batch = t.finish("taizhou");
         assert_eq!(batch.schema(), WinsColumns::schema());
         let values = batch.column_by_name("value_w").unwrap();
         let values = values.as_any().downcast_ref::<UInt64Array>().unwrap();

@@ -5,6 +5,8 @@ engine.
 - ``taisim.aec_env()``: a PettingZoo AEC environment of all four seats.
 - ``taisim.VecEnv``: many environments stepped together in Rust, numpy batches out.
 - ``taisim.simulate()``: seeded self-play into a Parquet dataset, as ``taisim simulate``.
+- ``taisim.compare()``: two runs of the same walls compared deal by deal, as ``taisim
+  compare --json``.
 - ``taisim.score()``, ``taisim.score_many()``: the tai of winning hands, as ``taisim score
   --json`` and ``--jsonl``.
 - ``taisim.bot.serve()``: a bot for taisim's table (``exec:COMMAND``, ``docs/protocol.md``)
@@ -49,6 +51,7 @@ from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
 from taisim._native import load_decisions as _load_decisions
 from taisim import bot
+from taisim._native import compare_json as _compare_json
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
 from taisim.policy import convert_json_policy, export_policy, export_policy_bytes, policy_logits
@@ -148,6 +151,25 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
                      log_actions=log_actions, base=base, per_tai=per_tai, resume=resume,
                      progress=progress, decisions=decisions,
                      bot_timeout=None if bot_timeout is None else float(bot_timeout))
+
+
+def compare(run_a, run_b, *, verify_checksums=True):
+    """Two runs of the same walls (``taisim simulate`` directories of the same seed and
+    deals, typically of two variants) compared deal by deal, as ``taisim compare --json``
+    gives it: ``outcome_changed``, ``per_deal`` and ``per_win`` figures, ``seats`` and
+    ``patterns``, each with A's and B's values, ``difference`` (B − A) and its paired
+    ``ci95``; ``a`` and ``b`` name each run's variant and agents and whether each agent
+    ``responds_to_scoring``; ``warnings`` says what a reader must know first (no agent
+    responds to the scoring table, the agents differ, ...). Runs of other walls raise
+    ``ValueError`` naming the difference; a directory that is not a run, ``ValueError``."""
+    return _json.loads(_compare_json(_os_path(run_a), _os_path(run_b),
+                                     verify_checksums=bool(verify_checksums)))
+
+
+def _os_path(path):
+    import os
+
+    return os.fspath(path)
 
 
 def load_decisions(run, seats=None, out=None):
@@ -255,6 +277,7 @@ __all__ = [
     "score",
     "simulate",
     "arena",
+    "compare",
     "AgentError",
     "CorruptRunError",
     "EngineError",

@@ -150,3 +150,23 @@ impl<'py> Side<'py> {
         }
     }
 }
+
+/// `taisim.compare(run_a, run_b)`: two runs of the same walls compared deal by deal, as
+/// `taisim compare --json` prints it (the Python wrapper parses the text). Runs of other walls
+/// raise `UsageError` (a `ValueError`); the GIL is released while the runs are read.
+#[pyfunction]
+#[pyo3(signature = (run_a, run_b, *, verify_checksums = true))]
+pub(super) fn compare_json(
+    py: Python<'_>,
+    run_a: std::path::PathBuf,
+    run_b: std::path::PathBuf,
+    verify_checksums: bool,
+) -> PyResult<String> {
+    use taisim_datasets::{CompareError, CompareOptions, Comparison};
+    let options = CompareOptions { verify_checksums };
+    match py.allow_threads(|| Comparison::from_runs(&run_a, &run_b, &options)) {
+        Ok(c) => Ok(c.to_json().to_string()),
+        Err(CompareError::Run(e)) => Err(errors::harness(e)),
+        Err(e @ CompareError::DifferentWalls { .. }) => Err(errors::usage(e)),
+    }
+}

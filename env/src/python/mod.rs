@@ -5,7 +5,7 @@
 //! - `single.rs`, `aec.rs`, `vec_env.rs`: the three environment classes, `config.rs` what they
 //!   share, `render.rs` the table as text;
 //! - `scoring.rs`: `score_json`, `score_many_json`;
-//! - `harness.rs`: `simulate`, `arena`; `decisions.rs`: `load_decisions`;
+//! - `harness.rs`: `simulate`, `arena`, `compare`; `decisions.rs`: `load_decisions`;
 //! - `bot.rs`: a table rebuilt from a seat's protocol messages, for bots written in Python;
 //! - `policy.rs`: a policy file's scores and bytes, for exporting from PyTorch;
 //! - `errors.rs`: the exception classes, and the one mapping of every Rust error kind to
@@ -50,6 +50,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scoring::score_many_json, m)?)?;
     m.add_function(wrap_pyfunction!(harness::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(harness::arena, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::compare_json, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_logits, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::load_decisions, m)?)?;

@@ -4,6 +4,8 @@ use std::fmt;
 
 use taisim_sim::RulesError;
 
+use crate::suggest::did_you_mean;
+
 /// The longest stretch of a user's text an error message repeats (a name, an unknown id):
 /// a 10 MB name is not echoed whole to a terminal.
 pub const MAX_ECHO: usize = 64;
@@ -62,6 +64,45 @@ pub enum VariantErrorKind {
     Rules(RulesError),
     /// A settlement model that the scoring model cannot feed.
     Incompatible(&'static str),
+    /// A file without `extends` that leaves out keys or tables a whole variant states
+    /// ([`super::COMPLETE_FILE_KEYS`]): a file of changes taken for a whole variant would
+    /// silently be taiwan16's rules and settlement with a few patterns.
+    Partial(Vec<&'static str>),
+    /// `extends` is not a string.
+    ExtendsNotText,
+    /// A file that extends another has no `name` of its own.
+    ExtendingNeedsName,
+    /// An `extends` chain longer than [`super::MAX_EXTENDS_DEPTH`] files.
+    ExtendsTooDeep(usize),
+    /// `extends` names no shipped variant and no file.
+    MissingBase { base: String, looked_at: String },
+    /// Files that extend each other round a cycle, in order, the first repeated last.
+    ExtendsCycle(Vec<String>),
+    /// `pattern = false` drops a pattern the base does not count.
+    NotInBase { pattern: &'static str, base: String },
+}
+
+impl VariantErrorKind {
+    /// The known names this error's unknown name most likely meant ("did you mean"): pattern
+    /// ids for an unknown pattern or exclusion, shipped variants for an unknown variant or
+    /// base; empty for other kinds.
+    pub fn suggestions(&self) -> Vec<&'static str> {
+        use VariantErrorKind::*;
+        match self {
+            UnknownPattern(id) | UnknownExclusion { excluded: id, .. } => {
+                crate::suggest::pattern_ids(id)
+            }
+            UnknownVariant(name) | MissingBase { base: name, .. } => {
+                // A path is a file that is not there, not a misspelt name.
+                if name.contains(['/', '\\']) || name.ends_with(".toml") {
+                    Vec::new()
+                } else {
+                    crate::suggest::closest(name, super::Variant::names())
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// `text` cut to [`MAX_ECHO`] characters, with the length said when cut.
@@ -80,9 +121,10 @@ impl fmt::Display for VariantErrorKind {
             Syntax(e) => f.write_str(e),
             UnknownVariant(name) => write!(
                 f,
-                "no such variant {} (shipped: {})",
+                "no such variant {} (shipped: {}){}",
                 echo(name),
-                super::Variant::names().join(", ")
+                super::Variant::names().join(", "),
+                did_you_mean(&self.suggestions())
             ),
             EmptyName => f.write_str("the name is empty"),
             UnknownScoring(s) => write!(
@@ -95,12 +137,18 @@ impl fmt::Display for VariantErrorKind {
                 ..
             } => f.write_str("scoring = \"points\" needs a [points] table (base_hu, cap)"),
             PointsTable { .. } => f.write_str("a [points] table needs scoring = \"points\""),
-            UnknownPattern(id) => write!(f, "unknown pattern id {}", echo(id)),
+            UnknownPattern(id) => write!(
+                f,
+                "unknown pattern id {}{} (taisim variant patterns lists them)",
+                echo(id),
+                did_you_mean(&self.suggestions())
+            ),
             UnknownExclusion { pattern, excluded } => write!(
                 f,
-                "pattern {} excludes unknown pattern id {}",
+                "pattern {} excludes unknown pattern id {}{}",
                 echo(pattern),
-                echo(excluded)
+                echo(excluded),
+                did_you_mean(&self.suggestions())
             ),
             ExcludesItself(id) => write!(f, "pattern {} excludes itself", echo(id)),
             ExclusionCycle(ids) => write!(
@@ -121,6 +169,52 @@ impl fmt::Display for VariantErrorKind {
             ),
             Rules(e) => write!(f, "[rules]: {e}"),
             Incompatible(why) => f.write_str(why),
+            Partial(missing) => {
+                let named: Vec<String> = missing
+                    .iter()
+                    .map(|k| match *k {
+                        "name" | "scoring" => format!("{k} = ..."),
+                        table => format!("[{table}]"),
+                    })
+                    .collect();
+                write!(
+                    f,
+                    "the file has no {}: a variant file either states every table, or starts \
+                     with extends = \"taiwan16\" (a shipped variant's name or a variant file's \
+                     path) and states only what differs from it",
+                    named.join(", ")
+                )
+            }
+            ExtendsNotText => f.write_str(
+                "must be a shipped variant's name or a variant file's path, in quotes \
+                 (extends = \"taiwan16\")",
+            ),
+            ExtendingNeedsName => f.write_str(
+                "a file that extends another needs a name of its own (name = \"...\"): its \
+                 runs, reports and comparisons are labelled by it",
+            ),
+            ExtendsTooDeep(n) => write!(
+                f,
+                "the chain of files extending each other is longer than {n} files"
+            ),
+            MissingBase { base, looked_at } => write!(
+                f,
+                "{} is no shipped variant ({}) and no file is at {}{}",
+                echo(base),
+                super::Variant::names().join(", "),
+                echo(looked_at),
+                did_you_mean(&self.suggestions())
+            ),
+            ExtendsCycle(chain) => write!(
+                f,
+                "the files extend each other in a cycle: {}",
+                chain.join(" extends ")
+            ),
+            NotInBase { pattern, base } => write!(
+                f,
+                "{pattern} = false drops a pattern of the base, but {} does not count {pattern}",
+                echo(base)
+            ),
         }
     }
 }

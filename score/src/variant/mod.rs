@@ -25,11 +25,20 @@
 //! concealed_self_draw = { tai = 3, excludes = ["self_draw", "concealed_hand"] }
 //! ```
 //!
+//! A file may instead state only what differs from another variant, `extends = "taiwan16"`
+//! (or a path) at its top ([`extend`]); a file without `extends` must give `name`, `scoring`,
+//! `[rules]`, `[settlement]` and `[patterns]`, so a file of a few changes is never taken for a
+//! whole variant. [`Variant::diff_toml`] writes a variant as such a file ([`diff`]), and
+//! [`Resolved::citations`] reads what each pattern's line cites ([`cite`]).
+//!
 //! This module is the model; [`parse`] reads and checks the file (naming the file, key and
 //! line of every problem) and [`error`] lists the reasons a file is refused. Every number a
 //! file may set is bounded at load, so no sum or product made from them later can wrap.
 
+mod cite;
+mod diff;
 mod error;
+mod extend;
 mod parse;
 
 use std::borrow::Cow;
@@ -40,7 +49,9 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
+pub use cite::Citation;
 pub use error::{echo, VariantError, VariantErrorKind};
+pub use extend::{Resolved, COMPLETE_FILE_KEYS, MAX_EXTENDS_DEPTH};
 
 use super::pattern::{chain_exclusions, PatternId, PatternSet, TAIZHOU_FAMILY};
 use taisim_sim::Rules;
@@ -423,9 +434,32 @@ impl Variant {
     }
 
     /// Parses variant TOML; `origin` names the text in errors. A UTF-8 byte-order mark
-    /// before the text is skipped.
+    /// before the text is skipped. A text with `extends` is laid over the variant it names
+    /// ([`Variant::resolve`]): a relative path there is taken from `origin`'s directory (from
+    /// the current directory when `origin` is not a path).
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Variant, VariantError> {
-        parse::parse(text, origin)
+        Variant::resolve(text, origin).map(|r| r.variant)
+    }
+
+    /// Parses variant TOML as [`Variant::from_toml_str`] does, keeping what it was made from:
+    /// the base it extends and every file of the chain.
+    pub fn resolve(text: &str, origin: &str) -> Result<Resolved, VariantError> {
+        extend::resolve(text, origin)
+    }
+
+    /// A shipped variant by name, or else a file by path, resolved ([`Variant::find`], then
+    /// [`Variant::resolve`]).
+    pub fn resolve_name_or_path(name: &str) -> Result<Resolved, VariantError> {
+        let found = Variant::find(name)?;
+        Variant::resolve(&found.text, &found.origin)
+    }
+
+    /// Whether `text` extends another variant (has a top-level `extends` key): such a text
+    /// does not stand alone, so a run records the variant it resolves to instead
+    /// ([`Variant::to_toml`]). A text that does not parse is reported as not extending.
+    pub fn text_extends(text: &str) -> bool {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        toml::from_str::<toml::Table>(text).is_ok_and(|doc| doc.contains_key("extends"))
     }
 
     #[allow(clippy::too_many_arguments)]

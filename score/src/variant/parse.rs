@@ -17,7 +17,7 @@ use taisim_sim::{Rules, TableProcedure};
 
 /// A variant file as written: what [`Variant::to_toml`] serializes.
 #[derive(Serialize)]
-struct FileOut<'a> {
+pub(super) struct FileOut<'a> {
     name: &'a str,
     description: &'a str,
     scoring: &'static str,
@@ -129,7 +129,7 @@ fn imply_procedure(rules: &mut Rules, text: &str) {
 }
 
 /// An inline table made a `[section]` of its own.
-fn as_section(item: Option<&mut toml_edit::Item>) {
+pub(super) fn as_section(item: Option<&mut toml_edit::Item>) {
     if let Some(item) = item {
         if let Some(inline) = item.as_inline_table_mut() {
             let table = std::mem::take(inline).into_table();
@@ -139,7 +139,7 @@ fn as_section(item: Option<&mut toml_edit::Item>) {
 }
 
 impl FileOut<'_> {
-    fn of(v: &Variant) -> FileOut<'_> {
+    pub(super) fn of(v: &Variant) -> FileOut<'_> {
         let (scoring, points) = match v.scoring {
             ScoringModel::Tai => ("tai", None),
             ScoringModel::Points { base_hu, cap } => ("points", Some(PointsTable { base_hu, cap })),
@@ -484,7 +484,7 @@ fn check<T: Into<i64>>(value: T, min: T, max: T) -> Result<(), VariantErrorKind>
 }
 
 /// 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
+pub(super) fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]
         .iter()
         .filter(|&&b| b == b'\n')
@@ -492,16 +492,18 @@ fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
-/// The 1-based line where `key` is set in `[table]`, for the plain `key = …` layout the
-/// shipped files use; `None` for layouts it does not follow (the error then names the
-/// table's line or none, and always the key).
-fn key_line(text: &str, table: &str, key: &str) -> Option<usize> {
+/// The 1-based line where `key` is set in `[table]` (at the top, before any table, when
+/// `table` is empty), for the plain `key = …` layout the shipped files use; `None` for
+/// layouts it does not follow (the error then names the table's line or none, and always the
+/// key).
+pub(super) fn key_line(text: &str, table: &str, key: &str) -> Option<usize> {
     let header = format!("[{table}]");
-    let mut inside = false;
+    let mut inside = table.is_empty();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.starts_with('[') {
-            inside = line.split('#').next().map(str::trim) == Some(header.as_str());
+            inside =
+                !table.is_empty() && line.split('#').next().map(str::trim) == Some(header.as_str());
         } else if inside {
             if let Some(rest) = line.strip_prefix(key) {
                 if rest.trim_start().starts_with('=') {
@@ -540,6 +542,13 @@ impl<'de> Deserialize<'de> for RawPattern {
 
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawPattern, E> {
                 self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<RawPattern, E> {
+                Err(E::custom(
+                    "false drops a pattern only in a file that extends another \
+                     (extends = \"taiwan16\"); a whole variant file leaves the pattern out",
+                ))
             }
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawPattern, A::Error> {

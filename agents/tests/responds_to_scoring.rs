@@ -1,0 +1,77 @@
+//! `AgentSpec::responds_to_scoring` (issue 25) against what the agents do: on the same walls
+//! under the same engine rules, an agent that declares it does not respond plays every deal
+//! the same whatever the scoring table, and the search, which declares it does, plays some
+//! deal differently when the table changes. `taisim compare` warns from the declaration, so
+//! a declaration that the agents' play contradicts would mislead every comparison.
+
+use std::sync::Arc;
+
+use taisim_agents::{build_agents, parse_agents, play_deal_with};
+use taisim_score::Variant;
+use taisim_sim::{Action, ActionList, Deal, DealContext};
+
+/// taiwan16 with its table turned upside down (the same engine rules): what a hand is worth,
+/// and so what the search's rollouts score, changes everywhere.
+fn other_table() -> Arc<Variant> {
+    let text = "extends = \"taiwan16\"\nname = \"upside-down\"\n\
+                [patterns]\nall_chows = 20\nhalf_flush = 0\nfull_flush = 0\nall_pungs = 0\n\
+                self_draw = 10\nconcealed_hand = 8\ndragon_pung = 0\nseat_flower = 6\n\
+                [settlement]\nbase = 30\n";
+    let v = Variant::from_toml_str(text, "upside-down.toml").unwrap();
+    assert_eq!(v.rules(), Variant::builtin("taiwan16").unwrap().rules());
+    Arc::new(v)
+}
+
+/// Every decision of deals `seeds` played by `agents` under `variant`.
+fn play(agents: &str, variant: &Arc<Variant>, seeds: std::ops::Range<u64>) -> Vec<Vec<Action>> {
+    let specs = parse_agents(agents).unwrap();
+    let mut built = build_agents(&specs, variant).unwrap();
+    let mut legal = ActionList::new();
+    seeds
+        .map(|seed| {
+            let mut deal = Deal::new(variant.rules(), seed, DealContext::FIRST).unwrap();
+            let mut actions = Vec::new();
+            play_deal_with(&mut deal, &mut built, &mut legal, |_, a| actions.push(a));
+            actions
+        })
+        .collect()
+}
+
+#[test]
+fn agents_that_declare_they_ignore_the_table_play_the_same_under_another() {
+    let (base, other) = (
+        Arc::new(Variant::builtin("taiwan16").unwrap()),
+        other_table(),
+    );
+    for agents in [
+        "random",
+        "greedy",
+        "defensive",
+        "trained",
+        "greedy,defensive,random,trained",
+    ] {
+        for spec in parse_agents(agents).unwrap() {
+            assert!(!spec.responds_to_scoring(), "{spec}");
+        }
+        assert_eq!(
+            play(agents, &base, 0..40),
+            play(agents, &other, 0..40),
+            "{agents}"
+        );
+    }
+}
+
+#[test]
+fn the_search_declares_it_responds_and_plays_differently_under_another_table() {
+    let (base, other) = (
+        Arc::new(Variant::builtin("taiwan16").unwrap()),
+        other_table(),
+    );
+    let agents = "search:24,greedy,greedy,greedy";
+    assert!(parse_agents(agents).unwrap()[0].responds_to_scoring());
+    let (a, b) = (play(agents, &base, 0..12), play(agents, &other, 0..12));
+    assert!(
+        a.iter().zip(&b).any(|(x, y)| x != y),
+        "the search played 12 deals the same under two scoring tables"
+    );
+}

@@ -1,0 +1,112 @@
+//! A comparison as one JSON document (`taisim compare --json`, `taisim.compare`): every
+//! figure under stable keys, A's and B's values with B − A and its paired 95% interval.
+
+use serde_json::{json, Value};
+use taisim_sim::Wind;
+
+use super::{Comparison, PairedMean, PairedRatio, Side, PER_DEAL, PER_WIN};
+use crate::report::Proportion;
+use crate::table::OUTCOMES;
+
+fn mean(m: &PairedMean) -> Value {
+    json!({
+        "a": m.a.mean(),
+        "b": m.b.mean(),
+        "difference": m.difference(),
+        "ci95": <[f64; 2]>::from(m.ci95()),
+    })
+}
+
+fn ratio(r: &PairedRatio) -> Value {
+    json!({
+        "a": r.ratio(0),
+        "b": r.ratio(1),
+        "difference": r.difference(),
+        "ci95": r.ci95().map(<[f64; 2]>::from),
+    })
+}
+
+fn proportion(p: Proportion) -> Value {
+    let (lo, hi) = p.ci95();
+    json!({ "count": p.k, "of": p.n, "rate": p.rate(), "ci95": [lo, hi] })
+}
+
+fn side(s: &Side, responds: [bool; 4]) -> Value {
+    let v = &s.spec.variant;
+    json!({
+        "dir": s.dir.display().to_string(),
+        "format": s.format,
+        "variant": { "name": v.name, "origin": v.origin, "sha256": v.sha256 },
+        "agents": s.spec.agents.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+        "responds_to_scoring": responds,
+        "wins": s.wins,
+        "warnings": s.warnings,
+    })
+}
+
+impl Comparison {
+    /// The comparison as JSON. Ratios are null where a run has no wins; `points_*` figures
+    /// appear only when both runs score with points.
+    pub fn to_json(&self) -> Value {
+        let per_deal: serde_json::Map<String, Value> = self
+            .per_deal
+            .iter()
+            .zip(PER_DEAL)
+            .map(|(m, (key, _, _))| (key.to_string(), mean(m)))
+            .collect();
+        let per_win: serde_json::Map<String, Value> = self
+            .per_win
+            .iter()
+            .zip(PER_WIN)
+            .map(|(r, (key, _, _))| (key.to_string(), ratio(r)))
+            .collect();
+        let seats: Vec<Value> = Wind::ALL
+            .iter()
+            .zip(&self.seats)
+            .map(|(w, s)| {
+                json!({
+                    "seat": w.to_string(),
+                    "win": mean(&s.win),
+                    "deal_in": mean(&s.deal_in),
+                    "pay": mean(&s.pay),
+                })
+            })
+            .collect();
+        let patterns: Vec<Value> = self
+            .patterns
+            .iter()
+            .map(|p| {
+                json!({
+                    "id": p.pattern.id(),
+                    "name": p.pattern.name_zh(),
+                    "wins": [p.share.num[0] as u64, p.share.num[1] as u64],
+                    "share": ratio(&p.share),
+                })
+            })
+            .collect();
+        let crosstab: Vec<Value> = OUTCOMES
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| {
+                OUTCOMES.iter().enumerate().map(move |(j, b)| (i, j, a, b))
+            })
+            .filter(|(i, j, _, _)| self.crosstab[*i][*j] > 0)
+            .map(|(i, j, a, b)| json!({ "a": a.name(), "b": b.name(), "deals": self.crosstab[i][j] }))
+            .collect();
+        json!({
+            "a": side(&self.a, self.a.responds()),
+            "b": side(&self.b, self.b.responds()),
+            "deals": self.deals,
+            "seed": self.a.spec.seed,
+            "same_engine_rules": self.same_engine_rules,
+            "warnings": self.warnings(),
+            "outcome_changed": proportion(self.outcome_changed),
+            "outcome_or_winners_changed": proportion(self.result_changed),
+            "outcome_crosstab": crosstab,
+            "per_deal": per_deal,
+            "per_win": per_win,
+            "seats": seats,
+            "patterns": patterns,
+        })
+    }
+}

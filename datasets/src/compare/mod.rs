@@ -1,0 +1,450 @@
+//! `taisim compare RUN_A RUN_B`: two runs of the same walls (the same seed, unit and deals,
+//! checked deal by deal), compared pair by pair: how often a deal's outcome changed, and the
+//! paired difference (B − A) with its 95% interval of every rate, of tai, payment and points
+//! per win and per deal, of each seat's results and of every pattern's share of wins. It says
+//! which agents played and whether each responds to the scoring table, since agents that do
+//! not play every deal alike under two tables of the same engine rules, and the comparison
+//! then only scores the same play twice.
+//!
+//! A comparison reads both runs once, a part of each at a time, folding each pair of deals
+//! into integer sums ([`paired`]), so a run compared with itself gives differences of exactly
+//! 0 with intervals of width 0.
+
+mod deals;
+mod json;
+pub mod paired;
+mod render;
+
+use std::path::{Path, PathBuf};
+
+use taisim_agents::AgentSpec;
+use taisim_score::PatternId;
+
+use crate::error::HarnessError;
+use crate::read::Run;
+use crate::report::Proportion;
+use crate::spec::{RecordedSpec, Unit};
+use deals::{DealCursor, DealRecord};
+pub use paired::{PairedMean, PairedRatio};
+
+/// Why two runs cannot be compared.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// A run could not be read (not a run directory, a damaged file, …).
+    #[error(transparent)]
+    Run(#[from] HarnessError),
+    /// The runs were not played on the same walls: their seeds, units or deals differ.
+    #[error("{} and {} were not played on the same walls: {why}; compare two runs simulated with the same --seed and the same --deals (deals mode)", a.display(), b.display())]
+    DifferentWalls { a: PathBuf, b: PathBuf, why: String },
+}
+
+/// How to compare.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// Read every part file whole and check its SHA-256 against its manifest.
+    pub verify_checksums: bool,
+}
+
+impl Default for CompareOptions {
+    fn default() -> CompareOptions {
+        CompareOptions {
+            verify_checksums: true,
+        }
+    }
+}
+
+/// One of the two runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    pub dir: PathBuf,
+    pub spec: RecordedSpec,
+    /// Its manifest's format (`taisim-run/1` runs have no variant column in wins and tai).
+    pub format: String,
+    /// Its readability warnings (missing shards, unrecorded files).
+    pub warnings: Vec<String>,
+    /// Wins counted.
+    pub wins: u64,
+}
+
+impl Side {
+    /// Whether the agent of each seat responds to the scoring table.
+    pub fn responds(&self) -> [bool; 4] {
+        self.spec
+            .agents
+            .each_ref()
+            .map(AgentSpec::responds_to_scoring)
+    }
+}
+
+/// The per-deal figures compared, in the order shown: key, label, and whether it is a rate
+/// (a 0/1 per deal, shown in percent).
+pub const PER_DEAL: [(&str, &str, bool); 8] = [
+    ("won", "won (at least one winner)", true),
+    ("self_draw", "self-draw win (自摸)", true),
+    ("discard", "discard win (放槍, 搶槓)", true),
+    ("deal_in", "a seat paid alone (deal-in)", true),
+    ("exhaustive_draw", "exhaustive draw (流局)", true),
+    ("several_winners", "several winners (一砲多響)", true),
+    ("tai_per_deal", "tai per deal (draws 0)", false),
+    ("points_per_deal", "points per deal (draws 0)", false),
+];
+
+/// The per-win figures compared: key, label, and whether it is a share (shown in percent).
+pub const PER_WIN: [(&str, &str, bool); 4] = [
+    ("tai_per_win", "tai per win", false),
+    ("payment_per_win", "payment per win", false),
+    ("self_drawn_share", "self-drawn share of wins", true),
+    ("points_per_win", "points per win", false),
+];
+
+/// One seat's paired figures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeatDiff {
+    /// The seat won the deal (0/1).
+    pub win: PairedMean,
+    /// The seat paid alone (0/1).
+    pub deal_in: PairedMean,
+    /// Its net payment.
+    pub pay: PairedMean,
+}
+
+/// One pattern's share of wins in each run, paired.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternDiff {
+    pub pattern: PatternId,
+    /// Wins counting it over wins, deal by deal.
+    pub share: PairedRatio,
+}
+
+/// Two runs of the same walls, compared deal by deal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    pub a: Side,
+    pub b: Side,
+    /// Deals paired.
+    pub deals: u64,
+    /// Deals whose outcome differs.
+    pub outcome_changed: Proportion,
+    /// Deals whose outcome or winners differ.
+    pub result_changed: Proportion,
+    /// Deals by A's outcome (rows) and B's (columns), in the order of the deals table's
+    /// `outcome` values (self_draw, discard, flower_win, exhaustive_draw).
+    pub crosstab: [[u64; 4]; 4],
+    /// [`PER_DEAL`]'s figures, in its order (`points_per_deal` only when both runs have
+    /// points).
+    pub per_deal: Vec<PairedMean>,
+    /// [`PER_WIN`]'s figures, in its order.
+    pub per_win: Vec<PairedRatio>,
+    /// Both runs' wins tables have the points model's columns.
+    pub points: bool,
+    /// E S W N.
+    pub seats: [SeatDiff; 4],
+    /// Every pattern counted in either run, in catalogue order.
+    pub patterns: Vec<PatternDiff>,
+    /// Whether the two variants' engine rules are the same (`None` when a run's variant
+    /// file could not be read).
+    pub same_engine_rules: Option<bool>,
+}
+
+/// What the folding keeps: every sum, before they become a [`Comparison`].
+struct Fold {
+    deals: u64,
+    outcome_changed: u64,
+    result_changed: u64,
+    crosstab: [[u64; 4]; 4],
+    per_deal: [PairedMean; PER_DEAL.len()],
+    per_win: [PairedRatio; PER_WIN.len()],
+    seats: [SeatDiff; 4],
+    /// Per pattern, only the numerators' sums (the denominators, wins, are shared).
+    patterns: Vec<Option<PairedRatio>>,
+    wins: PairedRatio,
+}
+
+impl Fold {
+    fn new() -> Fold {
+        Fold {
+            deals: 0,
+            outcome_changed: 0,
+            result_changed: 0,
+            crosstab: [[0; 4]; 4],
+            per_deal: Default::default(),
+            per_win: Default::default(),
+            seats: Default::default(),
+            patterns: vec![None; PatternId::COUNT],
+            wins: PairedRatio::default(),
+        }
+    }
+
+    fn add(&mut self, a: &DealRecord, b: &DealRecord) {
+        use taisim_sim::Outcome;
+        let outcome = |d: &DealRecord| crate::table::OUTCOMES[d.outcome];
+        self.deals += 1;
+        self.outcome_changed += (a.outcome != b.outcome) as u64;
+        self.result_changed += (a.outcome != b.outcome || a.winners != b.winners) as u64;
+        self.crosstab[a.outcome][b.outcome] += 1;
+        let per_deal = |d: &DealRecord| -> [i64; PER_DEAL.len()] {
+            [
+                (d.winners != 0) as i64,
+                (outcome(d) == Outcome::SelfDraw) as i64,
+                (outcome(d) == Outcome::Discard) as i64,
+                d.discarder.is_some() as i64,
+                (outcome(d) == Outcome::ExhaustiveDraw) as i64,
+                (d.winners.count_ones() > 1) as i64,
+                d.total_tai as i64,
+                i64::try_from(d.points).unwrap_or(i64::MAX),
+            ]
+        };
+        let (fa, fb) = (per_deal(a), per_deal(b));
+        for (m, (x, y)) in self.per_deal.iter_mut().zip(fa.into_iter().zip(fb)) {
+            m.add(x, y);
+        }
+        let per_win = |d: &DealRecord| -> [(i64, i64); PER_WIN.len()] {
+            let w = d.wins as i64;
+            [
+                (d.win_tai as i64, w),
+                (d.win_payment, w),
+                (d.self_drawn as i64, w),
+                (i64::try_from(d.points).unwrap_or(i64::MAX), w),
+            ]
+        };
+        let (wa, wb) = (per_win(a), per_win(b));
+        for (r, (x, y)) in self.per_win.iter_mut().zip(wa.into_iter().zip(wb)) {
+            r.add(x, y);
+        }
+        for (s, seat) in self.seats.iter_mut().enumerate() {
+            let won = |d: &DealRecord| (d.winners >> s & 1) as i64;
+            let paid = |d: &DealRecord| (d.discarder == Some(s)) as i64;
+            seat.win.add(won(a), won(b));
+            seat.deal_in.add(paid(a), paid(b));
+            seat.pay.add(a.pays[s], b.pays[s]);
+        }
+        // A pattern's sums change only in deals that count it; the wins' sums (shared by
+        // every pattern) are added once.
+        self.wins.add((0, a.wins as i64), (0, b.wins as i64));
+        let count = |d: &DealRecord, p: PatternId| {
+            d.patterns
+                .iter()
+                .find(|(q, _)| *q == p)
+                .map_or(0, |(_, n)| *n as i64)
+        };
+        let mut seen: Vec<PatternId> = a.patterns.iter().map(|(p, _)| *p).collect();
+        seen.extend(b.patterns.iter().map(|(p, _)| *p));
+        seen.sort_unstable();
+        seen.dedup();
+        for p in seen {
+            self.patterns[p.index()]
+                .get_or_insert_with(PairedRatio::default)
+                .add_numerator((count(a, p), a.wins as i64), (count(b, p), b.wins as i64));
+        }
+    }
+
+    fn finish(self, a: Side, b: Side, points: bool, same_engine_rules: Option<bool>) -> Comparison {
+        let patterns = PatternId::ALL
+            .iter()
+            .zip(self.patterns)
+            .filter_map(|(&pattern, sums)| {
+                Some(PatternDiff {
+                    pattern,
+                    share: sums?.with_denominators(&self.wins),
+                })
+            })
+            .collect();
+        let mut per_deal = self.per_deal.to_vec();
+        if !points {
+            per_deal.pop();
+        }
+        let mut per_win = self.per_win.to_vec();
+        if !points {
+            per_win.pop();
+        }
+        Comparison {
+            a,
+            b,
+            deals: self.deals,
+            outcome_changed: Proportion::new(self.outcome_changed, self.deals),
+            result_changed: Proportion::new(self.result_changed, self.deals),
+            crosstab: self.crosstab,
+            per_deal,
+            per_win,
+            points,
+            seats: self.seats,
+            patterns,
+            same_engine_rules,
+        }
+    }
+}
+
+/// What the two runs' specs say that makes their walls differ, if anything.
+fn walls_differ(a: &Run, b: &Run) -> Option<String> {
+    let (sa, sb) = (a.spec(), b.spec());
+    if sa.unit != sb.unit {
+        return Some(format!(
+            "A plays {}, B plays {}",
+            sa.unit.name(),
+            sb.unit.name()
+        ));
+    }
+    if sa.unit == Unit::Games {
+        return Some(
+            "they are runs of full games (--games), whose deals depend on how the earlier deals of each game went, so two variants' games do not play the same deals".into(),
+        );
+    }
+    if sa.seed != sb.seed {
+        return Some(format!("A's seed is {}, B's is {}", sa.seed, sb.seed));
+    }
+    if sa.count != sb.count {
+        return Some(format!("A has {} deals, B has {}", sa.count, sb.count));
+    }
+    let units = |r: &Run| -> Vec<[u64; 2]> { r.parts.iter().map(|p| p.units).collect() };
+    let covered = |r: &Run| -> u64 { r.parts.iter().map(|p| p.units[1] - p.units[0]).sum() };
+    if covered(a) != covered(b) || (sa.part_size == sb.part_size && units(a) != units(b)) {
+        return Some(format!(
+            "A's manifests record {} of its deals, B's {} (a run still running, or a shard missing): compare complete runs",
+            covered(a),
+            covered(b)
+        ));
+    }
+    None
+}
+
+/// The engine rules of the variant a run recorded (read from its `variant.toml`).
+fn engine_rules(run: &Run) -> Option<taisim_sim::Rules> {
+    crate::resume::recorded_variant(&run.dir, &run.spec().variant)
+        .ok()
+        .map(|v| v.variant().rules())
+}
+
+impl Comparison {
+    /// Compares the runs in `a` and `b`.
+    pub fn from_runs(
+        a: &Path,
+        b: &Path,
+        options: &CompareOptions,
+    ) -> Result<Comparison, CompareError> {
+        let (run_a, run_b) = (Run::open(a)?, Run::open(b)?);
+        let differ = |why: String| CompareError::DifferentWalls {
+            a: a.to_path_buf(),
+            b: b.to_path_buf(),
+            why,
+        };
+        if let Some(why) = walls_differ(&run_a, &run_b) {
+            return Err(differ(why));
+        }
+        let mut fold = Fold::new();
+        let mut ca = DealCursor::new(&run_a, options.verify_checksums);
+        let mut cb = DealCursor::new(&run_b, options.verify_checksums);
+        let mut points = true;
+        loop {
+            match (ca.next()?, cb.next()?) {
+                (None, None) => break,
+                (Some(d), None) | (None, Some(d)) => {
+                    return Err(differ(format!(
+                        "only one run has deal {} (their part files hold different deals)",
+                        d.deal_id
+                    )))
+                }
+                (Some(x), Some(y)) => {
+                    if x.deal_id != y.deal_id {
+                        return Err(differ(format!(
+                            "deal {} of A is paired with deal {} of B",
+                            x.deal_id, y.deal_id
+                        )));
+                    }
+                    if x.seed != y.seed {
+                        return Err(differ(format!(
+                            "deal {} has seed {} in A and {} in B",
+                            x.deal_id, x.seed, y.seed
+                        )));
+                    }
+                    points &= ca.points && cb.points;
+                    fold.add(&x, &y);
+                }
+            }
+        }
+        let same_engine_rules = match (engine_rules(&run_a), engine_rules(&run_b)) {
+            (Some(x), Some(y)) => Some(x == y),
+            _ => None,
+        };
+        let side = |run: &Run, wins: i128| Side {
+            dir: run.dir.clone(),
+            spec: run.spec().clone(),
+            format: run.manifests[0].format.clone(),
+            warnings: run.warnings.clone(),
+            wins: wins as u64,
+        };
+        let (wins_a, wins_b) = (fold.wins.den[0], fold.wins.den[1]);
+        let points = points && fold.deals > 0;
+        Ok(fold.finish(
+            side(&run_a, wins_a),
+            side(&run_b, wins_b),
+            points,
+            same_engine_rules,
+        ))
+    }
+
+    /// The warnings a reader must see first: agents that ignore the scoring table, agents
+    /// or variants that differ, incomplete runs.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let (ra, rb) = (self.a.responds(), self.b.responds());
+        let agents = |s: &Side| {
+            s.spec
+                .agents
+                .iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+        };
+        let ignoring: Vec<String> = {
+            let mut names: Vec<String> = self
+                .a
+                .spec
+                .agents
+                .iter()
+                .chain(&self.b.spec.agents)
+                .filter(|a| !a.responds_to_scoring())
+                .map(|a| a.to_string())
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        };
+        if !ra.iter().chain(&rb).any(|r| *r) {
+            let play = match self.same_engine_rules {
+                Some(true) => "the two variants have the same engine rules, so every deal was played the same in both runs and only the scoring of the same play differs",
+                Some(false) => "the two variants' engine rules differ, so play differs through the rules alone, never through the tables",
+                None => "play differs only where the engine rules do",
+            };
+            out.push(format!(
+                "no agent here responds to the scoring table ({} {} by the hand and the rules, not by tai): {play}; play search (as in --agents search:64,greedy,greedy,greedy) to see players respond",
+                ignoring.join(", "),
+                if ignoring.len() == 1 { "plays" } else { "play" }
+            ));
+        } else if !ignoring.is_empty() {
+            out.push(format!(
+                "{} {} not respond to the scoring table: only the seats played by search change how they play with it (the others change only as the deal around them does)",
+                ignoring.join(", "),
+                if ignoring.len() == 1 { "does" } else { "do" }
+            ));
+        }
+        if agents(&self.a) != agents(&self.b) {
+            out.push(format!(
+                "the runs' agents differ (A: {}; B: {}): the differences mix the players with the rules",
+                agents(&self.a).join(","),
+                agents(&self.b).join(",")
+            ));
+        }
+        let (va, vb) = (&self.a.spec.variant, &self.b.spec.variant);
+        if va.sha256 == vb.sha256 {
+            out.push(format!(
+                "both runs play the same variant ({}): any difference comes from the agents",
+                va.name
+            ));
+        }
+        for (label, side) in [("A", &self.a), ("B", &self.b)] {
+            for w in &side.warnings {
+                out.push(format!("run {label} ({}): {w}", side.dir.display()));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,170 @@
+//! A variant as its differences from another, written as a file that extends it
+//! (`taisim variant show FILE --diff`): resolving that file gives the variant back.
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use super::parse::{as_section, FileOut};
+use super::Variant;
+use crate::pattern::PatternId;
+
+/// Keys in the order they are written, unlike `toml::Table` (sorted by name).
+struct Ordered(Vec<(String, Entry)>);
+
+/// A value, or a table of ordered keys.
+enum Entry {
+    Value(toml::Value),
+    Table(Ordered),
+}
+
+impl Serialize for Ordered {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            match v {
+                Entry::Value(v) => map.serialize_entry(k, v)?,
+                Entry::Table(t) => map.serialize_entry(k, t)?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// The tables every variant writes, as `toml` values.
+fn tables(v: &Variant) -> toml::Table {
+    match toml::Value::try_from(FileOut::of(v)) {
+        Ok(toml::Value::Table(t)) => t,
+        // A struct of strings, numbers, booleans and tables always serializes to a table.
+        _ => unreachable!("a variant's tables serialize to a table"),
+    }
+}
+
+/// The keys of `ours` whose values differ from `theirs`', tables compared key by key.
+fn changed(ours: &toml::Table, theirs: Option<&toml::Table>) -> toml::Table {
+    let mut out = toml::Table::new();
+    for (key, value) in ours {
+        let base = theirs.and_then(|t| t.get(key));
+        match (value, base) {
+            (toml::Value::Table(o), Some(toml::Value::Table(t))) => {
+                let inner = changed(o, Some(t));
+                if !inner.is_empty() {
+                    out.insert(key.clone(), toml::Value::Table(inner));
+                }
+            }
+            (v, Some(b)) if v == b => {}
+            (v, _) => {
+                out.insert(key.clone(), v.clone());
+            }
+        }
+    }
+    out
+}
+
+/// A pattern's tai, 胡 and exclusions as a variant writes them.
+fn parts(v: &Variant, p: PatternId) -> Option<(u16, u16, Vec<&'static str>)> {
+    let rule = v.pattern(p)?;
+    let excludes = PatternId::ALL
+        .iter()
+        .filter(|x| rule.excludes & x.bit() != 0)
+        .map(|x| x.id())
+        .collect();
+    Some((rule.tai, v.pattern_hu(p), excludes))
+}
+
+impl Variant {
+    /// What differs from `base`, as a variant file with `extends = "{extends}"` (the name or
+    /// path that finds `base`): its own name and description always, and every other key
+    /// only where it differs. A pattern whose exclusions and 胡 are the base's is written as its tai alone
+    /// (an extending file keeps the rest), one the base counts and this variant does not as
+    /// `false`. Resolving the text, where `extends` finds `base`, gives this variant back.
+    pub fn diff_toml(&self, base: &Variant, extends: &str) -> String {
+        let (ours, theirs) = (tables(self), tables(base));
+        let value = |v: toml::Value| Entry::Value(v);
+        let mut out = vec![
+            ("extends".to_string(), value(extends.into())),
+            ("name".to_string(), value(self.name.clone().into())),
+        ];
+        // The description always: left out, an extending file's says where its changes are.
+        out.push((
+            "description".to_string(),
+            value(self.description.clone().into()),
+        ));
+        for key in ["scoring"] {
+            if ours.get(key) != theirs.get(key) {
+                if let Some(v) = ours.get(key) {
+                    out.push((key.to_string(), value(v.clone())));
+                }
+            }
+        }
+        // A key before any table: the base's [points], which a tai variant must drop.
+        if theirs.contains_key("points") && !ours.contains_key("points") {
+            out.push(("points".to_string(), value(false.into())));
+        }
+        let sections = ["rules", "tai", "points", "settlement"];
+        for key in sections {
+            let Some(toml::Value::Table(table)) = ours.get(key) else {
+                continue;
+            };
+            let diff = changed(table, theirs.get(key).and_then(|t| t.as_table()));
+            if !diff.is_empty() {
+                out.push((key.to_string(), value(toml::Value::Table(diff))));
+            }
+        }
+        let mut patterns = Vec::new();
+        for &p in PatternId::ALL {
+            let entry = match (parts(self, p), parts(base, p)) {
+                (None, None) => continue,
+                (None, Some(_)) => value(false.into()),
+                (Some(a), Some(b)) if a == b => continue,
+                (Some((tai, hu, ex)), old) => {
+                    let (base_hu, base_ex) = old.map_or((0, Vec::new()), |(_, h, e)| (h, e));
+                    if hu == base_hu && ex == base_ex {
+                        // Its tai alone: an extending file keeps the rest (a new pattern's
+                        // rest is nothing).
+                        value(i64::from(tai).into())
+                    } else {
+                        let mut t = vec![("tai".to_string(), value(i64::from(tai).into()))];
+                        if hu != base_hu {
+                            t.push(("hu".into(), value(i64::from(hu).into())));
+                        }
+                        if ex != base_ex {
+                            let list = ex.iter().map(|x| toml::Value::from(*x)).collect();
+                            t.push(("excludes".into(), value(toml::Value::Array(list))));
+                        }
+                        Entry::Table(Ordered(t))
+                    }
+                }
+            };
+            patterns.push((p, entry));
+        }
+        let listed: Vec<PatternId> = patterns.iter().map(|(p, _)| *p).collect();
+        if !patterns.is_empty() {
+            let table = patterns
+                .into_iter()
+                .map(|(p, v)| (p.id().to_string(), v))
+                .collect();
+            out.push(("patterns".into(), Entry::Table(Ordered(table))));
+        }
+        let mut doc =
+            toml_edit::ser::to_document(&Ordered(out)).expect("a variant's differences serialize");
+        for key in sections.into_iter().chain(["patterns"]) {
+            as_section(doc.as_item_mut().get_mut(key));
+        }
+        as_section(doc.get_mut("rules").and_then(|r| r.get_mut("procedure")));
+        if let Some(table) = doc.get_mut("patterns").and_then(|t| t.as_table_mut()) {
+            for p in listed {
+                if let Some(value) = table.get_mut(p.id()).and_then(|i| i.as_value_mut()) {
+                    let note = if base.pattern(p).is_none() {
+                        "new"
+                    } else if self.pattern(p).is_none() {
+                        "dropped"
+                    } else {
+                        "changed"
+                    };
+                    let comment = format!("  # {} {} ({note})", p.name_zh(), p.name_en());
+                    value.decor_mut().set_suffix(comment);
+                }
+            }
+        }
+        doc.to_string()
+    }
+}

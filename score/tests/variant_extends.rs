@@ -1,0 +1,430 @@
+//! `extends` (issue 25): a variant file that states only what differs from another, checked
+//! against the whole file it stands for; the errors of chains that cannot be resolved, each
+//! named and placed; the diff that writes a variant as such a file and resolves back to it;
+//! "did you mean" for unknown ids; and the citations `taisim variant patterns` shows.
+
+use std::path::{Path, PathBuf};
+
+use taisim_score::{PatternId, Variant, VariantError, VariantErrorKind, MAX_EXTENDS_DEPTH};
+
+const TAIWAN16: &str = include_str!("../variants/taiwan16.toml");
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// taiwan16's shipped file with `edits` (each `from` must be there), named "t" with
+/// description "d": the whole file an extending file stands for.
+fn taiwan16_edited(edits: &[(&str, &str)]) -> Variant {
+    let mut text = TAIWAN16
+        .replace("name = \"taiwan16\"", "name = \"t\"")
+        .replace(
+            "description = \"Taiwanese 16-tile mahjong: taiwan16-common.txt's main table, read by the project README\"",
+            "description = \"d\"",
+        );
+    for (from, to) in edits {
+        assert!(text.contains(from), "taiwan16.toml has no {from:?}");
+        text = text.replacen(from, to, 1);
+    }
+    Variant::from_toml_str(&text, "edited taiwan16.toml").unwrap()
+}
+
+#[test]
+fn an_extending_file_is_its_base_with_the_changes_it_states() {
+    // (the file's tables after `extends`, name and description; the edit of taiwan16.toml
+    // that gives the same variant).
+    let cases: [(&str, &[(&str, &str)]); 11] = [
+        (
+            "[patterns]\nall_chows = 3\n",
+            &[("all_chows = 2 ", "all_chows = 3 ")],
+        ),
+        ("[tai]\nmax = 20\n", &[("max = 0\n", "max = 20\n")]),
+        // A bare number is the tai: the base's exclusions stay.
+        (
+            "[patterns]\nconcealed_self_draw = 4\n",
+            &[(
+                "concealed_self_draw = { tai = 3,",
+                "concealed_self_draw = { tai = 4,",
+            )],
+        ),
+        // A table sets the keys it gives: the tai stays.
+        (
+            "[patterns]\nlittle_three_dragons = { excludes = [] }\n",
+            &[(
+                "little_three_dragons = { tai = 4, excludes = [\"dragon_pung\"] }",
+                "little_three_dragons = 4",
+            )],
+        ),
+        (
+            "[patterns]\nseven_rob_one = false\n",
+            &[(
+                "seven_rob_one = { tai = 8, excludes = [\"eight_flowers\"] }\n",
+                "",
+            )],
+        ),
+        (
+            "[patterns]\nno_flowers = 1\n",
+            &[("heavenly_win = 24", "heavenly_win = 24\nno_flowers = 1")],
+        ),
+        (
+            "[rules]\nreserve = 0\n",
+            &[("reserve = 16 ", "reserve = 0 ")],
+        ),
+        (
+            "[settlement]\ndealer_tai = 2\n",
+            &[("dealer_tai = 1 ", "dealer_tai = 2 ")],
+        ),
+        (
+            "[settlement]\ninsurance = [\"last_five\"]\n",
+            &[("insurance = []", "insurance = [\"last_five\"]")],
+        ),
+        // Several tables at once, and a pattern both dropped and another added.
+        (
+            "[tai]\nmin = 1\n[patterns]\nall_chows = 3\nflower_kong = false\nno_honors = 1\n",
+            &[
+                ("min = 0 ", "min = 1 "),
+                ("all_chows = 2 ", "all_chows = 3 "),
+                ("flower_kong = 2 ", "# "),
+                ("heavenly_win = 24", "heavenly_win = 24\nno_honors = 1"),
+            ],
+        ),
+        // Nothing changed but the name.
+        ("", &[]),
+    ];
+    for (tables, edits) in cases {
+        let text = format!("extends = \"taiwan16\"\nname = \"t\"\ndescription = \"d\"\n{tables}");
+        let resolved =
+            Variant::resolve(&text, "t.toml").unwrap_or_else(|e| panic!("{tables}: {e}"));
+        assert_eq!(resolved.variant, taiwan16_edited(edits), "{tables}");
+        assert_eq!(resolved.extends.as_deref(), Some("taiwan16"));
+        assert_eq!(
+            *resolved.base.unwrap(),
+            Variant::builtin("taiwan16").unwrap()
+        );
+        // The diff from its base says the same again.
+        let diff = resolved
+            .variant
+            .diff_toml(&Variant::builtin("taiwan16").unwrap(), "taiwan16");
+        assert_eq!(
+            Variant::from_toml_str(&diff, "diff.toml").unwrap(),
+            resolved.variant,
+            "{diff}"
+        );
+    }
+}
+
+#[test]
+fn a_chain_of_files_resolves_relative_to_each_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("house")).unwrap();
+    write(
+        dir.path(),
+        "house/flat.toml",
+        "extends = \"taiwan16\"\nname = \"flat\"\n[tai]\nmax = 20\n",
+    );
+    // `extends` is taken from house/, where flat.toml is, not from the current directory.
+    let top = write(
+        dir.path(),
+        "house/flat-chows.toml",
+        "extends = \"flat.toml\"\nname = \"flat-chows\"\n[patterns]\nall_chows = 3\n",
+    );
+    let resolved = Variant::resolve_name_or_path(top.to_str().unwrap()).unwrap();
+    let v = &resolved.variant;
+    assert_eq!(v.name(), "flat-chows");
+    assert_eq!(v.max_tai(), Some(20));
+    assert_eq!(v.pattern(PatternId::AllChows).unwrap().tai, 3);
+    assert_eq!(resolved.layers.len(), 3);
+    assert_eq!(resolved.layers[0].origin, "builtin:taiwan16");
+    assert_eq!(resolved.base.as_ref().unwrap().name(), "flat");
+    // Left out, the description says where the changes are.
+    assert!(
+        v.description().starts_with("flat with the changes in "),
+        "{}",
+        v.description()
+    );
+    // Citations: the file's own line first, then the base's (which has its rule-text line).
+    let cites = resolved.citations(PatternId::AllChows);
+    assert_eq!(cites.len(), 2);
+    assert_eq!(
+        (cites[0].origin.as_str(), cites[0].line),
+        (top.to_str().unwrap(), 4)
+    );
+    assert_eq!(cites[1].origin, "builtin:taiwan16");
+    assert!(cites[1].note.starts_with(":53"), "{:?}", cites[1]);
+    assert!(resolved
+        .sources()
+        .contains(&"taiwan16-common.txt".to_string()));
+}
+
+/// What a case expects of the error's kind.
+type Check = fn(&VariantErrorKind) -> bool;
+
+/// A case: the file's name and text, then what its error must be: its kind, the file it
+/// names (by file name) and the line there, and a phrase of its message.
+type Case<'a> = (&'a str, &'a str, Check, &'a str, Option<usize>, &'a str);
+
+#[test]
+fn chains_that_cannot_be_resolved_are_named_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a.toml", "extends = \"b.toml\"\nname = \"a\"\n");
+    write(d, "b.toml", "extends = \"a.toml\"\nname = \"b\"\n");
+    write(d, "self.toml", "extends = \"self.toml\"\nname = \"s\"\n");
+    write(
+        d,
+        "broken.toml",
+        "extends = \"taiwan16\"\nname = \"broken\"\n[tai\n",
+    );
+    write(
+        d,
+        "on-broken.toml",
+        "extends = \"broken.toml\"\nname = \"x\"\n",
+    );
+    // A chain one file longer than the limit.
+    for i in 0..=MAX_EXTENDS_DEPTH {
+        write(
+            d,
+            &format!("deep{i}.toml"),
+            &format!("extends = \"deep{}.toml\"\nname = \"d{i}\"\n", i + 1),
+        );
+    }
+    write(
+        d,
+        &format!("deep{}.toml", MAX_EXTENDS_DEPTH + 1),
+        "extends = \"taiwan16\"\nname = \"end\"\n",
+    );
+
+    let cases: [Case; 15] = [
+        (
+            "partial.toml",
+            "name = \"t\"\nscoring = \"tai\"\n[tai]\nmax = 20\n[patterns]\nall_chows = 3\n",
+            |k| matches!(k, VariantErrorKind::Partial(m) if *m == ["rules", "settlement"]),
+            "partial.toml",
+            None,
+            "the file has no [rules], [settlement]: a variant file either states every table, or starts with extends = \"taiwan16\"",
+        ),
+        (
+            "changes.toml",
+            "[patterns]\nall_chows = 3\n",
+            |k| matches!(k, VariantErrorKind::Partial(m) if m.len() == 4),
+            "changes.toml",
+            None,
+            "extends = \"taiwan16\"",
+        ),
+        (
+            "typo.toml",
+            "extends = \"taiwan61\"\nname = \"t\"\n",
+            |k| matches!(k, VariantErrorKind::MissingBase { .. }),
+            "typo.toml",
+            Some(1),
+            "did you mean taiwan16?",
+        ),
+        (
+            "nofile.toml",
+            "name = \"t\"\nextends = \"nothere.toml\"\n",
+            |k| matches!(k, VariantErrorKind::MissingBase { .. }),
+            "nofile.toml",
+            Some(2),
+            "nothere.toml",
+        ),
+        (
+            "cycle.toml",
+            "extends = \"a.toml\"\nname = \"c\"\n",
+            |k| matches!(k, VariantErrorKind::ExtendsCycle(c) if c.len() == 3),
+            "b.toml",
+            Some(1),
+            "a.toml extends /",
+        ),
+        (
+            "self-top.toml",
+            "extends = \"self.toml\"\nname = \"c\"\n",
+            |k| matches!(k, VariantErrorKind::ExtendsCycle(_)),
+            "self.toml",
+            Some(1),
+            "self.toml extends",
+        ),
+        (
+            "noname.toml",
+            "extends = \"taiwan16\"\n[tai]\nmax = 20\n",
+            |k| matches!(k, VariantErrorKind::ExtendingNeedsName),
+            "noname.toml",
+            None,
+            "a name of its own",
+        ),
+        (
+            "number.toml",
+            "extends = 3\nname = \"t\"\n",
+            |k| matches!(k, VariantErrorKind::ExtendsNotText),
+            "number.toml",
+            Some(1),
+            "extends: must be a shipped variant's name",
+        ),
+        (
+            "drop.toml",
+            "extends = \"taiwan16\"\nname = \"t\"\n[patterns]\nno_flowers = false\n",
+            |k| matches!(k, VariantErrorKind::NotInBase { pattern: "no_flowers", .. }),
+            "drop.toml",
+            Some(4),
+            "but \"taiwan16\" does not count no_flowers",
+        ),
+        (
+            "pongs.toml",
+            "extends = \"taiwan16\"\nname = \"t\"\n[patterns]\nall_pongs = 5\n",
+            |k| matches!(k, VariantErrorKind::UnknownPattern(id) if id == "all_pongs"),
+            "pongs.toml",
+            Some(4),
+            "did you mean all_pungs?",
+        ),
+        (
+            "type.toml",
+            "extends = \"taiwan16\"\nname = \"t\"\n[rules]\nreserve = \"x\"\n",
+            |k| matches!(k, VariantErrorKind::Syntax(_)),
+            "type.toml",
+            Some(4),
+            "invalid type",
+        ),
+        (
+            "bounds.toml",
+            "extends = \"taiwan16\"\nname = \"t\"\n[tai]\nmin = 5\nmax = 3\n",
+            |k| matches!(k, VariantErrorKind::MaxBelowMin { min: 5, max: 3 }),
+            "bounds.toml",
+            Some(5),
+            "tai.max: max 3 is below min 5",
+        ),
+        (
+            "base-broken.toml",
+            "extends = \"on-broken.toml\"\nname = \"t\"\n",
+            |k| matches!(k, VariantErrorKind::Syntax(_)),
+            "broken.toml",
+            Some(3),
+            "",
+        ),
+        (
+            "deep.toml",
+            "extends = \"deep0.toml\"\nname = \"t\"\n",
+            |k| matches!(k, VariantErrorKind::ExtendsTooDeep(_)),
+            "",
+            Some(1),
+            "longer than 16 files",
+        ),
+        (
+            "false.toml",
+            &TAIWAN16.replace("all_chows = 2 ", "all_chows = false "),
+            |k| matches!(k, VariantErrorKind::Syntax(_)),
+            "false.toml",
+            Some(59),
+            "false drops a pattern only in a file that extends another",
+        ),
+    ];
+    for (name, text, kind, file, line, phrase) in cases {
+        let path = write(d, name, text);
+        let e: VariantError = Variant::load(&path).unwrap_err();
+        let message = e.to_string();
+        assert!(kind(&e.kind), "{name}: {:?}", e.kind);
+        if !file.is_empty() {
+            assert_eq!(
+                Path::new(&e.origin).file_name().unwrap(),
+                file,
+                "{name}: {message}"
+            );
+        }
+        assert_eq!(e.line, line, "{name}: {message}");
+        assert!(message.contains(phrase), "{name}: {message}");
+    }
+}
+
+#[test]
+fn every_shipped_variant_written_as_the_changes_from_another_resolves_back() {
+    for base_name in Variant::names() {
+        let base = Variant::builtin(base_name).unwrap();
+        for name in Variant::names() {
+            let v = Variant::builtin(name).unwrap();
+            let diff = v.diff_toml(&base, base_name);
+            let back = Variant::from_toml_str(&diff, "diff.toml")
+                .unwrap_or_else(|e| panic!("{name} from {base_name}: {e}\n{diff}"));
+            assert_eq!(back, v, "{name} from {base_name}:\n{diff}");
+        }
+        // From itself: nothing but what the file must say.
+        assert_eq!(
+            base.diff_toml(&base, base_name),
+            format!(
+                "extends = \"{base_name}\"\nname = \"{base_name}\"\ndescription = {:?}\n",
+                base.description()
+            )
+        );
+    }
+    // taiwan16-house as the changes from taiwan16: its house table and nothing else.
+    let house = Variant::builtin("taiwan16-house").unwrap();
+    let diff = house.diff_toml(&Variant::builtin("taiwan16").unwrap(), "taiwan16");
+    assert!(
+        diff.contains("any_flower = 1  # 見花見台 Flower (new)"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("seat_flower = false  # 正花 Seat flower (dropped)"),
+        "{diff}"
+    );
+    assert!(
+        !diff.contains("[rules]") && !diff.contains("[settlement]"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn unknown_ids_in_a_whole_file_get_the_closest_known_ids() {
+    let cases = [
+        (
+            "all_pungs = 4 ",
+            "all_pongs = 4 ",
+            "unknown pattern id \"all_pongs\"; did you mean all_pungs?",
+        ),
+        (
+            "all_pungs = 4 ",
+            "\"平胡\" = 4 ",
+            "did you mean all_chows or chow_hand?",
+        ),
+        (
+            "excludes = [\"dragon_pung\"] }   # :66",
+            "excludes = [\"dragon_pong\"] }   # :66",
+            "excludes unknown pattern id \"dragon_pong\"; did you mean dragon_pung?",
+        ),
+        (
+            "all_pungs = 4 ",
+            "zzzzzzzzzzzz = 4 ",
+            "unknown pattern id \"zzzzzzzzzzzz\" (taisim variant patterns lists them)",
+        ),
+    ];
+    for (from, to, phrase) in cases {
+        let text = TAIWAN16.replacen(from, to, 1);
+        let e = Variant::from_toml_str(&text, "my.toml").unwrap_err();
+        assert!(e.to_string().contains(phrase), "{to}: {e}");
+        assert!(e.line.is_some(), "{e}");
+    }
+    let e = Variant::by_name_or_path("taiwan16-hous").unwrap_err();
+    assert!(
+        e.to_string().contains("did you mean taiwan16-house?"),
+        "{e}"
+    );
+    assert_eq!(e.kind.suggestions(), ["taiwan16-house"]);
+}
+
+#[test]
+fn every_shipped_variant_cites_a_line_for_each_pattern_it_sets() {
+    for name in Variant::names() {
+        let resolved = Variant::resolve_name_or_path(name).unwrap();
+        assert!(!resolved.sources().is_empty(), "{name} names no rule text");
+        for (p, _) in resolved.variant.patterns() {
+            let cites = resolved.citations(p);
+            assert_eq!(cites.len(), 1, "{name}: {}", p.id());
+            let text = Variant::builtin_text(name).unwrap();
+            let at = text.lines().nth(cites[0].line - 1).unwrap();
+            assert!(
+                at.trim_start().starts_with(p.id()),
+                "{name}: {} at {at}",
+                p.id()
+            );
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! `taisim compare RUN_A RUN_B`: two runs of the same walls compared deal by deal, as a
+//! table on the terminal and a Markdown file (or JSON).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use taisim_datasets::{check_replaceable, write_atomically, CompareOptions, Comparison};
+
+use crate::failure::Failure;
+use crate::output::Stdout;
+
+#[derive(clap::Args)]
+pub struct CompareArgs {
+    /// The first run (the rules compared against), a `taisim simulate --out` directory.
+    run_a: PathBuf,
+    /// The second run, of the same seed and deals.
+    run_b: PathBuf,
+    /// Where to write the Markdown comparison [default: RUN_B/compare.md]; a regular file
+    /// (or a new one), replaced whole.
+    #[arg(long, value_name = "PATH")]
+    markdown: Option<PathBuf>,
+    /// List only the N patterns that changed most [default: all].
+    #[arg(long, value_name = "N", value_parser = crate::simulate::whole::<usize>("number of patterns"), allow_negative_numbers = true)]
+    top: Option<usize>,
+    /// Check row counts and sizes only, not every file's SHA-256 (faster on large runs).
+    #[arg(long)]
+    no_checksums: bool,
+    /// Print the comparison as one JSON document instead of the tables (the Markdown file is
+    /// written all the same).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Compares, writes the Markdown file, prints the tables (or JSON).
+pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
+    let path = args
+        .markdown
+        .clone()
+        .unwrap_or_else(|| args.run_b.join("compare.md"));
+    check_replaceable(&path)?;
+    let options = CompareOptions {
+        verify_checksums: !args.no_checksums,
+    };
+    let comparison = Comparison::from_runs(&args.run_a, &args.run_b, &options)?;
+    write_atomically(&path, comparison.to_markdown(args.top).as_bytes())?;
+    let text = if args.json {
+        let mut json = comparison.to_json().to_string();
+        json.push('\n');
+        json
+    } else {
+        format!(
+            "{}\nMarkdown comparison: {}\n",
+            comparison.to_terminal(args.top),
+            path.display()
+        )
+    };
+    let _ = Stdout.write_all(text.as_bytes());
+    Ok(())
+}

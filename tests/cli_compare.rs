@@ -1,0 +1,152 @@
+//! `taisim compare` as the real binary: its table, Markdown file and JSON, the warning when
+//! no agent responds to the scoring table, and its exit codes (2 for runs of other walls and
+//! for what is not a run).
+
+use std::path::Path;
+
+mod support;
+use support::{stderr, stdout, taisim};
+
+fn simulate(out: &Path, variant: &str, seed: &str, agents: &str) {
+    let o = taisim(&[
+        "simulate",
+        "--deals",
+        "300",
+        "--part-size",
+        "120",
+        "--agents",
+        agents,
+        "--seed",
+        seed,
+        "--variant",
+        variant,
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn compares_two_tables_played_by_greedy_and_says_greedy_does_not_respond() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = d.join("chows-3.toml");
+    std::fs::write(
+        &file,
+        "extends = \"taiwan16\"\nname = \"chows-3\"\n[patterns]\nall_chows = 3\n",
+    )
+    .unwrap();
+    let (a, b) = (d.join("a"), d.join("b"));
+    simulate(&a, "taiwan16", "4", "greedy");
+    simulate(&b, file.to_str().unwrap(), "4", "greedy");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+
+    let o = taisim(&["compare", a, b, "--top", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for needle in [
+        "taisim compare: A",
+        "taiwan16 (builtin:taiwan16",
+        "chows-3 (",
+        "300 deals of seed 4, the same in both runs",
+        "warning: no agent here responds to the scoring table (greedy plays by the hand and the rules, not by tai)",
+        "Deals that changed",
+        "outcome differs",
+        "Per deal",
+        "Per win",
+        "tai per win",
+        "By seat",
+        "Patterns",
+        "the top 3 of",
+        "compare.md",
+    ] {
+        assert!(text.contains(needle), "{needle} not in\n{text}");
+    }
+    let md = std::fs::read_to_string(Path::new(b).join("compare.md")).unwrap();
+    assert!(md.starts_with("# taisim compare"), "{md}");
+    assert!(md.contains("> **Warning**: no agent here responds"), "{md}");
+
+    let o = taisim(&[
+        "compare",
+        a,
+        b,
+        "--json",
+        "--markdown",
+        d.join("c.md").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(d.join("c.md").is_file());
+    assert_eq!(doc["deals"], 300);
+    assert_eq!(doc["same_engine_rules"], true);
+    assert_eq!(doc["outcome_changed"]["count"], 0);
+    assert_eq!(doc["a"]["agents"][0], "greedy");
+    assert_eq!(doc["b"]["responds_to_scoring"][0], false);
+    // Play is the same, so every rate is unchanged; on these walls no hand is read
+    // another way for its extra tai, so only tai moves.
+    assert_eq!(doc["per_deal"]["won"]["difference"], 0.0);
+    assert_eq!(
+        doc["per_deal"]["won"]["ci95"],
+        serde_json::json!([0.0, 0.0])
+    );
+    let chows = doc["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "all_chows")
+        .expect("greedy wins some all_chows hands in 300 deals");
+    assert_eq!(chows["share"]["difference"], 0.0);
+    // Each all_chows win gains a tai (the reading with 平胡 can only gain).
+    let tai = doc["per_win"]["tai_per_win"]["difference"]
+        .as_f64()
+        .unwrap();
+    assert!(tai > 0.0, "{tai}");
+}
+
+#[test]
+fn exit_codes_say_who_must_act() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b) = (d.join("a"), d.join("b"));
+    simulate(&a, "taiwan16", "4", "random");
+    simulate(&b, "taiwan16", "5", "random");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    // Itself: fine, every difference 0.
+    let o = taisim(&[
+        "compare",
+        a,
+        a,
+        "--json",
+        "--markdown",
+        d.join("self.md").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        doc["per_deal"]["tai_per_deal"]["ci95"],
+        serde_json::json!([0.0, 0.0])
+    );
+    // Other seeds: the walls differ.
+    let o = taisim(&["compare", a, b]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("were not played on the same walls: A's seed is 4, B's is 5"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!Path::new(b).join("compare.md").exists());
+    // Not a run.
+    let o = taisim(&["compare", a, d.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("holds no manifest.json"),
+        "{}",
+        stderr(&o)
+    );
+    // A directory as the Markdown path: refused before anything is read.
+    let o = taisim(&["compare", a, a, "--markdown", d.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
