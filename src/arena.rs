@@ -1,25 +1,12 @@
-//! `taisim arena`: a duplicate match of a candidate agent against a baseline.
-//!
-//! Every wall (one seeded deal) is played five times: with the candidate in seat E, S, W
-//! and N in turn (the baseline in the other three), and once by four baselines. The
-//! candidate's points in a seat minus the baseline's points in the same seat on the same
-//! wall cancel the luck of the tiles; a wall's statistic is the mean of its four seats'
-//! differences, and the walls are independent, so the 95% interval is the normal one over
-//! the walls' statistics.
-//!
-//! Everything is counted in integers (points, wins, deal-ins), so the totals, and the JSON
-//! made from them, do not depend on the thread count or on the order the walls finish.
+//! `taisim arena`: a duplicate match of a candidate agent against a baseline, played by
+//! the library's arena (`taisim_datasets::Arena`, which Python's `taisim.arena` shares),
+//! printed as one JSON object or as a table.
 
-use std::sync::Arc;
-use std::time::Instant;
+use taisim_datasets::{Arena, ArenaError, ArenaReport};
+use taisim_score::Variant;
 
-use rayon::prelude::*;
-use serde::Serialize;
-use taisim_agents::{play_deal, AgentSpec, BuiltinAgent};
-use taisim_score::{score_deal, Variant};
-use taisim_sim::{deal_seed, splitmix64, ActionList, Deal, DealContext, Outcome, Seat, Wind};
-
-use crate::output::{outln, Failure};
+use crate::failure::{CliError, Failure};
+use crate::output::outln;
 use crate::simulate::{parse_seed, parse_threads};
 
 #[derive(clap::Args)]
@@ -57,325 +44,33 @@ fn parse_deals(s: &str) -> Result<u64, String> {
     }
 }
 
-/// The dealer and round wind of the deal seeded `seed`, drawn as the environment draws them
-/// when its configuration fixes none (`taisim_env`'s `context_for`; a test holds the two
-/// equal), so an arena's walls meet every seat wind as a learner's deals do.
-pub fn drawn_context(seed: u64) -> DealContext {
-    let r = splitmix64(seed ^ 0xc0_7e87);
-    DealContext {
-        round_wind: Wind::new((r >> 2) as u8),
-        dealer: Wind::new(r as u8),
-        streak: 0,
-    }
-}
-
-/// One side's results over the seat-deals it played.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct SideTally {
-    /// Seat-deals played (four per wall).
-    pub seats: u64,
-    pub points: i64,
-    pub wins: u64,
-    pub self_draws: u64,
-    /// Wins off this seat's discard (robbed kongs included).
-    pub deal_ins: u64,
-}
-
-impl SideTally {
-    fn add(&mut self, deal: &Deal, seat: Seat, points: i64) {
-        let result = deal.result().expect("a played deal is over");
-        self.seats += 1;
-        self.points += points;
-        if result.winners.contains(seat) {
-            self.wins += 1;
-            self.self_draws += (result.outcome == Outcome::SelfDraw) as u64;
-        }
-        self.deal_ins += (result.outcome == Outcome::Discard && result.payer == Some(seat)) as u64;
-    }
-
-    fn merge(&mut self, o: &SideTally) {
-        self.seats += o.seats;
-        self.points += o.points;
-        self.wins += o.wins;
-        self.self_draws += o.self_draws;
-        self.deal_ins += o.deal_ins;
-    }
-}
-
-/// The exact totals of a set of walls.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub walls: u64,
-    /// Σ over walls of the wall's summed difference (its four seats, candidate minus
-    /// baseline).
-    pub diff_sum: i128,
-    /// Σ over walls of the square of that sum.
-    pub diff_sq_sum: i128,
-    pub candidate: SideTally,
-    pub baseline: SideTally,
-}
-
-impl Tally {
-    fn merge(mut self, o: Tally) -> Tally {
-        self.walls += o.walls;
-        self.diff_sum += o.diff_sum;
-        self.diff_sq_sum += o.diff_sq_sum;
-        self.candidate.merge(&o.candidate);
-        self.baseline.merge(&o.baseline);
-        self
-    }
-}
-
-/// A wall or its scoring failed: an engine or scoring bug, reported with the wall to replay.
-#[derive(Debug)]
-pub struct WallError {
-    pub wall: u64,
-    pub seed: u64,
-    pub message: String,
-}
-
-/// One worker's agents: the baseline in every seat, and the candidate waiting to be swapped
-/// into one.
-struct Table {
-    seats: [BuiltinAgent; 4],
-    candidate: BuiltinAgent,
-    legal: ActionList,
-}
-
-impl Table {
-    /// Plays the wall seeded `seed` with the current seating and returns each seat's points.
-    fn play(
-        &mut self,
-        variant: &Variant,
-        seed: u64,
-        context: DealContext,
-    ) -> Result<(Deal, [i64; 4]), String> {
-        let rules = variant.rules();
-        let mut deal = Deal::new(rules, seed, context).map_err(|e| e.to_string())?;
-        play_deal(&mut deal, &mut self.seats, &mut self.legal);
-        let st = &variant.settlement;
-        let scored = score_deal(&deal, variant, st.base, st.per_tai).map_err(|e| e.to_string())?;
-        Ok((deal, scored.payments.0))
-    }
-
-    /// Plays wall `wall` five times into `tally`.
-    fn wall(
-        &mut self,
-        variant: &Variant,
-        seed: u64,
-        wall: u64,
-        tally: &mut Tally,
-    ) -> Result<(), WallError> {
-        let wall_seed = deal_seed(seed, wall);
-        let context = drawn_context(wall_seed);
-        let fail = |message: String| WallError {
-            wall,
-            seed: wall_seed,
-            message,
-        };
-        let (deal, base_points) = self.play(variant, wall_seed, context).map_err(fail)?;
-        let mut diff: i128 = 0;
-        for seat in Seat::ALL {
-            tally.baseline.add(&deal, seat, base_points[seat as usize]);
-            let s = seat as usize;
-            std::mem::swap(&mut self.seats[s], &mut self.candidate);
-            let played = self.play(variant, wall_seed, context);
-            std::mem::swap(&mut self.seats[s], &mut self.candidate);
-            let (deal, points) = played.map_err(fail)?;
-            tally.candidate.add(&deal, seat, points[s]);
-            diff += i128::from(points[s]) - i128::from(base_points[s]);
-        }
-        tally.walls += 1;
-        tally.diff_sum += diff;
-        tally.diff_sq_sum += diff * diff;
-        Ok(())
-    }
-}
-
-/// Walls per work item: the unit rayon hands out, large enough that cloning the agents
-/// for it costs nothing next to playing it.
-const CHUNK: u64 = 256;
-
-/// Plays `walls` walls from `seed` on `threads` worker threads.
-pub fn play_arena(
-    candidate: &BuiltinAgent,
-    baseline: &BuiltinAgent,
-    variant: &Variant,
-    walls: u64,
-    seed: u64,
-    pool: &rayon::ThreadPool,
-) -> Result<Tally, WallError> {
-    let chunks = walls.div_ceil(CHUNK);
-    pool.install(|| {
-        (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut table = Table {
-                    seats: [
-                        baseline.clone(),
-                        baseline.clone(),
-                        baseline.clone(),
-                        baseline.clone(),
-                    ],
-                    candidate: candidate.clone(),
-                    legal: ActionList::new(),
-                };
-                let mut tally = Tally::default();
-                for wall in c * CHUNK..((c + 1) * CHUNK).min(walls) {
-                    table.wall(variant, seed, wall, &mut tally)?;
-                }
-                Ok(tally)
-            })
-            .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
-    })
-}
-
-/// Rates of one side, per seat-deal.
-#[derive(Serialize, Debug, PartialEq)]
-pub struct SideReport {
-    pub points_per_deal: f64,
-    pub win_rate: f64,
-    pub self_draw_rate: f64,
-    pub deal_in_rate: f64,
-}
-
-impl SideReport {
-    fn of(t: &SideTally) -> SideReport {
-        let per = |n: f64| n / t.seats.max(1) as f64;
-        SideReport {
-            points_per_deal: per(t.points as f64),
-            win_rate: per(t.wins as f64),
-            self_draw_rate: per(t.self_draws as f64),
-            deal_in_rate: per(t.deal_ins as f64),
-        }
-    }
-}
-
-/// What `taisim arena --json` prints.
-#[derive(Serialize, Debug, PartialEq)]
-pub struct ArenaReport {
-    pub candidate: String,
-    pub baseline: String,
-    pub variant: String,
-    pub seed: u64,
-    /// Walls played (each five times).
-    pub deals: u64,
-    pub deals_played: u64,
-    /// Mean over walls of the candidate's points minus the baseline's in the same seat on
-    /// the same wall (each wall the mean of its four seats).
-    pub mean_diff: f64,
-    /// The standard error of `mean_diff`; `None` with a single wall.
-    pub std_error: Option<f64>,
-    pub ci95_low: Option<f64>,
-    pub ci95_high: Option<f64>,
-    pub candidate_stats: SideReport,
-    pub baseline_stats: SideReport,
-}
-
-/// The normal quantile of a two-sided 95% interval.
-const Z95: f64 = 1.959_963_984_540_054;
-
-impl ArenaReport {
-    pub fn new(
-        t: &Tally,
-        candidate: &AgentSpec,
-        baseline: &AgentSpec,
-        variant: &str,
-        seed: u64,
-    ) -> ArenaReport {
-        let n = t.walls;
-        // A wall's statistic is its summed difference / 4.
-        let mean_diff = t.diff_sum as f64 / (4 * n.max(1)) as f64;
-        // The sample variance of the walls' statistics, from exact integer sums:
-        // (n Σx² − (Σx)²) / (16 n (n − 1)), x a wall's summed difference.
-        let std_error = (n >= 2).then(|| {
-            let n128 = i128::from(n);
-            let num = n128 * t.diff_sq_sum - t.diff_sum * t.diff_sum;
-            let var = num as f64 / (16.0 * n as f64 * (n - 1) as f64);
-            (var / n as f64).sqrt()
-        });
-        ArenaReport {
-            candidate: candidate.to_string(),
-            baseline: baseline.to_string(),
-            variant: variant.to_string(),
-            seed,
-            deals: n,
-            deals_played: 5 * n,
-            mean_diff,
-            std_error,
-            ci95_low: std_error.map(|se| mean_diff - Z95 * se),
-            ci95_high: std_error.map(|se| mean_diff + Z95 * se),
-            candidate_stats: SideReport::of(&t.candidate),
-            baseline_stats: SideReport::of(&t.baseline),
-        }
-    }
-}
-
-/// One agent name (not a list of four) for `--candidate` or `--baseline`.
-fn agent(
-    flag: &str,
-    name: &str,
-    variant: &Arc<Variant>,
-) -> Result<(AgentSpec, BuiltinAgent), Failure> {
-    let spec: AgentSpec = name
-        .parse()
-        .map_err(|e| Failure::from(format!("--{flag}: {e}")))?;
-    let built = spec
-        .build(variant)
-        .map_err(|e| Failure::from(format!("--{flag} {spec}: {e}")))?;
-    Ok((spec, built))
-}
-
+/// `taisim arena`: the match played by the library ([`Arena`]), printed as JSON or a table.
+/// A side's or the variant's error names its flag.
 pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
-    let variant = Variant::by_name_or_path(args.variant.as_deref().unwrap_or(Variant::DEFAULT))
-        .map_err(|e| Failure::from(format!("--variant: {e}")))?;
-    variant
-        .rules()
-        .validate()
-        .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name)))?;
-    let variant = Arc::new(variant);
-    let (candidate_spec, candidate) = agent("candidate", &args.candidate, &variant)?;
-    let (baseline_spec, baseline) = agent("baseline", &args.baseline, &variant)?;
-    let chunks = usize::try_from(args.deals.div_ceil(CHUNK)).unwrap_or(usize::MAX);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .min(chunks);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure {
-            message: format!("cannot start {threads} worker threads: {e}"),
-            code: 1,
-            advice: None,
-        })?;
-    taisim_sim::algo::warm_up();
-    let start = Instant::now();
-    let tally = play_arena(
-        &candidate, &baseline, &variant, args.deals, args.seed, &pool,
-    )
-    .map_err(|e| Failure {
-        message: format!("wall {} (deal seed {}): {}", e.wall, e.seed, e.message),
-        code: 1,
-        advice: None,
-    })?;
-    let seconds = start.elapsed().as_secs_f64();
-    let report = ArenaReport::new(
-        &tally,
-        &candidate_spec,
-        &baseline_spec,
-        &variant.name,
-        args.seed,
-    );
+    let variant = args.variant.as_deref().unwrap_or(Variant::DEFAULT);
+    let duel = Arena::new(&args.candidate, &args.baseline, variant).map_err(flagged)?;
+    let run = duel.play(args.deals, args.seed, args.threads)?;
     if args.json {
-        outln!(
-            "{}",
-            serde_json::to_string(&report).expect("a report serialises")
-        );
+        outln!("{}", run.report.to_json());
     } else {
-        print_table(&report, seconds, pool.current_num_threads());
+        print_table(&run.report, run.seconds, run.threads);
     }
     Ok(())
+}
+
+/// An arena's error with the flag that gave the value: `--candidate: unknown agent …`,
+/// `--baseline policy:p.safetensors: cannot read …`, `--variant: …`.
+fn flagged(e: ArenaError) -> CliError {
+    match e {
+        ArenaError::AgentName { side, source } => {
+            CliError::flag(format!("--{side}"))(source.into())
+        }
+        ArenaError::Agent { side, spec, source } => {
+            CliError::flag(format!("--{side} {spec}"))(source.into())
+        }
+        ArenaError::Variant(e) => CliError::flag("--variant")(e.into()),
+        e => e.into(),
+    }
 }
 
 fn print_table(r: &ArenaReport, seconds: f64, threads: usize) {
@@ -420,78 +115,5 @@ fn print_table(r: &ArenaReport, seconds: f64, threads: usize) {
         ("deal-in rate", c.deal_in_rate, b.deal_in_rate),
     ] {
         outln!("{:<16} {:>11.2}% {:>11.2}%", name, 100.0 * x, 100.0 * y);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The arena's walls carry the dealer and round wind the environment gives the same
-    /// seed.
-    #[test]
-    fn contexts_are_drawn_as_in_the_env() {
-        let mut env = taisim_env::Env::new(&taisim_env::EnvConfig::default()).unwrap();
-        let mut seen = std::collections::HashSet::new();
-        for seed in 0..400u64 {
-            env.reset(seed);
-            let info = *env.info();
-            assert_eq!(drawn_context(info.deal_seed), info.context, "seed {seed}");
-            seen.insert((info.context.dealer, info.context.round_wind));
-        }
-        assert_eq!(seen.len(), 16, "every dealer and round wind occurs");
-    }
-
-    /// The interval from exact sums matches one computed wall by wall.
-    #[test]
-    fn interval_matches_a_direct_computation() {
-        let walls: [i128; 6] = [12, -40, 7, 0, 33, -5];
-        let t = Tally {
-            walls: walls.len() as u64,
-            diff_sum: walls.iter().sum(),
-            diff_sq_sum: walls.iter().map(|x| x * x).sum(),
-            ..Tally::default()
-        };
-        let r = ArenaReport::new(&t, &AgentSpec::Greedy, &AgentSpec::Random, "taiwan16", 0);
-        let xs: Vec<f64> = walls.iter().map(|&x| x as f64 / 4.0).collect();
-        let n = xs.len() as f64;
-        let mean = xs.iter().sum::<f64>() / n;
-        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        let se = (var / n).sqrt();
-        assert!((r.mean_diff - mean).abs() < 1e-12);
-        assert!((r.std_error.unwrap() - se).abs() < 1e-12);
-        assert!((r.ci95_low.unwrap() - (mean - Z95 * se)).abs() < 1e-12);
-        assert!((r.ci95_high.unwrap() - (mean + Z95 * se)).abs() < 1e-12);
-        let one = Tally {
-            walls: 1,
-            diff_sum: 8,
-            diff_sq_sum: 64,
-            ..Tally::default()
-        };
-        let r = ArenaReport::new(&one, &AgentSpec::Greedy, &AgentSpec::Random, "taiwan16", 0);
-        assert_eq!((r.mean_diff, r.ci95_low, r.ci95_high), (2.0, None, None));
-    }
-
-    /// Points are zero-sum on every table, so the reference table's points sum to zero and
-    /// each side's tallies count four seats a wall.
-    #[test]
-    fn tallies_count_every_seat_and_conserve_points() {
-        let variant = Variant::builtin(Variant::DEFAULT).unwrap();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let same = AgentSpec::Greedy
-            .build(&std::sync::Arc::new(variant.clone()))
-            .unwrap();
-        let t = play_arena(&same, &same, &variant, 300, 9, &pool).unwrap();
-        assert_eq!(t.walls, 300);
-        assert_eq!(t.candidate.seats, 1200);
-        assert_eq!(t.baseline.seats, 1200);
-        assert_eq!(t.baseline.points, 0, "the reference tables are zero-sum");
-        // The same agent in the candidate's chair plays the same deals.
-        assert_eq!(t.candidate, t.baseline);
-        assert_eq!((t.diff_sum, t.diff_sq_sum), (0, 0));
-        assert!(t.baseline.wins > 0 && t.baseline.deal_ins > 0 && t.baseline.self_draws > 0);
     }
 }

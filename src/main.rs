@@ -5,12 +5,13 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod arena;
+mod failure;
 mod output;
 mod report;
 mod score;
 mod simulate;
 
-use output::Failure;
+use failure::Failure;
 
 #[derive(Parser)]
 #[command(
@@ -49,17 +50,17 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), Failure> = match &cli.command {
         Command::Simulate(args) => simulate::simulate(args),
-        Command::EngineBench(args) => simulate::engine_bench(args).map_err(Failure::from),
+        Command::EngineBench(args) => simulate::engine_bench(args),
         Command::Replay(args) => {
             taisim_datasets::replay(&args.run, args.deal_id, &mut output::Stdout)
                 .map_err(Failure::from)
         }
         Command::Report(args) => report::report(args).map_err(Failure::from),
-        Command::Deal(args) => simulate::show_deal(args).map_err(Failure::from),
-        Command::Score(args) => score::run(args).map_err(Failure::from),
+        Command::Deal(args) => simulate::show_deal(args),
+        Command::Score(args) => score::run(args),
         Command::Arena(args) => arena::arena(args),
-        Command::Variants => score::list_variants().map_err(Failure::from),
-        Command::Variant(args) => score::variant(args).map_err(Failure::from),
+        Command::Variants => score::list_variants(),
+        Command::Variant(args) => score::variant(args),
     };
     output::finish(result)
 }

@@ -11,6 +11,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+use crate::failure::Failure;
+
 /// The first error writing stdout, if any.
 static FAILURE: Mutex<Option<io::Error>> = Mutex::new(None);
 
@@ -125,35 +127,6 @@ fn escape_control_bytes(buf: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 
 pub(crate) use {errln, out, outln};
 
-/// Why a command failed, and the exit status that says so.
-pub struct Failure {
-    pub message: String,
-    /// 2 for the user's mistakes, 1 for everything else.
-    pub code: u8,
-    /// What the user may do next, printed after the message.
-    pub advice: Option<String>,
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Failure {
-        Failure {
-            message,
-            code: 2,
-            advice: None,
-        }
-    }
-}
-
-impl From<taisim_datasets::HarnessError> for Failure {
-    fn from(e: taisim_datasets::HarnessError) -> Failure {
-        Failure {
-            message: e.to_string(),
-            code: e.exit_code(),
-            advice: None,
-        }
-    }
-}
-
 /// Flushes stdout and gives the exit status: a stdout failure first (it may be what made
 /// the command fail), then the command's own.
 pub fn finish(result: Result<(), Failure>) -> ExitCode {
@@ -168,11 +141,11 @@ pub fn finish(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            errln!("error: {}", f.message);
-            if let Some(advice) = f.advice {
+            errln!("error: {}", f.error);
+            if let Some(advice) = &f.advice {
                 errln!("{advice}");
             }
-            ExitCode::from(f.code)
+            ExitCode::from(f.exit_code())
         }
     }
 }

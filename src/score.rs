@@ -3,11 +3,13 @@
 
 use std::io::{BufRead, Read, Write};
 
+use crate::failure::{CliError, Failure};
 use crate::output::{out, outln};
 use crate::simulate::whole;
 
 use taisim_score::{
-    score, score_json, Score, ScoreJob, ScoreRequest, ScoringModel, Variant, VariantCache,
+    score, score_json, RequestError, Score, ScoreJob, ScoreRequest, ScoringModel, Variant,
+    VariantCache,
 };
 use taisim_sim::parse_flowers;
 use taisim_sim::FlowerSet;
@@ -99,74 +101,94 @@ const JSON_LIMIT: u64 = 16 << 20;
 /// skipped to their end, never held whole.
 const JSONL_LINE_LIMIT: usize = 1 << 20;
 
+/// Why a line of `--jsonl` input (or the text of `--json`) is not one request, before it is
+/// parsed: the reading of the stream is the command line's; what a request says is
+/// [`RequestError`]'s.
+#[derive(Debug, thiserror::Error)]
+enum InputError {
+    #[error("line longer than {JSONL_LINE_LIMIT} bytes: not one request; skipped")]
+    TooLong,
+    #[error("line is not UTF-8: {0}")]
+    NotUtf8(#[source] std::str::Utf8Error),
+    #[error("the JSON starts with a byte-order mark (U+FEFF, bytes EF BB BF), which JSON does not allow; save it as UTF-8 without a BOM")]
+    ByteOrderMark,
+    #[error("empty line: expected one JSON request")]
+    Empty,
+    #[error(transparent)]
+    Request(#[from] RequestError),
+}
+
 /// A byte-order mark starting a JSON text: not JSON, named as what it is.
-fn bom_error(text: &str) -> Option<String> {
-    text.starts_with('\u{feff}').then(|| {
-        "the JSON starts with a byte-order mark (U+FEFF, bytes EF BB BF), which JSON does not allow; save it as UTF-8 without a BOM".to_string()
-    })
+fn bom_error(text: &str) -> Option<InputError> {
+    text.starts_with('\u{feff}')
+        .then_some(InputError::ByteOrderMark)
 }
 
 /// The JSON request of `taisim score --json`.
-pub fn run(args: &ScoreArgs) -> Result<(), String> {
+pub fn run(args: &ScoreArgs) -> Result<(), Failure> {
+    let usage = |message: String| Failure::from(CliError::Usage(message));
     if let (true, Some(v)) = (args.json || args.jsonl, &args.variant) {
-        return Err(format!(
+        return Err(usage(format!(
             "--variant does not apply to --json or --jsonl: each request names its variant, as in {{\"variant\": {}, ...}} (taiwan16 when it names none)",
             serde_json::Value::from(v.as_str())
-        ));
+        )));
     }
     if args.jsonl {
         if args.hand.is_some() {
-            return Err(
+            return Err(usage(
                 "give the hands as JSON lines on stdin with --jsonl, not as an argument".into(),
-            );
+            ));
         }
         let stdin = std::io::stdin().lock();
         let stdout = std::io::stdout().lock();
         return match score_lines(stdin, stdout) {
             // A closed pipe (`taisim score --jsonl | head`) is the reader's choice.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-            other => other.map_err(|e| format!("--jsonl: {e}")),
+            other => other.map_err(|e| CliError::flag("--jsonl")(e.into()).into()),
         };
     }
     if args.json {
         if args.hand.is_some() {
-            return Err("give the hand either as an argument or in the JSON, not both".into());
+            return Err(usage(
+                "give the hand either as an argument or in the JSON, not both".into(),
+            ));
         }
         let mut bytes = Vec::new();
         std::io::stdin()
             .take(JSON_LIMIT + 1)
             .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read stdin: {e}"))?;
+            .map_err(|e| CliError::Input(format!("cannot read stdin: {e}")))?;
         if bytes.len() as u64 > JSON_LIMIT {
-            return Err(format!(
+            return Err(CliError::Input(format!(
                 "more than {JSON_LIMIT} bytes on stdin: --json reads one request (use --jsonl for many, one a line)"
-            ));
+            ))
+            .into());
         }
-        let text = String::from_utf8(bytes).map_err(|e| format!("stdin is not UTF-8 text: {e}"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| CliError::Input(format!("stdin is not UTF-8 text: {e}")))?;
         if let Some(e) = bom_error(&text) {
-            return Err(e);
+            return Err(CliError::Input(e.to_string()).into());
         }
         outln!("{}", score_json(&text)?);
         return Ok(());
     }
-    let hand = args
-        .hand
-        .as_deref()
-        .ok_or("give the hand (e.g. \"123m 456p 789s EEE CC 66s\") or --json")?;
+    let hand = args.hand.as_deref().ok_or_else(|| {
+        usage("give the hand (e.g. \"123m 456p 789s EEE CC 66s\") or --json".into())
+    })?;
     let flowers = match &args.flowers {
-        Some(f) => parse_flowers(f).map_err(|e| format!("--flowers: {e}"))?,
+        Some(f) => parse_flowers(f).map_err(|e| CliError::flag("--flowers")(e.into()))?,
         None => FlowerSet::EMPTY,
     };
     let melds = args
         .melds
         .iter()
         .map(|m| {
-            let (kind, tiles) = m
-                .split_once(':')
-                .ok_or_else(|| format!("--meld {m:?}: expected KIND:TILES, e.g. pung:EEE"))?;
+            let (kind, tiles) = m.split_once(':').ok_or_else(|| {
+                usage(format!("--meld {m:?}: expected KIND:TILES, e.g. pung:EEE"))
+            })?;
             Ok((kind.to_string(), tiles.to_string()))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, Failure>>()?;
     let req = ScoreRequest {
         variant: args.variant.as_deref().unwrap_or(Variant::DEFAULT).into(),
         round_wind: args.round_wind.as_str().into(),
@@ -193,7 +215,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         liability: None,
     };
     let job = ScoreJob::from_request(req)?;
-    let s = score(&job.input, &job.variant).map_err(|e| e.to_string())?;
+    let s = score(&job.input, &job.variant).map_err(RequestError::from)?;
     print_table(&job, &s);
     Ok(())
 }
@@ -236,23 +258,26 @@ fn score_lines(input: impl Read, output: impl Write) -> std::io::Result<()> {
             }
         }
         let text = if too_long {
-            Err(format!(
-                "line longer than {JSONL_LINE_LIMIT} bytes: not one request; skipped"
-            ))
+            Err(InputError::TooLong)
         } else {
             std::str::from_utf8(&line)
-                .map_err(|e| format!("line is not UTF-8: {e}"))
+                .map_err(InputError::NotUtf8)
                 .map(|t| t.trim_end_matches(['\n', '\r']))
                 .and_then(|t| bom_error(t).map_or(Ok(t), Err))
         };
         // Each answer is written straight into the output buffer: the bytes of
         // `score --json`, with no JSON tree or `String` built per line.
         match text.and_then(|t| match t.trim() {
-            "" => Err("empty line: expected one JSON request".to_string()),
-            _ => cache.score_request(t),
+            "" => Err(InputError::Empty),
+            _ => Ok(cache.score_request(t)?),
         }) {
             Ok(scored) => scored.answer().write_json(&mut out)?,
-            Err(msg) => serde_json::to_writer(&mut out, &ErrorAnswer { error: &msg })?,
+            Err(e) => serde_json::to_writer(
+                &mut out,
+                &ErrorAnswer {
+                    error: &e.to_string(),
+                },
+            )?,
         }
         out.write_all(b"\n")?;
         // Batch the writes while more input is waiting, but answer at once when the caller
@@ -291,7 +316,7 @@ fn print_table(job: &ScoreJob, s: &Score) {
     };
     outln!(
         "variant {} · seat {} (seat wind {}, round {}, dealer {}) · {how} · wait {}",
-        job.variant.name,
+        job.variant.name(),
         i.seat,
         i.seat_wind(),
         i.round_wind,
@@ -325,7 +350,7 @@ fn print_table(job: &ScoreJob, s: &Score) {
         pad("dealer tai (payments with the dealer)", 76),
         s.dealer_tai
     );
-    if let ScoringModel::Points { base_hu, .. } = job.variant.scoring {
+    if let ScoringModel::Points { base_hu, .. } = job.variant.scoring() {
         let capped = if s.capped { " (capped)" } else { "" };
         outln!(
             "points: (底胡 {base_hu} + 胡 {}) × 2^{} = {}{capped}",
@@ -337,7 +362,7 @@ fn print_table(job: &ScoreJob, s: &Score) {
     if !s.meets_minimum {
         outln!(
             "below the minimum of {} tai (起胡): not a valid win",
-            job.variant.min_tai
+            job.variant.min_tai()
         );
     }
     if let Some(values) = job.values(s) {
@@ -369,9 +394,9 @@ fn print_table(job: &ScoreJob, s: &Score) {
     }
 }
 
-pub fn list_variants() -> Result<(), String> {
+pub fn list_variants() -> Result<(), Failure> {
     for name in Variant::names() {
-        let v = Variant::builtin(name).map_err(|e| e.to_string())?;
+        let v = Variant::builtin(name)?;
         let default = if name == Variant::DEFAULT {
             " (default)"
         } else {
@@ -380,16 +405,16 @@ pub fn list_variants() -> Result<(), String> {
         outln!(
             "{name:<16}{:>3} patterns  {}{default}",
             v.patterns().count(),
-            v.description
+            v.description()
         );
     }
     Ok(())
 }
 
-pub fn variant(args: &VariantArgs) -> Result<(), String> {
+pub fn variant(args: &VariantArgs) -> Result<(), Failure> {
     match &args.command {
         VariantCommand::Show { name } => {
-            let v = Variant::by_name_or_path(name).map_err(|e| e.to_string())?;
+            let v = Variant::by_name_or_path(name)?;
             out!("{}", v.to_toml());
             Ok(())
         }

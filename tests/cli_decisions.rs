@@ -102,7 +102,7 @@ fn rows_replay_from_the_seed_bit_for_bit() {
             }
             step += 1;
         });
-        let st = &variant.settlement;
+        let st = variant.settlement();
         let pay = score_deal(&deal, &variant, st.base, st.per_tai)
             .unwrap()
             .payments

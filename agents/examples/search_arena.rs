@@ -81,7 +81,7 @@ impl Sampler for Oracle {
 
 fn play(deal: &mut Deal, agents: &mut [BuiltinAgent; 4], variant: &Variant) -> [i64; 4] {
     play_deal(deal, agents, &mut ActionList::new());
-    let st = &variant.settlement;
+    let st = variant.settlement();
     score_deal(deal, variant, st.base, st.per_tai)
         .unwrap()
         .payments
@@ -148,7 +148,7 @@ fn main() {
                                 };
                                 cdeal.play(act).unwrap();
                             }
-                            let st = &variant.settlement;
+                            let st = variant.settlement();
                             score_deal(&cdeal, &variant, st.base, st.per_tai)
                                 .unwrap()
                                 .payments
@@ -201,7 +201,7 @@ fn main() {
     let seats = 4.0 * n;
     println!(
         "budget {budget} margin {margin} belief {belief:?} {}: {} walls, mean_diff {mean:+.3} ± {se:.3} (95% [{:+.3}, {:+.3}])  win {:.3}/{:.3} self {:.3}/{:.3} dealin {:.3}/{:.3}  {:.1} ms/turn-ish  {:.0}s",
-        variant.name,
+        variant.name(),
         t.walls,
         mean - 1.96 * se,
         mean + 1.96 * se,

@@ -23,7 +23,7 @@
 //! all discards" without comparing columns itself; the context lets it weigh a column by the
 //! state of the game (the danger late in a deal, the hand's distance from ready).
 
-use crate::policy::{add_set_columns, transposed, Layer};
+use crate::dense::{add_set_columns, transposed, Layer};
 use crate::space::{ADDED_KONG, CONCEALED_KONG, DISCARD, DISCARD_READY};
 use taisim_sim::Tile;
 

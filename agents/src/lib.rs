@@ -24,6 +24,8 @@
 //! No agent allocates per decision: scratch space is sized when the agent is built.
 
 mod agent;
+mod dense;
+mod efficiency;
 mod greedy;
 mod kind_head;
 pub mod knowledge;
@@ -34,7 +36,9 @@ pub mod search;
 pub mod space;
 
 pub use agent::{agent_rng, play_deal, play_deal_with, Agent, RandomAgent};
-pub use greedy::{ukeire, ukeire_under, DefensiveAgent, GreedyAgent};
+pub use dense::Layer;
+pub use efficiency::{ukeire, ukeire_under};
+pub use greedy::{DefensiveAgent, GreedyAgent};
 pub use kind_head::{KindHead, KindScratch, KIND_BLOCKS};
 pub use named::{
     build_agents, parse_agents, AgentParseError, AgentSpec, BuiltinAgent, KNOWN_AGENTS,
@@ -44,9 +48,9 @@ pub use obs::{
     OBS_WIDTH,
 };
 pub use policy::{
-    policy_inputs, trained_policy, Layer, Policy, PolicyAgent, PolicyError, PolicyScratch,
-    MAX_LAYERS, OLDEST_POLICY_OBS_VERSION, POLICY_ACTIVATION, POLICY_ARCHITECTURE,
-    POLICY_ARCHITECTURE_KINDS, POLICY_FILE_LIMIT, POLICY_FORMAT, TRAINED_POLICY,
+    policy_inputs, trained_policy, Policy, PolicyAgent, PolicyError, PolicyScratch, MAX_LAYERS,
+    OLDEST_POLICY_OBS_VERSION, POLICY_ACTIVATION, POLICY_ARCHITECTURE, POLICY_ARCHITECTURE_KINDS,
+    POLICY_FILE_LIMIT, POLICY_FORMAT, TRAINED_POLICY,
 };
 pub use space::{
     action_index, action_to_index, index_action, index_to_action, write_mask, ActionMask,

@@ -63,7 +63,7 @@ use ndarray::ArrayViewMut2;
 use taisim_sim::algo::{self, Discards};
 use taisim_sim::{seat_wind, Discard, MeldKind, Seat, Tile, TileSet, View};
 
-use crate::greedy::discard_ukeire;
+use crate::efficiency::discard_ukeire;
 use crate::knowledge::{hand_rules, relative, sets_needed, unseen_counts};
 
 /// The current observation layout.

@@ -75,12 +75,12 @@ fn hidden_tiles_change_neither_the_action_nor_the_estimates() {
                                 assert_eq!(legal, other_legal);
                                 let x = a.act(&deal.view(seat), &legal);
                                 let y = b.act(&other.view(seat), &other_legal);
-                                assert_eq!(x, y, "{} deal {i} step {step}", variant.name);
+                                assert_eq!(x, y, "{} deal {i} step {step}", variant.name());
                                 assert_eq!(
                                     a.last_decision(),
                                     b.last_decision(),
                                     "{} deal {i} step {step}",
-                                    variant.name
+                                    variant.name()
                                 );
                                 compared += 1;
                                 searched += usize::from(!a.last_decision().estimates.is_empty());
@@ -131,11 +131,11 @@ fn determinizations_are_legal_and_hold_no_tile_the_seat_has_seen() {
                             for t in &fill.wall {
                                 used[t.index()] += 1;
                             }
-                            assert_eq!(used, unseen.counts, "{} deal {i}", variant.name);
+                            assert_eq!(used, unseen.counts, "{} deal {i}", variant.name());
                             let redealt = view.redeal(&fill).unwrap();
                             redealt
                                 .validate()
-                                .unwrap_or_else(|e| panic!("{} deal {i}: {e}", variant.name));
+                                .unwrap_or_else(|e| panic!("{} deal {i}: {e}", variant.name()));
                             fills += 1;
                             if model == BeliefModel::Play {
                                 for o in Seat::ALL.into_iter().filter(|&o| o != seat) {
@@ -157,13 +157,13 @@ fn determinizations_are_legal_and_hold_no_tile_the_seat_has_seen() {
                 }
             }
         }
-        assert!(fills > 500, "{}: {fills} fills", variant.name);
+        assert!(fills > 500, "{}: {fills} fills", variant.name());
         // A seat that declared ready holds a ready hand in the belief's fills (the proposals
         // draw on until it does; a pool that cannot give one is rare).
         assert!(
             declared_ready * 10 >= declared * 9,
             "{}: {declared_ready} of {declared} declared seats ready",
-            variant.name
+            variant.name()
         );
     }
 }
@@ -213,7 +213,7 @@ fn plays_every_shipped_variant_to_the_end_deterministically() {
                 (actions, *deal.result().unwrap())
             };
             let first = play();
-            assert_eq!(first, play(), "{} deal {i}", variant.name);
+            assert_eq!(first, play(), "{} deal {i}", variant.name());
             let _ = &mut legal;
         }
     }

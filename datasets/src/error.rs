@@ -1,15 +1,43 @@
-//! What can stop a run, split by who must act: the user (bad arguments, exit status 2) or
-//! the machine (I/O, exit status 1).
+//! What can stop a run, a replay, a report, a load or an arena, one kind per cause, each
+//! keeping the error underneath as its source: the user's (a bad argument, a variant or agent
+//! that cannot be used, a directory that cannot take the run), the machine's (I/O, threads),
+//! a damaged run directory's, or taisim's own (an engine error, with the deal to replay). The
+//! command line maps the kinds to exit codes and the Python package to exception classes,
+//! each in one place.
 
 use std::path::{Path, PathBuf};
 
-/// A run that could not start or finish.
+use taisim_agents::{AgentParseError, PolicyError};
+use taisim_score::{ScoreError, SettleError, VariantError};
+use taisim_sim::{RulesError, Seat};
+
+use crate::table::QuantizeError;
+
+/// A command of the harness that could not start or finish.
 #[derive(Debug, thiserror::Error)]
 pub enum HarnessError {
-    /// Bad arguments or an output directory that cannot be used as asked: nothing was
+    /// Bad arguments, or an output directory that cannot be used as asked: nothing was
     /// written.
     #[error("{0}")]
     Usage(String),
+    /// The variant asked for cannot be used: unknown, unreadable, or refused by its checks
+    /// (the file, key and line are named).
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+    /// An agent name that names no agent.
+    #[error(transparent)]
+    AgentName(#[from] AgentParseError),
+    /// An agent that cannot be built: a policy file missing, unreadable or refused.
+    #[error(transparent)]
+    Agent(#[from] PolicyError),
+    /// A run without an action log whose agents cannot be built again to replay a deal.
+    #[error(
+        "the run has no action log and its agents cannot be rebuilt to play the deal again: {0}"
+    )]
+    Unreplayable(#[source] PolicyError),
+    /// Stakes the variant's settlement cannot pay exactly.
+    #[error(transparent)]
+    Stakes(#[from] SettleError),
     /// Reading or writing a file failed. Parts already complete stay intact.
     #[error("{action} {}: {source}", path.display())]
     Io {
@@ -18,36 +46,62 @@ pub enum HarnessError {
         #[source]
         source: std::io::Error,
     },
-    /// Encoding or decoding Parquet failed.
-    #[error("{action} {}: {message}", path.display())]
+    /// Encoding or decoding Parquet (or its Arrow columns) failed.
+    #[error("{action} {}: {source}", path.display())]
     Parquet {
         action: &'static str,
         path: PathBuf,
-        message: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
-    /// A run directory whose files do not agree with its manifest.
+    /// A run directory whose files do not agree with its manifest or their schema.
     #[error("{}: {message}", path.display())]
     Corrupt { path: PathBuf, message: String },
-    /// The machine refused a resource (worker threads) the run needs.
-    #[error("{0}")]
-    System(String),
+    /// The machine refused the worker threads a command needs.
+    #[error("cannot start {threads} worker threads: {source}")]
+    Threads {
+        threads: usize,
+        #[source]
+        source: rayon::ThreadPoolBuildError,
+    },
     /// The engine or scoring rejected a deal it produced itself: a bug, reported with the
     /// deal so it can be replayed.
-    #[error("deal {deal_id} (seed {seed}): {message}")]
+    #[error("deal {deal_id} (seed {seed}): {source}")]
     Engine {
         deal_id: u64,
         seed: u64,
-        message: String,
+        #[source]
+        source: EngineError,
     },
 }
 
+/// What went wrong inside one deal ([`HarnessError::Engine`]): never the user's doing.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The deal could not be dealt under the run's rules.
+    #[error(transparent)]
+    Deal(#[from] RulesError),
+    /// Scoring or settling the finished deal failed.
+    #[error("scoring the deal: {0}")]
+    Score(#[from] ScoreError),
+    /// A seat the deal names a winner holds no winning hand.
+    #[error("seat {0} won but has no winning hand")]
+    NoWinningHand(Seat),
+    /// The deal's payments do not sum to zero.
+    #[error("payments sum to {0}, not zero")]
+    NotConserved(i64),
+    /// An observation the decisions table cannot store.
+    #[error(transparent)]
+    Observation(#[from] QuantizeError),
+}
+
 impl HarnessError {
-    /// The process exit status the command line uses: 2 for the user's mistakes, 1 for
-    /// everything else.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            HarnessError::Usage(_) => 2,
-            _ => 1,
+    /// An engine error in deal `deal_id`, seeded `seed`.
+    pub(crate) fn engine(deal_id: u64, seed: u64) -> impl Fn(EngineError) -> HarnessError {
+        move |source| HarnessError::Engine {
+            deal_id,
+            seed,
+            source,
         }
     }
 
@@ -68,7 +122,7 @@ impl HarnessError {
         }
     }
 
-    pub(crate) fn parquet<E: std::fmt::Display>(
+    pub(crate) fn parquet<E: std::error::Error + Send + Sync + 'static>(
         action: &'static str,
         path: &Path,
     ) -> impl FnOnce(E) -> Self {
@@ -76,7 +130,7 @@ impl HarnessError {
         move |e| HarnessError::Parquet {
             action,
             path,
-            message: e.to_string(),
+            source: Box::new(e),
         }
     }
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::HarnessError;
 use crate::manifest::MANIFEST_LIMIT;
 use crate::part::PartRecord;
-use crate::spec::RunSpec;
+use crate::spec::{RecordedSpec, RunSpec};
 
 /// The journal format, its first line's `journal` field.
 pub const JOURNAL_FORMAT: &str = "taisim-journal/1";
@@ -22,7 +22,7 @@ pub const JOURNAL_FORMAT: &str = "taisim-journal/1";
 #[serde(deny_unknown_fields)]
 struct Header {
     journal: String,
-    spec: RunSpec,
+    spec: RecordedSpec,
 }
 
 /// An open journal, appended to by every worker.
@@ -49,7 +49,7 @@ impl Journal {
             .map_err(HarnessError::io("cannot write", path))?;
         let header = Header {
             journal: JOURNAL_FORMAT.to_string(),
-            spec: spec.clone(),
+            spec: spec.record(),
         };
         let mut line = serde_json::to_string(&header).expect("a journal header serialises");
         line.push('\n');
@@ -80,7 +80,7 @@ impl Journal {
 /// records. A line cut short by a kill (or otherwise unreadable) is skipped, which only means
 /// its part is played again.
 pub(crate) struct JournalText {
-    pub spec: Option<RunSpec>,
+    pub spec: Option<RecordedSpec>,
     pub records: Vec<PartRecord>,
 }
 

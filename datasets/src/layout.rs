@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use crate::atomic::{write_shared, Shared};
 use crate::error::HarnessError;
 use crate::manifest::{Manifest, VARIANT_FILE};
-use crate::part::Table;
 use crate::spec::{sha256_hex, RunSpec, Shard};
+use crate::table::Table;
 
 /// What a run directory may hold: what a run writes, and what the report and the analysis
 /// script write beside it. Hidden names are temporary files, journals and locks.
@@ -77,14 +77,14 @@ pub(crate) fn lay_out(out: &Path, spec: &RunSpec) -> Result<(), HarnessError> {
     }
     let path = out.join(VARIANT_FILE);
     let limit = taisim_score::file::VARIANT_FILE_LIMIT;
-    match write_shared(&path, spec.variant.text.as_bytes(), limit)? {
+    match write_shared(&path, spec.variant.text().as_bytes(), limit)? {
         Shared::Created | Shared::Same => Ok(()),
         Shared::Differs(found) => Err(HarnessError::Usage(format!(
             "{} holds a different {VARIANT_FILE} (SHA-256 {}…) than the variant asked for ({}, {}…)",
             out.display(),
             &sha256_hex(&found)[..12],
-            spec.variant.name,
-            &spec.variant.sha256[..12]
+            spec.variant.name(),
+            &spec.variant.record().sha256[..12]
         ))),
     }
 }
@@ -264,7 +264,7 @@ mod tests {
         // as a second process would be.
         let err = RunLock::acquire(dir.path(), shard).err().unwrap();
         assert!(err.to_string().contains("shard 1/2"), "{err}");
-        assert_eq!(err.exit_code(), 2);
+        assert!(matches!(err, HarnessError::Usage(_)));
         // Another shard is not held back.
         let _other = RunLock::acquire(dir.path(), Shard { index: 2, count: 2 }).unwrap();
         drop(held);

@@ -17,47 +17,50 @@
 //! that lost its manifest still says what it holds, and a resume never takes another run's
 //! file for its own.
 
+mod arena;
 mod atomic;
-mod decisions;
-mod decisions_read;
 mod error;
 mod journal;
 mod layout;
+mod load;
 mod manifest;
 mod memory;
 mod part;
 mod play;
+mod pool;
 mod progress;
 mod read;
 mod replay;
 pub mod report;
+mod request;
 mod resume;
 mod run;
-mod schema;
 mod spec;
-mod tables;
+mod table;
 
-pub use atomic::{check_replaceable, write_atomically};
-pub use decisions::{obs_denominators, obs_scale, quantize, DecisionSeats};
-pub use decisions_read::{load_decisions, load_decisions_into, Decisions};
-pub use error::HarnessError;
-pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, VARIANT_FILE};
-pub use part::{
-    part_path, writer_properties, FileRecord, PartRecord, Table, MAX_ROW_GROUP_ROWS,
-    MIN_COMPRESSED_ROWS,
+pub use arena::{
+    play_arena, Arena, ArenaError, ArenaReport, ArenaRun, Side, SideReport, SideTally, Tally,
 };
-pub use play::{game_deal_id, MAX_DEALS_PER_GAME};
+pub use atomic::{check_replaceable, write_atomically};
+pub use error::{EngineError, HarnessError};
+pub use load::{load_decisions, load_decisions_into, Decisions};
+pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, VARIANT_FILE};
+pub use part::{part_path, FileRecord, PartRecord};
+pub use pool::{check_threads, worker_pool, MAX_THREADS};
 pub use progress::ProgressMode;
 pub use read::{column, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS};
 pub use replay::{replay, wild_line};
 pub use report::{Report, ReportOptions};
-pub use resume::recorded_spec;
-pub use run::{
-    check_threads, resumable_without_manifest, resume_spec, simulate, RunOptions, RunSummary,
-    MAX_THREADS,
-};
-pub use schema::{run_schema, schema, schema_text, variant_schema};
+pub use request::RunRequest;
+pub use resume::{recorded_spec, resumable_without_manifest, resume_spec};
+pub use run::{simulate, RunOptions, RunSummary};
 pub use spec::{
-    default_out_dir, sha256_hex, PartOrigin, RunRequest, RunSpec, Shard, Unit, VariantSource,
-    MAX_PARTS, PART_ORIGIN_FORMAT, PART_ORIGIN_KEY,
+    default_out_dir, game_deal_id, sha256_hex, PartOrigin, RecordedSpec, RunSpec, RunVariant,
+    Shard, SpecVariant, Unit, VariantRecord, MAX_DEALS_PER_GAME, MAX_PARTS, PART_ORIGIN_FORMAT,
+    PART_ORIGIN_KEY,
+};
+pub use table::{
+    obs_denominators, obs_scale, quantize, run_schema, schema, schema_text, variant_schema,
+    writer_properties, DecisionSeats, QuantizeError, Table, MAX_ROW_GROUP_ROWS,
+    MIN_COMPRESSED_ROWS,
 };

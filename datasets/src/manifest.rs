@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::HarnessError;
 use crate::part::PartRecord;
-use crate::spec::{RunSpec, Shard};
+use crate::spec::{RecordedSpec, RunSpec, Shard};
 
 /// The manifest format; bumped when a field changes meaning.
 pub const MANIFEST_FORMAT: &str = "taisim-run/1";
@@ -50,7 +50,7 @@ pub struct Manifest {
     /// The command line that started (or last resumed) the run.
     pub command: Vec<String>,
     pub status: Status,
-    pub spec: RunSpec,
+    pub spec: RecordedSpec,
     /// The variant as played, copied into the run directory; its hash is in `spec`.
     pub variant_file: String,
     /// How seeds derive, for anyone reproducing a deal without taisim's code.
@@ -74,7 +74,7 @@ impl Manifest {
             taisim_version: env!("CARGO_PKG_VERSION").to_string(),
             command,
             status: Status::Running,
-            spec: spec.clone(),
+            spec: spec.record(),
             variant_file: VARIANT_FILE.to_string(),
             seeding: match spec.unit {
                 crate::spec::Unit::Deals => "deal i: seed = splitmix64 stream (spec.seed, i) \

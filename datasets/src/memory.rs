@@ -101,12 +101,12 @@ pub fn human(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{Shard, VariantSource};
+    use crate::spec::{RunVariant, Shard};
     use crate::DecisionSeats;
 
     fn spec(part_size: u64, count: u64) -> RunSpec {
         RunSpec {
-            variant: VariantSource::by_name_or_path("taiwan16").unwrap().0,
+            variant: RunVariant::by_name_or_path("taiwan16").unwrap(),
             unit: Unit::Deals,
             count,
             seed: 0,

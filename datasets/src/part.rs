@@ -12,51 +12,13 @@ use std::path::{Path, PathBuf};
 use arrow_array::RecordBatch;
 use bytes::Bytes;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use parquet::file::reader::{FileReader, SerializedFileReader};
-use parquet::schema::types::ColumnPath;
 use serde::{Deserialize, Serialize};
 
 use crate::error::HarnessError;
 use crate::spec::{sha256_hex, PartOrigin, PART_ORIGIN_KEY};
-use crate::tables::{is_id, storage, Storage};
-
-/// The tables of a run, each a directory of part files.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Table {
-    Deals,
-    Wins,
-    Tai,
-    /// Written only by runs made with `--decisions`, so not in [`Table::ALL`].
-    Decisions,
-}
-
-impl Table {
-    /// In the order a part's files are renamed into place: deals last.
-    pub const ALL: [Table; 3] = [Table::Wins, Table::Tai, Table::Deals];
-    /// Every table a run may write, for removing a part's files.
-    pub const EVERY: [Table; 4] = [Table::Decisions, Table::Wins, Table::Tai, Table::Deals];
-
-    /// The tables a run writes, in the order a part's files are renamed into place.
-    pub fn of_run(decisions: bool) -> &'static [Table] {
-        if decisions {
-            &Table::EVERY
-        } else {
-            &Table::ALL
-        }
-    }
-
-    pub const fn dir(self) -> &'static str {
-        match self {
-            Table::Deals => "deals",
-            Table::Wins => "wins",
-            Table::Tai => "tai",
-            Table::Decisions => "decisions",
-        }
-    }
-}
+use crate::table::{writer_properties, Table};
 
 /// `part-00042.parquet`.
 pub fn part_name(index: u64) -> String {
@@ -71,62 +33,6 @@ pub fn part_path(out: &Path, table: Table, index: u64) -> PathBuf {
 fn temp_path(out: &Path, table: Table, index: u64) -> PathBuf {
     out.join(table.dir())
         .join(format!(".{}.tmp", part_name(index)))
-}
-
-/// Rows per row group: a reader can skip or parallelise at this grain, and a writer holds
-/// at most one row group's encoded pages at a time.
-pub const MAX_ROW_GROUP_ROWS: usize = 128 * 1024;
-
-/// Parts of a table with fewer rows than this are written uncompressed: zstd's set-up for
-/// each page then costs more than compressing (and checksumming) the few kilobytes saves.
-/// Random agents win about one deal in 200, so their wins and tai tables stay below it.
-pub const MIN_COMPRESSED_ROWS: usize = 1024;
-
-/// The writer settings of a part of `table` with `rows` rows, spelled out so a crate
-/// upgrade cannot change the files silently: zstd level 1 (fast, and still ~5× smaller than
-/// plain) from [`MIN_COMPRESSED_ROWS`] rows up, each column laid out for its values (see
-/// `tables::storage`), and a fixed `created_by` so the same run gives byte-identical files.
-///
-/// Only the id columns carry statistics (page and chunk min/max): they let a reader looking
-/// up a deal skip every other part and page. Elsewhere a part of 65,536 deals holds nearly
-/// every value a column takes, so min/max could prune nothing, while computing them costs
-/// the writer a comparison or two per value (a string comparison for the string columns).
-pub fn writer_properties(table: Table, rows: usize) -> WriterProperties {
-    if table == Table::Decisions {
-        return crate::decisions::writer_properties();
-    }
-    let compression = if rows < MIN_COMPRESSED_ROWS {
-        Compression::UNCOMPRESSED
-    } else {
-        Compression::ZSTD(ZstdLevel::try_new(1).expect("zstd level 1 exists"))
-    };
-    let mut builder = WriterProperties::builder()
-        .set_writer_version(WriterVersion::PARQUET_1_0)
-        .set_compression(compression)
-        .set_dictionary_enabled(true)
-        .set_encoding(Encoding::PLAIN)
-        .set_statistics_enabled(EnabledStatistics::Page)
-        .set_max_row_group_row_count(Some(MAX_ROW_GROUP_ROWS))
-        .set_created_by(format!("taisim {}", env!("CARGO_PKG_VERSION")));
-    for field in crate::schema::schema(table, true).fields() {
-        let column = ColumnPath::from(field.name().as_str());
-        if !is_id(field.name()) {
-            builder =
-                builder.set_column_statistics_enabled(column.clone(), EnabledStatistics::None);
-        }
-        builder = match storage(table, field.name()) {
-            Storage::Dictionary => builder,
-            Storage::Plain => builder.set_column_dictionary_enabled(column, false),
-            Storage::Delta => builder
-                .set_column_dictionary_enabled(column.clone(), false)
-                .set_column_encoding(column.clone(), Encoding::DELTA_BINARY_PACKED)
-                .set_column_compression(column, Compression::UNCOMPRESSED),
-            Storage::Raw => builder
-                .set_column_dictionary_enabled(column.clone(), false)
-                .set_column_compression(column, Compression::UNCOMPRESSED),
-        };
-    }
-    builder.build()
 }
 
 /// What the manifest records of one table's part file.

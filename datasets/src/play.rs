@@ -1,49 +1,15 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
 use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
-use taisim_score::{score, score_deal, try_settle, Score, Variant, WinInput};
+use taisim_score::{score_deal, Variant, WinInput};
 use taisim_sim::algo::{shanten, HandRules};
 use taisim_sim::{
     deal_seed, Action, ActionList, Deal, DealContext, DealResult, MeldKind, Outcome, Rules, Wind,
 };
 
-use crate::decisions::{DecisionSeats, DecisionsColumns};
-use crate::error::HarnessError;
-use crate::schema::wins_layout;
-use crate::spec::{RunSpec, Unit};
-use crate::tables::{
-    AllPairsRow, DealRow, DealsColumns, SeatEnd, TaiColumns, WinRow, WinsColumns, WinsLayout,
-};
-
-/// A game stops after this many deals even if the dealer keeps the deal (it never does in
-/// practice: that needs tens of thousands of dealer wins or draws in a row). The bound keeps
-/// `deal_in_game` a `u16` and the deal ids of different games apart.
-pub const MAX_DEALS_PER_GAME: u64 = 1 << 16;
-
-/// The deal id of deal `j` of game `g`.
-pub const fn game_deal_id(game: u64, j: u64) -> u64 {
-    game * MAX_DEALS_PER_GAME + j
-}
-
-/// The three tables of one part, filled deal by deal.
-pub(crate) struct PartTables {
-    pub deals: DealsColumns,
-    pub wins: WinsColumns,
-    pub tai: TaiColumns,
-    /// With `--decisions`.
-    pub decisions: Option<DecisionsColumns>,
-}
-
-impl PartTables {
-    pub fn new(log_actions: bool, capacity: usize, decisions: Option<DecisionSeats>) -> PartTables {
-        PartTables {
-            deals: DealsColumns::new(log_actions, capacity),
-            wins: WinsColumns::default(),
-            tai: TaiColumns::default(),
-            decisions: decisions.map(DecisionsColumns::new),
-        }
-    }
-}
+use crate::error::{EngineError, HarnessError};
+use crate::spec::{game_deal_id, RunSpec, Unit, MAX_DEALS_PER_GAME};
+use crate::table::{AllPairsRow, DealRow, PartTables, SeatEnd, WinRow, WinsLayout};
 
 /// The four seats' agents. Four random agents get a variant of their own so that the
 /// decision loop is compiled for [`RandomAgent`] alone: its choice inlines to a generator
@@ -85,7 +51,7 @@ impl<'a> Player<'a> {
             spec,
             variant,
             rules: variant.rules(),
-            layout: wins_layout(variant),
+            layout: WinsLayout::of(variant),
             seats: Seats::new(agents),
             legal: ActionList::new(),
             actions: Vec::with_capacity(if spec.log_actions { 256 } else { 0 }),
@@ -128,12 +94,8 @@ impl<'a> Player<'a> {
         context: DealContext,
         tables: &mut PartTables,
     ) -> Result<DealResult, HarnessError> {
-        let engine = |message: String| HarnessError::Engine {
-            deal_id,
-            seed,
-            message,
-        };
-        let mut deal = Deal::new(self.rules, seed, context).map_err(|e| engine(e.to_string()))?;
+        let engine = HarnessError::engine(deal_id, seed);
+        let mut deal = Deal::new(self.rules, seed, context).map_err(|e| engine(e.into()))?;
         self.actions.clear();
         let log = self.spec.log_actions;
         let actions = &mut self.actions;
@@ -187,54 +149,23 @@ impl<'a> Player<'a> {
         tables.wins.set_layout(self.layout);
         let mut total_tai: Option<u16> = None;
         if result.outcome != Outcome::ExhaustiveDraw {
-            // Winner-pays: each win settled alone, as before. All-pairs: the deal is settled
-            // once among all four seats (every seat's value, 全包), by the scoring crate.
-            let all_pairs = if self.layout.all_pairs {
-                let ds = score_deal(&deal, self.variant, self.spec.base, self.spec.per_tai)
-                    .map_err(|e| engine(format!("scoring the deal: {e}")))?;
-                Some(ds)
-            } else {
-                None
-            };
-            let settled = all_pairs.as_ref().map(|ds| AllPairsRow {
+            // Every win scored and the deal settled by the scoring crate under the variant's
+            // model: each win alone (winner-pays), or once among all four seats with every
+            // seat's value and 全包 (all-pairs). The one place a deal's payments are worked out.
+            let ds = score_deal(&deal, self.variant, self.spec.base, self.spec.per_tai)
+                .map_err(|e| engine(e.into()))?;
+            for (end, p) in seats.iter_mut().zip(ds.payments.0) {
+                end.pay = p;
+            }
+            let settled = self.layout.all_pairs.then_some(AllPairsRow {
                 responsible: ds.responsible,
                 values: ds.values.0,
                 pays: ds.payments.0,
             });
-            if let Some(a) = &settled {
-                for (end, p) in seats.iter_mut().zip(a.pays) {
-                    end.pay = p;
-                }
-            }
-            for winner in result.winners.iter() {
+            for ((winner, s), pay) in ds.wins.iter().zip(&ds.win_payments) {
+                let winner = *winner;
                 let input = WinInput::from_deal(&deal, winner)
-                    .ok_or_else(|| engine(format!("seat {winner} won but has no winning hand")))?;
-                let scored: Score;
-                let (s, payment) = match &all_pairs {
-                    Some(ds) => {
-                        let (_, s) =
-                            ds.wins.iter().find(|(w, _)| *w == winner).ok_or_else(|| {
-                                engine(format!("seat {winner} won but was not scored"))
-                            })?;
-                        (s, ds.payments[winner])
-                    }
-                    None => {
-                        scored = score(&input, self.variant)
-                            .map_err(|e| engine(format!("scoring seat {winner}: {e}")))?;
-                        let pay = try_settle(
-                            &scored,
-                            &input,
-                            self.variant,
-                            self.spec.base,
-                            self.spec.per_tai,
-                        )
-                        .map_err(|e| engine(format!("settling seat {winner}: {e}")))?;
-                        for (end, p) in seats.iter_mut().zip(pay.0) {
-                            end.pay += p;
-                        }
-                        (&scored, pay[winner])
-                    }
-                };
+                    .ok_or_else(|| engine(EngineError::NoWinningHand(winner)))?;
                 *total_tai.get_or_insert(0) += s.total;
                 for p in &s.patterns {
                     tables.tai.push(deal_id, winner, p.id, p.count, p.tai);
@@ -257,7 +188,7 @@ impl<'a> Player<'a> {
                     winner_is_dealer: winner == context.dealer,
                     meets_minimum: s.meets_minimum,
                     capped: s.capped,
-                    payment,
+                    payment: pay[winner],
                     value: self.layout.points_model.then_some((s.hu, s.points)),
                     all_pairs: settled,
                     n_patterns: s.patterns.len() as u8,
@@ -268,11 +199,12 @@ impl<'a> Player<'a> {
             }
         }
         if let Some(r) = tables.decisions.as_mut() {
-            r.end_deal(deal_id, seats.map(|s| s.pay)).map_err(engine)?;
+            r.end_deal(deal_id, seats.map(|s| s.pay))
+                .map_err(|e| engine(e.into()))?;
         }
         let conserved: i64 = seats.iter().map(|s| s.pay).sum();
         if conserved != 0 {
-            return Err(engine(format!("payments sum to {conserved}, not zero")));
+            return Err(engine(EngineError::NotConserved(conserved)));
         }
         tables.deals.push(
             &DealRow {

@@ -21,9 +21,9 @@ use sha2::{Digest, Sha256};
 
 use crate::error::HarnessError;
 use crate::manifest::{Manifest, Status, VARIANT_FILE};
-use crate::part::{FileRecord, PartRecord, Table};
-use crate::play::MAX_DEALS_PER_GAME;
-use crate::spec::{sha256_hex, RunSpec, Shard, Unit};
+use crate::part::{FileRecord, PartRecord};
+use crate::spec::{sha256_hex, RecordedSpec, Shard, Unit, MAX_DEALS_PER_GAME};
+use crate::table::Table;
 
 /// Rows per record batch when reading: small enough that a batch of the widest projection
 /// stays well under a megabyte, large enough that per-batch costs vanish.
@@ -196,7 +196,7 @@ impl Run {
 
     /// The run's spec, as its first manifest records it (the manifests agree on everything
     /// but the shard).
-    pub fn spec(&self) -> &RunSpec {
+    pub fn spec(&self) -> &RecordedSpec {
         &self.manifests[0].spec
     }
 
@@ -251,7 +251,7 @@ impl Run {
 }
 
 /// `variant.toml` must be the variant the manifest hashed.
-fn check_variant(dir: &Path, spec: &RunSpec) -> Result<(), HarnessError> {
+fn check_variant(dir: &Path, spec: &RecordedSpec) -> Result<(), HarnessError> {
     let path = dir.join(VARIANT_FILE);
     let limit = taisim_score::file::VARIANT_FILE_LIMIT;
     let text = match taisim_score::file::read_regular(&path, limit, "a variant file") {

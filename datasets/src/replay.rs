@@ -10,14 +10,16 @@ use std::path::Path;
 
 use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt64Array, UInt8Array};
 use taisim_agents::{build_agents, index_to_action, play_deal_with};
-use taisim_score::{score, score_deal, settle, settle_all_pairs, SettlementModel, WinInput};
+use taisim_score::{
+    score_deal, settle_all_pairs, DealScore, ScoreError, SettlementModel, WinInput,
+};
 use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
-use crate::error::HarnessError;
-use crate::part::Table;
+use crate::error::{EngineError, HarnessError};
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
-use crate::resume_spec;
+use crate::resume::resume_spec;
 use crate::spec::RunSpec;
+use crate::table::Table;
 
 /// What the deals table recorded of one deal.
 struct Recorded {
@@ -34,7 +36,7 @@ fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), HarnessError> {
     let spec = resume_spec(out, run.spec().shard)?;
     let unit = match spec.unit {
         crate::Unit::Deals => deal_id,
-        crate::Unit::Games => deal_id / crate::MAX_DEALS_PER_GAME,
+        crate::Unit::Games => deal_id / crate::spec::MAX_DEALS_PER_GAME,
     };
     if unit >= spec.count {
         return Err(HarnessError::Usage(format!(
@@ -123,8 +125,8 @@ fn recorded(batch: &RecordBatch, row: usize, path: &Path) -> Result<Recorded, Ha
 /// Prints deal `deal_id` of the run in `out` step by step.
 pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), HarnessError> {
     let (spec, rec) = find(out, deal_id)?;
-    let (_, variant) =
-        crate::VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
+    // The run's variant, read and parsed once from its records (`variant.toml`).
+    let variant = spec.variant.variant();
     let rules = variant.rules();
     let io = write_error;
     let mut deal = Deal::new(rules, rec.seed, rec.context).map_err(|e| HarnessError::Corrupt {
@@ -135,7 +137,7 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
         w,
         "deal {deal_id} of {} (variant {}, seed {}): round {}, dealer {}, streak {}, dice {:?}",
         out.display(),
-        spec.variant.name,
+        spec.variant.name(),
         rec.seed,
         rec.context.round_wind,
         rec.context.dealer,
@@ -205,12 +207,8 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
             }
         }
         None => {
-            let mut agents = build_agents(&spec.agents, &std::sync::Arc::new(variant.clone()))
-                .map_err(|e| {
-                HarnessError::Usage(format!(
-                    "the run has no action log and its agents cannot be rebuilt to play the deal again: {e}"
-                ))
-            })?;
+            let mut agents =
+                build_agents(&spec.agents, variant).map_err(HarnessError::Unreplayable)?;
             let mut failed = Ok(());
             play_deal_with(&mut deal, &mut agents, &mut ActionList::new(), |d, a| {
                 if failed.is_ok() {
@@ -223,11 +221,16 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
 
     let result = *deal.result().expect("the deal is over");
     writeln!(w, "result: {}", result.outcome.name()).map_err(io)?;
-    let pays = if variant.settlement.model == SettlementModel::AllPairs {
-        all_pairs_settlement(&deal, &variant, &spec, deal_id, rec.seed, w)?
+    // The deal scored and settled by the scoring crate under the variant's model, as the run
+    // did; only what is shown differs by model.
+    let engine = HarnessError::engine(deal_id, rec.seed);
+    let ds = score_deal(&deal, variant, spec.base, spec.per_tai).map_err(|e| engine(e.into()))?;
+    if variant.settlement().model == SettlementModel::AllPairs {
+        write_all_pairs(&deal, &ds, &spec, &engine, w)?;
     } else {
-        winner_pays_settlement(&deal, &variant, &spec, deal_id, rec.seed, w)?
-    };
+        write_wins(&deal, &ds, &engine, w)?;
+    }
+    let pays = ds.payments.0;
     writeln!(
         w,
         "payments: E {} S {} W {} N {}",
@@ -272,33 +275,18 @@ fn write_error(e: std::io::Error) -> HarnessError {
     }
 }
 
-/// Scores and settles each win alone (the winner-pays variants); returns the net payments.
-fn winner_pays_settlement(
+/// Each win of a winner-pays deal: the hand and its patterns.
+fn write_wins(
     deal: &Deal,
-    variant: &taisim_score::Variant,
-    spec: &RunSpec,
-    deal_id: u64,
-    seed: u64,
+    ds: &DealScore,
+    engine: &dyn Fn(EngineError) -> HarnessError,
     w: &mut dyn Write,
-) -> Result<[i64; 4], HarnessError> {
+) -> Result<(), HarnessError> {
     let io = write_error;
-    let result = *deal.result().expect("the deal is over");
-    let mut pays = [0i64; 4];
-    for winner in result.winners.iter() {
-        let input = WinInput::from_deal(deal, winner).ok_or_else(|| HarnessError::Engine {
-            deal_id,
-            seed,
-            message: format!("seat {winner} won but has no winning hand"),
-        })?;
-        let s = score(&input, variant).map_err(|e| HarnessError::Engine {
-            deal_id,
-            seed,
-            message: e.to_string(),
-        })?;
-        let pay = settle(&s, &input, variant, spec.base, spec.per_tai);
-        for (p, v) in pays.iter_mut().zip(pay.0) {
-            *p += v;
-        }
+    for (winner, s) in &ds.wins {
+        let winner = *winner;
+        let input = WinInput::from_deal(deal, winner)
+            .ok_or_else(|| engine(EngineError::NoWinningHand(winner)))?;
         let melds: Vec<String> = input.melds.iter().map(|m| m.to_string()).collect();
         writeln!(
             w,
@@ -315,36 +303,27 @@ fn winner_pays_settlement(
             writeln!(w, "    {:<28} {:<8} {:>3}", p.id.id(), p.name_zh(), p.tai).map_err(io)?;
         }
     }
-    Ok(pays)
+    Ok(())
 }
 
-/// Scores the deal and settles it among all four seats (taizhou): the win, every seat's
-/// value, the 全包 seat, the amounts in points (halves where a non-dealer pays half) and in
-/// money; returns the net payments. A drawn deal settles nothing.
-fn all_pairs_settlement(
+/// An all-pairs deal (taizhou): the win, every seat's value, the 全包 seat, the amounts in
+/// points (halves where a non-dealer pays half) and in money. A drawn deal settles nothing.
+fn write_all_pairs(
     deal: &Deal,
-    variant: &taisim_score::Variant,
+    ds: &DealScore,
     spec: &RunSpec,
-    deal_id: u64,
-    seed: u64,
+    engine: &dyn Fn(EngineError) -> HarnessError,
     w: &mut dyn Write,
-) -> Result<[i64; 4], HarnessError> {
+) -> Result<(), HarnessError> {
     let io = write_error;
-    let engine = |message: String| HarnessError::Engine {
-        deal_id,
-        seed,
-        message,
-    };
-    let ds = score_deal(deal, variant, spec.base, spec.per_tai)
-        .map_err(|e| engine(format!("scoring the deal: {e}")))?;
     if ds.wins.is_empty() {
         writeln!(w, "  drawn: nothing is settled").map_err(io)?;
-        return Ok(ds.payments.0);
+        return Ok(());
     }
     let dealer = deal.context().dealer;
     for (winner, s) in &ds.wins {
         let input = WinInput::from_deal(deal, *winner)
-            .ok_or_else(|| engine(format!("seat {winner} won but has no winning hand")))?;
+            .ok_or_else(|| engine(EngineError::NoWinningHand(*winner)))?;
         let melds: Vec<String> = input.melds.iter().map(|m| m.to_string()).collect();
         writeln!(
             w,
@@ -381,7 +360,7 @@ fn all_pairs_settlement(
         )
         .map_err(io)?;
         let points = settle_all_pairs(*winner, dealer, ds.values, ds.responsible)
-            .map_err(|e| engine(format!("settling the deal: {e}")))?;
+            .map_err(|e| engine(ScoreError::from(e).into()))?;
         writeln!(
             w,
             "  settlement in points: E {} S {} W {} N {}  (× {} money per point)",
@@ -393,5 +372,5 @@ fn all_pairs_settlement(
         )
         .map_err(io)?;
     }
-    Ok(ds.payments.0)
+    Ok(())
 }

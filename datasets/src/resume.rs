@@ -17,18 +17,25 @@ use taisim_score::Variant;
 use crate::error::HarnessError;
 use crate::journal;
 use crate::manifest::{Manifest, VARIANT_FILE};
-use crate::part::{self, FileRecord, PartRecord, Table};
-use crate::spec::{sha256_hex, spec_difference, PartOrigin, RunSpec, Shard, VariantSource};
+use crate::part::{self, FileRecord, PartRecord};
+use crate::spec::{
+    sha256_hex, spec_difference, PartOrigin, RecordedSpec, RunSpec, RunVariant, Shard,
+    VariantRecord,
+};
+use crate::table::Table;
 
-/// The variant a recorded spec names, with its text: `variant.toml` when its hash is the
-/// recorded one, else the shipped variant of that name and hash (a deleted `variant.toml`
-/// of a shipped variant is written again). `origin` is where the run first read it.
+/// The variant a record names, read and parsed: `variant.toml` when its hash is the recorded
+/// one, else the shipped variant of that name and hash (a deleted `variant.toml` of a shipped
+/// variant is written again). The record's origin is where the run first read it.
 pub(crate) fn recorded_variant(
     out: &Path,
-    name: &str,
-    sha256: &str,
-    origin: &str,
-) -> Result<VariantSource, HarnessError> {
+    record: &VariantRecord,
+) -> Result<RunVariant, HarnessError> {
+    let VariantRecord {
+        name,
+        origin,
+        sha256,
+    } = record;
     let path = out.join(VARIANT_FILE);
     let text = match taisim_score::file::read_regular_text(
         &path,
@@ -37,7 +44,7 @@ pub(crate) fn recorded_variant(
     ) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            match Variant::builtin_text(name).filter(|t| sha256_hex(t.as_bytes()) == sha256) {
+            match Variant::builtin_text(name).filter(|t| sha256_hex(t.as_bytes()) == *sha256) {
                 Some(text) => text.to_string(),
                 None => {
                     return Err(HarnessError::Usage(format!(
@@ -50,39 +57,50 @@ pub(crate) fn recorded_variant(
         }
         Err(e) => return Err(HarnessError::io("cannot read", &path)(e)),
     };
-    let (source, _) = VariantSource::from_text(text, origin.to_string())?;
-    if source.sha256 != sha256 {
+    let variant = RunVariant::from_text(text, origin.clone())?;
+    if variant.record().sha256 != *sha256 {
         return Err(HarnessError::Corrupt {
             path,
             message: format!(
                 "its SHA-256 is {}, the run recorded {sha256}",
-                source.sha256
+                variant.record().sha256
             ),
         });
     }
-    Ok(source)
+    Ok(variant)
 }
 
-/// The spec the run in `out` recorded for `shard`, and where it was found; `None` when the
-/// directory records none (a new directory, or a run killed before its first manifest).
+/// The spec the run in `out` recorded for `shard`, its variant read and parsed
+/// ([`recorded_variant`]), and where it was found; `None` when the directory records none (a
+/// new directory, or a run killed before its first manifest).
 pub fn recorded_spec(
     out: &Path,
     shard: Shard,
 ) -> Result<Option<(RunSpec, &'static str)>, HarnessError> {
+    let Some((spec, source)) = recorded_record(out, shard)? else {
+        return Ok(None);
+    };
+    let variant = recorded_variant(out, &spec.variant)?;
+    Ok(Some((spec.with_variant(variant), source)))
+}
+
+/// The spec the run in `out` recorded for `shard` as its records hold it (the variant by
+/// name and hash, not read), and where it was found, in this order: the shard's manifest,
+/// its journal's header, another shard's manifest, the part files' footers (which must all
+/// record one run).
+pub(crate) fn recorded_record(
+    out: &Path,
+    shard: Shard,
+) -> Result<Option<(RecordedSpec, &'static str)>, HarnessError> {
     if !out.is_dir() {
         return Ok(None);
     }
-    let with_text = |spec: RunSpec| -> Result<RunSpec, HarnessError> {
-        let v = &spec.variant;
-        let variant = recorded_variant(out, &v.name, &v.sha256, &v.origin)?;
-        Ok(RunSpec { variant, ..spec })
-    };
     if Manifest::path(out, shard).exists() {
         let manifest = Manifest::read(&Manifest::path(out, shard))?;
-        return Ok(Some((with_text(manifest.spec)?, "its manifest")));
+        return Ok(Some((manifest.spec, "its manifest")));
     }
     if let Some(spec) = journal::read(&Manifest::journal_path(out, shard))?.spec {
-        return Ok(Some((with_text(spec)?, "its journal")));
+        return Ok(Some((spec, "its journal")));
     }
     // Another shard of the same split: everything but the shard is the run's.
     for other in Manifest::read_all(out)? {
@@ -91,10 +109,9 @@ pub fn recorded_spec(
                 shard,
                 ..other.spec
             };
-            return Ok(Some((with_text(spec)?, "another shard's manifest")));
+            return Ok(Some((spec, "another shard's manifest")));
         }
     }
-    // The part files' footers: they must all record one run.
     let mut first: Option<(std::path::PathBuf, PartOrigin)> = None;
     for table in Table::EVERY {
         let dir = out.join(table.dir());
@@ -114,17 +131,7 @@ pub fn recorded_spec(
             match &first {
                 None => first = Some((path, origin)),
                 Some((first_path, o)) if !o.same_run(&origin) => {
-                    let theirs = |o: &PartOrigin| {
-                        o.spec(
-                            VariantSource {
-                                name: o.variant.clone(),
-                                origin: String::new(),
-                                sha256: o.variant_sha256.clone(),
-                                text: String::new(),
-                            },
-                            shard,
-                        )
-                    };
+                    let theirs = |o: &PartOrigin| o.spec(o.variant_record(), shard);
                     return Err(HarnessError::Usage(format!(
                         "cannot resume: {} has no {}, and its part files' footers record different runs: {} is of another run than {} ({}); move away the files that are not this run's",
                         out.display(),
@@ -139,18 +146,18 @@ pub fn recorded_spec(
         }
     }
     if let Some((_, origin)) = first {
-        let builtin = format!("builtin:{}", origin.variant);
         let shipped = Variant::builtin_text(&origin.variant)
             .is_some_and(|t| sha256_hex(t.as_bytes()) == origin.variant_sha256);
-        let place = out.join(VARIANT_FILE).display().to_string();
-        let variant = recorded_variant(
-            out,
-            &origin.variant,
-            &origin.variant_sha256,
-            if shipped { &builtin } else { &place },
-        )?;
+        let record = VariantRecord {
+            origin: if shipped {
+                format!("builtin:{}", origin.variant)
+            } else {
+                out.join(VARIANT_FILE).display().to_string()
+            },
+            ..origin.variant_record()
+        };
         return Ok(Some((
-            origin.spec(variant, shard),
+            origin.spec(record, shard),
             "its part files' footers",
         )));
     }
@@ -159,15 +166,7 @@ pub fn recorded_spec(
 
 /// What a part's footer says that differs from the part `p` of `spec` would be.
 fn origin_difference(origin: &PartOrigin, spec: &RunSpec, p: u64) -> String {
-    let theirs = origin.spec(
-        VariantSource {
-            name: origin.variant.clone(),
-            origin: String::new(),
-            sha256: origin.variant_sha256.clone(),
-            text: String::new(),
-        },
-        spec.shard,
-    );
+    let theirs = origin.spec(origin.variant_record(), spec.shard);
     let expected = spec.part_origin(p);
     if !origin.same_run(&expected) {
         spec_difference(&theirs, spec, ["the file has", "this run has"])
@@ -284,4 +283,33 @@ pub(crate) fn inspect_part(
         keep,
         why,
     })
+}
+
+/// The spec a resumed run must continue: the one its manifest recorded.
+pub fn resume_spec(out: &Path, shard: Shard) -> Result<RunSpec, HarnessError> {
+    let path = Manifest::path(out, shard);
+    if !path.is_file() {
+        return Err(HarnessError::Usage(format!(
+            "{} has no {}; is it the output directory of a taisim run{}?",
+            out.display(),
+            Manifest::file_name(shard),
+            if shard.is_whole() { "" } else { " shard" }
+        )));
+    }
+    let manifest = Manifest::read(&path)?;
+    let variant = recorded_variant(out, &manifest.spec.variant)?;
+    Ok(manifest.spec.with_variant(variant))
+}
+
+/// Whether `out` is a directory a run was killed in before it wrote its first manifest:
+/// it exists and holds nothing but what a run writes (and no manifest of this shard).
+/// Such a run resumes from the arguments alone, which must then be the killed command's.
+pub fn resumable_without_manifest(out: &Path, shard: Shard) -> bool {
+    !Manifest::path(out, shard).exists()
+        && std::fs::read_dir(out).is_ok_and(|entries| {
+            entries.filter_map(|e| e.ok()).all(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                crate::layout::is_run_entry(&name)
+            })
+        })
 }

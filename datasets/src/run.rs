@@ -15,20 +15,18 @@ use crate::layout::{
     is_run_entry, lay_out, remove_manifest_temporaries, strays, table_dir_problem, RunLock,
 };
 use crate::manifest::{Manifest, Rows, Status};
-use crate::part::{self, FileRecord, PartRecord, Table};
-use crate::play::{PartTables, Player};
+use crate::part::{self, FileRecord, PartRecord};
+use crate::play::Player;
+use crate::pool::{check_threads, worker_pool};
 use crate::progress::{Progress, ProgressMode};
-use crate::resume::{inspect_part, PartPlan};
-use crate::spec::{same_run, spec_difference, RunSpec, Shard, Unit, VariantSource};
-
-/// The most worker threads a run starts: more than any machine taisim runs on has cores,
-/// and few enough that starting them is instant (a typo like 100000 is refused, not obeyed).
-pub const MAX_THREADS: usize = 1024;
+use crate::resume::{inspect_part, recorded_record, resumable_without_manifest, PartPlan};
+use crate::spec::{same_run, spec_difference, RunSpec, Shard, Unit};
+use crate::table::{PartTables, Table};
 
 /// How to run, beyond what decides the rows.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
-    /// Worker threads (1 to [`MAX_THREADS`]; never more than the parts to play); `None` for
+    /// Worker threads (1 to [`MAX_THREADS`](crate::MAX_THREADS); never more than the parts to play); `None` for
     /// every core.
     pub threads: Option<usize>,
     /// Continue the run already in the directory.
@@ -72,50 +70,6 @@ pub struct RunSummary {
     pub notes: Vec<String>,
 }
 
-/// Checks a requested thread count: `None` is every core.
-pub fn check_threads(threads: Option<usize>) -> Result<(), HarnessError> {
-    match threads {
-        Some(0) => Err(HarnessError::Usage(
-            "the thread count must be at least 1".into(),
-        )),
-        Some(n) if n > MAX_THREADS => Err(HarnessError::Usage(format!(
-            "a thread count of {n} is more than the {MAX_THREADS} a run may start"
-        ))),
-        _ => Ok(()),
-    }
-}
-
-/// The spec a resumed run must continue: the one its manifest recorded.
-pub fn resume_spec(out: &Path, shard: Shard) -> Result<RunSpec, HarnessError> {
-    let path = Manifest::path(out, shard);
-    if !path.is_file() {
-        return Err(HarnessError::Usage(format!(
-            "{} has no {}; is it the output directory of a taisim run{}?",
-            out.display(),
-            Manifest::file_name(shard),
-            if shard.is_whole() { "" } else { " shard" }
-        )));
-    }
-    let manifest = Manifest::read(&path)?;
-    let spec = manifest.spec;
-    let v = &spec.variant;
-    let variant = crate::resume::recorded_variant(out, &v.name, &v.sha256, &v.origin)?;
-    Ok(RunSpec { variant, ..spec })
-}
-
-/// Whether `out` is a directory a run was killed in before it wrote its first manifest:
-/// it exists and holds nothing but what a run writes (and no manifest of this shard).
-/// Such a run resumes from the arguments alone, which must then be the killed command's.
-pub fn resumable_without_manifest(out: &Path, shard: Shard) -> bool {
-    !Manifest::path(out, shard).exists()
-        && std::fs::read_dir(out).is_ok_and(|entries| {
-            entries.filter_map(|e| e.ok()).all(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                is_run_entry(&name)
-            })
-        })
-}
-
 /// Plays the run `spec` describes into `out`.
 ///
 /// With `options.resume`, the spec must be the one the directory recorded (its manifest,
@@ -134,11 +88,9 @@ pub fn simulate(
 ) -> Result<RunSummary, HarnessError> {
     spec.validate()?;
     check_threads(options.threads)?;
-    let (_, variant) =
-        VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?;
-    let variant = std::sync::Arc::new(variant);
-    let agents =
-        build_agents(&spec.agents, &variant).map_err(|e| HarnessError::Usage(e.to_string()))?;
+    // The variant was parsed once, where the run was asked for; every stage takes it.
+    let variant = spec.variant.variant();
+    let agents = build_agents(&spec.agents, variant)?;
     let mut notes = Vec::new();
     // A part must fit in memory before anything is created.
     let available = crate::memory::available();
@@ -149,7 +101,8 @@ pub fn simulate(
 
     let own = Manifest::path(out, spec.shard);
     if options.resume {
-        match crate::resume::recorded_spec(out, spec.shard)? {
+        // What the directory records, compared without reading its variant again.
+        match recorded_record(out, spec.shard)? {
             Some((recorded, source)) if !same_run(&recorded, spec) => {
                 return Err(HarnessError::Usage(format!(
                     "cannot resume: the arguments differ from the run in {} ({}; the run's spec as read from {source})",
@@ -307,7 +260,7 @@ pub fn simulate(
         pending
             .par_iter()
             .map(|(p, keep)| {
-                let (record, deals) = play_part(spec, &variant, &agents, out, *p, keep, &progress)?;
+                let (record, deals) = play_part(spec, variant, &agents, out, *p, keep, &progress)?;
                 journal.append(&record)?;
                 Ok((record, deals))
             })
@@ -360,13 +313,6 @@ fn too_large_parts(spec: &RunSpec, part_bytes: u64, available: u64) -> HarnessEr
         crate::memory::human(available),
         crate::memory::part_size_within(spec, available).max(1)
     ))
-}
-
-fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, HarnessError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| HarnessError::System(format!("cannot start {threads} worker threads: {e}")))
 }
 
 /// Row totals over `records`.
@@ -509,12 +455,12 @@ fn play_part(
     // when its deals file exists.
     let mut batches = Vec::with_capacity(4);
     if let Some(d) = tables.decisions.take() {
-        batches.push((Table::Decisions, d.len(), d.finish(&spec.variant.name)));
+        batches.push((Table::Decisions, d.len(), d.finish(spec.variant.name())));
     }
     batches.push((Table::Wins, tables.wins.len(), tables.wins.finish()));
     batches.push((Table::Tai, tables.tai.len(), tables.tai.finish()));
     let deal_rows = tables.deals.len();
-    let deals_batch = tables.deals.finish(&spec.variant.name);
+    let deals_batch = tables.deals.finish(spec.variant.name());
     batches.push((Table::Deals, deal_rows, deals_batch));
     let origin = spec.part_origin(p).to_json();
     let mut staged = Vec::with_capacity(4);

@@ -3,14 +3,15 @@
 
 use core::fmt;
 use core::str::FromStr;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use taisim_agents::{parse_agents, AgentSpec};
-use taisim_score::{check_stakes, Variant};
+use taisim_score::Variant;
 
-use crate::decisions::DecisionSeats;
 use crate::error::HarnessError;
+use crate::table::DecisionSeats;
 
 /// Independent deals, or full games (four rounds with dealer continuation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,61 +96,117 @@ impl fmt::Display for Shard {
     }
 }
 
-/// The variant a run scores with, kept as its TOML text so the run directory can carry an
-/// exact copy and the manifest its hash.
+/// What a run's records (the manifest, the journal, every part's footer) say of its variant:
+/// its name, where it was read from, and its text's SHA-256. A spec read back from a record
+/// names its variant so ([`RecordedSpec`]) until the variant is read again and checked
+/// against the hash ([`crate::recorded_spec`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VariantSource {
+pub struct VariantRecord {
     /// The name inside the file (`taiwan16`, …).
     pub name: String,
     /// `builtin:NAME` or the path it was read from.
     pub origin: String,
     /// SHA-256 of the TOML text, hex.
     pub sha256: String,
-    #[serde(skip)]
-    pub text: String,
 }
 
-impl VariantSource {
-    /// A shipped variant by name, or else a TOML file by path; errors name the known
-    /// variants or the file, line and problem.
-    pub fn by_name_or_path(name: &str) -> Result<(VariantSource, Variant), HarnessError> {
-        let (text, origin) = match Variant::builtin_text(name) {
-            Some(text) => (text.to_string(), format!("builtin:{name}")),
-            None if std::path::Path::new(name).exists() => {
-                let text = taisim_score::file::read_regular_text(
-                    std::path::Path::new(name),
-                    taisim_score::file::VARIANT_FILE_LIMIT,
-                    "a variant file",
-                )
-                .map_err(|e| {
-                    HarnessError::Usage(format!("cannot read variant file {name}: {e}"))
-                })?;
-                (text, name.to_string())
-            }
-            None => {
-                return Err(HarnessError::Usage(format!(
-                    "unknown variant {name:?}: not a shipped variant ({}) nor a file",
-                    Variant::names().join(", ")
-                )))
-            }
-        };
-        VariantSource::from_text(text, origin)
+/// The variant a run plays: parsed and validated once, where the run is asked for, and then
+/// handed to every stage as this object (the agents, the engine's rules, the scorer, the
+/// rows), with its exact text (copied into the run directory) and its record (for the
+/// manifest, which it serializes as).
+#[derive(Clone)]
+pub struct RunVariant {
+    record: VariantRecord,
+    text: Arc<str>,
+    variant: Arc<Variant>,
+}
+
+impl RunVariant {
+    /// A shipped variant by name, or else a TOML file by path ([`Variant::find`], the one
+    /// lookup of names and paths), parsed.
+    pub fn by_name_or_path(name: &str) -> Result<RunVariant, HarnessError> {
+        let found = Variant::find(name)?;
+        RunVariant::from_text(found.text, found.origin)
     }
 
-    /// Parses a variant's TOML text.
+    /// Parses a variant's TOML text, read from `origin` (`builtin:NAME` or a path).
     pub fn from_text(
-        text: String,
+        text: impl Into<Arc<str>>,
         origin: String,
-    ) -> Result<(VariantSource, Variant), HarnessError> {
-        let variant = Variant::from_toml_str(&text, &origin)
-            .map_err(|e| HarnessError::Usage(e.to_string()))?;
-        let source = VariantSource {
-            name: variant.name.clone(),
-            origin,
-            sha256: sha256_hex(text.as_bytes()),
+    ) -> Result<RunVariant, HarnessError> {
+        let text: Arc<str> = text.into();
+        let variant = Variant::from_toml_str(&text, &origin)?;
+        Ok(RunVariant {
+            record: VariantRecord {
+                name: variant.name().to_string(),
+                origin,
+                sha256: sha256_hex(text.as_bytes()),
+            },
             text,
-        };
-        Ok((source, variant))
+            variant: Arc::new(variant),
+        })
+    }
+
+    /// The variant itself, shared.
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// What the run's records say of it.
+    pub fn record(&self) -> &VariantRecord {
+        &self.record
+    }
+
+    /// The name inside the file.
+    pub fn name(&self) -> &str {
+        &self.record.name
+    }
+
+    /// The TOML text it was parsed from, byte for byte.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Debug for RunVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RunVariant")
+            .field("record", &self.record)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Two variants are the same when their records and texts are.
+impl PartialEq for RunVariant {
+    fn eq(&self, other: &RunVariant) -> bool {
+        self.record == other.record && self.text == other.text
+    }
+}
+
+impl Eq for RunVariant {}
+
+/// As its record: what a manifest and a part's footer hold of it.
+impl Serialize for RunVariant {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.record.serialize(s)
+    }
+}
+
+/// What a spec's variant slot holds: a loaded [`RunVariant`], or a [`VariantRecord`] read back
+/// from a record. Either says what the records say of it.
+pub trait SpecVariant {
+    fn record(&self) -> &VariantRecord;
+}
+
+impl SpecVariant for VariantRecord {
+    fn record(&self) -> &VariantRecord {
+        self
+    }
+}
+
+impl SpecVariant for RunVariant {
+    fn record(&self) -> &VariantRecord {
+        &self.record
     }
 }
 
@@ -163,13 +220,24 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     out
 }
 
+/// A game stops after this many deals even if the dealer keeps the deal (it never does in
+/// practice: that needs tens of thousands of dealer wins or draws in a row). The bound keeps
+/// `deal_in_game` a `u16` and the deal ids of different games apart.
+pub const MAX_DEALS_PER_GAME: u64 = 1 << 16;
+
+/// The deal id of deal `j` of game `g`.
+pub const fn game_deal_id(game: u64, j: u64) -> u64 {
+    game * MAX_DEALS_PER_GAME + j
+}
+
 /// Part files are numbered with five digits.
 pub const MAX_PARTS: u64 = 99_999;
 
-/// Everything that decides a run's rows.
+/// Everything that decides a run's rows: the variant it plays ([`RunVariant`], parsed
+/// once), or as a record names it ([`RecordedSpec`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunSpec {
-    pub variant: VariantSource,
+pub struct RunSpec<V = RunVariant> {
+    pub variant: V,
     pub unit: Unit,
     /// Deals or games in the whole run (all shards).
     pub count: u64,
@@ -190,7 +258,11 @@ pub struct RunSpec {
     pub decisions: Option<DecisionSeats>,
 }
 
-impl RunSpec {
+/// A spec as a manifest, a journal or a part's footer records it: the variant named by its
+/// [`VariantRecord`], not yet read.
+pub type RecordedSpec = RunSpec<VariantRecord>;
+
+impl<V: SpecVariant> RunSpec<V> {
     /// Checks what the argument types cannot. The messages name the setting, not a
     /// command-line flag: the Python bindings show them too.
     pub fn validate(&self) -> Result<(), HarnessError> {
@@ -208,11 +280,11 @@ impl RunSpec {
             ));
         }
         // deal_id = g × 65536 + j must fit in 64 bits.
-        if self.unit == Unit::Games && self.count > u64::MAX / crate::MAX_DEALS_PER_GAME {
+        if self.unit == Unit::Games && self.count > u64::MAX / MAX_DEALS_PER_GAME {
             return Some(format!(
                 "{} games are more than deal ids can number (at most {})",
                 self.count,
-                u64::MAX / crate::MAX_DEALS_PER_GAME
+                u64::MAX / MAX_DEALS_PER_GAME
             ));
         }
         if self.part_size == 0 {
@@ -260,8 +332,8 @@ impl RunSpec {
         let (first, end) = self.part_units(p);
         PartOrigin {
             format: PART_ORIGIN_FORMAT.to_string(),
-            variant: self.variant.name.clone(),
-            variant_sha256: self.variant.sha256.clone(),
+            variant: self.variant.record().name.clone(),
+            variant_sha256: self.variant.record().sha256.clone(),
             unit: self.unit,
             count: self.count,
             seed: self.seed,
@@ -280,6 +352,30 @@ impl RunSpec {
     pub fn agents_arg(&self) -> String {
         let names: Vec<String> = self.agents.iter().map(|a| a.to_string()).collect();
         names.join(",")
+    }
+
+    /// The spec as its records hold it.
+    pub fn record(&self) -> RecordedSpec {
+        self.with_variant(self.variant.record().clone())
+    }
+}
+
+impl<V> RunSpec<V> {
+    /// The same spec with `variant` in its variant's place.
+    pub fn with_variant<W>(&self, variant: W) -> RunSpec<W> {
+        RunSpec {
+            variant,
+            unit: self.unit,
+            count: self.count,
+            seed: self.seed,
+            agents: self.agents.clone(),
+            part_size: self.part_size,
+            shard: self.shard,
+            log_actions: self.log_actions,
+            base: self.base,
+            per_tai: self.per_tai,
+            decisions: self.decisions,
+        }
     }
 }
 
@@ -322,9 +418,18 @@ impl PartOrigin {
         serde_json::to_string(self).expect("a part origin serialises")
     }
 
+    /// What the footer says of the variant (where it was read from is not recorded).
+    pub fn variant_record(&self) -> VariantRecord {
+        VariantRecord {
+            name: self.variant.clone(),
+            origin: String::new(),
+            sha256: self.variant_sha256.clone(),
+        }
+    }
+
     /// The spec of the run that wrote the part, as shard `shard` with `variant` (whose hash
     /// the caller has checked against [`PartOrigin::variant_sha256`]).
-    pub fn spec(&self, variant: VariantSource, shard: Shard) -> RunSpec {
+    pub fn spec<V>(&self, variant: V, shard: Shard) -> RunSpec<V> {
         RunSpec {
             variant,
             unit: self.unit,
@@ -350,152 +455,34 @@ impl PartOrigin {
     }
 }
 
-/// A run as a user asks for it: every field optional. [`RunRequest::spec`] fills the gaps
-/// with the defaults of a new run, or with the recorded run's own values on resume
-/// (where any field given must then agree with the run).
-#[derive(Clone, Debug, Default)]
-pub struct RunRequest {
-    pub variant: Option<String>,
-    pub deals: Option<u64>,
-    pub games: Option<u64>,
-    pub seed: Option<u64>,
-    pub agents: Option<String>,
-    pub part_size: Option<u64>,
-    pub shard: Option<Shard>,
-    pub log_actions: bool,
-    pub base: Option<i64>,
-    pub per_tai: Option<i64>,
-    pub decisions: Option<DecisionSeats>,
-}
-
-impl RunRequest {
-    /// The default run: 1,000,000 deals of taiwan16, greedy agents, seed 0.
-    pub const DEFAULT_DEALS: u64 = 1_000_000;
-    pub const DEFAULT_AGENTS: &'static str = "greedy";
-
-    /// The spec of the run to play into `out`.
-    pub fn spec(&self, out: &std::path::Path, resume: bool) -> Result<RunSpec, HarnessError> {
-        if self.deals.is_some() && self.games.is_some() {
-            return Err(HarnessError::Usage(
-                "give a number of deals or of games, not both".into(),
-            ));
-        }
-        let shard = self.shard.unwrap_or(Shard::WHOLE);
-        // What the directory recorded (its manifest, journal or part files); a run killed
-        // before its first manifest resumes from the arguments alone.
-        let recorded = match resume {
-            true => crate::resume::recorded_spec(out, shard)?,
-            false => None,
-        };
-        if resume && recorded.is_none() && !crate::run::resumable_without_manifest(out, shard) {
-            // Names what is missing.
-            crate::run::resume_spec(out, shard)?;
-        }
-        let from_manifest = recorded.is_some();
-        let mut spec = if let Some((spec, _)) = recorded {
-            spec
-        } else {
-            let (source, variant) = VariantSource::by_name_or_path(
-                self.variant.as_deref().unwrap_or(Variant::DEFAULT),
-            )?;
-            let unit = if self.games.is_some() {
-                Unit::Games
-            } else {
-                Unit::Deals
-            };
-            RunSpec {
-                unit,
-                count: RunRequest::DEFAULT_DEALS,
-                seed: 0,
-                agents: parse_agents(RunRequest::DEFAULT_AGENTS).expect("a known agent"),
-                part_size: unit.default_part_size(),
-                shard,
-                log_actions: false,
-                base: variant.settlement.base,
-                per_tai: variant.settlement.per_tai,
-                decisions: None,
-                variant: source,
-            }
-        };
-        if let (Some(name), true) = (&self.variant, from_manifest) {
-            let asked = VariantSource::by_name_or_path(name)?.0;
-            // The same variant read from elsewhere keeps the run's record of it.
-            if asked.sha256 != spec.variant.sha256 {
-                spec.variant = asked;
-            }
-        }
-        if let Some(n) = self.deals {
-            spec.unit = Unit::Deals;
-            spec.count = n;
-        }
-        if let Some(n) = self.games {
-            if !from_manifest && self.part_size.is_none() {
-                spec.part_size = Unit::Games.default_part_size();
-            }
-            spec.unit = Unit::Games;
-            spec.count = n;
-        }
-        if let Some(seed) = self.seed {
-            spec.seed = seed;
-        }
-        if let Some(agents) = &self.agents {
-            spec.agents = parse_agents(agents).map_err(|e| HarnessError::Usage(e.to_string()))?;
-        }
-        if let Some(n) = self.part_size {
-            spec.part_size = n;
-        }
-        if self.log_actions {
-            spec.log_actions = true;
-        }
-        if let Some(base) = self.base {
-            spec.base = base;
-        }
-        if let Some(per_tai) = self.per_tai {
-            spec.per_tai = per_tai;
-        }
-        if let Some(seats) = self.decisions {
-            spec.decisions = Some(seats);
-            // A part is held in memory until it is written, and a decision row is about
-            // 2 KB: 65,536 deals of about 40 rows each would take gigabytes per worker.
-            if !from_manifest && self.part_size.is_none() {
-                spec.part_size = spec.unit.default_part_size() / 32;
-            }
-        }
-        spec.validate()?;
-        // Stakes the settlement cannot pay exactly are refused before anything is played,
-        // not met as an error at the run's first win.
-        let variant =
-            VariantSource::from_text(spec.variant.text.clone(), spec.variant.origin.clone())?.1;
-        check_stakes(&variant, spec.base, spec.per_tai)
-            .map_err(|e| HarnessError::Usage(e.to_string()))?;
-        Ok(spec)
-    }
-}
-
-/// Whether two specs describe the same rows: everything but the variant's text (a manifest
-/// keeps its hash) and where the variant was read from.
-pub(crate) fn same_run(a: &RunSpec, b: &RunSpec) -> bool {
-    let plain = |s: &RunSpec| RunSpec {
-        variant: VariantSource {
+/// Whether two specs describe the same rows: everything but where the variant was read from
+/// (its name and hash are compared, not its text).
+pub(crate) fn same_run<A: SpecVariant, B: SpecVariant>(a: &RunSpec<A>, b: &RunSpec<B>) -> bool {
+    let plain = |s: RecordedSpec| RunSpec {
+        variant: VariantRecord {
             origin: String::new(),
-            text: String::new(),
-            ..s.variant.clone()
+            ..s.variant
         },
-        ..s.clone()
+        ..s
     };
-    plain(a) == plain(b)
+    plain(a.record()) == plain(b.record())
 }
 
 /// The first field two specs disagree on, for an error message: "seed: the run has 42, the
 /// command asks for 77" (`has` and `asks` name the two sides).
-pub(crate) fn spec_difference(a: &RunSpec, b: &RunSpec, [has, asks]: [&str; 2]) -> String {
-    let seats = |s: &RunSpec| s.decisions.map_or("none".to_string(), |d| d.to_string());
+pub(crate) fn spec_difference<A: SpecVariant, B: SpecVariant>(
+    a: &RunSpec<A>,
+    b: &RunSpec<B>,
+    [has, asks]: [&str; 2],
+) -> String {
+    let seats = |d: Option<DecisionSeats>| d.map_or("none".to_string(), |d| d.to_string());
     let short = |h: &str| h.get(..12).unwrap_or(h).to_string();
+    let (va, vb) = (a.variant.record(), b.variant.record());
     let fields: [(&str, String, String); 10] = [
         (
             "variant",
-            format!("{} ({}…)", a.variant.name, short(&a.variant.sha256)),
-            format!("{} ({}…)", b.variant.name, short(&b.variant.sha256)),
+            format!("{} ({}…)", va.name, short(&va.sha256)),
+            format!("{} ({}…)", vb.name, short(&vb.sha256)),
         ),
         ("unit", a.unit.name().into(), b.unit.name().into()),
         ("count", a.count.to_string(), b.count.to_string()),
@@ -517,7 +504,7 @@ pub(crate) fn spec_difference(a: &RunSpec, b: &RunSpec, [has, asks]: [&str; 2]) 
             format!("{}/{}", a.base, a.per_tai),
             format!("{}/{}", b.base, b.per_tai),
         ),
-        ("decisions", seats(a), seats(b)),
+        ("decisions", seats(a.decisions), seats(b.decisions)),
     ];
     fields
         .iter()
@@ -575,7 +562,7 @@ mod tests {
     }
 
     fn sample() -> RunSpec {
-        let (variant, _) = VariantSource::by_name_or_path("taiwan16").unwrap();
+        let variant = RunVariant::by_name_or_path("taiwan16").unwrap();
         RunSpec {
             variant,
             unit: Unit::Deals,

@@ -12,14 +12,15 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use taisim_agents::parse_agents;
 use taisim_datasets::{
-    part_path, replay, simulate, HarnessError, Manifest, RunOptions, RunSpec, Shard, Status, Table,
-    Unit, VariantSource,
+    part_path, replay, simulate, HarnessError, Manifest, RunOptions, RunSpec, RunVariant, Shard,
+    Status, Table, Unit,
 };
 
 fn spec(variant: &str, unit: Unit, count: u64, part_size: u64, agents: &str) -> RunSpec {
-    let (source, v) = VariantSource::by_name_or_path(variant).unwrap();
+    let variant = RunVariant::by_name_or_path(variant).unwrap();
+    let v = variant.variant().clone();
     RunSpec {
-        variant: source,
+        variant,
         unit,
         count,
         seed: 7,
@@ -27,8 +28,8 @@ fn spec(variant: &str, unit: Unit, count: u64, part_size: u64, agents: &str) -> 
         part_size,
         shard: Shard::WHOLE,
         log_actions: false,
-        base: v.settlement.base,
-        per_tai: v.settlement.per_tai,
+        base: v.settlement().base,
+        per_tai: v.settlement().per_tai,
         decisions: None,
     }
 }
@@ -445,7 +446,7 @@ fn a_run_killed_before_its_manifest_resumes_and_splits_must_agree() {
     .unwrap();
 
     let err = simulate(&s, &killed, &options(1)).unwrap_err();
-    assert_eq!(err.exit_code(), 2, "{err}");
+    assert!(matches!(err, HarnessError::Usage(_)), "{err}");
     assert!(err.to_string().contains("not empty"), "{err}");
     let resumed = simulate(
         &s,
@@ -476,7 +477,7 @@ fn a_run_killed_before_its_manifest_resumes_and_splits_must_agree() {
         },
     )
     .unwrap_err();
-    assert_eq!(err.exit_code(), 2, "{err}");
+    assert!(matches!(err, HarnessError::Usage(_)), "{err}");
     assert!(std::fs::read_dir(&other).unwrap().count() == 1);
 
     // Shards of a 2-way split; a 3-way shard (or an unsplit run) cannot join them.
@@ -500,7 +501,7 @@ fn a_run_killed_before_its_manifest_resumes_and_splits_must_agree() {
             },
         )
         .unwrap_err();
-        assert_eq!(err.exit_code(), 2, "{err}");
+        assert!(matches!(err, HarnessError::Usage(_)), "{err}");
         let text = err.to_string();
         assert!(text.contains("shard 1/2"), "{text}");
         assert!(
@@ -683,11 +684,12 @@ fn user_errors_are_usage_errors_and_touch_nothing() {
     let file = dir.path().join("file");
     std::fs::write(&file, "x").unwrap();
     let err = simulate(&s, &file.join("run"), &options(1)).unwrap_err();
-    assert_eq!(err.exit_code(), 2, "{err}");
+    assert!(matches!(err, HarnessError::Usage(_)), "{err}");
     assert!(err.to_string().contains("output directory"), "{err}");
 
     // Unknown names list the known ones.
-    let err = VariantSource::by_name_or_path("taiwan17").unwrap_err();
+    let err = RunVariant::by_name_or_path("taiwan17").unwrap_err();
+    assert!(matches!(err, HarnessError::Variant(_)), "{err:?}");
     assert!(err.to_string().contains("taiwan16-house"), "{err}");
     let err = simulate(
         &RunSpec {
@@ -722,7 +724,7 @@ fn a_failed_write_keeps_the_complete_parts() {
         },
     )
     .unwrap_err();
-    assert_eq!(err.exit_code(), 1, "{err}");
+    assert!(matches!(err, HarnessError::Io { .. }), "{err}");
     assert!(err.to_string().contains(".part-00002.parquet.tmp"), "{err}");
     for p in [0, 1] {
         for table in Table::ALL {

@@ -14,7 +14,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use taisim_agents::parse_agents;
 use taisim_datasets::{
     part_path, replay, simulate, variant_schema, Manifest, Report, ReportOptions, RunOptions,
-    RunSpec, Shard, Table, Unit, VariantSource,
+    RunSpec, RunVariant, Shard, Table, Unit,
 };
 use taisim_score::{settle_all_pairs, Variant};
 use taisim_sim::{BySeat, Deal, DealContext, Wind};
@@ -51,9 +51,10 @@ macro_rules! on_both_variants {
 }
 
 fn spec(variant: &str, count: u64, part_size: u64, agents: &str) -> (RunSpec, Variant) {
-    let (source, v) = VariantSource::by_name_or_path(variant).unwrap();
+    let variant = RunVariant::by_name_or_path(variant).unwrap();
+    let v = Variant::clone(variant.variant());
     let spec = RunSpec {
-        variant: source,
+        variant,
         unit: Unit::Deals,
         count,
         seed: 11,
@@ -62,8 +63,8 @@ fn spec(variant: &str, count: u64, part_size: u64, agents: &str) -> (RunSpec, Va
         shard: Shard::WHOLE,
         log_actions: false,
         decisions: None,
-        base: v.settlement.base,
-        per_tai: v.settlement.per_tai,
+        base: v.settlement().base,
+        per_tai: v.settlement().per_tai,
     };
     (spec, v)
 }
@@ -233,7 +234,7 @@ fn runs_read_back_settled_among_all_pairs(name: &str, dir: &Path) {
             assert_eq!(r.payment, pays[r.winner as usize]);
             assert_eq!(r.values[r.winner as usize], r.points);
             assert_eq!(
-                variant.scoring.value(r.hu, r.tai as u32).points,
+                variant.scoring().value(r.hu, r.tai as u32).points,
                 r.points,
                 "deal {}: points of {} 胡 and {} 台",
                 ids[i],
@@ -263,7 +264,7 @@ on_both_variants!(
 );
 
 fn s_per_tai(variant: &Variant) -> i64 {
-    variant.settlement.per_tai
+    variant.settlement().per_tai
 }
 
 /// The report's taizhou figures are those of a recount of the Parquet rows: 胡 and points
@@ -474,7 +475,7 @@ on_both_variants!(
 /// deal is played here, so it needs no scoring of wilds.
 #[test]
 fn taizhou_replay_names_the_wild_and_its_stand_in() {
-    let (_, variant) = VariantSource::by_name_or_path("taizhou").unwrap();
+    let variant = Variant::builtin("taizhou").unwrap();
     for seed in 0..40u64 {
         let deal = Deal::new(variant.rules(), seed, DealContext::FIRST).unwrap();
         let indicator = deal.wild_indicator().expect("taizhou turns up a wild");

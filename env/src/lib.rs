@@ -39,8 +39,6 @@
 mod aec;
 #[cfg(feature = "python")]
 mod python;
-#[cfg(feature = "python")]
-mod python_policy;
 mod reward;
 mod single;
 mod vec_env;

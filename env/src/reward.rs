@@ -90,7 +90,7 @@ impl Reward {
             Reward::WinLoss => Ok(win_loss(deal)),
             Reward::Points(_) if !deal.is_over() => Ok([0.0; 4]),
             Reward::Points(variant) => {
-                let st = &variant.settlement;
+                let st = variant.settlement();
                 let scored = score_deal(deal, variant, st.base, st.per_tai)?;
                 Ok(scored.payments.0.map(|p| p as f32))
             }

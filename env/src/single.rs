@@ -10,8 +10,8 @@ use taisim_agents::{
 
 use taisim_score::Variant;
 use taisim_sim::{
-    deal_seed, splitmix64, Action, ActionList, Deal, DealContext, DealResult, Rules, RulesError,
-    Seat, Tile, Wind,
+    deal_seed, Action, ActionList, Deal, DealContext, DealResult, Rules, RulesError, Seat, Tile,
+    Wind,
 };
 
 use crate::reward::{Reward, RewardError, RewardKind};
@@ -171,14 +171,7 @@ pub struct Transition {
 /// The dealer and round wind for a deal drawn from its seed, when the configuration fixes
 /// none.
 pub(crate) fn context_for(config_context: Option<DealContext>, seed: u64) -> DealContext {
-    config_context.unwrap_or_else(|| {
-        let r = splitmix64(seed ^ 0xc0_7e87);
-        DealContext {
-            round_wind: Wind::new((r >> 2) as u8),
-            dealer: Wind::new(r as u8),
-            streak: 0,
-        }
-    })
+    config_context.unwrap_or_else(|| DealContext::drawn(seed))
 }
 
 /// The logic of the single-agent environment, without observation buffers (a [`VecEnv`]

@@ -38,7 +38,7 @@ fn wild_in(obs: &[f32]) -> Option<Tile> {
 
 /// The points reward of a finished deal, recomputed: `score_deal`'s payments.
 fn settled(deal: &Deal, variant: &Variant) -> [f32; 4] {
-    let st = &variant.settlement;
+    let st = variant.settlement();
     score_deal(deal, variant, st.base, st.per_tai)
         .unwrap()
         .payments
@@ -49,7 +49,7 @@ fn settled(deal: &Deal, variant: &Variant) -> [f32; 4] {
 #[test]
 fn the_variant_settles_among_all_pairs() {
     let v = taizhou();
-    assert_eq!(v.settlement.model, SettlementModel::AllPairs);
+    assert_eq!(v.settlement().model, SettlementModel::AllPairs);
     assert!(v.rules().has_wild());
 }
 

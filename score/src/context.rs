@@ -8,6 +8,8 @@ use taisim_sim::{Deal, Outcome, WinContext};
 use taisim_sim::{FlowerSet, Seat, Tile, Wind};
 use taisim_sim::{Meld, MeldKind, MeldList};
 
+use super::error::ScoreError;
+
 /// A ready declaration (報聽) the winner made, as the texts grade it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Ready {
@@ -59,79 +61,6 @@ pub struct WinInput {
     /// deal), `None` where the variant has none. Its three copies in play are wild, each 白板
     /// is read as its face or as itself (shared/rules/README.md, taizhou 得牌 and 白板).
     pub wild: Option<Tile>,
-}
-
-/// Why a [`WinInput`] cannot be scored.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ScoreError {
-    #[error("{melds} melds leave room for {expected} concealed tiles, but the hand has {got}")]
-    TileCount {
-        melds: usize,
-        expected: usize,
-        got: usize,
-    },
-    #[error("more than 5 melds ({0})")]
-    TooManyMelds(usize),
-    #[error("meld {0}: a chow runs from a 1 to a 7 of a numbered suit")]
-    BadChow(Meld),
-    #[error("a fifth {0}: there are only four of each tile (hand and melds together)")]
-    FifthCopy(Tile),
-    #[error("meld {0}: a wild (得牌) never takes part in a chow, pung or kong")]
-    WildInMeld(Meld),
-    #[error("a fourth {0}, the wild kind: the turned-up indicator leaves three copies in play")]
-    WildCopies(Tile),
-    #[error("this variant scores hands with a wild (得牌): give the wild kind")]
-    WildMissing,
-    #[error("this variant has no wild (得牌); wild {0} given")]
-    WildUnused(Tile),
-    /// A win on a discarded (or robbed) wild where wilds stay out of claims: the engine never
-    /// offers it, so no table prices it.
-    #[error(
-        "a win on a discarded {0}, the wild kind: a discarded wild is dead, no one may claim \
-         or win on it (taizhou.md 得牌: 也不能参与吃 / 碰 / 杠); a wild wins only self-drawn"
-    )]
-    WinOnDiscardedWild(Tile),
-    /// Flowers given to a variant played without them: no deal of it holds one.
-    #[error(
-        "this variant plays without flowers (rules.flowers = false); flowers {0} given \
-         (taizhou.md 共136张: no flower tiles)"
-    )]
-    FlowersUnused(FlowerSet),
-    #[error("the winning tile {0} is not in the hand")]
-    WinTileMissing(Tile),
-    #[error("no winning tile given")]
-    NoWinTile,
-    #[error("the hand is not a winning shape")]
-    NotAWin,
-    #[error("a discard win needs the discarder, other than the winner")]
-    BadDiscarder,
-    #[error("a flower win needs {0}")]
-    FlowerWin(&'static str),
-    /// A circumstance the seats, the win or the hand rule out: `circumstance` names it and
-    /// its rule, `needs` says what it takes.
-    #[error("context {circumstance}: {needs}")]
-    Context {
-        circumstance: &'static str,
-        needs: &'static str,
-    },
-    #[error(
-        "discarder {0}: a self-draw has no discarder (only a 槓上開花 on a kong claimed from \
-         a discard names the seat that discarded it)"
-    )]
-    DiscarderOnSelfDraw(Seat),
-    #[error("this variant's scoring kind is not supported by the tai scorer")]
-    Unsupported,
-    /// A variant counting the 台州 patterns, read by their own tables, also counts a pattern
-    /// those tables do not read: scoring it would drop that pattern silently.
-    #[error(
-        "pattern {0} cannot be counted with the 台州 patterns (pairs, sets by how they were \
-         made, 嵌档胡, 无得, ...), which are scored by their own tables"
-    )]
-    MixedTables(super::pattern::PatternId),
-    #[error("the deal is not over")]
-    DealNotOver,
-    #[error("cannot settle: {0}")]
-    Settle(#[from] super::settle::SettleError),
 }
 
 /// Checks physical copies (hands and melds, every seat given, by the tile each shows, a

@@ -10,7 +10,7 @@
 
 use super::context::{Ready, WinInput};
 use super::pattern::{PatternId, PatternSet};
-use super::reading::{Reading, ReadingKind, WaitShape};
+use super::reading::{Reading, ReadingKind, WaitShape, DRAGONS, HONORS, TERMINALS, WINDS};
 use super::variant::Variant;
 use taisim_sim::MeldKind;
 use taisim_sim::{FlowerSet, Tile};
@@ -59,11 +59,6 @@ pub(crate) struct Flags {
     pub discards: Option<u8>,
 }
 
-pub(crate) const HONORS: u64 = 0x7f << 27;
-const WINDS: u64 = 0xf << 27;
-const DRAGONS: u64 = 0x7 << 31;
-pub(crate) const TERMINALS: u64 =
-    (1 << 0) | (1 << 8) | (1 << 9) | (1 << 17) | (1 << 18) | (1 << 26);
 const FIVES: u64 = (1 << 4) | (1 << 13) | (1 << 22);
 /// The first kind of each numbered suit.
 const SUIT_STARTS: u64 = (1 << 0) | (1 << 9) | (1 << 18);

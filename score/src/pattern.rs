@@ -382,6 +382,33 @@ pub(crate) fn chain_exclusions() -> [PatternSet; PatternId::COUNT] {
     out
 }
 
+/// The patterns only the 台州 tables have: a variant counting one of them is scored here.
+pub(crate) const TAIZHOU_FAMILY: PatternSet = PatternId::PlainPair.bit()
+    | PatternId::SeatWindPair.bit()
+    | PatternId::DragonPair.bit()
+    | PatternId::MiddleWait.bit()
+    | PatternId::ExposedPung.bit()
+    | PatternId::ExposedPungTerminal.bit()
+    | PatternId::ConcealedPung.bit()
+    | PatternId::ConcealedPungTerminal.bit()
+    | PatternId::ExposedKongTerminal.bit()
+    | PatternId::ConcealedKongTerminal.bit()
+    | PatternId::DragonSet.bit()
+    | PatternId::SeatWindSet.bit()
+    | PatternId::NoWild.bit()
+    | PatternId::PointsCap.bit();
+
+/// Every pattern the 台州 tables find: [`TAIZHOU_FAMILY`] and the catalogue's patterns the 台州 tables
+/// share with the others (自摸, 对对胡, 清一色, 混一色, 明杠, 暗杠). A variant of the family
+/// that counts another is refused when it scores ([`ScoreError::MixedTables`](crate::ScoreError::MixedTables)).
+pub(crate) const TAIZHOU_READ: PatternSet = TAIZHOU_FAMILY
+    | PatternId::SelfDraw.bit()
+    | PatternId::AllPungs.bit()
+    | PatternId::FullFlush.bit()
+    | PatternId::HalfFlush.bit()
+    | PatternId::ExposedKong.bit()
+    | PatternId::ConcealedKong.bit();
+
 #[cfg(test)]
 mod tests {
     use super::*;

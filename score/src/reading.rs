@@ -2,9 +2,18 @@
 //! went), built straight from the tile counts.
 
 use super::context::WinInput;
+
 use taisim_sim::algo::MAX_DECOMPOSITIONS;
 use taisim_sim::MeldKind;
 use taisim_sim::Tile;
+
+/// Tile kinds as bitsets (kind `k` at bit `k`): the readings and the detectors test a hand's
+/// kinds against them.
+pub(crate) const HONORS: u64 = 0x7f << 27;
+pub(crate) const WINDS: u64 = 0xf << 27;
+pub(crate) const DRAGONS: u64 = 0x7 << 31;
+pub(crate) const TERMINALS: u64 =
+    (1 << 0) | (1 << 8) | (1 << 9) | (1 << 17) | (1 << 18) | (1 << 26);
 
 /// How the winning tile completed the hand, judged on one reading.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -423,7 +432,7 @@ pub(crate) fn thirteen_orphans_readings(
     self_draw: bool,
     mut each: impl FnMut(&Reading, bool),
 ) {
-    const ORPHANS: u64 = super::detect::TERMINALS | super::detect::HONORS;
+    const ORPHANS: u64 = TERMINALS | HONORS;
     let Some(win) = input.win_tile else {
         return;
     };

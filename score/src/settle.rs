@@ -8,6 +8,7 @@
 use super::amount::Amount;
 use super::breakdown::Score;
 use super::context::WinInput;
+use super::error::SettleError;
 use super::pattern::PatternId;
 use super::variant::{bounds, RobbedFlowerPayer, ScoringModel, SettlementModel, Variant};
 use taisim_sim::BySeat;
@@ -104,25 +105,6 @@ fn insured(score: &Score, input: &WinInput, variant: &Variant) -> bool {
         || (ins.last_five && input.late_fresh_discard)
 }
 
-/// Why a win cannot be settled.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SettleError {
-    #[error("{field} = {value} is out of bounds (must be 0 to {max})")]
-    Stake {
-        field: &'static str,
-        value: i64,
-        max: i64,
-    },
-    #[error("per_tai = {0} must be even under all-pairs settlement, whose half-point amounts must come to whole money")]
-    OddUnit(i64),
-    #[error(
-        "base = {0} has no meaning under all-pairs settlement (values times per_tai alone); give 0"
-    )]
-    BaseUnused(i64),
-    #[error("a payment does not fit in 64 bits")]
-    Overflow,
-}
-
 /// Checks a caller's stakes against the bounds every variant's own stakes meet at load, so
 /// that settling with them cannot overflow, and against what the variant's model needs.
 pub fn check_stakes(variant: &Variant, base: i64, per_tai: i64) -> Result<(), SettleError> {
@@ -144,6 +126,19 @@ pub fn check_stakes(variant: &Variant, base: i64, per_tai: i64) -> Result<(), Se
         }
     }
     Ok(())
+}
+
+impl Variant {
+    /// This variant with other default stakes (`[settlement] base` and `per_tai`), checked as
+    /// every caller's stakes are ([`check_stakes`]): the one change a
+    /// caller may make to a loaded variant, and it cannot break the rest.
+    pub fn with_stakes(&self, base: i64, per_tai: i64) -> Result<Variant, SettleError> {
+        check_stakes(self, base, per_tai)?;
+        let mut out = self.clone();
+        out.settlement.base = base;
+        out.settlement.per_tai = per_tai;
+        Ok(out)
+    }
 }
 
 /// Each seat's gain (positive) or payment (negative) for one scored win. Sums to zero.

@@ -3,7 +3,7 @@
 //! made possible, is scored. Requests go through `score_json`, the path of `taisim score
 //! --json` and of the Python `taisim.score`.
 
-use taisim_score::score_json;
+use taisim_score::{score_json, RequestError, ScoreError};
 
 /// A self-drawn or discard win of S (dealer E) on a single wait, with `extra` JSON fields
 /// (a `hand` among them replaces the default one).
@@ -303,7 +303,10 @@ fn impossible_contexts_are_refused_by_name_and_their_near_misses_score() {
             let bad = request(win, &with_variant(extra));
             match score_json(&bad) {
                 Ok(out) => panic!("{variant}: {why}: accepted: {out}"),
-                Err(e) => assert!(e.contains(words), "{variant}: {why}: {e:?} lacks {words:?}"),
+                Err(e) => assert!(
+                    e.to_string().contains(words),
+                    "{variant}: {why}: {e:?} lacks {words:?}"
+                ),
             }
             let good = request(ok_win, &with_variant(ok_extra));
             if let Err(e) = score_json(&good) {
@@ -321,13 +324,15 @@ fn flower_win_refusals_name_the_flowers_needed() {
         "self_draw",
         r#", "flowers": ["f1"], "context": ["flower_win"]"#,
     ))
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("all eight flowers"), "{e}");
     let e = score_json(&request(
         "discard",
         r#", "flowers": ["f1","f2","f3","f4","f5","f6"], "discarder": "N", "context": ["flower_win"]"#,
     ))
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("seven flowers"), "{e}");
 }
 
@@ -370,13 +375,22 @@ fn taizhou_impossible_requests_are_refused() {
                 "win_tile": "9s", "win": "{win}"{extra}}}"#
         )
     };
+    // Refused by scoring's own check, and the kind says so.
     let e = score_json(&req("discard", r#", "discarder": "W""#)).unwrap_err();
-    assert!(e.contains("discarded 9s, the wild kind"), "{e}");
+    assert!(
+        matches!(
+            e,
+            RequestError::Score(ScoreError::WinOnDiscardedWild(t)) if t.to_string() == "9s"
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("discarded 9s, the wild kind"), "{e}");
     let e = score_json(&req(
         "discard",
         r#", "discarder": "W", "context": ["robbing_kong"]"#,
     ))
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("discarded 9s, the wild kind"), "{e}");
     // Near misses: the same wild self-drawn; a discarded 白板 (never wild, "但不能成为得牌").
     score_json(&req("self_draw", "")).unwrap();
@@ -386,6 +400,11 @@ fn taizhou_impossible_requests_are_refused() {
     score_json(&white).unwrap();
 
     let e = score_json(&req("self_draw", r#", "flowers": ["f2"]"#)).unwrap_err();
+    assert!(
+        matches!(e, RequestError::Score(ScoreError::FlowersUnused(_))),
+        "{e:?}"
+    );
+    let e = e.to_string();
     assert!(e.contains("without flowers") && e.contains("f2"), "{e}");
     score_json(&req("self_draw", r#", "flowers": []"#)).unwrap();
 }
@@ -396,7 +415,7 @@ fn taizhou_impossible_requests_are_refused() {
 fn flowers_are_refused_where_the_variant_has_none() {
     use taisim_score::{score, ScoreError, Variant, WinInput};
     use taisim_sim::{parse_flowers, parse_hand, parse_tile, Wind};
-    let mut v = Variant::builtin("taiwan16").unwrap();
+    let v = Variant::builtin("taiwan16").unwrap();
     let mut input = WinInput::new(
         Wind::South,
         parse_hand("123m 456m 789m 234p 99s 345s").unwrap(),
@@ -407,7 +426,16 @@ fn flowers_are_refused_where_the_variant_has_none() {
     // With flowers, 正花 twice (f2 and f6 are South's).
     let s = score(&input, &v).unwrap();
     assert_eq!(s.tai_of(taisim_score::PatternId::SeatFlower), 2);
-    v.rules.flowers = false;
+    // taiwan16 played without flowers: a 136-tile wall, no flower wins.
+    let mut file: toml::Table = toml::from_str(Variant::builtin_text("taiwan16").unwrap()).unwrap();
+    let rules = file["rules"].as_table_mut().unwrap();
+    rules.insert("flowers".into(), false.into());
+    rules.insert("flower_wins".into(), false.into());
+    if let Some(p) = rules.get_mut("procedure").and_then(|p| p.as_table_mut()) {
+        p.remove("tiles");
+    }
+    let v = Variant::from_toml_str(&toml::to_string(&file).unwrap(), "no flowers").unwrap();
+    assert!(!v.rules().flowers);
     match score(&input, &v) {
         Err(ScoreError::FlowersUnused(f)) => assert_eq!(f, input.flowers),
         other => panic!("{other:?}"),

@@ -115,8 +115,12 @@ fn mahjongtime_insurance_penalty() {
     assert_eq!(pay[Wind::South], -3 * each);
     assert_eq!(pay[Wind::North], 3 * each);
     // Without the insurance rule the discarder pays only its own share.
-    let mut plain = variant.clone();
-    plain.settlement.insurance = Default::default();
+    let text = Variant::builtin_text("mahjongtime").unwrap().replace(
+        r#"insurance = ["full_flush", "four_winds", "three_dragons", "last_five"]"#,
+        "insurance = []",
+    );
+    let plain = Variant::from_toml_str(&text, "mahjongtime without insurance").unwrap();
+    assert!(!plain.settlement().insurance.four_winds);
     let pay = settle(&s, &input, &plain, 0, 1);
     assert_eq!(pay[Wind::South], -each);
 }

@@ -447,7 +447,7 @@ fn every_variant_round_trips_through_its_toml() {
         assert_eq!(back.to_toml(), text);
     }
     let v = points_variant(100, "all_pairs");
-    assert_eq!(v.settlement.model, SettlementModel::AllPairs);
+    assert_eq!(v.settlement().model, SettlementModel::AllPairs);
     assert_eq!(v.pattern_hu(PatternId::DragonPung), 4);
 }
 
@@ -456,9 +456,9 @@ fn every_variant_round_trips_through_its_toml() {
 fn taizhou_variant_plays_the_engine_taizhou_rules() {
     let v = Variant::builtin("taizhou").unwrap();
     assert_eq!(v.rules(), taisim_sim::Rules::TAIZHOU);
-    assert_eq!(v.settlement.model, SettlementModel::AllPairs);
+    assert_eq!(v.settlement().model, SettlementModel::AllPairs);
     assert_eq!(
-        v.scoring,
+        v.scoring(),
         ScoringModel::Points {
             base_hu: 10,
             cap: 100

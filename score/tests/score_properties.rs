@@ -26,6 +26,16 @@ fn settlements_of_simulated_deals_sum_to_zero() {
                 let ds = score_deal(&deal, &variant, base, per_tai)
                     .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
                 assert_eq!(ds.payments.0.iter().sum::<i64>(), 0, "{name} seed {seed}");
+                // Each win's own payments sum to zero and add up to the deal's.
+                assert_eq!(ds.win_payments.len(), ds.wins.len());
+                let mut total = [0i64; 4];
+                for pay in &ds.win_payments {
+                    assert_eq!(pay.0.iter().sum::<i64>(), 0, "{name} seed {seed}");
+                    for (t, p) in total.iter_mut().zip(pay.0) {
+                        *t += p;
+                    }
+                }
+                assert_eq!(total, ds.payments.0, "{name} seed {seed}");
                 for (seat, s) in &ds.wins {
                     let sum: u16 = s.patterns.iter().map(|p| p.tai).sum();
                     assert!(
@@ -60,10 +70,9 @@ fn variants_round_trip_through_toml() {
 fn edited_variants_round_trip_through_toml() {
     // Every pattern switched on with a value and exclusions derived from its index, over a
     // few seeds, round-trips: the printer covers every id and exclusion list it can meet.
-    let base = Variant::builtin("taiwan16").unwrap();
     // The 台州 tables read no pattern but their own and a few shared ones, and a variant
-    // mixing the two is refused at load: the patterns only taizhou counts go to odd seeds
-    // (with taizhou's others), every other pattern to even seeds.
+    // mixing the two is refused at load: odd seeds edit taizhou with its own patterns, even
+    // seeds taiwan16 with every pattern but those only taizhou counts.
     let taizhou = Variant::builtin("taizhou").unwrap();
     let only_taizhou = |p: PatternId| {
         taizhou.pattern(p).is_some()
@@ -74,35 +83,65 @@ fn edited_variants_round_trip_through_toml() {
     };
     for seed in 0..20u64 {
         let mut rng = rng_from_seed(seed);
-        let mut v = base.clone();
+        let base = if seed % 2 == 0 { "taiwan16" } else { "taizhou" };
+        let mut file: toml::Table = toml::from_str(Variant::builtin_text(base).unwrap()).unwrap();
+        let mut patterns = toml::Table::new();
+        let mut expected = Vec::new();
         for &p in PatternId::ALL {
             let allowed = match seed % 2 {
                 0 => !only_taizhou(p),
                 _ => taizhou.pattern(p).is_some(),
             };
-            let rule = match bounded(&mut rng, 3) {
-                _ if !allowed => None,
-                0 => None,
-                _ => {
-                    // Only patterns earlier in the catalogue: exclusions that go round
-                    // are refused at load (issue 15).
-                    let mut excludes = 0;
-                    for &q in PatternId::ALL {
-                        if q.index() < p.index() && bounded(&mut rng, 40) == 0 {
-                            excludes |= q.bit();
-                        }
-                    }
-                    Some(PatternRule {
-                        tai: bounded(&mut rng, 60) as u16,
-                        excludes,
-                    })
+            if !allowed || bounded(&mut rng, 3) == 0 {
+                continue;
+            }
+            // Only patterns earlier in the catalogue: exclusions that go round are refused
+            // at load (issue 15).
+            let mut excludes = 0;
+            for &q in PatternId::ALL {
+                if q.index() < p.index() && bounded(&mut rng, 40) == 0 {
+                    excludes |= q.bit();
                 }
+            }
+            let rule = PatternRule {
+                tai: bounded(&mut rng, 60) as u16,
+                excludes,
             };
-            v.set_pattern(p, rule);
+            let mut value = toml::Table::new();
+            value.insert("tai".into(), i64::from(rule.tai).into());
+            let names: Vec<toml::Value> = PatternId::ALL
+                .iter()
+                .filter(|q| excludes & q.bit() != 0)
+                .map(|q| q.id().into())
+                .collect();
+            value.insert("excludes".into(), names.into());
+            patterns.insert(p.id().into(), value.into());
+            expected.push((p, rule));
         }
-        v.min_tai = bounded(&mut rng, 5) as u16;
-        v.settlement.base = bounded(&mut rng, 100) as i64;
-        v.description = format!("edited \"{seed}\" 台\n");
+        file.insert("patterns".into(), patterns.into());
+        let min = bounded(&mut rng, 5) as i64;
+        let tai = file.entry("tai").or_insert(toml::Table::new().into());
+        tai.as_table_mut().unwrap().insert("min".into(), min.into());
+        // All-pairs settlement takes no base, and an even unit.
+        let (key, stake) = match seed % 2 {
+            0 => ("base", bounded(&mut rng, 100) as i64),
+            _ => ("per_tai", 2 * bounded(&mut rng, 50) as i64),
+        };
+        let settlement = file
+            .entry("settlement")
+            .or_insert(toml::Table::new().into());
+        settlement
+            .as_table_mut()
+            .unwrap()
+            .insert(key.into(), stake.into());
+        file.insert(
+            "description".into(),
+            format!("edited \"{seed}\" 台\n").into(),
+        );
+        let v = Variant::from_toml_str(&toml::to_string(&file).unwrap(), "edited")
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(v.patterns().collect::<Vec<_>>(), expected, "seed {seed}");
+        assert_eq!(v.min_tai() as i64, min);
         let back = Variant::from_toml_str(&v.to_toml(), "edited").unwrap();
         assert_eq!(v, back, "seed {seed}");
     }

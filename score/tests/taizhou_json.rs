@@ -69,7 +69,7 @@ fn the_first_example_round_trips() {
 
 fn refused(req: &Value, needle: &str) {
     match score_json(&req.to_string()) {
-        Err(e) => assert!(e.contains(needle), "{e:?} lacks {needle:?}"),
+        Err(e) => assert!(e.to_string().contains(needle), "{e:?} lacks {needle:?}"),
         Ok(a) => panic!("accepted: {a}"),
     }
 }

@@ -211,7 +211,7 @@ proptest! {
                 prop_assert_eq!(back.as_ref(), Ok(&v), "{}", written);
                 prop_assert_eq!(v.exclusion_cycle(), None);
                 if let Ok(s) = score(&a_win(), &v) {
-                    let st = &v.settlement;
+                    let st = &v.settlement();
                     if let Ok(pay) = try_settle(&s, &a_win(), &v, st.base, st.per_tai) {
                         prop_assert_eq!(pay.0.iter().sum::<i64>(), 0);
                     }

@@ -35,7 +35,7 @@ use rand_pcg::Pcg64Mcg;
 use taisim_sim::algo::{self, Discards, HandRules};
 use taisim_sim::{bounded, Fill, Hand, Seat, Tile, TileSet, Unseen, View, WallTile};
 
-use crate::greedy::connectivity;
+use crate::efficiency::connectivity;
 use crate::knowledge::hand_rules;
 
 use super::pool::{nth, Pool};

@@ -72,7 +72,7 @@ impl Rollout {
 
 /// `seat`'s points in a finished deal under `variant`'s own settlement.
 pub(crate) fn points(deal: &Deal, seat: Seat, variant: &Variant) -> i64 {
-    let st = &variant.settlement;
+    let st = variant.settlement();
     match score_deal(deal, variant, st.base, st.per_tai) {
         Ok(scored) => scored.payments[seat],
         // A deal the engine played under the variant's rules always scores under it (tested

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use taisim_sim::Wind;
 
 use super::{Moments, Proportion, Report};
-use crate::tables::OUTCOMES;
+use crate::table::OUTCOMES;
 
 fn moments(m: &Moments) -> Value {
     let half = m.half_width95();

@@ -20,8 +20,8 @@ use taisim_sim::Outcome;
 
 use crate::error::HarnessError;
 use crate::read::Run;
-use crate::spec::{RunSpec, Shard};
-use crate::tables::OUTCOMES;
+use crate::spec::{RecordedSpec, Shard};
+use crate::table::OUTCOMES;
 pub use stats::{
     wilson_interval, AllPairsStats, Moments, PatternStats, PointsStats, Proportion, SeatStats, Z95,
 };
@@ -52,7 +52,7 @@ impl Default for ReportOptions {
 pub struct Report {
     pub dir: PathBuf,
     /// The run's spec (as its first manifest records it).
-    pub spec: RunSpec,
+    pub spec: RecordedSpec,
     pub shards_present: Vec<Shard>,
     pub parts_counted: u64,
     pub parts_in_run: u64,
@@ -104,7 +104,7 @@ impl Report {
 
     /// Computes the report of an opened run.
     pub fn compute(run: &Run, options: &ReportOptions) -> Result<Report, HarnessError> {
-        crate::run::check_threads(options.threads)?;
+        crate::pool::check_threads(options.threads)?;
         // No more threads than parts: the others would only be started to idle.
         let threads = options
             .threads
@@ -112,12 +112,7 @@ impl Report {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             })
             .min(run.parts.len().max(1));
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| {
-                HarnessError::System(format!("cannot start {threads} worker threads: {e}"))
-            })?;
+        let pool = crate::pool::worker_pool(threads)?;
         // Parts are tallied in parallel a chunk at a time, so few tallies wait at once
         // however many parts the run has, and merged in part order; the first failing
         // part's error is the one reported. Nothing depends on which worker finished first.

@@ -11,9 +11,9 @@ use taisim_sim::{Outcome, Wind};
 
 use super::{AllPairsStats, Moments, PatternStats, PointsStats, Report, SeatStats};
 use crate::error::HarnessError;
-use crate::part::{PartRecord, Table};
+use crate::part::PartRecord;
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
-use crate::tables::{WinsLayout, OUTCOMES, SEAT_SUFFIX};
+use crate::table::{Table, WinsLayout, OUTCOMES, SEAT_SUFFIX};
 
 /// The counters of some parts; merged in part order.
 #[derive(Default)]

@@ -7,6 +7,16 @@ engine.
 - ``taisim.simulate()``: seeded self-play into a Parquet dataset, as ``taisim simulate``.
 - ``taisim.score()``, ``taisim.score_many()``: the tai of winning hands, as ``taisim score
   --json`` and ``--jsonl``.
+- ``taisim.arena()``: a duplicate match of two agents on the same walls, as ``taisim arena
+  --json``.
+
+Errors are exception classes that can be caught by kind, all ``ValueError`` subclasses for
+bad input: ``UsageError`` (an argument or directory the call cannot use), ``VariantError``,
+``AgentError`` (an unknown agent name), ``PolicyError`` (a policy file that cannot be
+loaded, built or exported), ``StakesError``, ``ScoreRequestError``, ``IllegalActionError``,
+``CorruptRunError`` (a run directory whose files disagree with its manifest); failed I/O is
+an ``OSError`` (``FileNotFoundError``, ``PermissionError``, ...); ``EngineError`` (a
+``RuntimeError``) is a bug in taisim, reported with the deal to replay.
 
 Actions are indices into a fixed discrete space of ``ACTION_SPACE_SIZE``; every step comes
 with a 0/1 ``int8`` mask of the legal ones. ``action_name(i)`` names an index.
@@ -26,6 +36,10 @@ import gymnasium as _gym
 
 from taisim._native import ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, OBS_VERSION, action_name
 from taisim._native import __version__
+from taisim._native import (AgentError, CorruptRunError, EngineError, IllegalActionError,
+                            PolicyError, ScoreRequestError, StakesError, UsageError,
+                            VariantError)
+from taisim._native import arena as _arena
 from taisim._native import score_json as _score_json
 from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
@@ -57,7 +71,8 @@ def score(request):
     (``hand``, ``win_tile``, ``win``, ``seat``, ``melds``, ``flowers``, ``context``,
     ``variant``, ``base``, ``per_tai``, ...); the answer has ``total_tai``, ``dealer_tai``,
     ``patterns`` and, with ``base`` and ``per_tai``, ``settlement``. An impossible request
-    raises ``ValueError`` naming the problem."""
+    raises ``ScoreRequestError`` (``VariantError`` for a variant that cannot be used), both
+    ``ValueError``s, naming the problem."""
     if not isinstance(request, dict):
         raise TypeError(f"score() takes a dict, not {type(request).__name__}")
     return _json.loads(_score_json(_json.dumps(_plain(request))))
@@ -67,22 +82,23 @@ def score_many(requests, *, errors="raise"):
     """Scores many requests (each a dict as for :func:`score`) in one call into Rust and
     returns their answers in order. Each variant is parsed once per process.
 
-    ``errors="raise"`` (the default) raises ``ValueError`` naming the first bad request's
-    index and problem; ``errors="return"`` puts ``{"error": "..."}`` in its place instead and
-    scores the rest."""
+    ``errors="raise"`` (the default) raises ``ScoreRequestError`` (or ``VariantError``) naming
+    the first bad request's index and problem; ``errors="return"`` puts ``{"error": "..."}``
+    in its place instead and scores the rest."""
     if errors not in ("raise", "return"):
-        raise ValueError(f'errors must be "raise" or "return", not {errors!r}')
+        raise UsageError(f'errors must be "raise" or "return", not {errors!r}')
     texts = []
     for i, request in enumerate(requests):
         if not isinstance(request, dict):
             raise TypeError(f"score_many(): request {i} is a {type(request).__name__}, not a dict")
         texts.append(_json.dumps(_plain(request)))
     answers = []
-    for i, (ok, text) in enumerate(_score_many_json(texts)):
+    for i, (ok, text, kind) in enumerate(_score_many_json(texts)):
         if ok:
             answers.append(_json.loads(text))
         elif errors == "raise":
-            raise ValueError(f"request {i}: {text}")
+            raise {"VariantError": VariantError}.get(kind, ScoreRequestError)(
+                f"request {i}: {text}")
         else:
             answers.append({"error": text})
     return answers
@@ -110,14 +126,15 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     ``decisions`` (``"all"`` or seats as ``"E,S"``) also writes the decisions table that
     :func:`load_decisions` reads.
 
-    Bad arguments raise ``ValueError`` (``TypeError`` for a wrong type); a failed write
-    raises ``OSError`` and keeps the complete parts."""
+    Bad arguments raise a ``ValueError`` subclass naming the problem (``UsageError``,
+    ``VariantError``, ``AgentError``, ``PolicyError``, ``StakesError``; ``TypeError`` for a
+    wrong type); a failed write raises ``OSError`` and keeps the complete parts."""
     for name, value in (("deals", deals), ("games", games), ("seed", seed),
                         ("threads", threads), ("part_size", part_size)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise TypeError(f"simulate(): {name} must be an int, not {type(value).__name__}")
         if value is not None and value < 0:
-            raise ValueError(f"simulate(): {name} must not be negative, got {value}")
+            raise UsageError(f"simulate(): {name} must not be negative, got {value}")
     if out is not None:
         out = str(out)
     return _simulate(out, variant=variant, deals=deals, games=games, seed=seed,
@@ -140,8 +157,9 @@ def load_decisions(run, seats=None, out=None):
     it).
 
     ``seats`` keeps only those seats' rows: ``"E,S"`` or a list such as ``["E", "S"]``.
-    A missing run or a run without a decisions table raises ``ValueError``; a damaged part
-    ``RuntimeError`` (``OSError`` if it cannot be read), each naming the file.
+    A missing run or a run without a decisions table raises ``UsageError``; a damaged part
+    ``CorruptRunError`` (both ``ValueError``s; ``OSError`` if it cannot be read), each naming
+    the file.
 
     ``out`` reads the table into existing arrays instead of new ones: a dict holding
     ``obs``, ``mask``, ``action``, ``reward``, ``seat``, ``deal`` and ``step`` arrays of the
@@ -150,11 +168,47 @@ def load_decisions(run, seats=None, out=None):
     decisions) or arrays the caller allocated with ``numpy.empty``. The dict returned holds
     those same arrays, refilled. A training loop that reloads its data this way skips the
     kernel's mapping of ~2 GB of fresh memory per million decisions, about two fifths of a
-    load's CPU time. Arrays of another shape, dtype or number of rows raise ``ValueError``
+    load's CPU time. Arrays of another shape, dtype or number of rows raise ``UsageError``
     before any is written; after any other error their contents are unspecified."""
     if seats is not None and not isinstance(seats, str):
         seats = ",".join(seats)
     return _load_decisions(str(run), seats, out)
+
+
+def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=None):
+    """A duplicate match of agent ``candidate`` against agent ``baseline`` on ``deals`` walls,
+    exactly as ``taisim arena --json`` plays and reports it (the same Rust implementation):
+    every wall is played five times, with the candidate in each seat in turn and the baseline
+    in the other three, and by four baselines; each seat's difference on the same wall
+    cancels the luck of the tiles.
+
+    Agents are named as on the command line, one name each: ``"random"``, ``"greedy"``,
+    ``"defensive"``, ``"trained"``, ``"search"``, ``"policy:PATH"``. ``variant`` is a shipped name or a variant file's path;
+    ``seed`` deals wall ``i`` from ``(seed, i)``; ``threads`` (default: every core) does not
+    change the result. The GIL is released while the walls are played.
+
+    Returns a dict with the fields of ``--json``: ``candidate``, ``baseline``, ``variant``,
+    ``seed``, ``deals``, ``deals_played``, ``mean_diff`` (points per deal, candidate minus
+    baseline), ``std_error``, ``ci95_low``, ``ci95_high`` (``None`` with one wall),
+    ``candidate_stats`` and ``baseline_stats`` (``points_per_deal``, ``win_rate``,
+    ``self_draw_rate``, ``deal_in_rate``). An unknown agent raises ``AgentError``, a policy
+    file that cannot be used ``PolicyError``, a bad variant ``VariantError``, no walls or a
+    bad thread count ``UsageError``."""
+    for name, value in (("deals", deals), ("seed", seed), ("threads", threads)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise TypeError(f"arena(): {name} must be an int, not {type(value).__name__}")
+        if value is not None and value < 0:
+            raise UsageError(f"arena(): {name} must not be negative, got {value}")
+    for name, value in (("candidate", candidate), ("baseline", baseline)):
+        if not isinstance(value, str):
+            raise TypeError(f"arena(): {name} must be an agent name (str), not "
+                            f"{type(value).__name__}")
+    if variant is not None and not isinstance(variant, str):
+        from taisim._seed import variant_arg
+
+        variant = variant_arg(variant)
+    return _json.loads(_arena(candidate, baseline, deals=deals, seed=seed, variant=variant,
+                              threads=threads))
 
 
 __all__ = [
@@ -172,6 +226,16 @@ __all__ = [
     "action_name",
     "score",
     "simulate",
+    "arena",
+    "AgentError",
+    "CorruptRunError",
+    "EngineError",
+    "IllegalActionError",
+    "PolicyError",
+    "ScoreRequestError",
+    "StakesError",
+    "UsageError",
+    "VariantError",
     "load_decisions",
     "aec_env",
 ]

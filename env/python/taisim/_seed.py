@@ -1,15 +1,16 @@
 """Seeds and other integer arguments checked the same way by every environment.
 
 A seed is ``None`` (draw a fresh one) or an int in ``0 .. 2**64 - 1``: the engine's seeds are
-u64. Negative seeds and seeds of ``2**64`` or more are refused with ``ValueError`` by
-``Env``, ``VecEnv`` and the AEC env alike, rather than wrapped into another seed silently.
+u64. Negative seeds and seeds of ``2**64`` or more are refused with ``taisim.UsageError`` (a
+``ValueError``) by ``Env``, ``VecEnv`` and the AEC env alike, rather than wrapped into another
+seed silently.
 """
 
 import os
 
 import numpy as np
 
-from taisim._native import ACTION_SPACE_SIZE
+from taisim._native import ACTION_SPACE_SIZE, IllegalActionError, UsageError
 
 _U64 = (1 << 64) - 1
 
@@ -22,7 +23,7 @@ def check_seed(seed):
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
     seed = int(seed)
     if not 0 <= seed <= _U64:
-        raise ValueError(f"seed {seed} is out of range: seeds are 0 .. 2**64 - 1")
+        raise UsageError(f"seed {seed} is out of range: seeds are 0 .. 2**64 - 1")
     return seed
 
 
@@ -39,14 +40,14 @@ def check_action(action):
     checked by the engine, which names the action space."""
     if isinstance(action, np.ndarray):
         if action.ndim != 0:
-            raise ValueError(f"one action expected, got an array of shape {action.shape}")
+            raise IllegalActionError(f"one action expected, got an array of shape {action.shape}")
         action = action[()]
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise TypeError(f"action must be an int, not {type(action).__name__}")
     action = int(action)
     # The engine takes an i64; beyond it the action is out of range all the same.
     if not -(1 << 63) <= action < (1 << 63):
-        raise ValueError(f"action {action} is out of range: the action space is 0..{ACTION_SPACE_SIZE}")
+        raise IllegalActionError(f"action {action} is out of range: the action space is 0..{ACTION_SPACE_SIZE}")
     return action
 
 
@@ -71,7 +72,7 @@ def optional_int(name, value):
         raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
     value = int(value)
     if not 0 <= value < (1 << 63):
-        raise ValueError(f"{name} must be between 0 and 2**63 - 1, got {value}")
+        raise UsageError(f"{name} must be between 0 and 2**63 - 1, got {value}")
     return value
 
 

@@ -5,7 +5,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec
+from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec, UsageError
 from taisim._seed import check_action, check_seed, optional_int, to_u64, variant_arg
 
 SEATS = ["E", "S", "W", "N"]
@@ -31,7 +31,7 @@ class TaisimAEC(AECEnv):
         if not isinstance(reward, str):
             raise TypeError(f"reward must be a str, not {type(reward).__name__}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
+            raise UsageError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
         self._native = NativeAec(variant=variant, reward=reward, base=optional_int("base", base),
                                  per_tai=optional_int("per_tai", per_tai))
@@ -108,8 +108,8 @@ def raw_env(variant="taiwan16", reward="points", base=None, per_tai=None, render
 def env(variant="taiwan16", reward="points", base=None, per_tai=None, render_mode=None):
     """The AEC environment as PettingZoo's ``env()`` factories give theirs: wrapped in
     ``OrderEnforcingWrapper`` (which refuses ``step`` before ``reset``). Illegal actions
-    raise ``ValueError`` (the mask in each observation says which are legal), so no
-    illegal-move wrapper is needed."""
+    raise ``taisim.IllegalActionError``, a ``ValueError`` (the mask in each observation says
+    which are legal), so no illegal-move wrapper is needed."""
     return wrappers.OrderEnforcingWrapper(
         raw_env(variant=variant, reward=reward, base=base, per_tai=per_tai, render_mode=render_mode)
     )

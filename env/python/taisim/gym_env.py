@@ -3,7 +3,7 @@
 import gymnasium as gym
 import numpy as np
 
-from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeEnv
+from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeEnv, UsageError
 from taisim._seed import check_action, numpy_info, optional_int, to_u64, variant_arg
 
 
@@ -18,8 +18,10 @@ class Env(gym.Env):
     state are the 0/1 ``int8`` mask ``info["action_mask"]`` (what every wrapper passes on)
     and ``action_masks()`` (the method sb3-contrib's MaskablePPO calls; through Gymnasium
     wrappers reach it with ``env.get_wrapper_attr("action_masks")()``). An illegal action
-    raises ``ValueError`` naming it and the legal ones, and changes nothing; an index outside
-    the action space raises ``ValueError`` saying it is out of range.
+    raises ``taisim.IllegalActionError`` (a ``ValueError``) naming it and the legal ones, and
+    changes nothing; an index outside the action space raises it too, saying it is out of
+    range. An unknown opponent raises ``taisim.AgentError``, a bad variant
+    ``taisim.VariantError``, another bad argument ``taisim.UsageError`` (all ``ValueError``s).
 
     Args:
         variant: a shipped variant's name (``taiwan16``, ``taiwan16-house``,
@@ -35,7 +37,7 @@ class Env(gym.Env):
             in every shipped variant), so every win earns a positive reward, 0-tai wins too.
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
 
-    Seeds are ints in ``0 .. 2**64 - 1`` (others raise ``ValueError``); ``reset(seed=None)``
+    Seeds are ints in ``0 .. 2**64 - 1`` (others raise ``taisim.UsageError``); ``reset(seed=None)``
     draws one from the environment's generator.
     """
 
@@ -48,7 +50,7 @@ class Env(gym.Env):
             if not isinstance(value, str):
                 raise TypeError(f"{name} must be a str, not {type(value).__name__}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
+            raise UsageError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
         self._native = NativeEnv(variant=variant, seat=seat, opponents=opponents, reward=reward,
                                  base=optional_int("base", base), per_tai=optional_int("per_tai", per_tai))
         self.render_mode = render_mode

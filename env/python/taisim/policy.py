@@ -8,7 +8,8 @@ with a per-kind head, see :mod:`taisim.torch_policy`),
 ``activation="relu"``, ``layers``, ``obs_version`` and ``action_space``. The first layer
 reads the observation flattened row-major (``OBS_SHAPE[0] * OBS_SHAPE[1]`` values); the last
 gives one score per action, and the agent plays the best-scoring legal one. The Rust loader
-refuses a file for another observation version, a wrong shape or a missing tensor by name.
+refuses a file for another observation version, a wrong shape or a missing tensor by name
+(``taisim.PolicyError``, a ``ValueError``).
 
 This module needs ``safetensors`` (``scripts/requirements.txt``); :func:`export_policy`
 needs ``torch`` too.
@@ -19,7 +20,7 @@ import os
 
 import numpy as np
 
-from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, OBS_VERSION
+from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, OBS_VERSION, PolicyError
 from taisim._native import policy_bytes as _policy_bytes
 from taisim._native import policy_logits as _policy_logits
 
@@ -36,23 +37,23 @@ def _save(layers, path, kinds=None):
     weight, input bias, context weight, output weight, output bias)`` (checked by the Rust
     writer, which names a misfit)."""
     if not layers:
-        raise ValueError("a policy needs at least one layer")
+        raise PolicyError("a policy needs at least one layer")
     width = OBS_LEN
     tensors = {}
     for i, (w, b) in enumerate(layers):
         w = np.ascontiguousarray(w, dtype=np.float32)
         b = np.ascontiguousarray(b, dtype=np.float32)
         if w.ndim != 2 or w.shape[1] != width:
-            raise ValueError(f"layer {i}: weight has shape {w.shape}, expected (outputs, {width})")
+            raise PolicyError(f"layer {i}: weight has shape {w.shape}, expected (outputs, {width})")
         if b.shape != (w.shape[0],):
-            raise ValueError(f"layer {i}: bias has shape {b.shape}, expected ({w.shape[0]},)")
+            raise PolicyError(f"layer {i}: bias has shape {b.shape}, expected ({w.shape[0]},)")
         if not (np.isfinite(w).all() and np.isfinite(b).all()):
-            raise ValueError(f"layer {i} holds a NaN or infinite value")
+            raise PolicyError(f"layer {i} holds a NaN or infinite value")
         tensors[f"layers.{i}.weight"] = w
         tensors[f"layers.{i}.bias"] = b
         width = w.shape[0]
     if width != ACTION_SPACE_SIZE:
-        raise ValueError(f"the last layer gives {width} outputs; the action space has {ACTION_SPACE_SIZE}")
+        raise PolicyError(f"the last layer gives {width} outputs; the action space has {ACTION_SPACE_SIZE}")
     # Rust writes the file (the agent's own writer): safetensors' writers order the header's
     # metadata as a hash map does, differently from one run to the next, so the same weights
     # would not always give the same bytes.
@@ -80,14 +81,14 @@ def mlp_layers(module):
     for m in leaves:
         if isinstance(m, nn.Linear):
             if m.bias is None:
-                raise ValueError("export_policy: every nn.Linear needs a bias (bias=True)")
+                raise PolicyError("export_policy: every nn.Linear needs a bias (bias=True)")
             seq.append(m)
         elif isinstance(m, nn.ReLU):
             seq.append("relu")
         elif isinstance(m, (nn.Flatten, nn.Identity, nn.Dropout)):
             continue
         else:
-            raise ValueError(
+            raise PolicyError(
                 f"export_policy: {type(m).__name__} is not part of the policy format "
                 "(nn.Linear layers with nn.ReLU between them); export the policy head alone"
             )
@@ -95,7 +96,7 @@ def mlp_layers(module):
     for i, item in enumerate(seq):
         expect_linear = i % 2 == 0
         if expect_linear != isinstance(item, nn.Linear):
-            raise ValueError(
+            raise PolicyError(
                 "export_policy: the module must alternate nn.Linear and nn.ReLU, starting and "
                 "ending with nn.Linear"
             )
@@ -103,7 +104,7 @@ def mlp_layers(module):
             layers.append((item.weight.detach().cpu().float().numpy(),
                            item.bias.detach().cpu().float().numpy()))
     if not seq or not isinstance(seq[-1], nn.Linear):
-        raise ValueError("export_policy: the module must end with an nn.Linear (the action scores)")
+        raise PolicyError("export_policy: the module must end with an nn.Linear (the action scores)")
     return layers
 
 
@@ -114,9 +115,10 @@ def export_policy(module, path):
     scores), or a :class:`taisim.torch_policy.KindPolicy` (such an MLP with a per-kind head,
     architecture ``mlp_kinds``).
 
-    A module of another shape, or one holding other layers, raises ``ValueError`` naming the
-    problem. The agent plays ``argmax`` of ``module(obs)`` over the legal actions;
-    :func:`policy_logits` gives the Rust side's scores to check an export against."""
+    A module of another shape, or one holding other layers, raises ``taisim.PolicyError`` (a
+    ``ValueError``) naming the problem. The agent plays ``argmax`` of ``module(obs)`` over the
+    legal actions; :func:`policy_logits` gives the Rust side's scores to check an export
+    against."""
     from taisim.torch_policy import KindPolicy
 
     if isinstance(module, KindPolicy):
@@ -131,7 +133,9 @@ def export_policy(module, path):
 def policy_logits(path, obs):
     """The scores the Rust policy agent computes from the policy file at ``path`` for each
     observation of ``obs`` (``(n, *OBS_SHAPE)`` or ``(n, OBS_LEN)``): a ``(n,
-    ACTION_SPACE_SIZE)`` float32 array."""
+    ACTION_SPACE_SIZE)`` float32 array. A file that cannot be played raises
+    ``taisim.PolicyError``, one that cannot be read an ``OSError``, observations of another
+    width ``taisim.UsageError``."""
     obs = np.ascontiguousarray(obs, dtype=np.float32)
     return _policy_logits(os.fspath(path), obs)
 
@@ -140,13 +144,14 @@ def convert_json_policy(src, dst):
     """Converts a policy file in the JSON format of earlier taisim versions (``{"format":
     "taisim-policy", "obs_version": .., "layers": [{"inputs", "outputs", "weights",
     "bias"}, ..]}``) to the safetensors format. The observation version must be the current
-    one: weights for another layout cannot be converted, only retrained."""
+    one: weights for another layout cannot be converted, only retrained. A file that cannot be
+    converted raises ``taisim.PolicyError``."""
     with open(src, encoding="utf-8") as f:
         doc = json.load(f)
     if doc.get("format") != POLICY_FORMAT:
-        raise ValueError(f"{src}: format is {doc.get('format')!r}, expected {POLICY_FORMAT!r}")
+        raise PolicyError(f"{src}: format is {doc.get('format')!r}, expected {POLICY_FORMAT!r}")
     if doc.get("obs_version") != OBS_VERSION:
-        raise ValueError(
+        raise PolicyError(
             f"{src}: trained on observation version {doc.get('obs_version')}, this build "
             f"encodes version {OBS_VERSION}; such weights cannot be converted, only retrained"
         )
@@ -154,7 +159,7 @@ def convert_json_policy(src, dst):
     for i, layer in enumerate(doc.get("layers") or []):
         w = np.asarray(layer["weights"], dtype=np.float32)
         if w.size != layer["outputs"] * layer["inputs"]:
-            raise ValueError(f"{src}: layer {i} has {w.size} weights, expected "
+            raise PolicyError(f"{src}: layer {i} has {w.size} weights, expected "
                              f"{layer['outputs']} x {layer['inputs']}")
         layers.append((w.reshape(layer["outputs"], layer["inputs"]), layer["bias"]))
     return _save(layers, dst)

@@ -15,7 +15,7 @@ Needs ``torch``.
 import torch
 import torch.nn as nn
 
-from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE
+from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, PolicyError
 
 #: The first action index of each block the head scores, in its output order: discard,
 #: discard and declare ready, concealed kong, added kong.
@@ -55,9 +55,9 @@ class KindPolicy(nn.Module):
     def __init__(self, mlp, head):
         super().__init__()
         if not isinstance(mlp, nn.Sequential) or not isinstance(mlp[-1], nn.Linear):
-            raise ValueError("KindPolicy: mlp must be an nn.Sequential ending with nn.Linear")
+            raise PolicyError("KindPolicy: mlp must be an nn.Sequential ending with nn.Linear")
         if head.context.in_features != mlp[-1].in_features:
-            raise ValueError(f"KindPolicy: the head's context reads {head.context.in_features} "
+            raise PolicyError(f"KindPolicy: the head's context reads {head.context.in_features} "
                              f"values, the last layer {mlp[-1].in_features}")
         self.mlp = mlp
         self.head = head

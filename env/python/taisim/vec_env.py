@@ -5,7 +5,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
-from taisim._native import ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, NativeVecEnv
+from taisim._native import (ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, IllegalActionError,
+                            NativeVecEnv, UsageError)
 from taisim._seed import numpy_info, optional_int, to_u64, variant_arg
 
 
@@ -51,9 +52,9 @@ class VecEnv(_GymVectorEnv):
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))):
             raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
         if not 1 <= int(num_envs) <= MAX_NUM_ENVS:
-            raise ValueError(f"num_envs must be between 1 and {MAX_NUM_ENVS}, got {int(num_envs)}")
+            raise UsageError(f"num_envs must be between 1 and {MAX_NUM_ENVS}, got {int(num_envs)}")
         if threads is not None and not 1 <= int(threads) <= 1024:
-            raise ValueError(f"threads must be between 1 and 1024, got {int(threads)}")
+            raise UsageError(f"threads must be between 1 and 1024, got {int(threads)}")
         # The engine allocates the batch fallibly: MemoryError where memory runs short.
         self._native = NativeVecEnv(
             num_envs=int(num_envs), variant=variant_arg(variant), seat=seat,
@@ -87,13 +88,13 @@ class VecEnv(_GymVectorEnv):
         if actions.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, not {actions.dtype}")
         if actions.shape != (self.num_envs,):
-            raise ValueError(
+            raise IllegalActionError(
                 f"actions must have shape (num_envs,) = ({self.num_envs},), one index per environment; "
                 f"got shape {actions.shape}"
             )
         if actions.dtype.kind == "u" and actions.dtype.itemsize == 8 and (actions >= (1 << 63)).any():
             i = int(np.flatnonzero(actions >= (1 << 63))[0])
-            raise ValueError(f"environment {i}: action {int(actions[i])} is out of range: "
+            raise IllegalActionError(f"environment {i}: action {int(actions[i])} is out of range: "
                              f"the action space is 0..{ACTION_SPACE_SIZE}")
         # One native call steps the batch and builds the whole info dict, ``final_info``
         # included, in the layout ``VectorEnv._add_info`` gives it.
@@ -115,5 +116,5 @@ class VecEnv(_GymVectorEnv):
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
             raise TypeError(f"i must be an int, not {type(i).__name__}")
         if not 0 <= int(i) < self.num_envs:
-            raise ValueError(f"environment {int(i)} does not exist ({self.num_envs} environments)")
+            raise UsageError(f"environment {int(i)} does not exist ({self.num_envs} environments)")
         return numpy_info(self._native.info(int(i)))

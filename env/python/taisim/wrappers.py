@@ -7,10 +7,11 @@ import numpy as np
 class LegalizeActions(gym.ActionWrapper):
     """Replaces an illegal action by the lowest legal one before it reaches the environment.
 
-    ``taisim.Env`` raises ``ValueError`` on an illegal action, which is what a learner that
-    masks wants. Generic tools that sample the action space blindly (Gymnasium's
-    ``check_env``, agents without masking) can use this wrapper instead; ``info["illegal"]``
-    tells when an action was replaced, so a learner can still be penalised for it.
+    ``taisim.Env`` raises ``taisim.IllegalActionError`` (a ``ValueError``) on an illegal
+    action, which is what a learner that masks wants. Generic tools that sample the action
+    space blindly (Gymnasium's ``check_env``, agents without masking) can use this wrapper
+    instead; ``info["illegal"]`` tells when an action was replaced, so a learner can still be
+    penalised for it.
     """
 
     def __init__(self, env):

@@ -96,7 +96,7 @@ def test_render_ansi_shows_the_table():
     assert [line[2] for line in seat_lines] == ["E", "S", "W", "N"]
     assert seat_lines[1].startswith("*"), "the learner's seat is marked"
     assert taisim.Env(opponents="random").render() is None
-    with pytest.raises(ValueError, match="render_mode"):
+    with pytest.raises(taisim.UsageError, match="render_mode"):
         taisim.Env(render_mode="human")
 
 
@@ -110,9 +110,9 @@ def test_seeds_out_of_range_are_refused_everywhere():
     env = taisim.Env(opponents="random")
     aec = taisim.aec_env()
     for bad in (-1, 2**64, -(2**70)):
-        with pytest.raises(ValueError, match="out of range"):
+        with pytest.raises(taisim.UsageError, match="out of range"):
             env.reset(seed=bad)
-        with pytest.raises(ValueError, match="out of range"):
+        with pytest.raises(taisim.UsageError, match="out of range"):
             aec.reset(seed=bad)
     a, _ = env.reset(seed=2**64 - 1)
     b, _ = taisim.Env(opponents="random").reset(seed=2**64 - 1)
@@ -124,17 +124,17 @@ def test_actions_out_of_range_and_arrays():
     env = taisim.Env(opponents="random")
     _, info = env.reset(seed=0)
     for bad in (-1, taisim.ACTION_SPACE_SIZE, 2**64):
-        with pytest.raises(ValueError, match=f"action {bad} is out of range"):
+        with pytest.raises(taisim.IllegalActionError, match=f"action {bad} is out of range"):
             env.step(bad)
-    with pytest.raises(ValueError, match="one action expected"):
+    with pytest.raises(taisim.IllegalActionError, match="one action expected"):
         env.step(np.array([[first_legal(info["action_mask"])]]))
     # A numpy scalar or 0-d array is one action.
     env.step(np.array(first_legal(info["action_mask"])))
     aec = taisim.aec_env()
     aec.reset(seed=0)
-    with pytest.raises(ValueError, match="action -1 is out of range"):
+    with pytest.raises(taisim.IllegalActionError, match="action -1 is out of range"):
         aec.step(-1)
-    with pytest.raises(ValueError, match="one action expected"):
+    with pytest.raises(taisim.IllegalActionError, match="one action expected"):
         aec.step(np.array([0, 1]))
 
 
@@ -194,7 +194,7 @@ def test_base_and_per_tai_settle_the_points_reward():
         for w in info["winners"]:
             assert info["rewards"][SEATS.index(w)] == 7 * payers
         assert abs(sum(info["rewards"])) < 1e-6
-    with pytest.raises(ValueError, match="base"):
+    with pytest.raises(taisim.UsageError, match="base"):
         taisim.Env(base=-1)
     with pytest.raises(TypeError, match="per_tai"):
         taisim.Env(per_tai=1.5)

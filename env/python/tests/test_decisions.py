@@ -112,7 +112,7 @@ def test_out_of_the_wrong_size_or_type_is_refused_untouched(run):
     east = taisim.load_decisions(run, seats="E")
     for k in KEYS:
         east[k][...] = 0
-    with pytest.raises(ValueError, match=f"hold {len(east['action'])} observations.* "
+    with pytest.raises(taisim.UsageError, match=f"hold {len(east['action'])} observations.* "
                                          f"{len(d['action'])} rows"):
         taisim.load_decisions(run, out=east)
     assert all(not east[k].any() for k in KEYS)
@@ -127,7 +127,7 @@ def test_out_of_the_wrong_size_or_type_is_refused_untouched(run):
         out = {**d, **change}
         if change.get("deal", 0) is None:
             del out["deal"]
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(taisim.UsageError, match=message):
             taisim.load_decisions(run, out=out)
 
 
@@ -156,18 +156,20 @@ def test_duckdb_reads_the_table(run):
 
 
 def test_errors_name_the_problem(run, tmp_path):
-    with pytest.raises(ValueError, match="nowhere"):
+    with pytest.raises(taisim.UsageError, match="nowhere"):
         taisim.load_decisions(tmp_path / "nowhere")
     plain = taisim.simulate(tmp_path / "plain", deals=20, threads=1)
-    with pytest.raises(ValueError, match="no decisions table"):
+    with pytest.raises(taisim.UsageError, match="no decisions table"):
         taisim.load_decisions(plain)
-    with pytest.raises(ValueError, match="decision seats"):
+    with pytest.raises(taisim.UsageError, match="decision seats"):
         taisim.load_decisions(run, seats="X")
-    with pytest.raises(ValueError, match="decision seats"):
+    with pytest.raises(taisim.UsageError, match="decision seats"):
         taisim.simulate(tmp_path / "bad", deals=5, decisions="EAST")
     cut = taisim.simulate(tmp_path / "cut", deals=50, threads=1, decisions="E")
     part = os.path.join(cut, "decisions", "part-00000.parquet")
     data = open(part, "rb").read()
     open(part, "wb").write(data[: len(data) // 2])
-    with pytest.raises((RuntimeError, OSError), match="part-00000"):
+    # A damaged part is bad input, caught by its own kind (a ValueError).
+    with pytest.raises(taisim.CorruptRunError, match="part-00000") as err:
         taisim.load_decisions(cut)
+    assert isinstance(err.value, ValueError)

@@ -76,16 +76,17 @@ def test_points_reward_sums_to_zero_over_seats():
 
 
 def test_illegal_action_is_a_value_error_and_changes_nothing(legal):
+    assert issubclass(taisim.IllegalActionError, ValueError)
     env = taisim.Env(opponents="random")
     obs, info = env.reset(seed=3)
     mask = info["action_mask"].copy()
     bad = next(i for i in range(taisim.ACTION_SPACE_SIZE) if mask[i] == 0)
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(taisim.IllegalActionError) as err:
         env.step(bad)
     message = str(err.value)
     assert str(bad) in message and taisim.action_name(bad) in message
     assert taisim.action_name(legal(mask)[0]) in message, "the message lists the legal actions"
-    with pytest.raises(ValueError):
+    with pytest.raises(taisim.IllegalActionError, match="out of range"):
         env.step(taisim.ACTION_SPACE_SIZE + 5)
     assert (env.action_masks() == mask).all()
     env.step(legal(mask)[0])
@@ -94,13 +95,13 @@ def test_illegal_action_is_a_value_error_and_changes_nothing(legal):
 def test_wrong_types_and_values():
     with pytest.raises(TypeError):
         taisim.Env(seat=1)
-    with pytest.raises(ValueError, match="greedy"):
+    with pytest.raises(taisim.AgentError, match="greedy"):
         taisim.Env(opponents="nobody")
-    with pytest.raises(ValueError):
+    with pytest.raises(taisim.UsageError, match="seat"):
         taisim.Env(seat="X")
-    with pytest.raises(ValueError):
+    with pytest.raises(taisim.VariantError, match="no-such-variant"):
         taisim.Env(variant="no-such-variant")
-    with pytest.raises(ValueError):
+    with pytest.raises(taisim.UsageError, match="money"):
         taisim.Env(reward="money")
     env = taisim.Env(opponents="random")
     with pytest.raises(RuntimeError):

@@ -101,18 +101,18 @@ def test_an_exported_policy_plays_as_an_opponent(tmp_path):
 
 def test_modules_outside_the_format_are_refused(tmp_path):
     p = tmp_path / "x.safetensors"
-    with pytest.raises(ValueError, match="action space"):
+    with pytest.raises(taisim.PolicyError, match="action space"):
         taisim.export_policy(torch.nn.Linear(OBS_LEN, 10), p)
-    with pytest.raises(ValueError, match="expected"):
+    with pytest.raises(taisim.PolicyError, match="expected"):
         taisim.export_policy(torch.nn.Linear(100, A), p)
-    with pytest.raises(ValueError, match="Tanh"):
+    with pytest.raises(taisim.PolicyError, match="Tanh"):
         taisim.export_policy(torch.nn.Sequential(torch.nn.Linear(OBS_LEN, 8), torch.nn.Tanh(),
                                                  torch.nn.Linear(8, A)), p)
-    with pytest.raises(ValueError, match="alternate"):
+    with pytest.raises(taisim.PolicyError, match="alternate"):
         taisim.export_policy(torch.nn.Sequential(torch.nn.Linear(OBS_LEN, 8), torch.nn.Linear(8, A)), p)
-    with pytest.raises(ValueError, match="end with"):
+    with pytest.raises(taisim.PolicyError, match="end with"):
         taisim.export_policy(torch.nn.Sequential(torch.nn.Linear(OBS_LEN, A), torch.nn.ReLU()), p)
-    with pytest.raises(ValueError, match="bias"):
+    with pytest.raises(taisim.PolicyError, match="bias"):
         taisim.export_policy(torch.nn.Linear(OBS_LEN, A, bias=False), p)
     assert not p.exists()
 
@@ -127,9 +127,9 @@ def test_rust_refuses_a_file_that_does_not_fit(tmp_path):
     def refused(tensors, meta, match):
         path = tmp_path / "bad.safetensors"
         save_file(tensors, str(path), metadata=meta)
-        with pytest.raises(ValueError, match=match):
+        with pytest.raises(taisim.PolicyError, match=match):
             taisim.policy_logits(path, obs)
-        with pytest.raises(ValueError, match=match):
+        with pytest.raises(taisim.PolicyError, match=match):
             taisim.Env(opponents=f"policy:{path}")
 
     refused(tensors, dict(meta, obs_version=str(taisim.OBS_VERSION + 1)), "observation version")
@@ -138,9 +138,9 @@ def test_rust_refuses_a_file_that_does_not_fit(tmp_path):
     refused(dict(tensors, **{"layers.1.bias": tensors["layers.1.bias"].astype(np.float16)}), meta, "F16")
     refused(tensors, {k: v for k, v in meta.items() if k != "obs_version"}, "obs_version")
     (tmp_path / "junk.safetensors").write_bytes(b"\x00" * 40)
-    with pytest.raises(ValueError, match="not a safetensors file"):
+    with pytest.raises(taisim.PolicyError, match="not a safetensors file"):
         taisim.policy_logits(tmp_path / "junk.safetensors", obs)
-    with pytest.raises(ValueError, match="values per row"):
+    with pytest.raises(taisim.UsageError, match="values per row"):
         taisim.policy_logits(good, np.zeros((2, 10), dtype=np.float32))
 
 
@@ -154,14 +154,14 @@ def test_old_json_files_are_refused_with_how_to_convert_and_convert(tmp_path):
     old = tmp_path / "old.json"
     old.write_text(json.dumps(doc))
     obs, _ = observations(50, seed=2)
-    with pytest.raises(ValueError, match="convert_json_policy"):
+    with pytest.raises(taisim.PolicyError, match="convert_json_policy"):
         taisim.policy_logits(old, obs)
     new = taisim.convert_json_policy(old, tmp_path / "new.safetensors")
     with torch.no_grad():
         ref = module(torch.from_numpy(obs)).numpy()
     np.testing.assert_allclose(taisim.policy_logits(new, obs), ref, rtol=1e-4, atol=1e-4)
     old.write_text(json.dumps(dict(doc, obs_version=taisim.OBS_VERSION + 1)))
-    with pytest.raises(ValueError, match="retrained"):
+    with pytest.raises(taisim.PolicyError, match="retrained"):
         taisim.convert_json_policy(old, tmp_path / "x.safetensors")
 
 
@@ -180,7 +180,7 @@ def test_the_shipped_policy_is_an_opponent_and_a_vec_env_opponent():
             ended += 1
             obs, info = env.reset()
     assert ended > 3
-    with pytest.raises(ValueError, match="trained"):
+    with pytest.raises(taisim.AgentError, match="trained"):
         taisim.Env(opponents="trainde")
 
 
@@ -265,10 +265,10 @@ def test_a_misshapen_kind_head_is_refused(tmp_path):
     p = tmp_path / "bad.safetensors"
     transposed = list(parts)
     transposed[2] = np.ascontiguousarray(parts[2].T)
-    with pytest.raises(ValueError, match="context weight has shape"):
+    with pytest.raises(taisim.PolicyError, match="context weight has shape"):
         _save(layers, p, transposed)
     narrow = list(parts)
     narrow[0] = parts[0][:, :10]
-    with pytest.raises(ValueError, match="per-kind head: the input layer takes 10 values"):
+    with pytest.raises(taisim.PolicyError, match="per-kind head: the input layer takes 10 values"):
         _save(layers, p, narrow)
     assert not p.exists()

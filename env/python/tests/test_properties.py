@@ -34,7 +34,7 @@ def test_env_accepts_legal_refuses_illegal(seed, opponents, seat, picks):
                 assert info["action_mask"].any()
             continue
         table = env.render()
-        with pytest.raises(ValueError, match="out of range" if not 0 <= pick < taisim.ACTION_SPACE_SIZE
+        with pytest.raises(taisim.IllegalActionError, match="out of range" if not 0 <= pick < taisim.ACTION_SPACE_SIZE
                            else "not legal now"):
             env.step(pick)
         assert env.render() == table, "a refused action changes nothing"
@@ -60,7 +60,7 @@ def test_aec_accepts_legal_refuses_illegal(seed, picks):
             env.step(pick)
             continue
         table = env.render()
-        with pytest.raises(ValueError):
+        with pytest.raises(taisim.IllegalActionError):
             env.step(pick)
         assert env.render() == table, "a refused action changes nothing"
         assert env.agent_selection == agent

@@ -20,11 +20,16 @@ def test_scores_a_concealed_self_draw():
 
 
 def test_impossible_requests_raise_value_error():
-    with pytest.raises(ValueError, match="unknown field"):
+    with pytest.raises(taisim.ScoreRequestError, match="unknown field"):
         taisim.score({"hand": "123m", "win": "discard", "seat": "E", "colour": "red"})
-    with pytest.raises(ValueError):
+    # A variant that cannot be used is its own kind; both are ValueErrors.
+    with pytest.raises(taisim.VariantError, match="no such variant"):
+        taisim.score(dict(SELF_DRAW, variant="taiwan17"))
+    assert issubclass(taisim.ScoreRequestError, ValueError)
+    assert issubclass(taisim.VariantError, ValueError)
+    with pytest.raises(taisim.ScoreRequestError):
         taisim.score({"hand": "11111m 456p", "win": "discard", "seat": "E", "win_tile": "1m"})
-    with pytest.raises(ValueError):
+    with pytest.raises(taisim.ScoreRequestError):
         taisim.score({"hand": "123m 456m", "win": "self_draw", "seat": "E", "win_tile": "1m"})
     with pytest.raises(TypeError):
         taisim.score("123m")
@@ -45,14 +50,16 @@ def test_score_many_matches_score_in_order():
 
 def test_score_many_errors():
     bad = {"hand": "11111m 456p", "win": "discard", "seat": "E", "win_tile": "1m"}
-    with pytest.raises(ValueError, match="request 1: "):
+    with pytest.raises(taisim.ScoreRequestError, match="request 1: "):
         taisim.score_many([SELF_DRAW, bad])
+    with pytest.raises(taisim.VariantError, match="request 1: "):
+        taisim.score_many([SELF_DRAW, dict(SELF_DRAW, variant="taiwan17")])
     out = taisim.score_many([SELF_DRAW, bad, SELF_DRAW], errors="return")
     assert out[0] == out[2] == taisim.score(SELF_DRAW)
     assert set(out[1]) == {"error"} and out[1]["error"]
     with pytest.raises(TypeError, match="request 0"):
         taisim.score_many(["123m"])
-    with pytest.raises(ValueError, match="errors"):
+    with pytest.raises(taisim.UsageError, match="errors"):
         taisim.score_many([SELF_DRAW], errors="ignore")
 
 

@@ -30,16 +30,20 @@ def test_same_arguments_same_files(tmp_path):
 
 
 def test_bad_arguments_raise(tmp_path):
-    with pytest.raises(ValueError, match="taiwan16-house"):
+    with pytest.raises(taisim.VariantError, match="taiwan16-house"):
         taisim.simulate(tmp_path / "x", deals=10, variant="taiwan17")
-    with pytest.raises(ValueError, match="known agents"):
+    with pytest.raises(taisim.AgentError, match="known agents"):
         taisim.simulate(tmp_path / "y", deals=10, agents="clever")
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.raises(taisim.UsageError, match="not both"):
         taisim.simulate(tmp_path / "z", deals=10, games=2)
+    with pytest.raises(taisim.StakesError, match="base"):
+        taisim.simulate(tmp_path / "s", deals=10, variant="taizhou", base=3)
+    with pytest.raises(taisim.PolicyError, match="nothing-here"):
+        taisim.simulate(tmp_path / "p", deals=10, agents="policy:nothing-here.safetensors")
     with pytest.raises(TypeError):
         taisim.simulate(tmp_path / "w", deals="ten")
     taisim.simulate(tmp_path / "v", deals=10, part_size=5)
-    with pytest.raises(ValueError, match="resume"):
+    with pytest.raises(taisim.UsageError, match="resume"):
         taisim.simulate(tmp_path / "v", deals=10, part_size=5)
-    with pytest.raises(ValueError, match="out"):
+    with pytest.raises(taisim.UsageError, match="out"):
         taisim.simulate(resume=True)

@@ -104,36 +104,36 @@ def test_lockstep_and_thread_count_independence():
 def test_bad_batches():
     envs = taisim.VecEnv(num_envs=4, opponents="random")
     envs.reset(seed=1)
-    with pytest.raises(ValueError, match=r"shape \(num_envs,\) = \(4,\)"):
+    with pytest.raises(taisim.IllegalActionError, match=r"shape \(num_envs,\) = \(4,\)"):
         envs.step(np.zeros(3, dtype=np.int64))
-    with pytest.raises(ValueError, match="got shape \\(2, 2\\)"):
+    with pytest.raises(taisim.IllegalActionError, match="got shape \\(2, 2\\)"):
         envs.step(np.zeros((2, 2), dtype=np.int64))
-    with pytest.raises(ValueError, match="got shape \\(4, 1\\)"):
+    with pytest.raises(taisim.IllegalActionError, match="got shape \\(4, 1\\)"):
         envs.step(np.zeros((4, 1), dtype=np.int64))
-    with pytest.raises(ValueError, match="out of range"):
+    with pytest.raises(taisim.IllegalActionError, match="out of range"):
         envs.step(np.full(4, taisim.ACTION_SPACE_SIZE + 1))
-    with pytest.raises(ValueError, match="environment 0: action -1 is out of range"):
+    with pytest.raises(taisim.IllegalActionError, match="environment 0: action -1 is out of range"):
         envs.step(np.full(4, -1))
-    with pytest.raises(ValueError, match="out of range"):
+    with pytest.raises(taisim.IllegalActionError, match="out of range"):
         envs.step(np.full(4, 2**64 - 1, dtype=np.uint64))
     with pytest.raises(TypeError):
         envs.step(np.zeros(4, dtype=np.float32))
     with pytest.raises(TypeError):
         taisim.VecEnv(num_envs="many")
-    with pytest.raises(ValueError):
+    with pytest.raises(taisim.UsageError):
         taisim.VecEnv(num_envs=0)
-    with pytest.raises(ValueError, match="num_envs must be between 1 and"):
+    with pytest.raises(taisim.UsageError, match="num_envs must be between 1 and"):
         taisim.VecEnv(num_envs=2**31)
-    with pytest.raises(ValueError, match="num_envs must be between 1 and"):
+    with pytest.raises(taisim.UsageError, match="num_envs must be between 1 and"):
         taisim.VecEnv(num_envs=-3)
-    with pytest.raises(ValueError, match="threads"):
+    with pytest.raises(taisim.UsageError, match="threads"):
         taisim.VecEnv(num_envs=2, threads=0)
 
 
 def test_seeds_are_checked_like_the_other_environments():
     envs = taisim.VecEnv(num_envs=2, opponents="random")
     for bad in (-1, 2**64):
-        with pytest.raises(ValueError, match="out of range"):
+        with pytest.raises(taisim.UsageError, match="out of range"):
             envs.reset(seed=bad)
     with pytest.raises(TypeError, match="one int seed"):
         envs.reset(seed=[1, 2])

@@ -1,7 +1,7 @@
 //! 台州 scoring: the 胡数 and 台数 tables of taizhou.md read as shared/rules/README.md
 //! ("taizhou: readings the project adopts") says, over every reading of a hand with wilds.
 //!
-//! A variant that counts any pattern of [`FAMILY`] is scored here rather than by the
+//! A variant that counts any pattern of [`TAIZHOU_FAMILY`] is scored here rather than by the
 //! detectors of `detect.rs`: those read hands without wilds, and the 台州 tables grade sets by
 //! how they were made (明刻 or 暗刻, 明杠 or 暗杠) and by their tiles (幺九 or not), which the
 //! bit-mask readings do not keep. The winner's reading ([`score_win`]), the other players'
@@ -15,48 +15,17 @@ use arrayvec::ArrayVec;
 use taisim_sim::algo::{for_each_decomposition, HandRules, Set, Wild};
 use taisim_sim::{Meld, MeldKind, Tile};
 
-use super::context::{ScoreError, WinInput};
+use super::breakdown::Score;
+use super::context::WinInput;
 use super::detect::Counts;
-use super::pattern::{PatternId, PatternSet};
+use super::error::ScoreError;
+use super::pattern::{PatternId, PatternSet, TAIZHOU_READ};
 use super::reading::{ReadingKind, WaitShape};
+use super::total::{counted_patterns, finish, for_each_bit, rank, Best};
 use super::variant::Variant;
-use super::{counted_patterns, finish, for_each_bit, rank, Best, Score};
 use groups::{Group, Groups, Naturals};
 
 use PatternId::*;
-
-/// The patterns only the 台州 tables have: a variant counting one of them is scored here.
-pub(crate) const FAMILY: PatternSet = PlainPair.bit()
-    | SeatWindPair.bit()
-    | DragonPair.bit()
-    | MiddleWait.bit()
-    | ExposedPung.bit()
-    | ExposedPungTerminal.bit()
-    | ConcealedPung.bit()
-    | ConcealedPungTerminal.bit()
-    | ExposedKongTerminal.bit()
-    | ConcealedKongTerminal.bit()
-    | DragonSet.bit()
-    | SeatWindSet.bit()
-    | NoWild.bit()
-    | PointsCap.bit();
-
-/// Every pattern this scorer finds: [`FAMILY`] and the catalogue's patterns the 台州 tables
-/// share with the others (自摸, 对对胡, 清一色, 混一色, 明杠, 暗杠). A variant of the family
-/// that counts another is refused when it scores ([`ScoreError::MixedTables`]).
-pub(crate) const READ: PatternSet = FAMILY
-    | SelfDraw.bit()
-    | AllPungs.bit()
-    | FullFlush.bit()
-    | HalfFlush.bit()
-    | ExposedKong.bit()
-    | ConcealedKong.bit();
-
-/// Whether `variant` is scored by the 台州 tables.
-#[inline]
-pub(crate) fn applies(variant: &Variant) -> bool {
-    variant.enabled() & FAMILY != 0
-}
 
 /// The 胡 of one set by how it was made and whether its face is a terminal or honor
 /// (taizhou.md 胡数: 明刻 2 / 4, 暗刻 4 / 8, 明杠 8 / 16, 暗杠 16 / 32).
@@ -181,7 +150,7 @@ impl Tally {
 pub(crate) fn score_win(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
     if let Some(&p) = PatternId::ALL
         .iter()
-        .find(|p| variant.enabled() & p.bit() & !READ != 0)
+        .find(|p| variant.enabled() & p.bit() & !TAIZHOU_READ != 0)
     {
         return Err(ScoreError::MixedTables(p));
     }
@@ -313,7 +282,7 @@ pub(crate) fn score_win(input: &WinInput, variant: &Variant) -> Result<Score, Sc
     let mut s = finish(variant, best, 0);
     // 勒子: the cap reached; it adds no 台 (README "taizhou", 胡数).
     if s.capped && variant.has(PointsCap) {
-        s.patterns.push(super::PatternTai {
+        s.patterns.push(super::breakdown::PatternTai {
             id: PointsCap,
             count: 1,
             tai: 0,

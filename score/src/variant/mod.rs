@@ -32,6 +32,7 @@
 mod error;
 mod parse;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
@@ -41,7 +42,7 @@ use serde::{Deserialize, Serialize};
 
 pub use error::{echo, VariantError, VariantErrorKind};
 
-use super::pattern::{chain_exclusions, PatternId, PatternSet};
+use super::pattern::{chain_exclusions, PatternId, PatternSet, TAIZHOU_FAMILY};
 use taisim_sim::Rules;
 
 /// How a variant turns a winning hand into a value.
@@ -287,23 +288,26 @@ pub mod bounds {
     pub const STAKE: i64 = 1_000_000_000;
 }
 
-/// A complete rule variant. Build one with [`Variant::builtin`], [`Variant::load`] or
-/// [`Variant::from_toml_str`]; print it with [`Variant::to_toml`].
+/// A complete rule variant, validated: build one with [`Variant::builtin`], [`Variant::load`],
+/// [`Variant::by_name_or_path`] or [`Variant::from_toml_str`] (every problem a
+/// [`VariantError`]); print it with [`Variant::to_toml`]. Its rules are read through methods:
+/// once a variant has loaded, nothing outside this crate can make its engine rules, scoring
+/// and settlement disagree ([`Variant::with_stakes`] returns a new variant, checked).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variant {
-    pub name: String,
-    pub description: String,
-    pub scoring: ScoringModel,
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) scoring: ScoringModel,
     /// The engine's rule flags.
-    pub rules: Rules,
+    pub(crate) rules: Rules,
     /// 起胡: the fewest tai a win may have.
-    pub min_tai: u16,
+    pub(crate) min_tai: u16,
     /// A limit on a hand's tai (dealer tai apart), if any.
-    pub max_tai: Option<u16>,
+    pub(crate) max_tai: Option<u16>,
     /// Wait tai (邊張, 崁張, 獨聽) only when the hand waits on exactly one kind (taiwan16
     /// README); otherwise judged by the shape of the best reading alone.
-    pub wait_needs_single_kind: bool,
-    pub settlement: SettlementRules,
+    pub(crate) wait_needs_single_kind: bool,
+    pub(crate) settlement: SettlementRules,
     patterns: [Option<PatternRule>; PatternId::COUNT],
     /// 胡 per occurrence of each pattern (the points model; 0 elsewhere).
     hu: [u16; PatternId::COUNT],
@@ -314,6 +318,14 @@ pub struct Variant {
     /// The grades below each pattern of a [`CHAINS`](super::pattern::CHAINS) grading (the
     /// same for every variant), taken out of what a hand has before exclusions apply.
     lower_grades: [PatternSet; PatternId::COUNT],
+}
+
+/// A variant's TOML text and where it was found ([`Variant::find`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantText {
+    /// `builtin:NAME`, or the path the file was read from: what errors and manifests name.
+    pub origin: String,
+    pub text: Cow<'static, str>,
 }
 
 /// The variant files shipped with the library.
@@ -382,15 +394,46 @@ impl Variant {
         Variant::from_toml_str(&text, &origin)
     }
 
-    /// A shipped variant by name, or else a file by path.
+    /// A shipped variant by name, or else a file by path: [`Variant::find`] parsed.
     pub fn by_name_or_path(name: &str) -> Result<Variant, VariantError> {
-        if Variant::builtin_text(name).is_some() {
-            Variant::builtin(name)
-        } else if Path::new(name).exists() {
-            Variant::load(name)
-        } else {
-            Variant::builtin(name)
+        let found = Variant::find(name)?;
+        Variant::from_toml_str(&found.text, &found.origin)
+    }
+
+    /// The text of the variant `name` names: a shipped variant by that name, or else the file
+    /// at that path (a regular file of at most [`crate::file::VARIANT_FILE_LIMIT`] bytes). The
+    /// one lookup of names and paths; an unknown name is
+    /// [`VariantErrorKind::UnknownVariant`], an unreadable file
+    /// [`VariantErrorKind::Unreadable`].
+    pub fn find(name: &str) -> Result<VariantText, VariantError> {
+        if let Some(text) = Variant::builtin_text(name) {
+            return Ok(VariantText {
+                origin: format!("builtin:{name}"),
+                text: Cow::Borrowed(text),
+            });
         }
+        let path = Path::new(name);
+        if !path.exists() {
+            return Err(VariantError {
+                origin: echo(name),
+                key: String::new(),
+                line: None,
+                kind: VariantErrorKind::UnknownVariant(name.to_string()),
+            });
+        }
+        let origin = path.display().to_string();
+        let text =
+            crate::file::read_regular_text(path, crate::file::VARIANT_FILE_LIMIT, "a variant file")
+                .map_err(|e| VariantError {
+                    origin: origin.clone(),
+                    key: String::new(),
+                    line: None,
+                    kind: VariantErrorKind::Unreadable(e.to_string()),
+                })?;
+        Ok(VariantText {
+            origin,
+            text: Cow::Owned(text),
+        })
     }
 
     /// Parses variant TOML; `origin` names the text in errors. A UTF-8 byte-order mark
@@ -455,27 +498,58 @@ impl Variant {
         self.rules
     }
 
+    /// The name inside the file (`taiwan16`, …).
+    #[inline]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The file's description.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// How a winning hand is valued.
+    #[inline]
+    pub fn scoring(&self) -> ScoringModel {
+        self.scoring
+    }
+
+    /// How wins are paid, and the default stakes.
+    #[inline]
+    pub fn settlement(&self) -> &SettlementRules {
+        &self.settlement
+    }
+
+    /// 起胡: the fewest tai a win may have.
+    #[inline]
+    pub fn min_tai(&self) -> u16 {
+        self.min_tai
+    }
+
+    /// A limit on a hand's tai (dealer tai apart), if any.
+    #[inline]
+    pub fn max_tai(&self) -> Option<u16> {
+        self.max_tai
+    }
+
+    /// Wait tai (邊張, 崁張, 獨聽) only when the hand waits on exactly one kind (taiwan16
+    /// README); otherwise judged by the shape of the best reading alone.
+    #[inline]
+    pub fn wait_needs_single_kind(&self) -> bool {
+        self.wait_needs_single_kind
+    }
+
     /// What `pattern` is worth here, or `None` when the variant does not count it.
     #[inline]
     pub fn pattern(&self, pattern: PatternId) -> Option<PatternRule> {
         self.patterns[pattern.index()]
     }
 
-    /// Sets (or with `None` removes) a pattern's value.
-    pub fn set_pattern(&mut self, pattern: PatternId, rule: Option<PatternRule>) {
-        self.patterns[pattern.index()] = rule;
-        self.compile();
-    }
-
     /// 胡 per occurrence of `pattern` (the points model; 0 for the tai model).
     #[inline]
     pub fn pattern_hu(&self, pattern: PatternId) -> u16 {
         self.hu[pattern.index()]
-    }
-
-    /// Sets a pattern's 胡 (read only by the points model).
-    pub fn set_pattern_hu(&mut self, pattern: PatternId, hu: u16) {
-        self.hu[pattern.index()] = hu;
     }
 
     /// The patterns this variant counts, in catalogue order.
@@ -488,6 +562,12 @@ impl Variant {
     #[inline]
     pub(crate) fn enabled(&self) -> PatternSet {
         self.enabled
+    }
+
+    /// Whether the 台州 tables score this variant: it counts a pattern only they have.
+    #[inline]
+    pub(crate) fn taizhou_tables(&self) -> bool {
+        self.enabled & TAIZHOU_FAMILY != 0
     }
 
     #[inline]

@@ -451,7 +451,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
 /// than at a run's first win (after its directory was made): a turned-up wild under tables
 /// that read hands without wilds, and a pattern the 台州 tables do not read beside them.
 fn scoring_conflict(v: &Variant) -> Option<(String, &'static str)> {
-    let taizhou = crate::taizhou::applies(v);
+    let taizhou = v.taizhou_tables();
     if v.rules().procedure.setup.wild_indicator && !taizhou {
         return Some((
             "rules.procedure.setup.wild_indicator".into(),
@@ -463,7 +463,7 @@ fn scoring_conflict(v: &Variant) -> Option<(String, &'static str)> {
     if taizhou {
         let other = PatternId::ALL
             .iter()
-            .find(|p| v.enabled() & p.bit() & !crate::taizhou::READ != 0)?;
+            .find(|p| v.enabled() & p.bit() & !crate::pattern::TAIZHOU_READ != 0)?;
         return Some((
             format!("patterns.{}", other.id()),
             "this pattern cannot be counted beside the 台州 patterns (pairs, sets by how \

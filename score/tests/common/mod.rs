@@ -51,7 +51,7 @@ fn choose(deal: &Deal, actions: &ActionList, rng: &mut impl rand_core::RngCore) 
 /// pays values times an even unit alone (see `check_stakes`), so there the base is dropped
 /// and an odd unit raised by one.
 pub fn fit_stakes(variant: &Variant, base: i64, per_tai: i64) -> (i64, i64) {
-    match variant.settlement.model {
+    match variant.settlement().model {
         taisim_score::SettlementModel::WinnerPays => (base, per_tai),
         taisim_score::SettlementModel::AllPairs => (0, per_tai + per_tai % 2),
     }

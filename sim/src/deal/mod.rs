@@ -46,6 +46,18 @@ impl DealContext {
         streak: 0,
     };
 
+    /// A dealer and round wind drawn from the deal's seed, streak 0: what the environments
+    /// deal when their configuration fixes no context, and the arena's walls, so a learner
+    /// and an evaluation meet every seat wind alike. The one place the draw is written.
+    pub const fn drawn(seed: u64) -> DealContext {
+        let r = crate::wall::splitmix64(seed ^ 0xc0_7e87);
+        DealContext {
+            round_wind: Wind::new((r >> 2) as u8),
+            dealer: Wind::new(r as u8),
+            streak: 0,
+        }
+    }
+
     /// The deal after one that ended in `result`, or `None` when the game (four rounds) is
     /// over. The dealer keeps the deal with streak + 1 when the rules say so; otherwise the
     /// next seat deals with streak 0, and the round wind moves on when the deal returns to E.
@@ -522,4 +534,37 @@ impl Deal {
     fn may_win_on_offer(&self, seat: Seat) -> bool {
         !(self.rules.missed_win && self.missed.contains(seat))
     }
+}
+
+#[cfg(test)]
+mod context_tests {
+    use super::*;
+
+    /// Every dealer and round wind is drawn, with no streak; the first seeds' draws are
+    /// pinned (the environments' and the arena's deals depend on them).
+    #[test]
+    fn drawn_contexts_meet_every_seat_and_round() {
+        let mut seen = [[false; 4]; 4];
+        for seed in 0..400u64 {
+            let c = DealContext::drawn(seed);
+            assert_eq!(c.streak, 0);
+            seen[c.dealer as usize][c.round_wind as usize] = true;
+        }
+        assert!(seen.iter().flatten().all(|&s| s), "{seen:?}");
+        let first: Vec<(Wind, Wind)> = (0..4)
+            .map(|s| {
+                let c = DealContext::drawn(s);
+                (c.dealer, c.round_wind)
+            })
+            .collect();
+        assert_eq!(first, PINNED);
+    }
+
+    /// (dealer, round wind) of seeds 0 to 3, as the env drew them before the draw moved here.
+    const PINNED: [(Wind, Wind); 4] = [
+        (Wind::North, Wind::West),
+        (Wind::West, Wind::North),
+        (Wind::West, Wind::South),
+        (Wind::West, Wind::North),
+    ];
 }

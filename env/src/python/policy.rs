@@ -4,14 +4,16 @@
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use taisim_agents::{Layer, Policy, ACTION_SPACE_SIZE, OBS_LEN};
 
+use super::errors;
+
 /// The policy file's bytes for `layers` (`(weight [outputs, inputs], bias [outputs])` float32
 /// pairs), written as the Rust side writes them: the same weights always give the same bytes.
-/// Layers that do not chain from the observation to the action space raise `ValueError`.
+/// Layers that do not chain from the observation to the action space raise
+/// `taisim.PolicyError` (a `ValueError`).
 /// `kinds`, when given, is a per-kind head: `(input weight [hidden, 2 × rows], input bias,
 /// context weight [hidden, last layer's inputs], output weight [4, hidden], output bias)`.
 #[pyfunction]
@@ -22,7 +24,7 @@ pub fn policy_bytes<'py>(
     kinds: Option<KindTensors<'py>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let layers = layers.iter().map(|(w, b)| layer(w, b)).collect();
-    let err = |e: taisim_agents::PolicyError| PyValueError::new_err(e.to_string());
+    let err = errors::policy;
     let mut policy = Policy::new(layers).map_err(err)?;
     if let Some((input_w, input_b, context, output_w, output_b)) = kinds {
         let context = context.as_array();
@@ -61,20 +63,21 @@ type KindTensors<'py> = (
 
 /// Loads the policy file at `path` and scores every action for each observation of `obs`
 /// (float32, shape `(n, OBS_CHANNELS, OBS_WIDTH)` or `(n, OBS_LEN)`); returns `(n,
-/// ACTION_SPACE_SIZE)` float32. A bad file or shape raises `ValueError` naming the problem.
+/// ACTION_SPACE_SIZE)` float32. A bad file raises `taisim.PolicyError`, a bad shape
+/// `taisim.UsageError` (both `ValueError`s), naming the problem.
 #[pyfunction]
 pub fn policy_logits<'py>(
     py: Python<'py>,
     path: &str,
     obs: PyReadonlyArrayDyn<'py, f32>,
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-    let policy = Policy::load(path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let policy = Policy::load(path).map_err(errors::policy)?;
     let obs = obs.as_array();
     let shape = obs.shape();
     let n = shape.first().copied().unwrap_or(0);
     let per_row: usize = shape.iter().skip(1).product();
     if shape.len() < 2 || per_row != OBS_LEN {
-        return Err(PyValueError::new_err(format!(
+        return Err(errors::usage(format!(
             "observations have shape {shape:?}; expected (n, {OBS_LEN}) values per row"
         )));
     }

@@ -123,9 +123,22 @@ pub fn obs_scale() -> &'static [f32; OBS_LEN] {
     TABLE.get_or_init(|| obs_denominators().map(|d| 1.0 / d as f32))
 }
 
+/// An observation cell whose value the decisions table cannot store: not exactly a numerator
+/// of at most 255 over the cell's denominator (a layout change that forgot this table).
+#[derive(Copy, Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "observation cell (row {row}, column {column}) holds {value}, not k/{denominator} for a whole k ≤ 255: the decisions table cannot store it exactly"
+)]
+pub struct QuantizeError {
+    pub row: usize,
+    pub column: usize,
+    pub value: f32,
+    pub denominator: u8,
+}
+
 /// The numerators of `obs` into `out`, or the first cell whose value is not exactly a
 /// numerator of at most 255 times the cell's scale.
-pub fn quantize(obs: &[f32; OBS_LEN], out: &mut [u8]) -> Result<(), String> {
+pub fn quantize(obs: &[f32; OBS_LEN], out: &mut [u8]) -> Result<(), QuantizeError> {
     let den = obs_denominators();
     let scale = obs_scale();
     // Every cell first, without a branch or a rounding call, so the loop vectorises: a
@@ -143,13 +156,12 @@ pub fn quantize(obs: &[f32; OBS_LEN], out: &mut [u8]) -> Result<(), String> {
     let i = (0..OBS_LEN)
         .find(|&i| !stores_exactly(obs[i], numerator(obs[i], den[i]), scale[i]))
         .unwrap_or(0);
-    Err(format!(
-        "observation cell (row {}, column {}) holds {}, not k/{} for a whole k ≤ 255: the decisions table cannot store it exactly",
-        i / OBS_WIDTH,
-        i % OBS_WIDTH,
-        obs[i],
-        den[i]
-    ))
+    Err(QuantizeError {
+        row: i / OBS_WIDTH,
+        column: i % OBS_WIDTH,
+        value: obs[i],
+        denominator: den[i],
+    })
 }
 
 /// The nearest whole numerator of `v` over `d`; the cast saturates (negative values and NaN
@@ -222,7 +234,7 @@ pub(crate) struct DecisionsColumns {
     buf: Box<[f32; OBS_LEN]>,
     legal: ActionList,
     /// The first observation that could not be stored, if any.
-    error: Option<String>,
+    error: Option<QuantizeError>,
 }
 
 impl DecisionsColumns {
@@ -286,7 +298,7 @@ impl DecisionsColumns {
 
     /// The deal `deal_id` ended paying `pay`: its rows get their id and reward. An
     /// observation that could not be stored is the error.
-    pub fn end_deal(&mut self, deal_id: u64, pay: [i64; 4]) -> Result<(), String> {
+    pub fn end_deal(&mut self, deal_id: u64, pay: [i64; 4]) -> Result<(), QuantizeError> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
@@ -322,32 +334,6 @@ impl DecisionsColumns {
     }
 }
 
-/// The writer settings of a decisions part: zstd level 1 (the observations are mostly
-/// zeros, and zstd's decoder is what bounds reading them back), no dictionaries (nearly
-/// every observation differs), statistics only on the id column. (LZ4_RAW for the
-/// observations and masks, through parquet's pure-Rust lz4_flex, was measured against it:
-/// files 2.2 times larger and about 8% more CPU to read back, so zstd stays.)
-pub fn writer_properties() -> parquet::file::properties::WriterProperties {
-    use parquet::basic::{Compression, Encoding, ZstdLevel};
-    use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
-    use parquet::schema::types::ColumnPath;
-    let mut builder = WriterProperties::builder()
-        .set_writer_version(WriterVersion::PARQUET_1_0)
-        .set_compression(Compression::ZSTD(
-            ZstdLevel::try_new(1).expect("zstd level 1 exists"),
-        ))
-        .set_dictionary_enabled(false)
-        .set_encoding(Encoding::PLAIN)
-        .set_statistics_enabled(EnabledStatistics::None)
-        .set_column_statistics_enabled(ColumnPath::from("deal_id"), EnabledStatistics::Page)
-        .set_max_row_group_row_count(Some(crate::part::MAX_ROW_GROUP_ROWS))
-        .set_created_by(format!("taisim {}", env!("CARGO_PKG_VERSION")));
-    for column in ["obs_version", "variant"] {
-        builder = builder.set_column_dictionary_enabled(ColumnPath::from(column), true);
-    }
-    builder.build()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,7 +366,7 @@ mod tests {
         for (cell, value) in cases {
             let mut obs = [0.0f32; OBS_LEN];
             obs[cell] = value;
-            let err = quantize(&obs, &mut [0u8; OBS_LEN]).unwrap_err();
+            let err = quantize(&obs, &mut [0u8; OBS_LEN]).unwrap_err().to_string();
             let place = format!(
                 "(row {}, column {}) holds {value}, not k/{}",
                 cell / OBS_WIDTH,
@@ -394,6 +380,6 @@ mod tests {
         obs[OBS_LEN - 1] = 0.3;
         obs[40] = 0.3;
         let err = quantize(&obs, &mut [0u8; OBS_LEN]).unwrap_err();
-        assert!(err.contains("(row 1, column 6)"), "{err}");
+        assert_eq!((err.row, err.column), (1, 6), "{err}");
     }
 }

@@ -1,0 +1,484 @@
+//! The duplicate arena: a candidate agent against a baseline on the same walls, seat by seat
+//! (`taisim arena`, `taisim.arena`, and the training script through it).
+//!
+//! Every wall (one seeded deal, its dealer and round wind drawn as the environments draw
+//! them: [`DealContext::drawn`]) is played five times: with the candidate in seat E, S, W and
+//! N in turn (the baseline in the other three), and once by four baselines. The candidate's
+//! points in a seat minus the baseline's points in the same seat on the same wall cancel the
+//! luck of the tiles; a wall's statistic is the mean of its four seats' differences, and the
+//! walls are independent, so the 95% interval is the normal one over the walls' statistics.
+//! Points are the variant's own settlement, worked out by the scorer's model
+//! ([`taisim_score::score_deal`]).
+//!
+//! Everything is counted in integers (points, wins, deal-ins), so the totals, and the JSON
+//! made from them, do not depend on the thread count or on the order the walls finish.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use taisim_agents::{play_deal, AgentParseError, AgentSpec, BuiltinAgent, PolicyError};
+use taisim_score::{score_deal, Variant, VariantError};
+use taisim_sim::{deal_seed, ActionList, Deal, DealContext, Outcome, Seat};
+
+use crate::error::EngineError;
+
+/// Which side of the match an agent plays.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Side {
+    Candidate,
+    Baseline,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Candidate => "candidate",
+            Side::Baseline => "baseline",
+        })
+    }
+}
+
+/// Why a match could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// A side's name names no agent (or names four: a side is one agent).
+    #[error("{side}: {source}")]
+    AgentName {
+        side: Side,
+        #[source]
+        source: AgentParseError,
+    },
+    /// A side's agent cannot be built (a policy file missing or refused).
+    #[error("{side} {spec}: {source}")]
+    Agent {
+        side: Side,
+        spec: AgentSpec,
+        #[source]
+        source: PolicyError,
+    },
+    /// The variant asked for cannot be used.
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+    /// No walls to play.
+    #[error("the number of deals must be at least 1")]
+    NoDeals,
+    /// A thread count outside 1 to [`MAX_THREADS`](crate::MAX_THREADS).
+    #[error("{0}")]
+    Threads(String),
+    /// The machine refused the worker threads.
+    #[error("cannot start {threads} worker threads: {source}")]
+    Pool {
+        threads: usize,
+        #[source]
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// A wall the engine or the scorer rejected: a bug, reported with the wall to replay.
+    #[error("wall {wall} (deal seed {seed}): {source}")]
+    Wall {
+        wall: u64,
+        seed: u64,
+        #[source]
+        source: EngineError,
+    },
+}
+
+/// A match ready to play: both sides' agents built for the variant, which was parsed once.
+pub struct Arena {
+    candidate: (AgentSpec, BuiltinAgent),
+    baseline: (AgentSpec, BuiltinAgent),
+    variant: Arc<Variant>,
+}
+
+/// A played match: its report (what `taisim arena --json` prints) and how it ran.
+#[derive(Debug)]
+pub struct ArenaRun {
+    pub report: ArenaReport,
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+impl Arena {
+    /// A match of the agent `candidate` against the agent `baseline` (each one name, as
+    /// `--agents` spells one: `greedy`, `trained`, `policy:PATH`, …) under the variant
+    /// `variant` (a shipped name or a file's path).
+    pub fn new(candidate: &str, baseline: &str, variant: &str) -> Result<Arena, ArenaError> {
+        let variant = Arc::new(Variant::by_name_or_path(variant)?);
+        Arena::with_variant(candidate, baseline, variant)
+    }
+
+    /// [`Arena::new`] under a variant already loaded.
+    pub fn with_variant(
+        candidate: &str,
+        baseline: &str,
+        variant: Arc<Variant>,
+    ) -> Result<Arena, ArenaError> {
+        let build = |side: Side, name: &str| -> Result<(AgentSpec, BuiltinAgent), ArenaError> {
+            let spec: AgentSpec = name
+                .parse()
+                .map_err(|source| ArenaError::AgentName { side, source })?;
+            let agent = spec.build(&variant).map_err(|source| ArenaError::Agent {
+                side,
+                spec: spec.clone(),
+                source,
+            })?;
+            Ok((spec, agent))
+        };
+        Ok(Arena {
+            candidate: build(Side::Candidate, candidate)?,
+            baseline: build(Side::Baseline, baseline)?,
+            variant,
+        })
+    }
+
+    /// The variant the walls are dealt and settled under.
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// Plays `deals` walls from `seed` on `threads` worker threads (1 to
+    /// [`MAX_THREADS`](crate::MAX_THREADS); `None` for every core; never more than the chunks
+    /// of walls to play). The report does not depend on the thread count.
+    pub fn play(
+        &self,
+        deals: u64,
+        seed: u64,
+        threads: Option<usize>,
+    ) -> Result<ArenaRun, ArenaError> {
+        if deals == 0 {
+            return Err(ArenaError::NoDeals);
+        }
+        crate::pool::check_threads(threads).map_err(|e| ArenaError::Threads(e.to_string()))?;
+        let chunks = usize::try_from(deals.div_ceil(CHUNK)).unwrap_or(usize::MAX);
+        let threads = threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .min(chunks);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|source| ArenaError::Pool { threads, source })?;
+        taisim_sim::algo::warm_up();
+        let start = Instant::now();
+        let tally = play_arena(
+            &self.candidate.1,
+            &self.baseline.1,
+            &self.variant,
+            deals,
+            seed,
+            &pool,
+        )?;
+        let seconds = start.elapsed().as_secs_f64();
+        let report = ArenaReport::new(
+            &tally,
+            &self.candidate.0,
+            &self.baseline.0,
+            self.variant.name(),
+            seed,
+        );
+        Ok(ArenaRun {
+            report,
+            seconds,
+            threads: pool.current_num_threads(),
+        })
+    }
+}
+
+/// One side's results over the seat-deals it played.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideTally {
+    /// Seat-deals played (four per wall).
+    pub seats: u64,
+    pub points: i64,
+    pub wins: u64,
+    pub self_draws: u64,
+    /// Wins off this seat's discard (robbed kongs included).
+    pub deal_ins: u64,
+}
+
+impl SideTally {
+    fn add(&mut self, deal: &Deal, seat: Seat, points: i64) {
+        let result = deal.result().expect("a played deal is over");
+        self.seats += 1;
+        self.points += points;
+        if result.winners.contains(seat) {
+            self.wins += 1;
+            self.self_draws += (result.outcome == Outcome::SelfDraw) as u64;
+        }
+        self.deal_ins += (result.outcome == Outcome::Discard && result.payer == Some(seat)) as u64;
+    }
+
+    fn merge(&mut self, o: &SideTally) {
+        self.seats += o.seats;
+        self.points += o.points;
+        self.wins += o.wins;
+        self.self_draws += o.self_draws;
+        self.deal_ins += o.deal_ins;
+    }
+}
+
+/// The exact totals of a set of walls.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub walls: u64,
+    /// Σ over walls of the wall's summed difference (its four seats, candidate minus
+    /// baseline).
+    pub diff_sum: i128,
+    /// Σ over walls of the square of that sum.
+    pub diff_sq_sum: i128,
+    pub candidate: SideTally,
+    pub baseline: SideTally,
+}
+
+impl Tally {
+    fn merge(mut self, o: Tally) -> Tally {
+        self.walls += o.walls;
+        self.diff_sum += o.diff_sum;
+        self.diff_sq_sum += o.diff_sq_sum;
+        self.candidate.merge(&o.candidate);
+        self.baseline.merge(&o.baseline);
+        self
+    }
+}
+
+/// One worker's agents: the baseline in every seat, and the candidate waiting to be swapped
+/// into one.
+struct Table {
+    seats: [BuiltinAgent; 4],
+    candidate: BuiltinAgent,
+    legal: ActionList,
+}
+
+impl Table {
+    /// Plays the wall seeded `seed` with the current seating and returns each seat's points:
+    /// the variant's own settlement, through the scorer's model.
+    fn play(
+        &mut self,
+        variant: &Variant,
+        seed: u64,
+        context: DealContext,
+    ) -> Result<(Deal, [i64; 4]), EngineError> {
+        let rules = variant.rules();
+        let mut deal = Deal::new(rules, seed, context)?;
+        play_deal(&mut deal, &mut self.seats, &mut self.legal);
+        let st = variant.settlement();
+        let scored = score_deal(&deal, variant, st.base, st.per_tai)?;
+        Ok((deal, scored.payments.0))
+    }
+
+    /// Plays wall `wall` five times into `tally`.
+    fn wall(
+        &mut self,
+        variant: &Variant,
+        seed: u64,
+        wall: u64,
+        tally: &mut Tally,
+    ) -> Result<(), ArenaError> {
+        let wall_seed = deal_seed(seed, wall);
+        let context = DealContext::drawn(wall_seed);
+        let fail = |source: EngineError| ArenaError::Wall {
+            wall,
+            seed: wall_seed,
+            source,
+        };
+        let (deal, base_points) = self.play(variant, wall_seed, context).map_err(fail)?;
+        let mut diff: i128 = 0;
+        for seat in Seat::ALL {
+            tally.baseline.add(&deal, seat, base_points[seat as usize]);
+            let s = seat as usize;
+            std::mem::swap(&mut self.seats[s], &mut self.candidate);
+            let played = self.play(variant, wall_seed, context);
+            std::mem::swap(&mut self.seats[s], &mut self.candidate);
+            let (deal, points) = played.map_err(fail)?;
+            tally.candidate.add(&deal, seat, points[s]);
+            diff += i128::from(points[s]) - i128::from(base_points[s]);
+        }
+        tally.walls += 1;
+        tally.diff_sum += diff;
+        tally.diff_sq_sum += diff * diff;
+        Ok(())
+    }
+}
+
+/// Walls per work item: the unit rayon hands out, large enough that cloning the agents
+/// for it costs nothing next to playing it.
+const CHUNK: u64 = 256;
+
+/// Plays `walls` walls from `seed` on the threads of `pool`: the exact totals, the same on any
+/// number of threads.
+pub fn play_arena(
+    candidate: &BuiltinAgent,
+    baseline: &BuiltinAgent,
+    variant: &Variant,
+    walls: u64,
+    seed: u64,
+    pool: &rayon::ThreadPool,
+) -> Result<Tally, ArenaError> {
+    let chunks = walls.div_ceil(CHUNK);
+    pool.install(|| {
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let mut table = Table {
+                    seats: [
+                        baseline.clone(),
+                        baseline.clone(),
+                        baseline.clone(),
+                        baseline.clone(),
+                    ],
+                    candidate: candidate.clone(),
+                    legal: ActionList::new(),
+                };
+                let mut tally = Tally::default();
+                for wall in c * CHUNK..((c + 1) * CHUNK).min(walls) {
+                    table.wall(variant, seed, wall, &mut tally)?;
+                }
+                Ok(tally)
+            })
+            .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
+    })
+}
+
+/// Rates of one side, per seat-deal.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct SideReport {
+    pub points_per_deal: f64,
+    pub win_rate: f64,
+    pub self_draw_rate: f64,
+    pub deal_in_rate: f64,
+}
+
+impl SideReport {
+    fn of(t: &SideTally) -> SideReport {
+        let per = |n: f64| n / t.seats.max(1) as f64;
+        SideReport {
+            points_per_deal: per(t.points as f64),
+            win_rate: per(t.wins as f64),
+            self_draw_rate: per(t.self_draws as f64),
+            deal_in_rate: per(t.deal_ins as f64),
+        }
+    }
+}
+
+/// What `taisim arena --json` prints.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct ArenaReport {
+    pub candidate: String,
+    pub baseline: String,
+    pub variant: String,
+    pub seed: u64,
+    /// Walls played (each five times).
+    pub deals: u64,
+    pub deals_played: u64,
+    /// Mean over walls of the candidate's points minus the baseline's in the same seat on
+    /// the same wall (each wall the mean of its four seats).
+    pub mean_diff: f64,
+    /// The standard error of `mean_diff`; `None` with a single wall.
+    pub std_error: Option<f64>,
+    pub ci95_low: Option<f64>,
+    pub ci95_high: Option<f64>,
+    pub candidate_stats: SideReport,
+    pub baseline_stats: SideReport,
+}
+
+/// The normal quantile of a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+impl ArenaReport {
+    /// The report as `taisim arena --json` prints it: one JSON object, fields in their
+    /// declared order (what Python's `taisim.arena` returns too).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report serialises")
+    }
+
+    pub fn new(
+        t: &Tally,
+        candidate: &AgentSpec,
+        baseline: &AgentSpec,
+        variant: &str,
+        seed: u64,
+    ) -> ArenaReport {
+        let n = t.walls;
+        // A wall's statistic is its summed difference / 4.
+        let mean_diff = t.diff_sum as f64 / (4 * n.max(1)) as f64;
+        // The sample variance of the walls' statistics, from exact integer sums:
+        // (n Σx² − (Σx)²) / (16 n (n − 1)), x a wall's summed difference.
+        let std_error = (n >= 2).then(|| {
+            let n128 = i128::from(n);
+            let num = n128 * t.diff_sq_sum - t.diff_sum * t.diff_sum;
+            let var = num as f64 / (16.0 * n as f64 * (n - 1) as f64);
+            (var / n as f64).sqrt()
+        });
+        ArenaReport {
+            candidate: candidate.to_string(),
+            baseline: baseline.to_string(),
+            variant: variant.to_string(),
+            seed,
+            deals: n,
+            deals_played: 5 * n,
+            mean_diff,
+            std_error,
+            ci95_low: std_error.map(|se| mean_diff - Z95 * se),
+            ci95_high: std_error.map(|se| mean_diff + Z95 * se),
+            candidate_stats: SideReport::of(&t.candidate),
+            baseline_stats: SideReport::of(&t.baseline),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The interval from exact sums matches one computed wall by wall.
+    #[test]
+    fn interval_matches_a_direct_computation() {
+        let walls: [i128; 6] = [12, -40, 7, 0, 33, -5];
+        let t = Tally {
+            walls: walls.len() as u64,
+            diff_sum: walls.iter().sum(),
+            diff_sq_sum: walls.iter().map(|x| x * x).sum(),
+            ..Tally::default()
+        };
+        let r = ArenaReport::new(&t, &AgentSpec::Greedy, &AgentSpec::Random, "taiwan16", 0);
+        let xs: Vec<f64> = walls.iter().map(|&x| x as f64 / 4.0).collect();
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let se = (var / n).sqrt();
+        assert!((r.mean_diff - mean).abs() < 1e-12);
+        assert!((r.std_error.unwrap() - se).abs() < 1e-12);
+        assert!((r.ci95_low.unwrap() - (mean - Z95 * se)).abs() < 1e-12);
+        assert!((r.ci95_high.unwrap() - (mean + Z95 * se)).abs() < 1e-12);
+        let one = Tally {
+            walls: 1,
+            diff_sum: 8,
+            diff_sq_sum: 64,
+            ..Tally::default()
+        };
+        let r = ArenaReport::new(&one, &AgentSpec::Greedy, &AgentSpec::Random, "taiwan16", 0);
+        assert_eq!((r.mean_diff, r.ci95_low, r.ci95_high), (2.0, None, None));
+    }
+
+    /// Points are zero-sum on every table, so the reference table's points sum to zero and
+    /// each side's tallies count four seats a wall.
+    #[test]
+    fn tallies_count_every_seat_and_conserve_points() {
+        let variant = Arc::new(Variant::builtin(Variant::DEFAULT).unwrap());
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let same = AgentSpec::Greedy.build(&variant).unwrap();
+        let t = play_arena(&same, &same, &variant, 300, 9, &pool).unwrap();
+        assert_eq!(t.walls, 300);
+        assert_eq!(t.candidate.seats, 1200);
+        assert_eq!(t.baseline.seats, 1200);
+        assert_eq!(t.baseline.points, 0, "the reference tables are zero-sum");
+        // The same agent in the candidate's chair plays the same deals.
+        assert_eq!(t.candidate, t.baseline);
+        assert_eq!((t.diff_sum, t.diff_sq_sum), (0, 0));
+        assert!(t.baseline.wins > 0 && t.baseline.deal_ins > 0 && t.baseline.self_draws > 0);
+    }
+}

@@ -1,0 +1,134 @@
+//! A run as a user asks for it ([`RunRequest`]: every field optional, from the command line
+//! or Python) turned into the [`RunSpec`] to play: the defaults of a new run, or the recorded
+//! run's own values on resume. Above `run.rs` and `resume.rs`, which it asks what a directory
+//! recorded; nothing below imports it.
+
+use taisim_agents::parse_agents;
+use taisim_score::{check_stakes, Variant};
+
+use crate::error::HarnessError;
+use crate::resume::{recorded_spec, resumable_without_manifest, resume_spec};
+use crate::spec::{sha256_hex, RunSpec, RunVariant, Shard, Unit};
+use crate::table::DecisionSeats;
+
+/// A run as a user asks for it: every field optional. [`RunRequest::spec`] fills the gaps
+/// with the defaults of a new run, or with the recorded run's own values on resume
+/// (where any field given must then agree with the run).
+#[derive(Clone, Debug, Default)]
+pub struct RunRequest {
+    pub variant: Option<String>,
+    pub deals: Option<u64>,
+    pub games: Option<u64>,
+    pub seed: Option<u64>,
+    pub agents: Option<String>,
+    pub part_size: Option<u64>,
+    pub shard: Option<Shard>,
+    pub log_actions: bool,
+    pub base: Option<i64>,
+    pub per_tai: Option<i64>,
+    pub decisions: Option<DecisionSeats>,
+}
+
+impl RunRequest {
+    /// The default run: 1,000,000 deals of taiwan16, greedy agents, seed 0.
+    pub const DEFAULT_DEALS: u64 = 1_000_000;
+    pub const DEFAULT_AGENTS: &'static str = "greedy";
+
+    /// The spec of the run to play into `out`.
+    pub fn spec(&self, out: &std::path::Path, resume: bool) -> Result<RunSpec, HarnessError> {
+        if self.deals.is_some() && self.games.is_some() {
+            return Err(HarnessError::Usage(
+                "give a number of deals or of games, not both".into(),
+            ));
+        }
+        let shard = self.shard.unwrap_or(Shard::WHOLE);
+        // What the directory recorded (its manifest, journal or part files); a run killed
+        // before its first manifest resumes from the arguments alone.
+        let recorded = match resume {
+            true => recorded_spec(out, shard)?,
+            false => None,
+        };
+        if resume && recorded.is_none() && !resumable_without_manifest(out, shard) {
+            // Names what is missing.
+            resume_spec(out, shard)?;
+        }
+        let from_manifest = recorded.is_some();
+        let mut spec = if let Some((spec, _)) = recorded {
+            spec
+        } else {
+            // The one place a new run's variant is looked up and parsed; every stage after
+            // takes this object.
+            let variant =
+                RunVariant::by_name_or_path(self.variant.as_deref().unwrap_or(Variant::DEFAULT))?;
+            let settlement = variant.variant().settlement();
+            let unit = if self.games.is_some() {
+                Unit::Games
+            } else {
+                Unit::Deals
+            };
+            RunSpec {
+                unit,
+                count: RunRequest::DEFAULT_DEALS,
+                seed: 0,
+                agents: parse_agents(RunRequest::DEFAULT_AGENTS).expect("a known agent"),
+                part_size: unit.default_part_size(),
+                shard,
+                log_actions: false,
+                base: settlement.base,
+                per_tai: settlement.per_tai,
+                decisions: None,
+                variant,
+            }
+        };
+        if let (Some(name), true) = (&self.variant, from_manifest) {
+            let asked = Variant::find(name)?;
+            // The same variant read from elsewhere keeps the run's record of it (and is not
+            // parsed again); another one replaces it, and the resume is refused naming it.
+            if sha256_hex(asked.text.as_bytes()) != spec.variant.record().sha256 {
+                spec.variant = RunVariant::from_text(asked.text, asked.origin)?;
+            }
+        }
+        if let Some(n) = self.deals {
+            spec.unit = Unit::Deals;
+            spec.count = n;
+        }
+        if let Some(n) = self.games {
+            if !from_manifest && self.part_size.is_none() {
+                spec.part_size = Unit::Games.default_part_size();
+            }
+            spec.unit = Unit::Games;
+            spec.count = n;
+        }
+        if let Some(seed) = self.seed {
+            spec.seed = seed;
+        }
+        if let Some(agents) = &self.agents {
+            spec.agents = parse_agents(agents)?;
+        }
+        if let Some(n) = self.part_size {
+            spec.part_size = n;
+        }
+        if self.log_actions {
+            spec.log_actions = true;
+        }
+        if let Some(base) = self.base {
+            spec.base = base;
+        }
+        if let Some(per_tai) = self.per_tai {
+            spec.per_tai = per_tai;
+        }
+        if let Some(seats) = self.decisions {
+            spec.decisions = Some(seats);
+            // A part is held in memory until it is written, and a decision row is about
+            // 2 KB: 65,536 deals of about 40 rows each would take gigabytes per worker.
+            if !from_manifest && self.part_size.is_none() {
+                spec.part_size = spec.unit.default_part_size() / 32;
+            }
+        }
+        spec.validate()?;
+        // Stakes the settlement cannot pay exactly are refused before anything is played,
+        // not met as an error at the run's first win.
+        check_stakes(spec.variant.variant(), spec.base, spec.per_tai)?;
+        Ok(spec)
+    }
+}

@@ -1,0 +1,60 @@
+//! The Python extension `taisim._native`: thin pyo3 wrappers over the Rust crates. The
+//! Gymnasium and PettingZoo classes are written in Python on top of these
+//! (`env/python/taisim/`), so this layer only converts types and errors.
+//!
+//! - `single.rs`, `aec.rs`, `vec_env.rs`: the three environment classes, `config.rs` what they
+//!   share, `render.rs` the table as text;
+//! - `scoring.rs`: `score_json`, `score_many_json`;
+//! - `harness.rs`: `simulate`, `arena`; `decisions.rs`: `load_decisions`;
+//! - `policy.rs`: a policy file's scores and bytes, for exporting from PyTorch;
+//! - `errors.rs`: the exception classes, and the one mapping of every Rust error kind to
+//!   them. Errors cross the boundary as Python exceptions, never as panics.
+
+mod aec;
+mod config;
+mod decisions;
+mod errors;
+mod harness;
+mod policy;
+mod render;
+mod scoring;
+mod single;
+mod vec_env;
+
+use pyo3::prelude::*;
+use taisim_agents::space::index_name;
+
+use crate::{ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_VERSION, OBS_WIDTH};
+use errors::IllegalActionError;
+
+/// The name of an action index (`discard_5m`, `pung`, …).
+#[pyfunction]
+fn action_name(index: usize) -> PyResult<String> {
+    index_name(index).ok_or_else(|| {
+        IllegalActionError::new_err(format!(
+            "action {index} is out of range: the action space is 0..{ACTION_SPACE_SIZE}"
+        ))
+    })
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<single::PyEnv>()?;
+    m.add_class::<aec::PyAec>()?;
+    m.add_class::<vec_env::PyVecEnv>()?;
+    m.add_function(wrap_pyfunction!(action_name, m)?)?;
+    m.add_function(wrap_pyfunction!(scoring::score_json, m)?)?;
+    m.add_function(wrap_pyfunction!(scoring::score_many_json, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::arena, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::policy_logits, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::policy_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(decisions::load_decisions, m)?)?;
+    errors::register(m)?;
+    m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
+    m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;
+    m.add("OBS_VERSION", OBS_VERSION)?;
+    m.add("MAX_NUM_ENVS", vec_env::MAX_NUM_ENVS)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,77 @@
+//! `NativeEnv`: one learner seat against built-in agents (the Gymnasium `taisim.Env`).
+
+use numpy::IntoPyArray;
+use numpy::PyArray1;
+use pyo3::prelude::*;
+
+use super::config::{
+    action_index, info_dict, mask_i8, parse_seat, variant_and_reward, Reset, StepOut,
+};
+use super::errors;
+use super::render::render_deal;
+use crate::{Env, EnvConfig};
+
+/// One learner seat against built-in agents.
+#[pyclass(name = "NativeEnv", module = "taisim._native")]
+pub(super) struct PyEnv {
+    env: Env,
+}
+
+#[pymethods]
+impl PyEnv {
+    #[new]
+    #[pyo3(signature = (variant = "taiwan16", seat = "E", opponents = "greedy", reward = "points", base = None, per_tai = None))]
+    fn new(
+        variant: &str,
+        seat: &str,
+        opponents: &str,
+        reward: &str,
+        base: Option<i64>,
+        per_tai: Option<i64>,
+    ) -> PyResult<Self> {
+        let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
+        let mut config = EnvConfig::with_opponents(opponents).map_err(errors::agent)?;
+        config.variant = variant;
+        config.seat = parse_seat(seat)?;
+        config.reward = reward;
+        Ok(PyEnv {
+            env: Env::new(&config).map_err(errors::env)?,
+        })
+    }
+
+    /// `(obs, mask, info)` of a new deal dealt from `seed`.
+    fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Reset<'py>> {
+        let o = self.env.reset(seed);
+        let obs = o.obs.to_owned().into_pyarray(py);
+        let mask = mask_i8(py, o.mask);
+        Ok((obs, mask, info_dict(py, self.env.info())?))
+    }
+
+    /// `(obs, mask, reward, terminated, truncated, info)`.
+    fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<StepOut<'py>> {
+        let action = action_index(action)?;
+        let s = self.env.step(action).map_err(errors::env)?;
+        let obs = s.observation.obs.to_owned().into_pyarray(py);
+        let mask = mask_i8(py, s.observation.mask);
+        let (reward, terminated, truncated, info) = (s.reward, s.terminated, s.truncated, s.info);
+        Ok((
+            obs,
+            mask,
+            reward,
+            terminated,
+            truncated,
+            info_dict(py, &info)?,
+        ))
+    }
+
+    /// The current legal-action mask.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        mask_i8(py, self.env.action_mask())
+    }
+
+    /// The table as text (`render_mode="ansi"`); the learner's seat is marked `*`, the seat
+    /// to act `>`.
+    fn render(&self) -> String {
+        render_deal(self.env.deal(), Some(self.env.seat()))
+    }
+}
