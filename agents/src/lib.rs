@@ -35,7 +35,7 @@ mod policy;
 pub mod search;
 pub mod space;
 
-pub use agent::{agent_rng, play_deal, play_deal_with, Agent, RandomAgent};
+pub use agent::{agent_rng, play_deal, play_deal_observed, play_deal_with, Agent, RandomAgent};
 pub use dense::Layer;
 pub use efficiency::{ukeire, ukeire_under};
 pub use greedy::{DefensiveAgent, GreedyAgent};

@@ -11,7 +11,7 @@ use taisim_sim::{Action, ActionList, Deal, Seat, View};
 use crate::agent::{Agent, RandomAgent};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
-use crate::search::{SearchAgent, SearchConfig};
+use crate::search::{SearchAgent, SearchConfig, SearchDecision};
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
 pub const KNOWN_AGENTS: [&str; 7] = [
@@ -167,6 +167,16 @@ pub enum BuiltinAgent {
     Policy(PolicyAgent),
     /// Boxed: its scratch is large next to the other agents.
     Search(Box<SearchAgent>),
+}
+
+impl BuiltinAgent {
+    /// What a search agent worked out at its last decision; `None` for the other agents.
+    pub fn search_decision(&self) -> Option<&SearchDecision> {
+        match self {
+            BuiltinAgent::Search(a) => Some(a.last_decision()),
+            _ => None,
+        }
+    }
 }
 
 impl Agent for BuiltinAgent {

@@ -43,7 +43,7 @@ pub use arena::{
 };
 pub use atomic::{check_replaceable, write_atomically};
 pub use error::{EngineError, HarnessError};
-pub use load::{load_decisions, load_decisions_into, Decisions};
+pub use load::{load_decisions, load_decisions_into, Decisions, SearchLabels};
 pub use manifest::{Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, VARIANT_FILE};
 pub use part::{part_path, FileRecord, PartRecord};
 pub use pool::{check_threads, worker_pool, MAX_THREADS};
@@ -62,5 +62,5 @@ pub use spec::{
 pub use table::{
     obs_denominators, obs_scale, quantize, run_schema, schema, schema_text, variant_schema,
     writer_properties, DecisionSeats, QuantizeError, Table, MAX_ROW_GROUP_ROWS,
-    MIN_COMPRESSED_ROWS,
+    MIN_COMPRESSED_ROWS, SEARCH_COLUMNS,
 };

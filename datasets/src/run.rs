@@ -435,7 +435,12 @@ fn play_part(
         Unit::Games => (end - first).saturating_mul(24),
     }
     .min(Unit::Deals.default_part_size()) as usize;
-    let mut tables = PartTables::new(spec.log_actions, capacity, spec.decisions);
+    let mut tables = PartTables::new(
+        spec.log_actions,
+        capacity,
+        spec.decisions,
+        spec.search_labels(),
+    );
     let mut player = Player::new(spec, variant, agents.clone());
     let mut deals = 0;
     // Progress is counted in batches so workers rarely touch the shared counter.
