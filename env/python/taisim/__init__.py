@@ -116,7 +116,7 @@ def _plain(request):
 
 def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agents=None,
              threads=None, part_size=None, shard=None, log_actions=False, base=None,
-             per_tai=None, resume=False, progress=False, decisions=None):
+             per_tai=None, resume=False, progress=False, decisions=None, label_with=None):
     """Plays seeded self-play deals (or full ``games``) in parallel into a Parquet dataset and
     returns its directory, exactly as ``taisim simulate`` does with the same arguments:
     ``deals/``, ``wins/`` and ``tai/`` part files and a ``manifest.json``. Unset arguments
@@ -124,7 +124,10 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     ``runs/<UTC timestamp>``). ``agents`` is one name or four comma-separated in seat order
     E,S,W,N; ``shard`` is ``"K/N"``; ``resume=True`` continues the run in ``out``;
     ``decisions`` (``"all"`` or seats as ``"E,S"``) also writes the decisions table that
-    :func:`load_decisions` reads.
+    :func:`load_decisions` reads; with a search agent at a recorded seat the table carries
+    its estimates (``search_*``), and ``label_with="search:N"`` labels every recorded
+    decision with that search's estimates and choice while the seats play their own agents'
+    actions (DAgger: the states a student reaches, labelled by the expert).
 
     Bad arguments raise a ``ValueError`` subclass naming the problem (``UsageError``,
     ``VariantError``, ``AgentError``, ``PolicyError``, ``StakesError``; ``TypeError`` for a
@@ -140,7 +143,7 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     return _simulate(out, variant=variant, deals=deals, games=games, seed=seed,
                      agents=agents, threads=threads, part_size=part_size, shard=shard,
                      log_actions=log_actions, base=base, per_tai=per_tai, resume=resume,
-                     progress=progress, decisions=decisions)
+                     progress=progress, decisions=decisions, label_with=label_with)
 
 
 def load_decisions(run, seats=None, out=None):
@@ -151,6 +154,16 @@ def load_decisions(run, seats=None, out=None):
     ``mask`` (bool, ``(n, 144)``), ``action`` (int64), ``reward`` (float32: the seat's
     settlement points for the deal), ``seat`` (uint8, 0 = E), ``deal`` (uint64, the deal id),
     ``step`` (uint32, the decision's number in its deal), and ``obs_version`` (int).
+
+    A search-labelled table (a search agent at a recorded seat, or ``simulate(...,
+    label_with="search:N")``) adds the search's labels, in the action space the policy
+    scores: ``search_action`` (int64, the search's choice; -1 where no search decided),
+    ``search_mean`` (float32, ``(n, 144)``: each action's mean points for the seat at the
+    end of the deal; NaN where the search did not estimate it), ``search_advantage``
+    (float32, ``(n, 144)``: mean points more than its default, greedy's choice, on the same
+    determinizations; NaN where not estimated) and ``search_rollouts`` (uint32, ``(n,
+    144)``: the rollouts behind each mean, 0 where not estimated). A table without labels
+    has none of these keys.
 
     The arrays are filled in Rust, each page of the parts decompressed and copied into place on
     every core, and handed to numpy without a copy (``scripts/bench_load_decisions.py`` times
@@ -166,7 +179,7 @@ def load_decisions(run, seats=None, out=None):
     dtypes above (``mask`` may be uint8), C-contiguous, all of the table's number of rows,
     such as the dict of a previous call on the same run (or of another run of as many
     decisions) or arrays the caller allocated with ``numpy.empty``. The dict returned holds
-    those same arrays, refilled. A training loop that reloads its data this way skips the
+    those same arrays, refilled (and the search labels, if any, in fresh arrays). A training loop that reloads its data this way skips the
     kernel's mapping of ~2 GB of fresh memory per million decisions, about two fifths of a
     load's CPU time. Arrays of another shape, dtype or number of rows raise ``UsageError``
     before any is written; after any other error their contents are unspecified."""

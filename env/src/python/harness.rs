@@ -13,7 +13,7 @@ use super::errors;
 #[pyo3(signature = (
     out = None, *, variant = None, deals = None, games = None, seed = None, agents = None,
     threads = None, part_size = None, shard = None, log_actions = false, base = None,
-    per_tai = None, resume = false, progress = false, decisions = None
+    per_tai = None, resume = false, progress = false, decisions = None, label_with = None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn simulate(
@@ -33,6 +33,7 @@ pub(super) fn simulate(
     resume: bool,
     progress: bool,
     decisions: Option<String>,
+    label_with: Option<String>,
 ) -> PyResult<String> {
     let shard = shard
         .map(|s| s.parse::<taisim_datasets::Shard>())
@@ -60,6 +61,7 @@ pub(super) fn simulate(
         base,
         per_tai,
         decisions,
+        label_with,
     };
     let options = RunOptions {
         threads,
