@@ -49,6 +49,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(harness::arena, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_logits, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::trained_policy_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::load_decisions, m)?)?;
     errors::register(m)?;
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
