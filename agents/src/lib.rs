@@ -31,6 +31,7 @@ mod kind_head;
 pub mod knowledge;
 mod named;
 pub mod obs;
+pub mod obs_names;
 mod policy;
 pub mod search;
 pub mod space;

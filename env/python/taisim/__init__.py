@@ -27,9 +27,18 @@ Importing ``taisim`` registers Gymnasium ids, one per shipped variant:
 wild row and ``info["wild"]`` show its kind)
 (``gymnasium.make("taisim/Taiwan16-v0", opponents="greedy")``;
 without importing first, ``gymnasium.make("taisim:taisim/Taiwan16-v0")``). Keyword
-arguments are those of :class:`taisim.Env`.
+arguments are those of :class:`taisim.Env`. ``gymnasium.make_vec("taisim/Taiwan16-v0",
+num_envs=64, opponents="greedy")`` gives a :class:`taisim.VecEnv` stepped in Rust (the ids'
+vector entry point; ``vectorization_mode="sync"`` or ``"async"`` still builds Gymnasium's own).
+
+- ``taisim.obs_rows(version)``: the observation's rows by name, with their meaning;
+  ``taisim.obs_scalar_columns()``: the scalar row's columns.
+- ``taisim.sb3`` (Stable-Baselines3's ``VecEnv`` over ``taisim.VecEnv``, and the export of a
+  ``MaskablePPO`` policy to a policy file), ``taisim.torch_policy`` and ``taisim.policy``
+  are loaded when first used (``import taisim`` does not import torch or SB3).
 """
 
+import collections as _collections
 import json as _json
 
 import gymnasium as _gym
@@ -44,6 +53,8 @@ from taisim._native import score_json as _score_json
 from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
 from taisim._native import load_decisions as _load_decisions
+from taisim._native import obs_rows as _obs_rows
+from taisim._native import obs_scalar_columns as _obs_scalar_columns
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
 from taisim.policy import convert_json_policy, export_policy, policy_logits
@@ -62,8 +73,49 @@ GYM_IDS = {
 for _id, _variant in GYM_IDS.items():
     if _id not in _gym.registry:
         # No TimeLimit: every deal ends by itself (the wall runs out).
-        _gym.register(id=_id, entry_point="taisim.gym_env:Env", kwargs={"variant": _variant})
+        _gym.register(id=_id, entry_point="taisim.gym_env:Env",
+                      vector_entry_point="taisim.vec_env:vector_entry_point",
+                      kwargs={"variant": _variant})
 
+
+
+#: One row of an observation layout: its index, stable name and meaning.
+ObsRow = _collections.namedtuple("ObsRow", ["index", "name", "meaning"])
+
+
+def obs_rows(version=OBS_VERSION):
+    """The rows of observation layout ``version`` (default: the one this build encodes), in
+    order, each an :data:`ObsRow` ``(index, name, meaning)``: named from the layout's own row
+    offsets in Rust (``agents/src/obs.rs``), e.g. ``obs[:, rows.index("waits")]`` with
+    ``rows = [r.name for r in taisim.obs_rows()]``. Relative seats are ``self``, ``next``
+    (下家), ``across`` and ``previous`` (上家). A version this build does not know raises
+    ``UsageError``."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TypeError(f"obs_rows(): version must be an int, not {type(version).__name__}")
+    if version < 0:
+        raise UsageError(f"observation version {version} is not one this build knows "
+                         f"(1 to {OBS_VERSION})")
+    return [ObsRow(i, name, meaning) for i, (name, meaning) in enumerate(_obs_rows(version))]
+
+
+def obs_scalar_columns():
+    """The names of the columns of the scalar row (``scalars``), the same in every version:
+    ``dealer_self``, ``streak``, ``drawable``, ``ready_next``, ..., ``unused_N`` for the
+    columns that hold 0."""
+    return list(_obs_scalar_columns())
+
+
+_LAZY = ("sb3", "torch_policy")
+
+
+def __getattr__(name):
+    """Submodules that need torch or Stable-Baselines3 (``taisim.sb3``,
+    ``taisim.torch_policy``) are imported when first used, so ``import taisim`` stays light."""
+    if name in _LAZY:
+        import importlib
+
+        return importlib.import_module(f"taisim.{name}")
+    raise AttributeError(f"module 'taisim' has no attribute {name!r}")
 
 
 def score(request):
@@ -251,4 +303,7 @@ __all__ = [
     "VariantError",
     "load_decisions",
     "aec_env",
+    "obs_rows",
+    "obs_scalar_columns",
+    "ObsRow",
 ]

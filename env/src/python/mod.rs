@@ -37,12 +37,33 @@ fn action_name(index: usize) -> PyResult<String> {
     })
 }
 
+/// The rows of observation layout `version` as `(name, meaning)` pairs, from the layout's
+/// own offsets (`taisim_agents::obs_names`); a version this build does not know raises
+/// `taisim.UsageError` naming the ones it does.
+#[pyfunction]
+fn obs_rows(version: u32) -> PyResult<Vec<(String, String)>> {
+    let rows = taisim_agents::obs_names::obs_rows(version).ok_or_else(|| {
+        errors::usage(format!(
+            "observation version {version} is not one this build knows (1 to {OBS_VERSION})"
+        ))
+    })?;
+    Ok(rows.into_iter().map(|r| (r.name, r.meaning)).collect())
+}
+
+/// The names of the scalar row's columns.
+#[pyfunction]
+fn obs_scalar_columns() -> Vec<String> {
+    taisim_agents::obs_names::scalar_columns().to_vec()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<single::PyEnv>()?;
     m.add_class::<aec::PyAec>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(action_name, m)?)?;
+    m.add_function(wrap_pyfunction!(obs_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(obs_scalar_columns, m)?)?;
     m.add_function(wrap_pyfunction!(scoring::score_json, m)?)?;
     m.add_function(wrap_pyfunction!(scoring::score_many_json, m)?)?;
     m.add_function(wrap_pyfunction!(harness::simulate, m)?)?;
