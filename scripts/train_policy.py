@@ -22,6 +22,11 @@ Everything is seeded (``--seed``): torch, numpy and the environments' deals. Wri
 - ``policy.safetensors``: the policy (``taisim.export_policy``), and ``eval.json``: the arena
   against ``--eval-baseline`` on seeds the training never used (``--eval-seed``).
 
+``--init POLICY`` starts from a policy file instead of cloning (``trained``, the shipped one,
+or a distilled one from ``scripts/distill_policy.py``), and ``--kl-coef C`` adds ``C`` times
+the KL divergence from ``--kl-reference`` (default: the ``--init`` policy) to the PPO loss, over
+the legal actions: PPO then improves on a distilled policy without drifting far from it.
+
 The network is an MLP over the flattened observation: ``--hidden`` layers with ReLU, then the
 144 action scores (the exported policy) and a value head beside them (training only). With
 ``--kind-hidden H`` (the default, 64; 0 turns it off) a per-kind head of width ``H`` adds its
@@ -81,6 +86,24 @@ class PolicyNet(nn.Module):
         return mlp if self.kinds is None else KindPolicy(mlp, self.kinds)
 
 
+def init_from_policy(model, path):
+    """Loads the policy file ``path`` (``"trained"``: the shipped one) into ``model``'s trunk,
+    action scores and per-kind head (the value head stays as it is): a warm start. A file of
+    another shape is refused naming both."""
+    from taisim.torch_policy import load_policy
+
+    policy = load_policy(path)
+    target = model.policy()
+    if type(policy) is not type(target) or any(
+            a.shape != b.shape for a, b in zip(policy.state_dict().values(),
+                                               target.state_dict().values())) or (
+            len(policy.state_dict()) != len(target.state_dict())):
+        shapes = lambda m: [tuple(t.shape) for t in m.state_dict().values()]  # noqa: E731
+        raise SystemExit(f"--init {path}: its layers {shapes(policy)} are not this network's "
+                         f"{shapes(target)} (set --hidden and --kind-hidden to match)")
+    target.load_state_dict(policy.state_dict())
+
+
 def masked(logits, mask):
     """Scores with illegal actions at a large negative value (never sampled)."""
     return logits.masked_fill(~mask, -1e9)
@@ -90,12 +113,13 @@ class Log:
     """``metrics.csv`` (a header row of every column ever logged, rewritten when a new one
     appears) and, when installed, TensorBoard."""
 
-    def __init__(self, out, resume, state=None):
+    def __init__(self, out, resume, state=None, kept=None):
         self.path = os.path.join(out, "metrics.csv")
         self.rows = []
+        kept = kept or (lambda row: Log.kept(row, state))
         if resume and os.path.exists(self.path):
             with open(self.path, newline="") as f:
-                self.rows = [r for r in csv.DictReader(f) if Log.kept(r, state)]
+                self.rows = [r for r in csv.DictReader(f) if kept(r)]
         self.tb = None
         try:
             from torch.utils.tensorboard import SummaryWriter
@@ -241,6 +265,15 @@ def ppo(model, opt, state, args, log, device):
     gen = torch.Generator()
     obs = mask = None
     start = time.time()
+    reference = None
+    if args.kl_coef > 0:
+        # The policy PPO is held near (a distilled one): KL(pi || reference) over the legal
+        # actions, added to the loss with weight --kl-coef.
+        from taisim.torch_policy import load_policy
+
+        reference = load_policy(args.kl_reference).to(device).eval()
+        for param in reference.parameters():
+            param.requires_grad_(False)
     while state["env_steps"] < args.steps:
         # Each update's sampling and minibatches from (seed, update): the same after a resume.
         gen.manual_seed(args.seed * 1_000_003 + state["update"])
@@ -284,7 +317,7 @@ def ppo(model, opt, state, args, log, device):
         b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
         b_adv, b_ret = adv.reshape(-1), ret.reshape(-1)
         model.train()
-        clipped, pg_total, v_total, ent_total, batches = 0.0, 0.0, 0.0, 0.0, 0
+        clipped, pg_total, v_total, ent_total, kl_total, batches = 0.0, 0.0, 0.0, 0.0, 0.0, 0
         for _ in range(args.epochs):
             perm = torch.randperm(t * n, generator=gen)
             for i in range(0, t * n, args.minibatch):
@@ -303,6 +336,15 @@ def ppo(model, opt, state, args, log, device):
                 warming = state["update"] < args.value_warmup
                 loss = (args.vf_coef * vloss if warming
                         else pg + args.vf_coef * vloss - args.ent_coef * entropy)
+                if reference is not None:
+                    legal = b_mask[idx].to(device)
+                    with torch.no_grad():
+                        ref_logp = torch.log_softmax(masked(reference(b_obs[idx].to(device)),
+                                                            legal), 1)
+                    kl = (p * (logp_all - ref_logp)).masked_fill(~legal, 0.0).sum(1).mean()
+                    kl_total += kl.item()
+                    if not warming:
+                        loss = loss + args.kl_coef * kl
                 opt.zero_grad()
                 loss.backward()
                 if warming:
@@ -325,6 +367,7 @@ def ppo(model, opt, state, args, log, device):
                   mean_deal_reward=float(np.mean(finished)) if finished else float("nan"),
                   policy_loss=pg_total / batches, value_loss=v_total / batches,
                   entropy=ent_total / batches, clip_fraction=clipped / batches,
+                  kl_to_reference=kl_total / batches if reference is not None else float("nan"),
                   steps_per_s=t * n * (state["update"] - state["first_update"]) / elapsed)
         if state["update"] % args.checkpoint_every == 0 or state["env_steps"] >= args.steps:
             save_checkpoint(args.out, model, opt, state)
@@ -352,6 +395,9 @@ def parse_args(argv):
     p.add_argument("--kind-hidden", type=int, default=64,
                    help="width of the per-kind head (0: a plain MLP)")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
+    p.add_argument("--init", help="start from this policy file ('trained': the shipped one), "
+                   "e.g. a distilled policy (scripts/distill_policy.py); its shape must be "
+                   "--hidden/--kind-hidden's. Behaviour cloning is then skipped")
     g = p.add_argument_group("behaviour cloning")
     g.add_argument("--bc-run", help="a decisions dataset (taisim simulate --decisions all)")
     g.add_argument("--bc-epochs", type=int, default=3)
@@ -375,6 +421,10 @@ def parse_args(argv):
                    help="first updates that train only the value head (after cloning, the "
                         "value is untrained and its advantages would move the policy at random)")
     g.add_argument("--checkpoint-every", type=int, default=20, help="updates between checkpoints")
+    g.add_argument("--kl-coef", type=float, default=0.0,
+                   help="weight of a KL penalty to --kl-reference (0: none)")
+    g.add_argument("--kl-reference", help="the policy file the KL penalty holds PPO near "
+                   "(default: --init)")
     g = p.add_argument_group("evaluation")
     g.add_argument("--eval-deals", type=int, default=20000, help="0: no evaluation")
     g.add_argument("--eval-seed", type=int, default=None,
@@ -385,6 +435,11 @@ def parse_args(argv):
     args.hidden = tuple(int(h) for h in args.hidden.split(",") if h)
     if args.eval_seed is None:
         args.eval_seed = 2**40 + args.seed
+    if args.kl_coef > 0 and not (args.kl_reference or args.init):
+        p.error("--kl-coef needs --kl-reference (or --init, its default)")
+    args.kl_reference = args.kl_reference or args.init
+    if args.init and args.bc_run:
+        p.error("--init starts from a trained policy: give it or --bc-run, not both")
     return args
 
 
@@ -425,6 +480,8 @@ def main(argv=None):
         # stopped (a saved state would otherwise bring back the rate of the run that saved it).
         for group in opt.param_groups:
             group["lr"] = args.lr if state["bc_done"] else args.bc_lr
+    if args.init and not args.resume:
+        init_from_policy(model, args.init)
     log = Log(args.out, args.resume, state)
     if args.bc_run and not state["bc_done"]:
         gen = torch.Generator().manual_seed(args.seed)

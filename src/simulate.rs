@@ -32,7 +32,9 @@ pub struct SimulateArgs {
     #[arg(long, value_parser = parse_seed, allow_negative_numbers = true)]
     seed: Option<u64>,
     /// One agent for all seats, or four comma-separated in seat order E,S,W,N: random,
-    /// greedy, defensive, trained (the shipped policy), policy:PATH [default: greedy].
+    /// greedy, defensive, trained (the shipped policy), policy:PATH, search, search:N
+    /// [default: greedy]. A search agent at a recorded seat labels its decisions (the
+    /// decisions table's search_* columns).
     #[arg(long)]
     agents: Option<String>,
     /// Worker threads, 1 to 1024 (default: all cores; never more than the parts to play).
@@ -58,6 +60,11 @@ pub struct SimulateArgs {
     /// each decision with a real choice) for these seats: `all`, or seats as in E,S.
     #[arg(long)]
     decisions: Option<DecisionSeats>,
+    /// With --decisions: label every recorded decision with this search's estimates of each
+    /// action and its choice (search or search:N), while the seats play their own agents'
+    /// actions: the states another agent reaches, labelled by an expert (DAgger).
+    #[arg(long, value_name = "SEARCH")]
+    label_with: Option<String>,
     /// Deals (or games) per part file [default: 65536 deals, 2048 games; 2048 deals, 64
     /// games with --decisions].
     #[arg(long, value_parser = whole::<u64>("part size"), allow_negative_numbers = true)]
@@ -330,6 +337,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         base: args.base,
         per_tai: args.per_tai,
         decisions: args.decisions,
+        label_with: args.label_with.clone(),
     };
     let spec = request.spec(&out, args.resume)?;
     let progress = if args.quiet {

@@ -261,7 +261,81 @@ fn the_schema_describes_the_decisions_table() {
     assert!(o.status.success());
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(text.contains("decisions/part-NNNNN.parquet"), "{text}");
-    for column in ["obs ", "mask ", "action ", "reward ", "obs_version "] {
+    for column in [
+        "obs ",
+        "mask ",
+        "action ",
+        "reward ",
+        "obs_version ",
+        "search_action ",
+        "search_mean ",
+        "search_advantage ",
+        "search_rollouts ",
+    ] {
         assert!(text.contains(column), "{column}");
+    }
+    assert!(text.contains("--label-with"), "{text}");
+}
+
+/// `--label-with search:N` labels the recorded decisions of other agents and is recorded in
+/// the manifest (a resume keeps it, another labeller is refused naming it); a labeller that
+/// is not a search, or without `--decisions`, is refused with exit 2 before anything runs.
+#[test]
+fn a_labeller_labels_the_decisions_and_is_part_of_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("labelled");
+    let args = |label: &'static str| -> Vec<String> {
+        [
+            "simulate",
+            "--deals",
+            "3",
+            "--agents",
+            "greedy,random,greedy,trained",
+            "--decisions",
+            "E,N",
+            "--label-with",
+            label,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run = |extra: &[&str], label| {
+        let mut a = args(label);
+        a.extend(extra.iter().map(|s| s.to_string()));
+        taisim(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let o = run(&[], "search:16");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(manifest(&out)["spec"]["label_with"], "search:16");
+    let d = load_decisions(&out, None).unwrap();
+    let labels = d.search.as_ref().expect("labelled");
+    assert!(d.rows > 10 && labels.action.iter().all(|&a| a >= 0));
+    assert!(labels.rollouts.contains(&16));
+
+    let o = run(&["--resume"], "search:16");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&["--resume"], "search:32");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("labeller"), "{}", stderr(&o));
+
+    for (extra, needle) in [
+        (
+            &["--label-with", "greedy", "--decisions", "all"][..],
+            "search or search:N",
+        ),
+        (&["--label-with", "search:8"][..], "record decisions too"),
+        (
+            &["--label-with", "search:x", "--decisions", "all"][..],
+            "search:",
+        ),
+    ] {
+        let mut a = vec!["simulate", "--deals", "2", "--quiet"];
+        a.extend(extra);
+        let o = taisim(&a);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{extra:?}: {}", stderr(&o));
     }
 }

@@ -134,6 +134,17 @@ pub fn play_deal_with<A: Agent>(
     legal: &mut ActionList,
     mut before_action: impl FnMut(&Deal, Action),
 ) -> u32 {
+    play_deal_observed(deal, agents, legal, |d, a, _| before_action(d, a))
+}
+
+/// [`play_deal_with`], the callback also given the agent that just chose `action`, so it can
+/// read what the agent worked out for it (a search agent's estimates, say).
+pub fn play_deal_observed<A: Agent>(
+    deal: &mut Deal,
+    agents: &mut [A; 4],
+    legal: &mut ActionList,
+    mut before_action: impl FnMut(&Deal, Action, &A),
+) -> u32 {
     for seat in Seat::ALL {
         agents[seat as usize].reset(deal.seed(), seat);
     }
@@ -150,7 +161,7 @@ pub fn play_deal_with<A: Agent>(
             "{} chose illegal {action}",
             agents[seat as usize].name()
         );
-        before_action(deal, action);
+        before_action(deal, action, &agents[seat as usize]);
         deal.play_unchecked(action);
         steps += 1;
     }
@@ -164,12 +175,12 @@ fn play_watched<A: Agent>(
     deal: &mut Deal,
     agents: &mut [A; 4],
     legal: &mut ActionList,
-    mut before_action: impl FnMut(&Deal, Action),
+    mut before_action: impl FnMut(&Deal, Action, &A),
 ) -> u32 {
     let mut steps = 0;
     while let Some(seat) = deal.to_act() {
         let action = agents[seat as usize].act_in(deal, seat, legal);
-        before_action(deal, action);
+        before_action(deal, action, &agents[seat as usize]);
         see_step(agents, deal, Some(action));
         deal.play_unchecked(action);
         steps += 1;

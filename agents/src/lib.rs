@@ -32,12 +32,15 @@ mod kind_head;
 pub mod knowledge;
 mod named;
 pub mod obs;
+pub mod obs_names;
 mod policy;
 pub mod protocol;
 pub mod search;
 pub mod space;
 
-pub use agent::{agent_rng, play_deal, play_deal_with, see_step, Agent, RandomAgent};
+pub use agent::{
+    agent_rng, play_deal, play_deal_observed, play_deal_with, see_step, Agent, RandomAgent,
+};
 pub use dense::Layer;
 pub use efficiency::{ukeire, ukeire_under};
 pub use exec::{renew_bots, BotFault, BotStderr, ExecAgent, ExecSettings, FaultKind};

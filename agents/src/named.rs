@@ -12,7 +12,7 @@ use crate::agent::{Agent, RandomAgent};
 use crate::exec::{BotFault, ExecAgent, ExecSettings};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
-use crate::search::{SearchAgent, SearchConfig};
+use crate::search::{SearchAgent, SearchConfig, SearchDecision};
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
 pub const KNOWN_AGENTS: [&str; 8] = [
@@ -231,6 +231,16 @@ pub enum BuiltinAgent {
     Search(Box<SearchAgent>),
     /// A program outside taisim (see [`crate::exec`]).
     Exec(ExecAgent),
+}
+
+impl BuiltinAgent {
+    /// What a search agent worked out at its last decision; `None` for the other agents.
+    pub fn search_decision(&self) -> Option<&SearchDecision> {
+        match self {
+            BuiltinAgent::Search(a) => Some(a.last_decision()),
+            _ => None,
+        }
+    }
 }
 
 impl Agent for BuiltinAgent {

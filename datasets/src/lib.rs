@@ -57,7 +57,7 @@ pub use arena::{
 pub use atomic::{check_replaceable, write_atomically};
 pub use compare::{CompareError, CompareOptions, Comparison};
 pub use error::{EngineError, HarnessError};
-pub use load::{load_decisions, load_decisions_into, Decisions};
+pub use load::{load_decisions, load_decisions_into, Decisions, SearchLabels};
 pub use log::{
     deal_log, tell_deal, verify_log, write_run_log, DealLog, LogError, LogHeader, Verified,
 };
@@ -81,5 +81,5 @@ pub use spec::{
 pub use table::{
     obs_denominators, obs_scale, quantize, run_schema, schema, schema_text, variant_schema,
     writer_properties, DecisionSeats, QuantizeError, Table, MAX_ROW_GROUP_ROWS,
-    MIN_COMPRESSED_ROWS,
+    MIN_COMPRESSED_ROWS, SEARCH_COLUMNS,
 };

@@ -20,6 +20,11 @@ const ACTIONS_BYTES: u64 = 320;
 /// and 245 KB for four, over 2,048 deals a part).
 const DECISION_SEAT_BYTES: u64 = 80 << 10;
 
+/// What search labels add to a recorded seat's deal: about 1.7 KB a decision (144 means,
+/// advantages and rollout counts), the same number of decisions as
+/// [`DECISION_SEAT_BYTES`] counts.
+const LABEL_SEAT_BYTES: u64 = 64 << 10;
+
 /// Deals a game is counted as (about 20 with greedy players; the part's first allocation
 /// assumes 24 too).
 const DEALS_PER_GAME: u64 = 24;
@@ -38,6 +43,9 @@ pub fn part_bytes(spec: &RunSpec) -> u64 {
     }
     if let Some(seats) = spec.decisions {
         per_deal += DECISION_SEAT_BYTES * u64::from(seats.count());
+        if spec.search_labels() {
+            per_deal += LABEL_SEAT_BYTES * u64::from(seats.count());
+        }
     }
     deals.saturating_mul(per_deal)
 }
@@ -117,6 +125,7 @@ mod tests {
             base: 0,
             per_tai: 1,
             decisions: None,
+            label_with: None,
         }
     }
 

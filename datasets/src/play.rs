@@ -1,7 +1,10 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
 use taisim_agents::exec::first_fault;
-use taisim_agents::{action_to_index, play_deal_with, BuiltinAgent, RandomAgent};
+use taisim_agents::search::{SearchAgent, SearchConfig, SearchDecision};
+use taisim_agents::{
+    action_to_index, play_deal_observed, Agent, AgentSpec, BuiltinAgent, RandomAgent,
+};
 use taisim_score::{score_deal, Variant, WinInput};
 use taisim_sim::algo::{shanten, HandRules};
 use taisim_sim::{
@@ -10,7 +13,9 @@ use taisim_sim::{
 
 use crate::error::{EngineError, HarnessError};
 use crate::spec::{game_deal_id, RunSpec, Unit, MAX_DEALS_PER_GAME};
-use crate::table::{AllPairsRow, DealRow, PartTables, SeatEnd, WinRow, WinsLayout};
+use crate::table::{
+    AllPairsRow, DealRow, DecisionsColumns, PartTables, SeatEnd, WinRow, WinsLayout,
+};
 
 /// The four seats' agents. Four random agents get a variant of their own so that the
 /// decision loop is compiled for [`RandomAgent`] alone: its choice inlines to a generator
@@ -44,11 +49,71 @@ pub(crate) struct Player<'a> {
     /// The current deal's decisions as action indices (with `--log-actions`); its capacity
     /// grows to the longest deal once and is then reused.
     actions: Vec<u8>,
+    /// With `--label-with`: the labelling search of each seat, and its scratch.
+    labellers: Option<Labellers>,
+}
+
+/// The search that labels the recorded decisions (`--label-with`), one per seat so that each
+/// is reset for the deal and its seat as an agent is.
+struct Labellers {
+    seats: Box<[SearchAgent; 4]>,
+    legal: ActionList,
+}
+
+impl Labellers {
+    fn new(spec: &AgentSpec, variant: &std::sync::Arc<Variant>) -> Option<Labellers> {
+        let AgentSpec::Search(n) = spec else {
+            return None;
+        };
+        let one = SearchAgent::new(
+            std::sync::Arc::clone(variant),
+            SearchConfig::with_budget(*n),
+        );
+        Some(Labellers {
+            seats: Box::new([one.clone(), one.clone(), one.clone(), one]),
+            legal: ActionList::new(),
+        })
+    }
+
+    /// What the seat to act in `deal` would decide, as its search worked it out.
+    fn label(&mut self, deal: &Deal) -> Option<&SearchDecision> {
+        let seat = deal.to_act()?;
+        let search = &mut self.seats[seat as usize];
+        search.act_in(deal, seat, &mut self.legal);
+        Some(search.last_decision())
+    }
+}
+
+/// Records the decision about to be played in `deal` (with `--decisions`) and labels it:
+/// by `labellers` if given, else by what the acting agent worked out (`own`, a search's).
+fn record(
+    recorder: &mut DecisionsColumns,
+    labellers: Option<&mut Labellers>,
+    deal: &Deal,
+    action: Action,
+    step: u32,
+    own: Option<&SearchDecision>,
+) {
+    if !recorder.record(deal, action, step) || !recorder.labelled() {
+        return;
+    }
+    let decision = match labellers {
+        Some(l) => l.label(deal),
+        None => own,
+    };
+    if let Some(d) = decision {
+        recorder.label(deal, d);
+    }
 }
 
 impl<'a> Player<'a> {
     pub fn new(spec: &'a RunSpec, variant: &'a Variant, agents: [BuiltinAgent; 4]) -> Player<'a> {
         Player {
+            labellers: spec
+                .label_with
+                .as_ref()
+                .filter(|_| spec.decisions.is_some())
+                .and_then(|l| Labellers::new(l, spec.variant.variant())),
             spec,
             variant,
             rules: variant.rules(),
@@ -104,21 +169,33 @@ impl<'a> Player<'a> {
         if let Some(r) = recorder.as_mut() {
             r.start_deal();
         }
+        let mut labellers = self.labellers.as_mut();
+        if let Some(l) = labellers.as_mut() {
+            for seat in Wind::ALL {
+                l.seats[seat as usize].reset(seed, seat);
+            }
+        }
         let mut step = 0u32;
-        let log_action = |d: &Deal, a: Action| {
+        let mut log_action = |d: &Deal, a: Action, own: Option<&SearchDecision>| {
             if log {
                 // The action space has 144 entries, so an index fits a byte.
                 actions.push(action_to_index(a, d).map_or(u8::MAX, |i| i as u8));
             }
             if let Some(r) = recorder.as_mut() {
-                r.record(d, a, step);
+                record(r, labellers.as_deref_mut(), d, a, step, own);
             }
             step += 1;
         };
         let decisions = match &mut self.seats {
-            Seats::Random(agents) => play_deal_with(&mut deal, agents, &mut self.legal, log_action),
+            Seats::Random(agents) => {
+                play_deal_observed(&mut deal, agents, &mut self.legal, |d, a, _| {
+                    log_action(d, a, None)
+                })
+            }
             Seats::Builtin(agents) => {
-                let n = play_deal_with(&mut deal, agents, &mut self.legal, log_action);
+                let n = play_deal_observed(&mut deal, agents, &mut self.legal, |d, a, agent| {
+                    log_action(d, a, agent.search_decision())
+                });
                 // An outside player that failed finished the deal on fallback answers: the
                 // deal is not written, and the run stops.
                 if let Some(fault) = first_fault(&agents[..]) {

@@ -27,6 +27,8 @@ pub struct RunRequest {
     pub base: Option<i64>,
     pub per_tai: Option<i64>,
     pub decisions: Option<DecisionSeats>,
+    /// `search` or `search:N`: labels every recorded decision with that search's estimates.
+    pub label_with: Option<String>,
 }
 
 impl RunRequest {
@@ -77,6 +79,7 @@ impl RunRequest {
                 base: settlement.base,
                 per_tai: settlement.per_tai,
                 decisions: None,
+                label_with: None,
                 variant,
             }
         };
@@ -124,6 +127,9 @@ impl RunRequest {
             if !from_manifest && self.part_size.is_none() {
                 spec.part_size = spec.unit.default_part_size() / 32;
             }
+        }
+        if let Some(labeller) = &self.label_with {
+            spec.label_with = Some(labeller.parse()?);
         }
         spec.validate()?;
         // Stakes the settlement cannot pay exactly are refused before anything is played,

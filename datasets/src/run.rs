@@ -446,7 +446,12 @@ fn play_part(
         Unit::Games => (end - first).saturating_mul(24),
     }
     .min(Unit::Deals.default_part_size()) as usize;
-    let mut tables = PartTables::new(spec.log_actions, capacity, spec.decisions);
+    let mut tables = PartTables::new(
+        spec.log_actions,
+        capacity,
+        spec.decisions,
+        spec.search_labels(),
+    );
     // Each part's outside players get processes of their own, their stderr kept beside it.
     let mut agents = agents.clone();
     renew_bots(&mut agents, |seats| {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use taisim_agents::{parse_agents, AgentSpec};
 use taisim_score::Variant;
+use taisim_sim::Seat;
 
 use crate::error::HarnessError;
 use crate::table::DecisionSeats;
@@ -269,6 +270,10 @@ pub struct RunSpec<V = RunVariant> {
     /// The seats whose decisions go to the decisions table; `None`: no such table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decisions: Option<DecisionSeats>,
+    /// A search agent (`search:N`) that labels every recorded decision with its estimates
+    /// and its choice, while the seats play their own agents' actions (DAgger's expert).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "label_name")]
+    pub label_with: Option<AgentSpec>,
 }
 
 /// A spec as a manifest, a journal or a part's footer records it: the variant named by its
@@ -305,6 +310,19 @@ impl<V: SpecVariant> RunSpec<V> {
         }
         if !self.shard.is_valid() {
             return Some(format!("shard {} is not K/N with 1 <= K <= N", self.shard));
+        }
+        if let Some(labeller) = &self.label_with {
+            if !matches!(labeller, AgentSpec::Search(_)) {
+                return Some(format!(
+                    "the labeller (label with) must be a search agent, search or search:N, not {labeller}: its labels are a search's estimates"
+                ));
+            }
+            if self.decisions.is_none() {
+                return Some(
+                    "a labeller (label with) labels the decisions table: record decisions too"
+                        .into(),
+                );
+            }
         }
         if self.parts() > MAX_PARTS {
             return Some(format!(
@@ -356,9 +374,22 @@ impl<V: SpecVariant> RunSpec<V> {
             base: self.base,
             per_tai: self.per_tai,
             decisions: self.decisions,
+            label_with: self.label_with.clone(),
             part: p,
             units: [first, end],
         }
+    }
+
+    /// Whether the decisions table carries search labels: decisions are recorded, and a
+    /// labeller is given or some recorded seat is played by a search agent.
+    pub fn search_labels(&self) -> bool {
+        let Some(seats) = self.decisions else {
+            return false;
+        };
+        self.label_with.is_some()
+            || Seat::ALL.iter().any(|&s| {
+                seats.contains(s) && matches!(self.agents[s as usize], AgentSpec::Search(_))
+            })
     }
 
     /// The agents as `--agents` spells them.
@@ -388,6 +419,7 @@ impl<V> RunSpec<V> {
             base: self.base,
             per_tai: self.per_tai,
             decisions: self.decisions,
+            label_with: self.label_with.clone(),
         }
     }
 }
@@ -422,6 +454,8 @@ pub struct PartOrigin {
     pub per_tai: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decisions: Option<DecisionSeats>,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "label_name")]
+    pub label_with: Option<AgentSpec>,
     /// The part, and the units `[first, end)` it holds.
     pub part: u64,
     pub units: [u64; 2],
@@ -457,6 +491,7 @@ impl PartOrigin {
             base: self.base,
             per_tai: self.per_tai,
             decisions: self.decisions,
+            label_with: self.label_with.clone(),
         }
     }
 
@@ -493,7 +528,8 @@ pub(crate) fn spec_difference<A: SpecVariant, B: SpecVariant>(
     let seats = |d: Option<DecisionSeats>| d.map_or("none".to_string(), |d| d.to_string());
     let short = |h: &str| h.get(..12).unwrap_or(h).to_string();
     let (va, vb) = (a.variant.record(), b.variant.record());
-    let fields: [(&str, String, String); 10] = [
+    let labeller = |l: &Option<AgentSpec>| l.as_ref().map_or("none".to_string(), |l| l.to_string());
+    let fields: [(&str, String, String); 11] = [
         (
             "variant",
             format!("{} ({}…)", va.name, short(&va.sha256)),
@@ -520,6 +556,7 @@ pub(crate) fn spec_difference<A: SpecVariant, B: SpecVariant>(
             format!("{}/{}", b.base, b.per_tai),
         ),
         ("decisions", seats(a.decisions), seats(b.decisions)),
+        ("labeller", labeller(&a.label_with), labeller(&b.label_with)),
     ];
     fields
         .iter()
@@ -532,6 +569,22 @@ pub(crate) fn spec_difference<A: SpecVariant, B: SpecVariant>(
 pub fn default_out_dir() -> std::path::PathBuf {
     let now = chrono::Utc::now();
     std::path::Path::new("runs").join(now.format("%Y%m%d-%H%M%S").to_string())
+}
+
+/// An optional agent as its name (`search:256`).
+mod label_name {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(agent: &Option<AgentSpec>, s: S) -> Result<S::Ok, S::Error> {
+        agent.as_ref().map(|a| a.to_string()).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<AgentSpec>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|name| name.parse().map_err(serde::de::Error::custom))
+            .transpose()
+    }
 }
 
 /// `[AgentSpec; 4]` as four strings.
@@ -590,6 +643,7 @@ mod tests {
             base: 0,
             per_tai: 1,
             decisions: None,
+            label_with: None,
         }
     }
 

@@ -32,6 +32,7 @@ fn spec() -> RunSpec {
         base: v.settlement().base,
         per_tai: v.settlement().per_tai,
         decisions: None,
+        label_with: None,
     }
 }
 

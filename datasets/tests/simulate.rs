@@ -31,6 +31,7 @@ fn spec(variant: &str, unit: Unit, count: u64, part_size: u64, agents: &str) -> 
         base: v.settlement().base,
         per_tai: v.settlement().per_tai,
         decisions: None,
+        label_with: None,
     }
 }
 

@@ -63,6 +63,7 @@ fn spec(variant: &str, count: u64, part_size: u64, agents: &str) -> (RunSpec, Va
         shard: Shard::WHOLE,
         log_actions: false,
         decisions: None,
+        label_with: None,
         base: v.settlement().base,
         per_tai: v.settlement().per_tai,
     };

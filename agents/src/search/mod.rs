@@ -1,17 +1,26 @@
 //! `search`: information-set Monte Carlo over the engine.
 //!
 //! At each decision with a real choice the agent samples determinizations of what its seat
-//! cannot see ([`View::redeal`]) from its [belief](belief) about the other seats' hands, plays
+//! cannot see ([`View::redeal`]) from its [belief](Belief) about the other seats' hands, plays
 //! every candidate action forward on the same determinizations (common random numbers) with
 //! greedy play in every seat to the end of the deal, scores each end with the variant's own
 //! scoring and settlement, and plays the action of highest expected points.
 //!
-//! Candidates are culled by sequential halving: all are played on the first determinizations,
-//! the better half by mean goes on to twice as many, and so on until the survivors have been
-//! played on the whole budget. Greedy's own choice (the rollout policy's, the *default*) is
-//! always kept, and the search plays another action only when its advantage over the default,
-//! paired on the same determinizations, exceeds [`SearchConfig::margin`] standard errors: a
-//! noisy estimate then falls back on a sound heuristic instead of a lucky one.
+//! Candidates. At a turn a prior keeps the actions worth searching: every action that is not
+//! a discard (kongs), the discards that leave the least shanten, greedy's own choice, and, when a screen
+//! of [`SCREEN_FILLS`] fills shows some kept discard dealing in often enough
+//! ([`DANGER_TO_DEFEND`]), the [`SAFE_CANDIDATES`] safest discards too. Every action offered
+//! on another seat's discard (claims and passing) is a candidate.
+//!
+//! Rollouts are shared out by racing ([`Schedule::Racing`], the default): every candidate is
+//! played on the first determinizations, then, doubling the count each round, only those whose
+//! paired advantage over greedy's choice (the *default*) is not clearly below a gain worth
+//! having; a decision stops as soon as the default alone is left (most decisions: greedy's
+//! choice is clearly as good as any), else at the budget. Sequential halving
+//! ([`Schedule::Halving`]) is the alternative. The default is always kept, and the search plays
+//! another action only when its advantage over the default, paired on the same
+//! determinizations, exceeds [`SearchConfig::margin`] standard errors: a noisy estimate then
+//! falls back on a sound heuristic instead of a lucky one.
 //!
 //! A win offered is always taken, and a decision with one legal action is not searched.
 //!
@@ -74,8 +83,8 @@ pub use rollout::RolloutPolicy;
 /// How hard the search works.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SearchConfig {
-    /// Determinizations a decision samples: the rollouts each action that survives the
-    /// halving gets (the agent's name carries it: `search:256`).
+    /// Determinizations a decision may sample: the most rollouts an action that survives the
+    /// culling gets (the agent's name carries it: `search:256`).
     pub determinizations: u32,
     /// Standard errors by which another action's paired advantage over the default (greedy's
     /// choice) must exceed zero for the search to play it.
@@ -99,8 +108,9 @@ pub enum Schedule {
     Halving,
     /// Racing: every candidate on the first `first` determinizations, then, doubling the count
     /// each round, those whose paired advantage over the default is not `cull` standard errors
-    /// below `indifference` (a gain too small to be worth the rollouts); the decision stops as soon as only the default is left (most decisions:
-    /// greedy's choice is clearly as good as any), else at the budget.
+    /// below `indifference` points (a gain too small to be worth the rollouts); the decision
+    /// stops as soon as only the default is left (most decisions: greedy's choice is clearly
+    /// as good as any), else at the budget.
     Racing {
         first: u32,
         cull: f64,

@@ -44,6 +44,24 @@ pub struct Decisions {
     pub step: Vec<u32>,
     pub obs_version: u32,
     pub obs_channels: usize,
+    /// The search labels of a labelled table (`simulate` with a search agent at a recorded
+    /// seat, or `--label-with`); `None` for a table without them.
+    pub search: Option<SearchLabels>,
+}
+
+/// The search-label columns of the decisions table, one entry (or row of
+/// `ACTION_SPACE_SIZE` entries, indexed by action) per decision.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchLabels {
+    /// The search's choice, −1 where no search decided.
+    pub action: Vec<i64>,
+    /// Mean points per action; NaN where not estimated.
+    pub mean: Vec<f32>,
+    /// Mean points more than the search's default action, on the same determinizations;
+    /// NaN where not estimated.
+    pub advantage: Vec<f32>,
+    /// Rollouts behind each mean; 0 where not estimated.
+    pub rollouts: Vec<u32>,
 }
 
 /// The table's leaf columns, as the decisions schema orders them.
@@ -56,6 +74,9 @@ mod leaf {
     pub const ACTION: usize = 5;
     pub const REWARD: usize = 6;
     pub const OBS_VERSION: usize = 7;
+    /// The first search-label column (after `variant`), and the four of them.
+    pub const SEARCH_ACTION: usize = 9;
+    pub const SEARCH: [usize; 4] = [9, 10, 11, 12];
 }
 
 /// The wide columns read page by page: (leaf, bytes per row).
@@ -133,6 +154,7 @@ fn load(
             dir.display()
         )));
     }
+    let labelled = run.spec().search_labels();
     let parts: Vec<PartBytes> = run
         .parts
         .par_iter()
@@ -143,10 +165,15 @@ fn load(
                     format!("part {} records no decisions file", p.index),
                 )
             })?;
-            // No row takes 4 KB even uncompressed (2,176 observation and 144 mask bytes):
-            // a file larger than that is not a part of this table.
-            let limit = record.rows.saturating_mul(4096).saturating_add(1 << 20);
-            open_part(&run.path(record), record.rows, limit)
+            // No row takes 4 KB even uncompressed (2,176 observation and 144 mask bytes),
+            // nor 6 KB more with search labels (1,729 bytes): a file larger than that is not
+            // a part of this table.
+            let row_bytes = if labelled { 10 << 10 } else { 4 << 10 };
+            let limit = record
+                .rows
+                .saturating_mul(row_bytes)
+                .saturating_add(1 << 20);
+            open_part(&run.path(record), record.rows, limit, labelled)
         })
         .collect::<Result<_, _>>()?;
     let seats = seats.filter(|&s| s != DecisionSeats::ALL);
@@ -204,7 +231,7 @@ fn load(
                 .into_par_iter()
                 .try_for_each(|t| t.run(&groups, &parts))
         },
-        || join_small(&groups, rows),
+        || join_small(&groups, rows, labelled),
     );
     wide?;
     out.deal = small.deal;
@@ -212,17 +239,25 @@ fn load(
     out.seat = small.seat;
     out.action = small.action;
     out.reward = small.reward;
+    out.search = small.search;
     Ok(out)
 }
 
-/// The small columns of `groups` (`rows` rows in all) end to end.
-fn join_small(groups: &[Group], rows: usize) -> Small {
+/// The small columns of `groups` (`rows` rows in all) end to end, with their search labels
+/// if `labelled`.
+fn join_small(groups: &[Group], rows: usize, labelled: bool) -> Small {
     let mut out = Small {
         deal: Vec::with_capacity(rows),
         step: Vec::with_capacity(rows),
         seat: Vec::with_capacity(rows),
         action: Vec::with_capacity(rows),
         reward: Vec::with_capacity(rows),
+        search: labelled.then(|| SearchLabels {
+            action: Vec::with_capacity(rows),
+            mean: Vec::with_capacity(rows * ACTION_SPACE_SIZE),
+            advantage: Vec::with_capacity(rows * ACTION_SPACE_SIZE),
+            rollouts: Vec::with_capacity(rows * ACTION_SPACE_SIZE),
+        }),
     };
     for g in groups {
         let s = &g.small;
@@ -231,6 +266,12 @@ fn join_small(groups: &[Group], rows: usize) -> Small {
         out.seat.extend_from_slice(&s.seat);
         out.action.extend_from_slice(&s.action);
         out.reward.extend_from_slice(&s.reward);
+        if let (Some(o), Some(labels)) = (&mut out.search, &s.search) {
+            o.action.extend_from_slice(&labels.action);
+            o.mean.extend_from_slice(&labels.mean);
+            o.advantage.extend_from_slice(&labels.advantage);
+            o.rollouts.extend_from_slice(&labels.rollouts);
+        }
     }
     out
 }

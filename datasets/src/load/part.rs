@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, UInt32Type, UInt64Type, UInt8Type};
+use arrow_array::Array;
 use bytes::Bytes;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
@@ -18,7 +19,7 @@ use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::serialized_reader::SerializedPageReader;
 use taisim_agents::{obs_shape, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_VERSION, OBS_WIDTH};
 
-use super::{bad, leaf, unreadable, Wide, WIDE};
+use super::{bad, leaf, unreadable, SearchLabels, Wide, WIDE};
 use crate::error::HarnessError;
 use crate::table::{schema, DecisionSeats, Table};
 
@@ -49,6 +50,8 @@ pub(super) struct Small {
     pub seat: Vec<u8>,
     pub action: Vec<i64>,
     pub reward: Vec<f32>,
+    /// In a search-labelled table.
+    pub search: Option<SearchLabels>,
 }
 
 /// The older observation layout whose cell count the `obs` column of `schema` has, if any:
@@ -61,14 +64,30 @@ fn older_layout(schema: &arrow_schema::Schema) -> Option<u32> {
     (1..OBS_VERSION).find(|&v| obs_shape(v).is_some_and(|[rows, cols]| rows * cols == width))
 }
 
-/// Reads `path` whole and its footer, checking its columns and rows.
-pub(super) fn open_part(path: &Path, rows: u64, max_bytes: u64) -> Result<PartBytes, HarnessError> {
+/// Reads `path` whole and its footer, checking its columns (with the search labels if
+/// `labelled`) and rows.
+pub(super) fn open_part(
+    path: &Path,
+    rows: u64,
+    max_bytes: u64,
+    labelled: bool,
+) -> Result<PartBytes, HarnessError> {
     let bytes = taisim_score::file::read_regular(path, max_bytes, "a decisions part of its rows")
         .map_err(HarnessError::io("cannot read", path))?;
     let bytes = Bytes::from(bytes);
     let meta = ArrowReaderMetadata::load(&bytes, ArrowReaderOptions::new())
         .map_err(HarnessError::parquet("cannot read", path))?;
-    if meta.schema().fields() != schema(Table::Decisions, false).fields() {
+    if meta.schema().fields() != schema(Table::Decisions, labelled).fields() {
+        if meta.schema().fields() == schema(Table::Decisions, !labelled).fields() {
+            return Err(bad(
+                path,
+                if labelled {
+                    "it has no search labels, which its run's manifest says it records"
+                } else {
+                    "it has search labels, which its run's manifest says it does not record"
+                },
+            ));
+        }
         if let Some(v) = older_layout(meta.schema()) {
             return Err(bad(
                 path,
@@ -108,17 +127,19 @@ pub(super) fn read_group(
     let path = &part.path;
     let meta = part.meta.metadata().row_group(index);
     let rows = usize::try_from(meta.num_rows()).map_err(|_| bad(path, "a negative row count"))?;
-    let projection = ProjectionMask::leaves(
-        part.meta.parquet_schema(),
-        [
-            leaf::DEAL,
-            leaf::STEP,
-            leaf::SEAT,
-            leaf::ACTION,
-            leaf::REWARD,
-            leaf::OBS_VERSION,
-        ],
-    );
+    let labelled = part.meta.schema().fields().len() > leaf::SEARCH_ACTION;
+    let mut leaves = vec![
+        leaf::DEAL,
+        leaf::STEP,
+        leaf::SEAT,
+        leaf::ACTION,
+        leaf::REWARD,
+        leaf::OBS_VERSION,
+    ];
+    if labelled {
+        leaves.extend(leaf::SEARCH);
+    }
+    let projection = ProjectionMask::leaves(part.meta.parquet_schema(), leaves);
     let reader =
         ParquetRecordBatchReaderBuilder::new_with_metadata(part.bytes.clone(), part.meta.clone())
             .with_row_groups(vec![index])
@@ -126,7 +147,10 @@ pub(super) fn read_group(
             .with_batch_size(rows.max(1))
             .build()
             .map_err(unreadable(path))?;
-    let mut small = Small::default();
+    let mut small = Small {
+        search: labelled.then(SearchLabels::default),
+        ..Small::default()
+    };
     let mut keep: Option<Vec<bool>> = seats.map(|_| Vec::with_capacity(rows));
     for batch in reader {
         let batch = batch.map_err(unreadable(path))?;
@@ -159,6 +183,7 @@ pub(super) fn read_group(
                 format!("action index {a} is outside the action space"),
             ));
         }
+        let kept_before = keep.as_ref().map_or(0, Vec::len);
         match (&mut keep, seats) {
             (Some(keep), Some(wanted)) => {
                 for i in 0..batch.num_rows() {
@@ -180,6 +205,10 @@ pub(super) fn read_group(
                 small.action.extend(action.iter().map(|&a| i64::from(a)));
                 small.reward.extend_from_slice(reward);
             }
+        }
+        if let Some(search) = &mut small.search {
+            let kept = keep.as_ref().map(|k| &k[kept_before..]);
+            read_labels(path, &batch, kept, search)?;
         }
     }
     let read = keep.as_ref().map_or(small.seat.len(), Vec::len);
@@ -203,6 +232,54 @@ pub(super) fn read_group(
         keep,
         pages,
     })
+}
+
+/// Appends the search labels of `batch` (the projected columns, labels from the seventh on)
+/// to `out`, only the rows `kept` marks if given: a null choice as −1, each per-action list
+/// flat. A choice outside the action space is an error naming the file.
+fn read_labels(
+    path: &Path,
+    batch: &arrow_array::RecordBatch,
+    kept: Option<&[bool]>,
+    out: &mut SearchLabels,
+) -> Result<(), HarnessError> {
+    let action = batch.column(6).as_primitive::<UInt8Type>();
+    let list = |c: usize| {
+        let l = batch.column(c).as_fixed_size_list();
+        (l.value_length() as usize == ACTION_SPACE_SIZE && l.null_count() == 0)
+            .then(|| l.values().clone())
+            .ok_or_else(|| {
+                bad(
+                    path,
+                    format!(
+                        "its {} column is not {ACTION_SPACE_SIZE} values a row",
+                        batch.schema().field(c).name()
+                    ),
+                )
+            })
+    };
+    let (mean, advantage, rollouts) = (list(7)?, list(8)?, list(9)?);
+    let mean = mean.as_primitive::<Float32Type>().values();
+    let advantage = advantage.as_primitive::<Float32Type>().values();
+    let rollouts = rollouts.as_primitive::<UInt32Type>().values();
+    for i in 0..batch.num_rows() {
+        if kept.is_some_and(|k| !k[i]) {
+            continue;
+        }
+        let a = action.is_valid(i).then(|| action.value(i));
+        if let Some(a) = a.filter(|&a| usize::from(a) >= ACTION_SPACE_SIZE) {
+            return Err(bad(
+                path,
+                format!("search action index {a} is outside the action space"),
+            ));
+        }
+        out.action.push(a.map_or(-1, i64::from));
+        let row = i * ACTION_SPACE_SIZE..(i + 1) * ACTION_SPACE_SIZE;
+        out.mean.extend_from_slice(&mean[row.clone()]);
+        out.advantage.extend_from_slice(&advantage[row.clone()]);
+        out.rollouts.extend_from_slice(&rollouts[row]);
+    }
+    Ok(())
 }
 
 /// The rows of each data page of `chunk`, if it is what the page path reads: required

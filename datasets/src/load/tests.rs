@@ -145,6 +145,7 @@ fn a_row_group_is_shared_out_in_whole_pages() {
         &part_file(&out, 0),
         load(&out, None, Wide::Pages, None).unwrap().rows as u64,
         u64::MAX,
+        false,
     )
     .unwrap();
     let group = read_group(&part, 0, 0, None, Wide::Pages).unwrap();
@@ -247,7 +248,7 @@ fn pages_stored_otherwise_read_the_same() {
             .set_compression(compression)
             .build();
         std::fs::write(&path, rewrite(&bytes, props, |_| ())).unwrap();
-        let part = open_part(&path, rows, u64::MAX).unwrap();
+        let part = open_part(&path, rows, u64::MAX, false).unwrap();
         let chunk = part.meta.metadata().row_group(0).column(leaf::OBS);
         assert_eq!(chunk.compression(), compression);
         assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_some());
@@ -309,7 +310,7 @@ fn bad_runs_are_errors_naming_the_problem() {
         .build();
     std::fs::write(&path, rewrite(&bytes, v2, |_| ())).unwrap();
     assert_eq!(load_decisions(&out, None).unwrap(), good);
-    let part = open_part(&path, rows - part_rows(&out, 0), u64::MAX).unwrap();
+    let part = open_part(&path, rows - part_rows(&out, 0), u64::MAX, false).unwrap();
     assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_some());
     let dictionary = crate::table::writer_properties(crate::table::Table::Decisions, 0)
         .into_builder()
@@ -317,7 +318,7 @@ fn bad_runs_are_errors_naming_the_problem() {
         .build();
     std::fs::write(&path, rewrite(&bytes, dictionary, |_| ())).unwrap();
     assert_eq!(load_decisions(&out, None).unwrap(), good);
-    let part = open_part(&path, rows - part_rows(&out, 0), u64::MAX).unwrap();
+    let part = open_part(&path, rows - part_rows(&out, 0), u64::MAX, false).unwrap();
     assert!(read_group(&part, 1, 0, None, Wide::Pages).unwrap().pages[0].is_none());
 
     // A part of another observation layout is refused by name; the layout changes in its

@@ -13,12 +13,13 @@ use core::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
 use arrow_array::{
-    ArrayRef, FixedSizeBinaryArray, Float32Array, RecordBatch, StringArray, UInt32Array,
-    UInt64Array, UInt8Array,
+    ArrayRef, FixedSizeBinaryArray, FixedSizeListArray, Float32Array, RecordBatch, StringArray,
+    UInt32Array, UInt64Array, UInt8Array,
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use serde::{Deserialize, Serialize};
 use taisim_agents::obs::{channel, scalar};
+use taisim_agents::search::SearchDecision;
 use taisim_agents::{write_mask, ObsEncoder, ACTION_SPACE_SIZE, OBS_LEN, OBS_VERSION, OBS_WIDTH};
 use taisim_sim::{Action, ActionList, Deal, Seat};
 
@@ -178,28 +179,61 @@ fn stores_exactly(v: f32, k: u8, scale: f32) -> bool {
     (f32::from(k) * scale).to_bits() == v.to_bits()
 }
 
-/// The table's columns, in order.
-pub fn schema() -> SchemaRef {
-    static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
-    SCHEMA
-        .get_or_init(|| {
-            Arc::new(Schema::new(vec![
-                Field::new("deal_id", DataType::UInt64, false),
-                Field::new("step", DataType::UInt32, false),
-                Field::new("seat", DataType::UInt8, false),
-                Field::new("obs", DataType::FixedSizeBinary(OBS_LEN as i32), false),
-                Field::new(
-                    "mask",
-                    DataType::FixedSizeBinary(ACTION_SPACE_SIZE as i32),
-                    false,
-                ),
-                Field::new("action", DataType::UInt8, false),
-                Field::new("reward", DataType::Float32, false),
-                Field::new("obs_version", DataType::UInt8, false),
-                Field::new("variant", DataType::Utf8, false),
-            ]))
-        })
-        .clone()
+/// The search-label columns after the table's own: the searcher's choice, then one value per
+/// action-space index of its mean points, paired advantage and rollouts.
+pub const SEARCH_COLUMNS: [&str; 4] = [
+    "search_action",
+    "search_mean",
+    "search_advantage",
+    "search_rollouts",
+];
+
+/// A list of one value per action-space index (never null, nor its items: an action the
+/// search did not estimate holds NaN, or 0 rollouts).
+fn per_action(item: DataType) -> DataType {
+    DataType::FixedSizeList(
+        Arc::new(Field::new("item", item, false)),
+        ACTION_SPACE_SIZE as i32,
+    )
+}
+
+/// The table's columns, in order; with `search_labels`, the [`SEARCH_COLUMNS`] after them
+/// (a run whose decisions a search agent made or labelled).
+pub fn schema(search_labels: bool) -> SchemaRef {
+    static PLAIN: OnceLock<SchemaRef> = OnceLock::new();
+    static LABELLED: OnceLock<SchemaRef> = OnceLock::new();
+    let cell = if search_labels { &LABELLED } else { &PLAIN };
+    cell.get_or_init(|| {
+        let mut fields = base_fields();
+        if search_labels {
+            fields.extend([
+                Field::new(SEARCH_COLUMNS[0], DataType::UInt8, true),
+                Field::new(SEARCH_COLUMNS[1], per_action(DataType::Float32), false),
+                Field::new(SEARCH_COLUMNS[2], per_action(DataType::Float32), false),
+                Field::new(SEARCH_COLUMNS[3], per_action(DataType::UInt32), false),
+            ]);
+        }
+        Arc::new(Schema::new(fields))
+    })
+    .clone()
+}
+
+fn base_fields() -> Vec<Field> {
+    vec![
+        Field::new("deal_id", DataType::UInt64, false),
+        Field::new("step", DataType::UInt32, false),
+        Field::new("seat", DataType::UInt8, false),
+        Field::new("obs", DataType::FixedSizeBinary(OBS_LEN as i32), false),
+        Field::new(
+            "mask",
+            DataType::FixedSizeBinary(ACTION_SPACE_SIZE as i32),
+            false,
+        ),
+        Field::new("action", DataType::UInt8, false),
+        Field::new("reward", DataType::Float32, false),
+        Field::new("obs_version", DataType::UInt8, false),
+        Field::new("variant", DataType::Utf8, false),
+    ]
 }
 
 /// What each column holds, for `simulate --schema`.
@@ -214,8 +248,35 @@ pub fn describe(column: &str) -> Option<&'static str> {
         "reward" => "the seat's settlement points for the deal (its net payment)",
         "obs_version" => "the observation layout (taisim_agents::OBS_VERSION)",
         "variant" => "the variant's name",
+        "search_action" => "the search's choice (action-space index): the deciding search agent's, or with --label-with the labelling search's, which the seat did not necessarily play; null where no search decided (another agent's decision without --label-with). Columns search_* are present only in runs whose recorded seats are search agents or made with --label-with",
+        "search_mean" => "per action-space index (144 values): the search's mean points for the seat at the end of the deal after that action, over its rollouts; NaN where it did not estimate the action (illegal, left out by its prior, a win it took without searching, a decision no search saw)",
+        "search_advantage" => "per action-space index: the mean points more than the search's default (greedy's choice) on the same determinizations (0 for the default itself); NaN where not estimated",
+        "search_rollouts" => "per action-space index: the rollouts behind search_mean (fewer for actions dropped early by its racing schedule); 0 where not estimated",
         _ => return None,
     })
+}
+
+/// The search-label columns of one part's rows, in step with them (see [`SEARCH_COLUMNS`]).
+struct SearchColumns {
+    action: Vec<u8>,
+    /// Whether `action` holds a choice (false: null).
+    decided: Vec<bool>,
+    /// `rows × ACTION_SPACE_SIZE` each.
+    mean: Vec<f32>,
+    advantage: Vec<f32>,
+    rollouts: Vec<u32>,
+}
+
+impl SearchColumns {
+    /// A row no search decided: null, NaN and 0 throughout, until [`DecisionsColumns::label`].
+    fn push_unlabelled(&mut self) {
+        self.action.push(0);
+        self.decided.push(false);
+        let n = self.mean.len() + ACTION_SPACE_SIZE;
+        self.mean.resize(n, f32::NAN);
+        self.advantage.resize(n, f32::NAN);
+        self.rollouts.resize(n, 0);
+    }
 }
 
 /// One part's decision rows, filled deal by deal.
@@ -235,11 +296,20 @@ pub(crate) struct DecisionsColumns {
     legal: ActionList,
     /// The first observation that could not be stored, if any.
     error: Option<QuantizeError>,
+    /// With search labels.
+    search: Option<SearchColumns>,
 }
 
 impl DecisionsColumns {
-    pub fn new(seats: DecisionSeats) -> DecisionsColumns {
+    pub fn new(seats: DecisionSeats, search_labels: bool) -> DecisionsColumns {
         DecisionsColumns {
+            search: search_labels.then(|| SearchColumns {
+                action: Vec::new(),
+                decided: Vec::new(),
+                mean: Vec::new(),
+                advantage: Vec::new(),
+                rollouts: Vec::new(),
+            }),
             seats,
             deal_id: Vec::new(),
             step: Vec::new(),
@@ -266,12 +336,20 @@ impl DecisionsColumns {
         self.deal_start = self.len();
     }
 
+    /// Whether the rows carry search labels ([`DecisionsColumns::label`]).
+    pub fn labelled(&self) -> bool {
+        self.search.is_some()
+    }
+
     /// Records decision `step` of `deal` (about to play `action`) if its seat is chosen and
-    /// it has a real choice.
-    pub fn record(&mut self, deal: &Deal, action: Action, step: u32) {
-        let Some(seat) = deal.to_act() else { return };
+    /// it has a real choice; returns whether it did. A labelled table's new row has no
+    /// label until [`DecisionsColumns::label`] gives it one.
+    pub fn record(&mut self, deal: &Deal, action: Action, step: u32) -> bool {
+        let Some(seat) = deal.to_act() else {
+            return false;
+        };
         if !self.seats.contains(seat) || self.error.is_some() {
-            return;
+            return false;
         }
         deal.legal_actions(&mut self.legal);
         let at = self.mask.len();
@@ -279,7 +357,7 @@ impl DecisionsColumns {
         let offer = deal.tile_on_offer();
         if write_mask(&self.legal, offer, &mut self.mask[at..]) < 2 {
             self.mask.truncate(at);
-            return;
+            return false;
         }
         // Every index of the space fits a byte (144 of them).
         let index = taisim_agents::space::action_index(action, offer).unwrap_or(u8::MAX as usize);
@@ -289,11 +367,41 @@ impl DecisionsColumns {
         self.obs.resize(o + OBS_LEN, 0);
         if let Err(e) = quantize(&self.buf, &mut self.obs[o..]) {
             self.error = Some(e);
-            return;
+            return false;
         }
         self.step.push(step);
         self.seat.push(seat as u8);
         self.action.push(index as u8);
+        if let Some(search) = &mut self.search {
+            search.push_unlabelled();
+        }
+        true
+    }
+
+    /// Labels the row just recorded (at `deal`'s current decision) with what a search worked
+    /// out for it: its choice, and each action's estimate it played rollouts for.
+    pub fn label(&mut self, deal: &Deal, decision: &SearchDecision) {
+        let Some(search) = &mut self.search else {
+            return;
+        };
+        let Some(row) = search.decided.len().checked_sub(1) else {
+            return;
+        };
+        let offer = deal.tile_on_offer();
+        let index = |a: Action| taisim_agents::space::action_index(a, offer);
+        if let Some(i) = decision.chosen.and_then(index) {
+            // Every index of the space fits a byte (144 of them).
+            search.action[row] = i as u8;
+            search.decided[row] = true;
+        }
+        let at = row * ACTION_SPACE_SIZE;
+        for e in decision.estimates.iter().filter(|e| e.rollouts > 0) {
+            if let Some(i) = index(e.action) {
+                search.mean[at + i] = e.mean as f32;
+                search.advantage[at + i] = e.advantage as f32;
+                search.rollouts[at + i] = e.rollouts;
+            }
+        }
     }
 
     /// The deal `deal_id` ended paying `pay`: its rows get their id and reward. An
@@ -317,7 +425,7 @@ impl DecisionsColumns {
                     .expect("whole rows of bytes"),
             )
         };
-        let columns: Vec<ArrayRef> = vec![
+        let mut columns: Vec<ArrayRef> = vec![
             Arc::new(UInt64Array::from(self.deal_id)),
             Arc::new(UInt32Array::from(self.step)),
             Arc::new(UInt8Array::from(self.seat)),
@@ -330,7 +438,29 @@ impl DecisionsColumns {
                 variant, n,
             ))),
         ];
-        RecordBatch::try_new(schema(), columns).expect("columns match the schema")
+        let labelled = self.search.is_some();
+        if let Some(search) = self.search {
+            let list = |values: ArrayRef| -> ArrayRef {
+                let item = Arc::new(Field::new("item", values.data_type().clone(), false));
+                Arc::new(
+                    FixedSizeListArray::try_new(item, ACTION_SPACE_SIZE as i32, values, None)
+                        .expect("whole rows of values"),
+                )
+            };
+            let action: UInt8Array = search
+                .action
+                .iter()
+                .zip(&search.decided)
+                .map(|(&a, &d)| d.then_some(a))
+                .collect();
+            columns.extend([
+                Arc::new(action) as ArrayRef,
+                list(Arc::new(Float32Array::from(search.mean))),
+                list(Arc::new(Float32Array::from(search.advantage))),
+                list(Arc::new(UInt32Array::from(search.rollouts))),
+            ]);
+        }
+        RecordBatch::try_new(schema(labelled), columns).expect("columns match the schema")
     }
 }
 

@@ -22,7 +22,9 @@ use taisim_score::Variant;
 
 pub(crate) use deals::{DealRow, DealsColumns, SeatEnd};
 pub(crate) use decisions::DecisionsColumns;
-pub use decisions::{obs_denominators, obs_scale, quantize, DecisionSeats, QuantizeError};
+pub use decisions::{
+    obs_denominators, obs_scale, quantize, DecisionSeats, QuantizeError, SEARCH_COLUMNS,
+};
 pub(crate) use storage::{OUTCOMES, SEAT_SUFFIX};
 pub(crate) use tai::TaiColumns;
 pub(crate) use wins::{AllPairsRow, WinRow, WinsColumns, WinsLayout};
@@ -144,13 +146,15 @@ fn decisions_writer_properties() -> WriterProperties {
 }
 
 /// Every column a table may have, as `--schema` describes it: the deals table with its
-/// `actions` column when `log_actions`, the wins table with the points model's columns.
-pub fn schema(table: Table, log_actions: bool) -> SchemaRef {
+/// `actions` column when `optional` (a run made with `--log-actions`), the decisions table
+/// with its search labels when `optional` (a run whose decisions a search made or labelled),
+/// the wins table with the points model's columns.
+pub fn schema(table: Table, optional: bool) -> SchemaRef {
     match table {
-        Table::Deals => DealsColumns::schema(log_actions),
+        Table::Deals => DealsColumns::schema(optional),
         Table::Wins => WinsColumns::schema(),
         Table::Tai => TaiColumns::schema(),
-        Table::Decisions => decisions::schema(),
+        Table::Decisions => decisions::schema(optional),
     }
 }
 
@@ -230,7 +234,8 @@ pub fn schema_text() -> String {
         "The deals table's actions column is present only in runs made with --log-actions;\n\
          the wins table's hu and points columns only in runs of a points variant, and its\n\
          responsible, value_* and pay_* columns only in runs of an all-pairs variant (taizhou);\n\
-         the decisions table only in runs made with --decisions.\n\
+         the decisions table only in runs made with --decisions, and its search_* columns\n\
+         only in those whose recorded seats are search agents or made with --label-with.\n\
          A drawn deal of an all-pairs variant settles nothing and has no wins row.\n\
          Every table has the run's variant column (manifest format taisim-run/2); runs of\n\
          taisim-run/1 have it in the deals and decisions tables only, and this taisim reads\n\
@@ -249,12 +254,18 @@ pub(crate) struct PartTables {
 }
 
 impl PartTables {
-    pub fn new(log_actions: bool, capacity: usize, decisions: Option<DecisionSeats>) -> PartTables {
+    /// With the decisions of `decisions` (search-labelled with `search_labels`).
+    pub fn new(
+        log_actions: bool,
+        capacity: usize,
+        decisions: Option<DecisionSeats>,
+        search_labels: bool,
+    ) -> PartTables {
         PartTables {
             deals: DealsColumns::new(log_actions, capacity),
             wins: WinsColumns::default(),
             tai: TaiColumns::default(),
-            decisions: decisions.map(DecisionsColumns::new),
+            decisions: decisions.map(|seats| DecisionsColumns::new(seats, search_labels)),
         }
     }
 }

@@ -31,9 +31,18 @@ Importing ``taisim`` registers Gymnasium ids, one per shipped variant:
 wild row and ``info["wild"]`` show its kind)
 (``gymnasium.make("taisim/Taiwan16-v0", opponents="greedy")``;
 without importing first, ``gymnasium.make("taisim:taisim/Taiwan16-v0")``). Keyword
-arguments are those of :class:`taisim.Env`.
+arguments are those of :class:`taisim.Env`. ``gymnasium.make_vec("taisim/Taiwan16-v0",
+num_envs=64, opponents="greedy")`` gives a :class:`taisim.VecEnv` stepped in Rust (the ids'
+vector entry point; ``vectorization_mode="sync"`` or ``"async"`` still builds Gymnasium's own).
+
+- ``taisim.obs_rows(version)``: the observation's rows by name, with their meaning;
+  ``taisim.obs_scalar_columns()``: the scalar row's columns.
+- ``taisim.sb3`` (Stable-Baselines3's ``VecEnv`` over ``taisim.VecEnv``, and the export of a
+  ``MaskablePPO`` policy to a policy file), ``taisim.torch_policy`` and ``taisim.policy``
+  are loaded when first used (``import taisim`` does not import torch or SB3).
 """
 
+import collections as _collections
 import json as _json
 import os as _os
 import sys as _sys
@@ -52,6 +61,8 @@ from taisim._native import simulate as _simulate
 from taisim._native import load_decisions as _load_decisions
 from taisim import bot
 from taisim._native import compare_json as _compare_json
+from taisim._native import obs_rows as _obs_rows
+from taisim._native import obs_scalar_columns as _obs_scalar_columns
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
 from taisim.policy import convert_json_policy, export_policy, export_policy_bytes, policy_logits
@@ -70,8 +81,49 @@ GYM_IDS = {
 for _id, _variant in GYM_IDS.items():
     if _id not in _gym.registry:
         # No TimeLimit: every deal ends by itself (the wall runs out).
-        _gym.register(id=_id, entry_point="taisim.gym_env:Env", kwargs={"variant": _variant})
+        _gym.register(id=_id, entry_point="taisim.gym_env:Env",
+                      vector_entry_point="taisim.vec_env:vector_entry_point",
+                      kwargs={"variant": _variant})
 
+
+
+#: One row of an observation layout: its index, stable name and meaning.
+ObsRow = _collections.namedtuple("ObsRow", ["index", "name", "meaning"])
+
+
+def obs_rows(version=OBS_VERSION):
+    """The rows of observation layout ``version`` (default: the one this build encodes), in
+    order, each an :data:`ObsRow` ``(index, name, meaning)``: named from the layout's own row
+    offsets in Rust (``agents/src/obs.rs``), e.g. ``obs[:, rows.index("waits")]`` with
+    ``rows = [r.name for r in taisim.obs_rows()]``. Relative seats are ``self``, ``next``
+    (下家), ``across`` and ``previous`` (上家). A version this build does not know raises
+    ``UsageError``."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TypeError(f"obs_rows(): version must be an int, not {type(version).__name__}")
+    if version < 0:
+        raise UsageError(f"observation version {version} is not one this build knows "
+                         f"(1 to {OBS_VERSION})")
+    return [ObsRow(i, name, meaning) for i, (name, meaning) in enumerate(_obs_rows(version))]
+
+
+def obs_scalar_columns():
+    """The names of the columns of the scalar row (``scalars``), the same in every version:
+    ``dealer_self``, ``streak``, ``drawable``, ``ready_next``, ..., ``unused_N`` for the
+    columns that hold 0."""
+    return list(_obs_scalar_columns())
+
+
+_LAZY = ("sb3", "torch_policy")
+
+
+def __getattr__(name):
+    """Submodules that need torch or Stable-Baselines3 (``taisim.sb3``,
+    ``taisim.torch_policy``) are imported when first used, so ``import taisim`` stays light."""
+    if name in _LAZY:
+        import importlib
+
+        return importlib.import_module(f"taisim.{name}")
+    raise AttributeError(f"module 'taisim' has no attribute {name!r}")
 
 
 def score(request):
@@ -124,7 +176,8 @@ def _plain(request):
 
 def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agents=None,
              threads=None, part_size=None, shard=None, log_actions=False, base=None,
-             per_tai=None, resume=False, progress=False, decisions=None, bot_timeout=None):
+             per_tai=None, resume=False, progress=False, decisions=None, bot_timeout=None,
+             label_with=None):
     """Plays seeded self-play deals (or full ``games``) in parallel into a Parquet dataset and
     returns its directory, exactly as ``taisim simulate`` does with the same arguments:
     ``deals/``, ``wins/`` and ``tai/`` part files and a ``manifest.json``. Unset arguments
@@ -133,7 +186,10 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     E,S,W,N; ``shard`` is ``"K/N"``; ``resume=True`` continues the run in ``out``;
     ``decisions`` (``"all"`` or seats as ``"E,S"``) also writes the decisions table that
     :func:`load_decisions` reads; ``bot_timeout`` is the seconds an ``exec:`` agent may take
-    over one decision (default 10).
+    over one decision (default 10); with a search agent at a recorded seat the table carries
+    its estimates (``search_*``), and ``label_with="search:N"`` labels every recorded
+    decision with that search's estimates and choice while the seats play their own agents'
+    actions (DAgger: the states a student reaches, labelled by the expert).
 
     Bad arguments raise a ``ValueError`` subclass naming the problem (``UsageError``,
     ``VariantError``, ``AgentError``, ``PolicyError``, ``StakesError``; ``TypeError`` for a
@@ -150,7 +206,8 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
                      agents=agents, threads=threads, part_size=part_size, shard=shard,
                      log_actions=log_actions, base=base, per_tai=per_tai, resume=resume,
                      progress=progress, decisions=decisions,
-                     bot_timeout=None if bot_timeout is None else float(bot_timeout))
+                     bot_timeout=None if bot_timeout is None else float(bot_timeout),
+                     label_with=label_with)
 
 
 def compare(run_a, run_b, *, verify_checksums=True):
@@ -181,6 +238,16 @@ def load_decisions(run, seats=None, out=None):
     settlement points for the deal), ``seat`` (uint8, 0 = E), ``deal`` (uint64, the deal id),
     ``step`` (uint32, the decision's number in its deal), and ``obs_version`` (int).
 
+    A search-labelled table (a search agent at a recorded seat, or ``simulate(...,
+    label_with="search:N")``) adds the search's labels, in the action space the policy
+    scores: ``search_action`` (int64, the search's choice; -1 where no search decided),
+    ``search_mean`` (float32, ``(n, 144)``: each action's mean points for the seat at the
+    end of the deal; NaN where the search did not estimate it), ``search_advantage``
+    (float32, ``(n, 144)``: mean points more than its default, greedy's choice, on the same
+    determinizations; NaN where not estimated) and ``search_rollouts`` (uint32, ``(n,
+    144)``: the rollouts behind each mean, 0 where not estimated). A table without labels
+    has none of these keys.
+
     The arrays are filled in Rust, each page of the parts decompressed and copied into place on
     every core, and handed to numpy without a copy (``scripts/bench_load_decisions.py`` times
     it).
@@ -195,7 +262,7 @@ def load_decisions(run, seats=None, out=None):
     dtypes above (``mask`` may be uint8), C-contiguous, all of the table's number of rows,
     such as the dict of a previous call on the same run (or of another run of as many
     decisions) or arrays the caller allocated with ``numpy.empty``. The dict returned holds
-    those same arrays, refilled. A training loop that reloads its data this way skips the
+    those same arrays, refilled (and the search labels, if any, in fresh arrays). A training loop that reloads its data this way skips the
     kernel's mapping of ~2 GB of fresh memory per million decisions, about two fifths of a
     load's CPU time. Arrays of another shape, dtype or number of rows raise ``UsageError``
     before any is written; after any other error their contents are unspecified."""
@@ -289,4 +356,7 @@ __all__ = [
     "VariantError",
     "load_decisions",
     "aec_env",
+    "obs_rows",
+    "obs_scalar_columns",
+    "ObsRow",
 ]

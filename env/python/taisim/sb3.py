@@ -1,17 +1,73 @@
 """Stable-Baselines3's ``VecEnv`` over :class:`taisim.VecEnv`, so SB3 and sb3-contrib's
-MaskablePPO train on the Rust batching (needs ``pip install taisim[rl]``)::
+MaskablePPO train on the Rust batching (needs ``pip install taisim[rl]``), and the export of
+a trained MaskablePPO to the policy file the Rust agent plays, end to end::
 
+    import torch
     from sb3_contrib import MaskablePPO
-    from taisim.sb3 import SB3VecEnv
+    import taisim
+    from taisim.sb3 import SB3VecEnv, export_maskable_ppo
 
     venv = SB3VecEnv(taisim.VecEnv(num_envs=64, opponents="greedy"))
-    MaskablePPO("MlpPolicy", venv).learn(100_000)
+    # ReLU between the layers: the policy file holds ReLU MLPs (SB3's default is Tanh).
+    model = MaskablePPO("MlpPolicy", venv, policy_kwargs={"activation_fn": torch.nn.ReLU,
+                                                          "net_arch": [256, 256]})
+    model.learn(100_000)
+    export_maskable_ppo(model, "sb3.safetensors")
+    # taisim arena --candidate policy:sb3.safetensors --baseline greedy --deals 2000
+
+``import taisim`` makes ``taisim.sb3`` reachable without importing SB3 until it is used.
 """
 
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
 
+from taisim._native import PolicyError
+from taisim.policy import export_policy
 from taisim.vec_env import VecEnv
+
+
+def export_maskable_ppo(model, path):
+    """Writes the policy of ``model`` (an sb3-contrib ``MaskablePPO``, or SB3 ``PPO``/``A2C``,
+    trained on taisim's observation with ``"MlpPolicy"``; or its ``.policy``) as a policy file
+    at ``path`` and returns ``path``: the actor's layers (``mlp_extractor.policy_net``, then
+    ``action_net``) over the flattened observation, which is what the Rust agent computes
+    (it plays the best-scoring legal action, as ``predict(..., deterministic=True)`` with
+    the action masks does).
+
+    Refused with ``taisim.PolicyError``, naming the fix: an activation other than ReLU
+    (SB3's ``MlpPolicy`` default is ``Tanh``: train with ``policy_kwargs={"activation_fn":
+    torch.nn.ReLU}``), a features extractor other than the flattening one, an observation
+    space of another shape."""
+    import torch.nn as nn
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    policy = getattr(model, "policy", model)
+    for name in ("mlp_extractor", "action_net", "observation_space"):
+        if not hasattr(policy, name):
+            raise PolicyError(f"export_maskable_ppo: {type(policy).__name__} has no {name}: "
+                              f"export an SB3 ActorCriticPolicy (\"MlpPolicy\")")
+    from taisim._native import OBS_SHAPE
+
+    if tuple(policy.observation_space.shape) != tuple(OBS_SHAPE):
+        raise PolicyError(f"export_maskable_ppo: the model observes shape "
+                          f"{tuple(policy.observation_space.shape)}, not taisim's {tuple(OBS_SHAPE)}")
+    extractors = [getattr(policy, n, None) for n in
+                  ("features_extractor", "pi_features_extractor")]
+    if any(e is not None and type(e) is not FlattenExtractor for e in extractors):
+        kind = next(type(e).__name__ for e in extractors
+                    if e is not None and type(e) is not FlattenExtractor)
+        raise PolicyError(f"export_maskable_ppo: the features extractor {kind} is not "
+                          f"part of the policy format (the observation flattened, then ReLU "
+                          f"layers); train with the default FlattenExtractor")
+    layers = list(policy.mlp_extractor.policy_net)
+    for layer in layers:
+        if isinstance(layer, (nn.Linear, nn.ReLU)):
+            continue
+        raise PolicyError(
+            f"export_maskable_ppo: the actor has {type(layer).__name__} between its layers; "
+            f"the policy file holds ReLU networks. SB3's MlpPolicy uses Tanh unless told: "
+            f"train with policy_kwargs={{\"activation_fn\": torch.nn.ReLU}}")
+    return export_policy(nn.Sequential(*layers, policy.action_net), path)
 
 
 class SB3VecEnv(_SB3VecEnv):

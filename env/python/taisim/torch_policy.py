@@ -76,3 +76,64 @@ class KindPolicy(nn.Module):
         x = obs.reshape(obs.shape[0], -1)
         h = self.mlp[:-1](x)
         return self.mlp[-1](h) + self.head(obs, h)
+
+
+def load_policy(path):
+    """A policy file (``taisim.export_policy``, or the shipped ``trained``) read back into
+    ``torch`` modules computing what the Rust agent computes: an ``nn.Sequential`` of
+    ``nn.Linear`` layers with ``nn.ReLU`` between them (architecture ``mlp``), or a
+    :class:`KindPolicy` (``mlp_kinds``). A warm start for training (``scripts/distill_policy.py
+    --init``). ``path`` may be ``"trained"``: the policy built into this package. A file that
+    is not a policy of this observation version raises ``taisim.PolicyError``."""
+    import json
+    import struct
+
+    from taisim._native import OBS_VERSION, trained_policy_bytes
+
+    data = trained_policy_bytes() if str(path) == "trained" else open(path, "rb").read()
+    if len(data) < 8:
+        raise PolicyError(f"{path}: not a safetensors file ({len(data)} bytes)")
+    (size,) = struct.unpack("<Q", data[:8])
+    try:
+        header = json.loads(data[8:8 + size])
+    except ValueError as e:
+        raise PolicyError(f"{path}: not a safetensors file ({e})") from None
+    meta = header.pop("__metadata__", {}) or {}
+    if meta.get("format") != "taisim-policy":
+        raise PolicyError(f"{path}: format is {meta.get('format')!r}, not 'taisim-policy'")
+    if meta.get("obs_version") != str(OBS_VERSION):
+        raise PolicyError(f"{path}: observation version {meta.get('obs_version')}; this build "
+                          f"encodes version {OBS_VERSION}")
+    body = data[8 + size:]
+
+    def tensor(name):
+        info = header.get(name)
+        if info is None or info.get("dtype") != "F32":
+            raise PolicyError(f"{path}: no float32 tensor {name!r}")
+        start, end = info["data_offsets"]
+        return torch.frombuffer(bytearray(body[start:end]), dtype=torch.float32).reshape(
+            info["shape"]).clone()
+
+    layers = []
+    for i in range(int(meta.get("layers", 0))):
+        w, b = tensor(f"layers.{i}.weight"), tensor(f"layers.{i}.bias")
+        linear = nn.Linear(w.shape[1], w.shape[0])
+        with torch.no_grad():
+            linear.weight.copy_(w)
+            linear.bias.copy_(b)
+        if layers:
+            layers.append(nn.ReLU())
+        layers.append(linear)
+    if not layers:
+        raise PolicyError(f"{path}: no layers")
+    mlp = nn.Sequential(*layers)
+    if meta.get("architecture") != "mlp_kinds":
+        return mlp
+    head = KindHead(mlp[-1].in_features, tensor("kinds.input.bias").shape[0])
+    with torch.no_grad():
+        head.input.weight.copy_(tensor("kinds.input.weight"))
+        head.input.bias.copy_(tensor("kinds.input.bias"))
+        head.context.weight.copy_(tensor("kinds.context.weight"))
+        head.output.weight.copy_(tensor("kinds.output.weight"))
+        head.output.bias.copy_(tensor("kinds.output.bias"))
+    return KindPolicy(mlp, head)

@@ -32,6 +32,15 @@ class VecEnv(_GymVectorEnv):
     Seeds: ``reset(seed=s)`` (one int in ``0 .. 2**64 - 1``) gives environment ``i`` its own
     seed stream derived from ``(s, i)``; the batch is the same whatever the thread count.
 
+    Tools that sample the action space blindly or want other conventions (TorchRL's
+    ``GymWrapper`` does all three; :meth:`for_torchrl` sets them): ``illegal="legalize"``
+    replaces an illegal action by the lowest legal one (``infos["illegal"]`` says which
+    environments' were) instead of raising ``taisim.IllegalActionError``;
+    ``mask_dtype="bool"`` gives the masks as ``bool``;
+    ``none_infos="drop"`` leaves out of ``final_info`` the entries whose value is ``None``
+    (``wild`` without a wild, ``payer`` and ``win_tile`` of a draw), clearing their ``_key``
+    flags, where Gymnasium's layout keeps them as ``None`` in object arrays.
+
     Args:
         num_envs: 1 to ``taisim.MAX_NUM_ENVS``.
         variant, seat, opponents, reward, base, per_tai, bot_timeout: as for
@@ -45,9 +54,22 @@ class VecEnv(_GymVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    #: The same mode as an attribute, where Gymnasium's own vector classes keep it (TorchRL's
+    #: ``GymWrapper`` reads it there).
+    autoreset_mode = AutoresetMode.SAME_STEP
 
     def __init__(self, num_envs=256, variant="taiwan16", seat="E", opponents="random", reward="points",
-                 threads=None, base=None, per_tai=None, bot_timeout=None):
+                 threads=None, base=None, per_tai=None, bot_timeout=None, illegal="raise",
+                 mask_dtype="int8", none_infos="keep"):
+        for name, value, allowed in (("illegal", illegal, ("raise", "legalize")),
+                                     ("mask_dtype", mask_dtype, ("int8", "bool")),
+                                     ("none_infos", none_infos, ("keep", "drop"))):
+            if value not in allowed:
+                raise UsageError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
+                                 f"not {value!r}")
+        self._legalize = illegal == "legalize"
+        self._bool_masks = mask_dtype == "bool"
+        self._drop_none = none_infos == "drop"
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
             raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))):
@@ -83,7 +105,30 @@ class VecEnv(_GymVectorEnv):
             self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
         obs, masks = self._native.reset(to_u64(seed, self.np_random))
         self._masks = masks
-        return obs, {"action_mask": masks, "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
+        return obs, {"action_mask": self._mask_out(masks),
+                     "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
+
+    @classmethod
+    def for_torchrl(cls, num_envs=256, **kwargs):
+        """A batch set up for TorchRL's ``GymWrapper`` (``illegal="legalize"``,
+        ``mask_dtype="bool"``, ``none_infos="drop"``): it samples a random step when it wraps
+        the batch, reads every info entry (``None`` breaks its reader) and wants ``bool``
+        masks for its ``ActionMask`` transform::
+
+            from torchrl.envs import ActionMask, GymWrapper, TransformedEnv
+            env = TransformedEnv(GymWrapper(taisim.VecEnv.for_torchrl(64, opponents="greedy"),
+                                            categorical_action_encoding=True), ActionMask())
+        """
+        kwargs = {"illegal": "legalize", "mask_dtype": "bool", "none_infos": "drop", **kwargs}
+        return cls(num_envs, **kwargs)
+
+    def _mask_out(self, masks):
+        """The masks as this batch hands them out: int8 as stepped, or as bool. Legalizing
+        steps read the batch's own copy, which a caller writing into what it was handed
+        (TorchRL clears the masks of finished environments in place) must not change."""
+        if self._bool_masks:
+            return masks.astype(np.bool_)
+        return masks.copy() if self._legalize else masks
 
     def step(self, actions):
         actions = np.asarray(actions)
@@ -94,23 +139,41 @@ class VecEnv(_GymVectorEnv):
                 f"actions must have shape (num_envs,) = ({self.num_envs},), one index per environment; "
                 f"got shape {actions.shape}"
             )
-        if actions.dtype.kind == "u" and actions.dtype.itemsize == 8 and (actions >= (1 << 63)).any():
+        if (not self._legalize and actions.dtype.kind == "u" and actions.dtype.itemsize == 8
+                and (actions >= (1 << 63)).any()):
             i = int(np.flatnonzero(actions >= (1 << 63))[0])
             raise IllegalActionError(f"environment {i}: action {int(actions[i])} is out of range: "
                              f"the action space is 0..{ACTION_SPACE_SIZE}")
+        illegal = None
+        if self._legalize and self._masks is not None:
+            # Past 2**63 an index wraps negative here: outside the space, so legalized too.
+            actions = actions.astype(np.int64)
+            inside = (actions >= 0) & (actions < ACTION_SPACE_SIZE)
+            rows = np.arange(self.num_envs)
+            illegal = ~inside
+            illegal[inside] = self._masks[rows[inside], actions[inside]] == 0
+            # The lowest legal index: argmax finds the first 1.
+            actions[illegal] = self._masks[illegal].argmax(axis=1)
         # One native call steps the batch and builds the whole info dict, ``final_info``
         # included, in the layout ``VectorEnv._add_info`` gives it.
         obs, rewards, terminations, truncations, infos = self._native.step_gym(
             np.ascontiguousarray(actions, dtype=np.int64)
         )
         self._masks = infos["action_mask"]
+        infos["action_mask"] = self._mask_out(self._masks)
+        if illegal is not None:
+            infos["illegal"] = illegal
+            infos["_illegal"] = np.ones(self.num_envs, dtype=np.bool_)
+        if self._drop_none and "final_info" in infos:
+            _drop_none(infos["final_info"])
         return obs, rewards, terminations, truncations, infos
 
     def action_masks(self):
-        """The ``(num_envs, ACTION_SPACE_SIZE)`` int8 masks of the current states."""
+        """The ``(num_envs, ACTION_SPACE_SIZE)`` masks of the current states (int8, or bool
+        with ``mask_dtype="bool"``)."""
         if self._masks is None:
             raise RuntimeError("call reset() before action_masks()")
-        return self._masks
+        return self._mask_out(self._masks)
 
     def info(self, i):
         """The info of environment ``i``: its finished deal's right after an auto-reset, else
@@ -120,3 +183,34 @@ class VecEnv(_GymVectorEnv):
         if not 0 <= int(i) < self.num_envs:
             raise UsageError(f"environment {int(i)} does not exist ({self.num_envs} environments)")
         return numpy_info(self._native.info(int(i)))
+
+
+def _drop_none(batch):
+    """Leaves out of a ``final_info`` batch (Gymnasium's layout) every entry whose value is
+    ``None``: its ``_key`` flag cleared, and the key gone where no environment has a value."""
+    for key in [k for k in batch if not k.startswith("_")]:
+        values = batch[key]
+        if isinstance(values, dict):
+            _drop_none(values)
+            continue
+        if not (isinstance(values, np.ndarray) and values.dtype == object):
+            continue
+        none = np.array([v is None for v in values], dtype=np.bool_)
+        present = batch.get(f"_{key}")
+        if present is not None:
+            present &= ~none
+        if none.all() or (present is not None and not present.any()):
+            del batch[key]
+            batch.pop(f"_{key}", None)
+
+
+def vector_entry_point(num_envs=1, opponents="greedy", render_mode=None, **kwargs):
+    """What ``gymnasium.make_vec("taisim/...", num_envs=N, ...)`` builds (the ids' registered
+    ``vector_entry_point``): a :class:`VecEnv` of ``num_envs`` environments with the keyword
+    arguments of ``gymnasium.make`` for the same id, so the batch is ``N`` copies of what
+    ``make`` gives (greedy opponents unless told otherwise, as :class:`taisim.Env`).
+    ``render_mode`` must be None: a batch stepped in Rust draws nothing."""
+    if render_mode is not None:
+        raise UsageError(f"render_mode={render_mode!r}: taisim.VecEnv renders nothing; use "
+                         f"gymnasium.make(...) for a rendered environment")
+    return VecEnv(num_envs=num_envs, opponents=opponents, **kwargs)

@@ -173,3 +173,65 @@ def test_errors_name_the_problem(run, tmp_path):
     with pytest.raises(taisim.CorruptRunError, match="part-00000") as err:
         taisim.load_decisions(cut)
     assert isinstance(err.value, ValueError)
+
+
+SEARCH_KEYS = ("search_action", "search_mean", "search_advantage", "search_rollouts")
+
+
+def test_a_plain_table_has_no_search_labels(run):
+    d = taisim.load_decisions(run)
+    assert not any(k in d for k in SEARCH_KEYS)
+
+
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory):
+    """Seats E and W played by greedy, S by the shipped policy, N by random; every decision
+    labelled by search:16 (DAgger's labels: the states these agents reach)."""
+    out = tmp_path_factory.mktemp("labelled") / "run"
+    taisim.simulate(out, deals=4, seed=9, agents="greedy,trained,greedy,random", part_size=2,
+                    threads=2, decisions="all", label_with="search:16")
+    return out
+
+
+def test_search_labels_load_in_the_action_space(labelled):
+    d = taisim.load_decisions(labelled)
+    n = len(d["action"])
+    a = taisim.ACTION_SPACE_SIZE
+    assert d["search_action"].dtype == np.int64 and d["search_action"].shape == (n,)
+    assert d["search_mean"].dtype == np.float32 and d["search_mean"].shape == (n, a)
+    assert d["search_advantage"].dtype == np.float32 and d["search_advantage"].shape == (n, a)
+    assert d["search_rollouts"].dtype == np.uint32 and d["search_rollouts"].shape == (n, a)
+    # Every row labelled, the labeller's choice legal; estimates only of legal actions, each
+    # with its rollouts, NaN exactly where there are none.
+    rows = np.arange(n)
+    assert (d["search_action"] >= 0).all() and d["mask"][rows, d["search_action"]].all()
+    estimated = d["search_rollouts"] > 0
+    assert not (estimated & ~d["mask"]).any()
+    assert (np.isnan(d["search_mean"]) == ~estimated).all()
+    assert (np.isnan(d["search_advantage"]) == ~estimated).all()
+    assert (d["search_rollouts"] <= 16).all() and estimated.any(axis=1).mean() > 0.5
+    # The default (greedy's choice) is its own baseline: some estimate has advantage 0 at the
+    # full budget in every searched row.
+    searched = estimated.any(axis=1)
+    zero = (d["search_advantage"] == 0) & (d["search_rollouts"] == 16)
+    assert zero[searched].any(axis=1).all()
+    # The seats played their own actions, which the labeller did not always pick.
+    assert (d["search_action"] != d["action"]).any()
+
+
+def test_search_labels_follow_the_seat_filter_and_out(labelled):
+    d = taisim.load_decisions(labelled)
+    keep = d["seat"] == 1
+    s = taisim.load_decisions(labelled, seats="S")
+    for k in SEARCH_KEYS:
+        np.testing.assert_array_equal(s[k], d[k][keep], err_msg=k)
+    again = taisim.load_decisions(labelled, out={k: d[k] for k in KEYS})
+    for k in SEARCH_KEYS:
+        np.testing.assert_array_equal(again[k], d[k], err_msg=k)
+
+
+def test_a_labeller_must_be_a_search(tmp_path):
+    with pytest.raises(taisim.UsageError, match="search or search:N"):
+        taisim.simulate(tmp_path / "x", deals=2, decisions="all", label_with="greedy")
+    with pytest.raises(taisim.UsageError, match="record decisions too"):
+        taisim.simulate(tmp_path / "y", deals=2, label_with="search:4")

@@ -131,3 +131,89 @@ def test_lockstep_same_seed_same_everything():
             oa, ra, done, _, ia = a.step(action)
             ob, rb, done_b, _, ib = b.step(action)
             assert (ra, done) == (rb, done_b)
+
+
+def test_make_vec_is_served_by_the_rust_vec_env():
+    import gymnasium as gym
+
+    envs = gym.make_vec("taisim/Taiwan16-v0", num_envs=3)
+    try:
+        assert isinstance(envs, taisim.VecEnv) and envs.num_envs == 3
+        assert envs.spec.id == "taisim/Taiwan16-v0"
+        assert envs.spec.kwargs["vectorization_mode"] == "vector_entry_point"
+        # What gymnasium.make gives, three times: greedy opponents unless told otherwise.
+        one, _ = gym.make("taisim/Taiwan16-v0").reset(seed=4)
+        greedy = taisim.VecEnv(num_envs=3, opponents="greedy", threads=1)
+        obs, info = envs.reset(seed=4)
+        same, _ = greedy.reset(seed=4)
+        assert obs.shape == (3, *one.shape) and obs.dtype == one.dtype
+        for _ in range(40):
+            assert (obs == same).all()
+            act = info["action_mask"].argmax(axis=1)
+            obs, _, _, _, info = envs.step(act)
+            same, _, _, _, _ = greedy.step(act)
+    finally:
+        envs.close()
+    taizhou = gym.make_vec("taisim/Taizhou-v0", num_envs=2, opponents="random", seat="S")
+    assert isinstance(taizhou, taisim.VecEnv)
+    obs, info = taizhou.reset(seed=1)
+    wild = [r.name for r in taisim.obs_rows()].index("wild")
+    assert (obs[:, wild].sum(axis=1) == 1).all(), "a taizhou deal shows its wild"
+    # Gymnasium's own vectorisers still work on the same id.
+    sync = gym.make_vec("taisim/Taiwan16-v0", num_envs=2, vectorization_mode="sync")
+    assert isinstance(sync, gym.vector.SyncVectorEnv)
+    with pytest.raises(taisim.UsageError, match="render"):
+        gym.make_vec("taisim/Taiwan16-v0", num_envs=2, render_mode="ansi")
+
+
+def test_vec_env_for_blind_samplers_legalizes_and_reports():
+    envs = taisim.VecEnv(num_envs=4, opponents="greedy", threads=1, illegal="legalize",
+                         mask_dtype="bool", none_infos="drop")
+    _, info = envs.reset(seed=6)
+    assert info["action_mask"].dtype == np.bool_ and envs.action_masks().dtype == np.bool_
+    masks = info["action_mask"]
+    bad = np.array([int(np.flatnonzero(~m)[0]) for m in masks])
+    bad[0] = 10_000
+    _, _, _, _, info = envs.step(bad)
+    assert info["illegal"].tolist() == [True] * 4
+    good = np.array([int(np.flatnonzero(m)[-1]) for m in info["action_mask"]])
+    finished = 0
+    for _ in range(600):
+        _, _, term, _, info = envs.step(good)
+        assert not info["illegal"].any()
+        if "final_info" in info:
+            finished += int(term.sum())
+            for key, values in info["final_info"].items():
+                if not key.startswith("_") and values.dtype == object:
+                    flags = info["final_info"][f"_{key}"]
+                    assert all(v is not None for v in values[flags]), key
+            assert "wild" not in info["final_info"], "taiwan16 has no wild"
+        good = np.array([int(np.flatnonzero(m)[-1]) for m in info["action_mask"]])
+    assert finished > 0
+    # By default an illegal action is an error, and the masks are int8.
+    plain = taisim.VecEnv(num_envs=2, opponents="greedy", threads=1)
+    _, info = plain.reset(seed=6)
+    assert info["action_mask"].dtype == np.int8
+    with pytest.raises(ValueError, match="not legal"):
+        plain.step(np.array([int(np.flatnonzero(m == 0)[0]) for m in info["action_mask"]]))
+    for kwargs in ({"illegal": "ignore"}, {"mask_dtype": "float32"}, {"none_infos": "zero"}):
+        with pytest.raises(taisim.UsageError, match=next(iter(kwargs))):
+            taisim.VecEnv(num_envs=1, **kwargs)
+
+
+def test_torch_and_sb3_modules_load_on_first_use():
+    import subprocess
+    import sys
+
+    code = ("import sys, taisim; assert 'torch' not in sys.modules; "
+            "assert 'stable_baselines3' not in sys.modules; "
+            "print(taisim.sb3.SB3VecEnv.__name__, taisim.torch_policy.KindPolicy.__name__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode != 0 and "No module named" in done.stderr:
+        from rl_extras import rl_import
+
+        rl_import("stable_baselines3")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["SB3VecEnv", "KindPolicy"]
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        taisim.nothing

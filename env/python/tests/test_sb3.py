@@ -67,3 +67,44 @@ def test_subproc_vec_env_over_env():
             venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
     finally:
         venv.close()
+
+
+def test_a_maskable_ppo_exports_to_the_policy_the_rust_agent_plays(tmp_path):
+    import torch
+
+    from taisim.sb3 import export_maskable_ppo
+
+    venv = SB3VecEnv(taisim.VecEnv(num_envs=8, opponents="greedy", threads=1))
+    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=64, n_epochs=1, seed=1,
+                        policy_kwargs={"net_arch": [32, 16], "activation_fn": torch.nn.ReLU},
+                        device="cpu")
+    model.learn(total_timesteps=256)
+    path = export_maskable_ppo(model, tmp_path / "sb3.safetensors")
+    # The file scores as SB3's actor does: the same log-probabilities over the actions.
+    obs = venv.reset()
+    with torch.no_grad():
+        sb3 = model.policy.get_distribution(torch.as_tensor(obs)).distribution.logits.numpy()
+    rust = taisim.policy_logits(path, obs)
+    rust = rust - np.log(np.exp(rust - rust.max(1, keepdims=True)).sum(1, keepdims=True)) \
+        - rust.max(1, keepdims=True)
+    np.testing.assert_allclose(rust, sb3, rtol=1e-4, atol=1e-4)
+    # And the Rust agent plays it, as a masked deterministic predict() would choose.
+    masks = get_action_masks(venv)
+    actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    scores = np.where(masks == 1, taisim.policy_logits(path, obs), -np.inf)
+    assert (scores.argmax(1) == actions).all()
+    duel = taisim.arena(f"policy:{path}", "random", deals=2, seed=3, threads=1)
+    assert duel["deals"] == 2
+
+
+def test_sb3_defaults_are_refused_with_the_fix(tmp_path):
+    from taisim.sb3 import export_maskable_ppo
+
+    venv = SB3VecEnv(taisim.VecEnv(num_envs=2, opponents="random", threads=1))
+    tanh = MaskablePPO("MlpPolicy", venv, n_steps=8, batch_size=16, seed=0,
+                       policy_kwargs={"net_arch": [8]}, device="cpu")
+    with pytest.raises(taisim.PolicyError, match=r"Tanh.*activation_fn.*torch\.nn\.ReLU"):
+        export_maskable_ppo(tanh, tmp_path / "tanh.safetensors")
+    assert not (tmp_path / "tanh.safetensors").exists()
+    with pytest.raises(taisim.PolicyError, match="ActorCriticPolicy"):
+        export_maskable_ppo(object(), tmp_path / "x.safetensors")

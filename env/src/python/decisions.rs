@@ -54,9 +54,43 @@ pub(super) fn load_decisions<'py>(
             dict.set_item("seat", Array1::from_vec(d.seat).into_pyarray(py))?;
             dict.set_item("deal", Array1::from_vec(d.deal).into_pyarray(py))?;
             dict.set_item("step", Array1::from_vec(d.step).into_pyarray(py))?;
+            set_search_labels(py, &dict, d.search, n)?;
         }
     }
     Ok(dict)
+}
+
+/// The search labels of a labelled table into `dict` (`search_action`, `search_mean`,
+/// `search_advantage`, `search_rollouts`), fresh arrays handed to numpy without a copy; a
+/// table without them adds nothing.
+fn set_search_labels<'py>(
+    py: Python<'py>,
+    dict: &Bound<'py, PyDict>,
+    labels: Option<taisim_datasets::SearchLabels>,
+    rows: usize,
+) -> PyResult<()> {
+    let Some(l) = labels else {
+        return Ok(());
+    };
+    let per_action = |v| Array2::from_shape_vec((rows, ACTION_SPACE_SIZE), v);
+    dict.set_item("search_action", Array1::from_vec(l.action).into_pyarray(py))?;
+    dict.set_item(
+        "search_mean",
+        per_action(l.mean).map_err(errors::bug)?.into_pyarray(py),
+    )?;
+    dict.set_item(
+        "search_advantage",
+        per_action(l.advantage)
+            .map_err(errors::bug)?
+            .into_pyarray(py),
+    )?;
+    dict.set_item(
+        "search_rollouts",
+        Array2::from_shape_vec((rows, ACTION_SPACE_SIZE), l.rollouts)
+            .map_err(errors::bug)?
+            .into_pyarray(py),
+    )?;
+    Ok(())
 }
 
 /// The array `out[key]`, which must be a C-contiguous numpy array of `T` and `D`'s rank.
@@ -151,5 +185,5 @@ fn load_decisions_into<'py>(
     for key in ["obs", "mask", "action", "reward", "seat", "deal", "step"] {
         dict.set_item(key, out.get_item(key)?)?;
     }
-    Ok(())
+    set_search_labels(py, dict, d.search, n)
 }

@@ -18,7 +18,8 @@ use super::errors;
 #[pyo3(signature = (
     out = None, *, variant = None, deals = None, games = None, seed = None, agents = None,
     threads = None, part_size = None, shard = None, log_actions = false, base = None,
-    per_tai = None, resume = false, progress = false, decisions = None, bot_timeout = None
+    per_tai = None, resume = false, progress = false, decisions = None, bot_timeout = None,
+    label_with = None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn simulate(
@@ -39,6 +40,7 @@ pub(super) fn simulate(
     progress: bool,
     decisions: Option<String>,
     bot_timeout: Option<f64>,
+    label_with: Option<String>,
 ) -> PyResult<String> {
     super::config::bot_settings(bot_timeout)?; // checks it; the run's options carry the seconds
     let shard = shard
@@ -67,6 +69,7 @@ pub(super) fn simulate(
         base,
         per_tai,
         decisions,
+        label_with,
     };
     let options = RunOptions {
         threads,

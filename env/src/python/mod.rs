@@ -39,6 +39,25 @@ fn action_name(index: usize) -> PyResult<String> {
     })
 }
 
+/// The rows of observation layout `version` as `(name, meaning)` pairs, from the layout's
+/// own offsets (`taisim_agents::obs_names`); a version this build does not know raises
+/// `taisim.UsageError` naming the ones it does.
+#[pyfunction]
+fn obs_rows(version: u32) -> PyResult<Vec<(String, String)>> {
+    let rows = taisim_agents::obs_names::obs_rows(version).ok_or_else(|| {
+        errors::usage(format!(
+            "observation version {version} is not one this build knows (1 to {OBS_VERSION})"
+        ))
+    })?;
+    Ok(rows.into_iter().map(|r| (r.name, r.meaning)).collect())
+}
+
+/// The names of the scalar row's columns.
+#[pyfunction]
+fn obs_scalar_columns() -> Vec<String> {
+    taisim_agents::obs_names::scalar_columns().to_vec()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<single::PyEnv>()?;
@@ -46,6 +65,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vec_env::PyVecEnv>()?;
     m.add_class::<bot::PyBotTable>()?;
     m.add_function(wrap_pyfunction!(action_name, m)?)?;
+    m.add_function(wrap_pyfunction!(obs_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(obs_scalar_columns, m)?)?;
     m.add_function(wrap_pyfunction!(scoring::score_json, m)?)?;
     m.add_function(wrap_pyfunction!(scoring::score_many_json, m)?)?;
     m.add_function(wrap_pyfunction!(harness::simulate, m)?)?;
@@ -53,6 +74,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(harness::compare_json, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_logits, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::trained_policy_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::load_decisions, m)?)?;
     errors::register(m)?;
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;

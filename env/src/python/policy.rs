@@ -10,6 +10,13 @@ use taisim_agents::{Layer, Policy, ACTION_SPACE_SIZE, OBS_LEN};
 
 use super::errors;
 
+/// The bytes of the policy built into this build (`trained`), for reading it back into
+/// torch (`taisim.torch_policy.load_policy("trained")`).
+#[pyfunction]
+pub fn trained_policy_bytes(py: Python<'_>) -> Bound<'_, PyBytes> {
+    PyBytes::new(py, taisim_agents::TRAINED_POLICY)
+}
+
 /// The policy file's bytes for `layers` (`(weight [outputs, inputs], bias [outputs])` float32
 /// pairs), written as the Rust side writes them: the same weights always give the same bytes.
 /// Layers that do not chain from the observation to the action space raise
