@@ -39,7 +39,8 @@ class VecEnv(_GymVectorEnv):
     ``mask_dtype="bool"`` gives the masks as ``bool``;
     ``none_infos="drop"`` leaves out of ``final_info`` the entries whose value is ``None``
     (``wild`` without a wild, ``payer`` and ``win_tile`` of a draw), clearing their ``_key``
-    flags, where Gymnasium's layout keeps them as ``None`` in object arrays.
+    flags, where Gymnasium's layout keeps them as ``None`` in object arrays, and gives
+    ``winners`` as one string of seat letters (``""`` on a draw) instead of a list.
 
     Args:
         num_envs: 1 to ``taisim.MAX_NUM_ENVS``.
@@ -187,7 +188,10 @@ class VecEnv(_GymVectorEnv):
 
 def _drop_none(batch):
     """Leaves out of a ``final_info`` batch (Gymnasium's layout) every entry whose value is
-    ``None``: its ``_key`` flag cleared, and the key gone where no environment has a value."""
+    ``None``: its ``_key`` flag cleared, and the key gone where no environment has a value.
+    ``winners``, a list as long as the deal's winners (none on a draw), becomes their seat
+    letters as one string (``"S"``, ``"SW"``, ``""``): a reader that maps one step's info
+    structure onto the next (TorchRL's) needs every value's shape fixed."""
     for key in [k for k in batch if not k.startswith("_")]:
         values = batch[key]
         if isinstance(values, dict):
@@ -195,6 +199,10 @@ def _drop_none(batch):
             continue
         if not (isinstance(values, np.ndarray) and values.dtype == object):
             continue
+        if key == "winners":
+            for i, v in enumerate(values):
+                if isinstance(v, list):
+                    values[i] = "".join(v)
         none = np.array([v is None for v in values], dtype=np.bool_)
         present = batch.get(f"_{key}")
         if present is not None:
