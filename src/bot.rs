@@ -38,24 +38,19 @@ struct Seated {
 }
 
 fn fail(message: String) -> Failure {
-    Failure::from(CliError::Failed(format!("taisim bot: {message}")))
+    Failure::from(CliError::Protocol(format!("taisim bot: {message}")))
 }
 
 pub fn bot(args: &BotArgs) -> Result<(), Failure> {
-    let spec: AgentSpec = args
-        .agent
-        .parse()
-        .map_err(|e| Failure::from(format!("{e}")))?;
+    let spec: AgentSpec = args.agent.parse().map_err(Failure::from)?;
     if matches!(spec, AgentSpec::Exec(_)) {
-        return Err(Failure::from(
+        return Err(Failure::from(CliError::Usage(
             "taisim bot plays a built-in agent; an exec: agent is a bot already".to_string(),
-        ));
+        )));
     }
     let given = match &args.variant {
-        Some(v) => Some(Arc::clone(
-            taisim_datasets::RunVariant::by_name_or_path(v)
-                .map_err(|e| Failure::from(CliError::flag("--variant")(e.into())))?
-                .variant(),
+        Some(v) => Some(Arc::new(
+            Variant::by_name_or_path(v).map_err(|e| CliError::flag("--variant")(e.into()))?,
         )),
         None => None,
     };

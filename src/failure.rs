@@ -4,8 +4,8 @@
 //! disk, a thread that would not start) or taisim did (an engine error, reported with the
 //! deal to replay).
 
-use taisim_agents::{AgentParseError, PolicyError};
-use taisim_datasets::{ArenaError, CompareError, HarnessError};
+use taisim_agents::{AgentParseError, BotFault, PolicyError};
+use taisim_datasets::{ArenaError, CompareError, EngineError, HarnessError, LogError};
 use taisim_score::{RequestError, VariantError};
 use taisim_sim::ParseError;
 
@@ -46,9 +46,19 @@ pub enum CliError {
     /// Reading or writing a stream failed (not standard output, which `output` watches).
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// Not the user's doing: an outside player (`exec:`) or the table it sits at failed.
+    /// A deal log that does not check out (or cannot be read).
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// An outside player (`exec:`) failed.
+    #[error(transparent)]
+    Bot(#[from] Box<BotFault>),
+    /// The other end of the bot protocol sent what cannot be followed (`taisim bot`), or a
+    /// table and the events it was told disagree.
     #[error("{0}")]
-    Failed(String),
+    Protocol(String),
+    /// A deal the engine or the scorer rejected although taisim produced it: a bug.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
 }
 
 /// A message for the user about what they asked: a usage error (exit 2).
@@ -92,7 +102,8 @@ impl CliError {
                 | ArenaError::Threads(_) => 2,
                 ArenaError::Pool { .. } | ArenaError::Bot { .. } | ArenaError::Wall { .. } => 1,
             },
-            CliError::Io(_) | CliError::Failed(_) => 1,
+            CliError::Log(e) => e.exit_code(),
+            CliError::Io(_) | CliError::Bot(_) | CliError::Protocol(_) | CliError::Engine(_) => 1,
         }
     }
 }

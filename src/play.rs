@@ -12,8 +12,9 @@ use std::sync::Arc;
 use taisim_agents::protocol::{end_event, start_event, step_events, Event, Message, TableState};
 use taisim_agents::{see_step, Agent, AgentSpec};
 use taisim_datasets::review::{review, REVIEW_BUDGET};
+use taisim_datasets::EngineError;
 use taisim_score::Variant;
-use taisim_sim::{Action, ActionList, Deal, MeldKind, Seat, Tile, Wind};
+use taisim_sim::{Action, ActionList, Deal, DealContext, MeldKind, Seat, Tile, Wind};
 
 use crate::failure::{CliError, Failure};
 use crate::output::{out, outln};
@@ -199,28 +200,23 @@ fn draw_table(t: &TableState, me: Seat) {
 
 pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     let variant = Variant::by_name_or_path(args.variant.as_deref().unwrap_or(Variant::DEFAULT))
-        .map_err(|e| Failure::from(format!("--variant: {e}")))?;
-    variant
-        .rules()
-        .validate()
-        .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name())))?;
+        .map_err(|e| CliError::flag("--variant")(e.into()))?;
     let variant = Arc::new(variant);
     let spec: AgentSpec = args
         .opponents
         .parse()
-        .map_err(|e| Failure::from(format!("--opponents: {e}")))?;
+        .map_err(|e: taisim_agents::AgentParseError| CliError::flag("--opponents")(e.into()))?;
     let opponent = spec
         .build(&variant)
-        .map_err(|e| Failure::from(format!("--opponents {spec}: {e}")))?;
+        .map_err(|e| CliError::flag(format!("--opponents {spec}"))(e.into()))?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let context = taisim_sim::DealContext::drawn(seed);
+    let context = DealContext::drawn(seed);
     let me = args.seat;
-    let mut deal = Deal::new(variant.rules(), seed, context)
-        .map_err(|e| Failure::from(format!("--variant {}: {e}", variant.name())))?;
+    let mut deal = Deal::new(variant.rules(), seed, context).map_err(EngineError::from)?;
     let mut agents = [
         opponent.clone(),
         opponent.clone(),
@@ -245,9 +241,9 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
                 seat: Some(me),
                 event: seen,
             };
-            table
-                .apply(&m)
-                .map_err(|x| Failure::from(format!("the table and its events disagree: {x}")))?;
+            table.apply(&m).map_err(|x| {
+                CliError::Protocol(format!("the table and its events disagree: {x}"))
+            })?;
             if let Some(line) = event_line(&m.event, me) {
                 outln!("  {line}");
             }
@@ -308,12 +304,11 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     if watching {
         see_step(&mut agents, &deal, None);
         if let Some(f) = taisim_agents::exec::first_fault(&agents) {
-            return Err(Failure::from(CliError::Failed(f.to_string())));
+            return Err(Failure::from(Box::new(f)));
         }
     }
-    let st = &variant.settlement();
-    let end = end_event(&deal, &variant, st.base, st.per_tai)
-        .map_err(|e| Failure::from(format!("scoring the deal: {e}")))?;
+    let st = variant.settlement();
+    let end = end_event(&deal, &variant, st.base, st.per_tai).map_err(EngineError::from)?;
     tell(&end, &mut table)?;
     let Some(e) = &table.end else {
         unreachable!("the end was told")
@@ -389,7 +384,11 @@ fn ask(input: &mut impl BufRead, n: usize) -> Result<Option<usize>, Failure> {
         match input.read_line(&mut line) {
             Ok(0) => return Ok(None),
             Ok(_) => {}
-            Err(e) => return Err(Failure::from(format!("reading your choice: {e}"))),
+            Err(e) => {
+                return Err(Failure::from(CliError::Input(format!(
+                    "reading your choice: {e}"
+                ))))
+            }
         }
         match line.trim().parse::<usize>() {
             Ok(i) if i < n => return Ok(Some(i)),

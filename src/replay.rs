@@ -74,10 +74,10 @@ pub fn replay(args: &ReplayArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let Some(deal_id) = args.deal_id else {
-        return Err(Failure::from(
+        return Err(Failure::from(CliError::Usage(
             "which deal? give its deal_id after the run directory (or --all --json for every deal)"
                 .to_string(),
-        ));
+        )));
     };
     if !args.json && args.html.is_none() {
         return taisim_datasets::replay(run, deal_id, &mut Stdout).map_err(Failure::from);
@@ -122,29 +122,17 @@ fn check_log(args: &ReplayArgs, path: &std::path::Path) -> Result<(), Failure> {
         None => None,
         Some(v) => {
             let found = taisim_datasets::RunVariant::by_name_or_path(v)
-                .map_err(|e| Failure::from(CliError::flag("--variant")(e.into())))?;
+                .map_err(|e| CliError::flag("--variant")(e.into()))?;
             Some((Arc::clone(found.variant()), found.record().sha256.clone()))
         }
     };
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Failure::from(format!("--log {}: {e}", path.display())))?;
-    if !meta.is_file() {
-        return Err(Failure::from(format!(
-            "--log {}: not a regular file",
-            path.display()
-        )));
-    }
-    let file = std::fs::File::open(path)
-        .map_err(|e| Failure::from(format!("--log {}: {e}", path.display())))?;
+    let flag = || CliError::flag(format!("--log {}", path.display()));
+    // What is at the path is the user's to fix (exit 2), as every input file of a command.
+    let (file, _) = taisim_score::file::open_regular(path)
+        .map_err(|e| flag()(CliError::Input(e.to_string())))?;
     let name = path.display().to_string();
     let deals = taisim_datasets::verify_log(std::io::BufReader::new(file), &name, given.as_ref())
-        .map_err(|e| {
-        let message = format!("{name}: {e}");
-        Failure::from(match e.exit_code() {
-            2 => CliError::Usage(message),
-            _ => CliError::Failed(message),
-        })
-    })?;
+        .map_err(|e| CliError::flag(name.clone())(e.into()))?;
     for (v, _) in &deals {
         let p = v.payments;
         outln!(
@@ -164,16 +152,15 @@ fn check_log(args: &ReplayArgs, path: &std::path::Path) -> Result<(), Failure> {
     );
     if let Some(html) = &args.html {
         let (_, log) = match args.deal {
-            Some(id) => deals
-                .iter()
-                .find(|(v, _)| v.deal_id == id)
-                .ok_or_else(|| Failure::from(format!("--deal {id}: the log holds no deal {id}")))?,
+            Some(id) => deals.iter().find(|(v, _)| v.deal_id == id).ok_or_else(|| {
+                CliError::Usage(format!("--deal {id}: the log holds no deal {id}"))
+            })?,
             None if deals.len() == 1 => &deals[0],
             None => {
-                return Err(Failure::from(format!(
+                return Err(Failure::from(CliError::Usage(format!(
                     "the log holds {} deals: choose the one to draw with --deal",
                     deals.len()
-                )))
+                ))))
             }
         };
         write_page(log, html, args.review, args.budget)?;

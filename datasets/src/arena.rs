@@ -85,6 +85,7 @@ pub enum ArenaError {
     Bot {
         wall: u64,
         seed: u64,
+        #[source]
         fault: Box<BotFault>,
     },
     /// A wall the engine or the scorer rejected: a bug, reported with the wall to replay.

@@ -75,6 +75,7 @@ pub enum HarnessError {
     Bot {
         deal_id: u64,
         seed: u64,
+        #[source]
         fault: Box<taisim_agents::BotFault>,
     },
     /// The engine or scoring rejected a deal it produced itself: a bug, reported with the

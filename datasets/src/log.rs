@@ -162,11 +162,8 @@ pub(crate) fn log_of(
             log
         }
         None => {
-            let mut agents = build_agents(&spec.agents, &variant).map_err(|e| {
-                HarnessError::Usage(format!(
-                    "the run has no action log and its agents cannot be rebuilt to play the deal again: {e}"
-                ))
-            })?;
+            let mut agents =
+                build_agents(&spec.agents, &variant).map_err(HarnessError::Unreplayable)?;
             for s in taisim_sim::Wind::ALL {
                 agents[s as usize].reset(rec.seed, s);
             }

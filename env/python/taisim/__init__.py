@@ -9,10 +9,10 @@ engine.
   compare --json``.
 - ``taisim.score()``, ``taisim.score_many()``: the tai of winning hands, as ``taisim score
   --json`` and ``--jsonl``.
-- ``taisim.bot.serve()``: a bot for taisim's table (``exec:COMMAND``, ``docs/protocol.md``)
-  deciding on the observation and mask the environments give.
 - ``taisim.arena()``: a duplicate match of two agents on the same walls, as ``taisim arena
   --json``.
+- ``taisim.bot.serve()``: a bot for taisim's table (``exec:COMMAND``, ``docs/protocol.md``)
+  deciding on the observation and mask the environments give.
 
 Errors are exception classes that can be caught by kind, all ``ValueError`` subclasses for
 bad input: ``UsageError`` (an argument or directory the call cannot use), ``VariantError``,
@@ -20,7 +20,9 @@ bad input: ``UsageError`` (an argument or directory the call cannot use), ``Vari
 loaded, built or exported), ``StakesError``, ``ScoreRequestError``, ``IllegalActionError``,
 ``CorruptRunError`` (a run directory whose files disagree with its manifest); failed I/O is
 an ``OSError`` (``FileNotFoundError``, ``PermissionError``, ...); ``EngineError`` (a
-``RuntimeError``) is a bug in taisim, reported with the deal to replay.
+``RuntimeError``) is a bug in taisim, reported with the deal to replay; ``BotError`` (a
+``RuntimeError``) an outside player (``exec:``) that failed, and ``ProtocolError`` (a
+``ValueError``) a protocol line a Python bot cannot follow.
 
 Actions are indices into a fixed discrete space of ``ACTION_SPACE_SIZE``; every step comes
 with a 0/1 ``int8`` mask of the legal ones. ``action_name(i)`` names an index.
@@ -51,9 +53,9 @@ import gymnasium as _gym
 
 from taisim._native import ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, OBS_VERSION, action_name
 from taisim._native import __version__
-from taisim._native import (AgentError, CorruptRunError, EngineError, IllegalActionError,
-                            PolicyError, ScoreRequestError, StakesError, UsageError,
-                            VariantError)
+from taisim._native import (AgentError, BotError, CorruptRunError, EngineError,
+                            IllegalActionError, PolicyError, ProtocolError, ScoreRequestError,
+                            StakesError, UsageError, VariantError)
 from taisim._native import arena as _arena
 from taisim._native import score_json as _score_json
 from taisim._native import score_many_json as _score_many_json
@@ -193,7 +195,8 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
 
     Bad arguments raise a ``ValueError`` subclass naming the problem (``UsageError``,
     ``VariantError``, ``AgentError``, ``PolicyError``, ``StakesError``; ``TypeError`` for a
-    wrong type); a failed write raises ``OSError`` and keeps the complete parts."""
+    wrong type); a failed write raises ``OSError`` and keeps the complete parts; an
+    ``exec:`` agent that fails raises ``BotError`` (a ``RuntimeError``) and keeps them too."""
     for name, value in (("deals", deals), ("games", games), ("seed", seed),
                         ("threads", threads), ("part_size", part_size)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
@@ -271,7 +274,8 @@ def load_decisions(run, seats=None, out=None):
     return _load_decisions(str(run), seats, out)
 
 
-def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=None):
+def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=None,
+          bot_timeout=None):
     """A duplicate match of agent ``candidate`` against agent ``baseline`` on ``deals`` walls,
     exactly as ``taisim arena --json`` plays and reports it (the same Rust implementation):
     every wall is played five times, with the candidate in each seat in turn and the baseline
@@ -285,8 +289,9 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
     module :func:`export_policy` accepts, exported on the fly. The report names a policy in
     memory ``policy:<memory sha256:…>`` after its file's bytes. ``variant`` is a shipped
     name or a variant file's path; ``seed`` deals wall ``i`` from ``(seed, i)``; ``threads``
-    (default: every core) does not change the result. The GIL is released while the walls
-    are played.
+    (default: every core) does not change the result; ``bot_timeout`` is the seconds an
+    ``exec:`` side may take over one decision (default 10). The GIL is released while the
+    walls are played.
 
     Returns a dict with the fields of ``--json``: ``candidate``, ``baseline``, ``variant``,
     ``seed``, ``deals``, ``deals_played``, ``mean_diff`` (points per deal, candidate minus
@@ -295,7 +300,8 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
     ``self_draw_rate``, ``deal_in_rate``). An unknown agent raises ``AgentError``, a policy
     that cannot be played ``PolicyError``, a bad variant ``VariantError``, no walls or a bad
     thread count ``UsageError`` (all ``ValueError``s); a policy file that cannot be read an
-    ``OSError`` (``FileNotFoundError`` for a missing one)."""
+    ``OSError`` (``FileNotFoundError`` for a missing one); an ``exec:`` side that fails
+    ``BotError``."""
     for name, value in (("deals", deals), ("seed", seed), ("threads", threads)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise TypeError(f"arena(): {name} must be an int, not {type(value).__name__}")
@@ -308,7 +314,8 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
 
         variant = variant_arg(variant)
     return _json.loads(_arena(*sides, deals=deals, seed=seed, variant=variant,
-                              threads=threads))
+                              threads=threads,
+                              bot_timeout=None if bot_timeout is None else float(bot_timeout)))
 
 
 def _arena_side(name, value):
@@ -348,6 +355,8 @@ __all__ = [
     "AgentError",
     "CorruptRunError",
     "EngineError",
+    "BotError",
+    "ProtocolError",
     "IllegalActionError",
     "PolicyError",
     "ScoreRequestError",

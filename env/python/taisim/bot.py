@@ -21,7 +21,7 @@ lets a built-in agent decide instead (``d.builtin("greedy")`` asks one from ``ch
 import json
 import sys
 
-from taisim._native import NativeBotTable
+from taisim._native import NativeBotTable, ProtocolError, UsageError
 
 PROTOCOL = 1
 
@@ -65,10 +65,10 @@ def serve(choose=None, *, agent=None, name="python bot", variant=None, stdin=Non
     index of the action space (a legal one: its mask entry is 1; ``decision.builtin(name)``
     gives a built-in agent's);
     without ``choose``, the built-in ``agent`` plays every decision. ``variant`` is the file of
-    a variant that is not shipped. A line the bot cannot follow raises ``ValueError``, and the
-    table then reports the bot as failed."""
+    a variant that is not shipped. A line the bot cannot follow raises ``taisim.ProtocolError``
+    (a ``ValueError``), and the table then reports the bot as failed."""
     if (choose is None) == (agent is None):
-        raise ValueError("give either choose or agent")
+        raise UsageError("give either choose or agent")
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     table = NativeBotTable(variant=variant)
@@ -79,7 +79,7 @@ def serve(choose=None, *, agent=None, name="python bot", variant=None, stdin=Non
         if '"hello"' in line[:24] and json.loads(line).get("type") == "hello":
             hello = json.loads(line)
             if hello.get("protocol") != PROTOCOL:
-                raise ValueError(f"the table speaks protocol {hello.get('protocol')}, this bot {PROTOCOL}")
+                raise ProtocolError(f"the table speaks protocol {hello.get('protocol')}, this bot {PROTOCOL}")
             stdout.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "name": name}) + "\n")
             stdout.flush()
             continue

@@ -39,7 +39,8 @@ class Env(gym.Env):
             in every shipped variant), so every win earns a positive reward, 0-tai wins too.
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
         bot_timeout: seconds an ``exec:`` opponent may take over one decision (default 10);
-            a bot that exits, hangs, or answers wrongly raises ``RuntimeError`` naming it.
+            a bot that exits, hangs, or answers wrongly raises ``taisim.BotError`` (a
+            ``RuntimeError``) naming it.
 
     Seeds are ints in ``0 .. 2**64 - 1`` (others raise ``taisim.UsageError``); ``reset(seed=None)``
     draws one from the environment's generator.

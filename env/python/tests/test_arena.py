@@ -6,6 +6,7 @@ import json
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
@@ -129,3 +130,18 @@ def test_search_agents_play_the_arena():
     one = taisim.arena("search:4", "greedy", deals=6, seed=11, threads=1)
     two = taisim.arena("search:4", "greedy", deals=6, seed=11, threads=2)
     assert one == two and one["candidate"] == "search:4" and one["deals_played"] == 30
+
+
+def test_an_exec_bot_plays_the_arena_as_the_agent_it_serves():
+    # `taisim bot greedy` behind the protocol plays as the built-in greedy, to the byte.
+    binary = newest_binary()
+    assert binary is not None, "no taisim binary under target/: run cargo build first"
+    bot = f"exec:{binary} bot greedy"
+    through = taisim.arena(bot, "random", deals=8, seed=6, threads=1, bot_timeout=30)
+    built_in = taisim.arena("greedy", "random", deals=8, seed=6, threads=1)
+    assert through["candidate"] == bot
+    assert dict(through, candidate="greedy") == built_in
+    with pytest.raises(taisim.BotError, match="exec:"):
+        taisim.arena(f"exec:{sys.executable} -c 'print(1)'", "greedy", deals=2, bot_timeout=2)
+    with pytest.raises(taisim.UsageError, match="bot_timeout"):
+        taisim.arena("greedy", "greedy", deals=2, bot_timeout=0)

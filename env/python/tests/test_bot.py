@@ -58,12 +58,13 @@ def test_vec_env_shares_one_bot():
 
 def test_a_failing_bot_raises_runtime_error_naming_it():
     env = taisim.Env(opponents="exec:" + sys.executable + " -c 'print(1)'", bot_timeout=2)
-    with pytest.raises(RuntimeError, match="exec:.*hello"):
+    with pytest.raises(taisim.BotError, match="exec:.*hello"):
         env.reset(seed=0)
+    assert issubclass(taisim.BotError, RuntimeError)
     envs = taisim.VecEnv(num_envs=2, opponents="exec:" + sys.executable + " -c 'print(1)'", threads=1)
-    with pytest.raises(RuntimeError, match="environment 0: bot exec:"):
+    with pytest.raises(taisim.BotError, match="environment 0: bot exec:"):
         envs.reset(seed=0)
-    with pytest.raises(ValueError, match="bot_timeout"):
+    with pytest.raises(taisim.UsageError, match="bot_timeout"):
         taisim.Env(opponents="greedy", bot_timeout=0)
 
 
@@ -85,12 +86,12 @@ def test_simulate_takes_a_bot_timeout(tmp_path):
     script = tmp_path / "sleepy.py"
     script.write_text(HANGING_BOT)
     run = tmp_path / "run"
-    with pytest.raises(RuntimeError, match=r"bot exec:.*sleepy.*within 1 s"):
+    with pytest.raises(taisim.BotError, match=r"bot exec:.*sleepy.*within 1 s"):
         taisim.simulate(str(run), deals=4, seed=1, threads=1, bot_timeout=1,
                         agents="exec:" + sys.executable + " " + str(script))
     assert not list((run / "deals").glob("*.parquet"))
     for bad in (0, -1, 1e9):
-        with pytest.raises(ValueError, match="bot_timeout"):
+        with pytest.raises(taisim.UsageError, match="bot_timeout"):
             taisim.simulate(str(tmp_path / "bad"), deals=1, bot_timeout=bad)
 
 
@@ -121,9 +122,9 @@ def test_bot_helper_answers_the_hello_and_refuses_bad_use():
     taisim.bot.serve(agent="greedy", name="t", stdin=io.StringIO(json.dumps(hello) + "\n"), stdout=out)
     assert json.loads(out.getvalue()) == {"type": "hello", "protocol": 1, "name": "t"}
     hello["protocol"] = 2
-    with pytest.raises(ValueError, match="protocol"):
+    with pytest.raises(taisim.ProtocolError, match="protocol"):
         taisim.bot.serve(agent="greedy", stdin=io.StringIO(json.dumps(hello) + "\n"), stdout=io.StringIO())
-    with pytest.raises(ValueError):
+    with pytest.raises(taisim.UsageError):
         taisim.bot.serve(lambda d: 0, agent="greedy")
-    with pytest.raises(ValueError):
+    with pytest.raises(taisim.UsageError):
         taisim.bot.serve()

@@ -118,6 +118,11 @@ def test_bad_batches():
         envs.step(np.full(4, 2**64 - 1, dtype=np.uint64))
     with pytest.raises(TypeError):
         envs.step(np.zeros(4, dtype=np.float32))
+    # In range but not legal now: the engine's refusal, named by its environment and kind.
+    masks = envs.action_masks()
+    illegal = np.array([int(np.flatnonzero(m == 0)[0]) for m in masks])
+    with pytest.raises(taisim.IllegalActionError, match="environment 0: action .* is not legal"):
+        envs.step(illegal)
     with pytest.raises(TypeError):
         taisim.VecEnv(num_envs="many")
     with pytest.raises(taisim.UsageError):

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::Value;
 use taisim_agents::protocol::{read_action, Event, Message, Mirror};
@@ -18,6 +17,8 @@ use taisim_agents::{
 };
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Seat, Wind};
+
+use super::errors::{self, IllegalActionError, ProtocolError};
 
 /// An observation and its mask, as numpy arrays.
 type ObsMask<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i8>>);
@@ -41,8 +42,9 @@ pub struct PyBotTable {
     seated: HashMap<(u64, Seat), Seated>,
 }
 
+/// A line the table sent that cannot be followed.
 fn bad(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    ProtocolError::new_err(e.to_string())
 }
 
 fn seat_of(s: &str) -> PyResult<Seat> {
@@ -58,7 +60,7 @@ impl PyBotTable {
         let seat = seat_of(seat)?;
         self.seated
             .get_mut(&(deal, seat))
-            .ok_or_else(|| bad(format!("no deal {deal} at seat {seat}")))
+            .ok_or_else(|| errors::usage(format!("no deal {deal} at seat {seat}")))
     }
 
     fn variant(&mut self, name: &str) -> PyResult<Arc<Variant>> {
@@ -69,7 +71,7 @@ impl PyBotTable {
             return Ok(Arc::clone(v));
         }
         let v = Arc::new(Variant::builtin(name).map_err(|e| {
-            bad(format!(
+            super::errors::VariantError::new_err(format!(
                 "{e}; give the variant file as NativeBotTable(variant=PATH)"
             ))
         })?);
@@ -83,7 +85,7 @@ fn answer(s: &mut Seated, i: usize) -> PyResult<u64> {
     let (ids, actions) = s
         .request
         .take()
-        .ok_or_else(|| bad("no decision is open at this seat"))?;
+        .ok_or_else(|| errors::usage("no decision is open at this seat"))?;
     s.mirror.answered(actions[i]);
     Ok(ids[i])
 }
@@ -95,17 +97,7 @@ impl PyBotTable {
     fn new(variant: Option<std::path::PathBuf>) -> PyResult<Self> {
         let given = match variant {
             None => None,
-            Some(p) => {
-                let text = taisim_score::file::read_regular_text(
-                    &p,
-                    taisim_score::file::VARIANT_FILE_LIMIT,
-                    "a variant file",
-                )
-                .map_err(bad)?;
-                Some(Arc::new(
-                    Variant::from_toml_str(&text, &p.display().to_string()).map_err(bad)?,
-                ))
-            }
+            Some(p) => Some(Arc::new(Variant::load(&p).map_err(errors::variant)?)),
         };
         Ok(PyBotTable {
             given,
@@ -198,7 +190,7 @@ impl PyBotTable {
         let (_, actions) = s
             .request
             .as_ref()
-            .ok_or_else(|| bad("no decision is open"))?;
+            .ok_or_else(|| errors::usage("no decision is open"))?;
         let d = s.mirror.deal();
         let view = d.view(s.mirror.seat());
         let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
@@ -217,11 +209,13 @@ impl PyBotTable {
         let (_, actions) = s
             .request
             .as_ref()
-            .ok_or_else(|| bad("no decision is open"))?;
+            .ok_or_else(|| errors::usage("no decision is open"))?;
         let i = actions
             .iter()
             .position(|&a| action_index(a, offer) == Some(index))
-            .ok_or_else(|| bad(format!("action index {index} is not legal here")))?;
+            .ok_or_else(|| {
+                IllegalActionError::new_err(format!("action index {index} is not legal here"))
+            })?;
         answer(s, i)
     }
 
@@ -234,8 +228,9 @@ impl PyBotTable {
         let (_, actions) = s
             .request
             .as_ref()
-            .ok_or_else(|| bad("no decision is open"))?;
-        action_index(actions[i], offer).ok_or_else(|| bad("an action outside the action space"))
+            .ok_or_else(|| errors::usage("no decision is open"))?;
+        action_index(actions[i], offer)
+            .ok_or_else(|| IllegalActionError::new_err("an action outside the action space"))
     }
 
     /// Answers the open decision with what the built-in `agent` (`greedy`, `trained`,
@@ -251,11 +246,11 @@ impl PyBotTable {
     fn agent_position(&mut self, deal: u64, seat: &str, agent: &str) -> PyResult<usize> {
         let s = self.seat_mut(deal, seat)?;
         if !s.agents.contains_key(agent) {
-            let spec: AgentSpec = agent.parse().map_err(bad)?;
+            let spec: AgentSpec = agent.parse().map_err(errors::agent)?;
             if matches!(spec, AgentSpec::Exec(_)) {
-                return Err(bad("an exec: agent cannot answer inside a bot"));
+                return Err(errors::usage("an exec: agent cannot answer inside a bot"));
             }
-            let mut built = spec.build(&s.variant).map_err(bad)?;
+            let mut built = spec.build(&s.variant).map_err(errors::policy)?;
             built.reset(s.seed, s.mirror.seat());
             s.agents.insert(agent.to_string(), built);
         }
@@ -270,7 +265,7 @@ impl PyBotTable {
         let (_, actions) = s
             .request
             .as_ref()
-            .ok_or_else(|| bad("no decision is open"))?;
+            .ok_or_else(|| errors::usage("no decision is open"))?;
         Ok(actions
             .iter()
             .position(|&a| a == chosen)

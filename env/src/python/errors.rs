@@ -1,17 +1,17 @@
 //! The one place the library's error kinds become Python exceptions, each a class users can
 //! catch by kind (exported from `taisim`): bad input is a `ValueError` subclass, failed I/O an
 //! `OSError` (the subclass for its kind: `FileNotFoundError`, `PermissionError`, …), a bug
-//! in taisim `taisim.EngineError` (a `RuntimeError`). A wrong argument type stays pyo3's
-//! `TypeError`.
+//! in taisim `taisim.EngineError` and an outside player's failure `taisim.BotError` (both
+//! `RuntimeError`s). A wrong argument type stays pyo3's `TypeError`.
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use taisim_agents::{AgentParseError, PolicyError as AgentPolicyError};
+use taisim_agents::{AgentParseError, BotFault, PolicyError as AgentPolicyError};
 use taisim_datasets::{ArenaError, HarnessError};
 use taisim_score::{RequestError, SettleError, VariantError as ScoreVariantError};
 
-use crate::EnvError;
+use crate::{EnvError, VecEnvError};
 
 create_exception!(
     taisim,
@@ -63,6 +63,18 @@ create_exception!(
 );
 create_exception!(
     taisim,
+    ProtocolError,
+    PyValueError,
+    "A line of the bot protocol that cannot be followed: not JSON, not a message, or a deal that cannot be rebuilt from its messages."
+);
+create_exception!(
+    taisim,
+    BotError,
+    PyRuntimeError,
+    "An outside player (exec:) that failed: it exited, hung past its timeout, or answered what the protocol does not allow (its standard error is kept)."
+);
+create_exception!(
+    taisim,
     EngineError,
     PyRuntimeError,
     "A bug in taisim: a deal the engine or the scorer rejected although it produced it (reported with the deal to replay), or a result that does not fit its promise."
@@ -80,6 +92,8 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
     m.add("CorruptRunError", py.get_type::<CorruptRunError>())?;
     m.add("EngineError", py.get_type::<EngineError>())?;
+    m.add("BotError", py.get_type::<BotError>())?;
+    m.add("ProtocolError", py.get_type::<ProtocolError>())?;
     Ok(())
 }
 
@@ -169,7 +183,8 @@ pub(super) fn harness(e: HarnessError) -> PyErr {
             CorruptRunError::new_err(message)
         }
         HarnessError::Parquet { .. } | HarnessError::Engine { .. } => EngineError::new_err(message),
-        HarnessError::Threads { .. } | HarnessError::Bot { .. } => PyRuntimeError::new_err(message),
+        HarnessError::Bot { .. } => BotError::new_err(message),
+        HarnessError::Threads { .. } => PyRuntimeError::new_err(message),
     }
 }
 
@@ -180,18 +195,37 @@ pub(super) fn arena(e: ArenaError) -> PyErr {
         ArenaError::Agent { source, .. } => policy_kind(&source, message),
         ArenaError::Variant(e) => variant_kind(&e, message),
         ArenaError::NoDeals | ArenaError::Threads(_) => UsageError::new_err(message),
-        ArenaError::Pool { .. } | ArenaError::Bot { .. } => PyRuntimeError::new_err(message),
+        ArenaError::Pool { .. } => PyRuntimeError::new_err(message),
         ArenaError::Wall { .. } => EngineError::new_err(message),
+        ArenaError::Bot { .. } => BotError::new_err(message),
     }
+}
+
+/// An outside player's fault.
+pub(super) fn bot(fault: Box<BotFault>) -> PyErr {
+    BotError::new_err(fault.to_string())
+}
+
+/// An outside player's fault in environment `i` of a batch.
+pub(super) fn bot_in(i: usize, fault: BotFault) -> PyErr {
+    BotError::new_err(format!("environment {i}: {fault}"))
+}
+
+/// A batch's error, named by its environment, as the class of its kind.
+pub(super) fn vec_env(e: VecEnvError) -> PyErr {
+    let message = e.to_string();
+    env_kind(e.source, message)
 }
 
 pub(super) fn env(e: EnvError) -> PyErr {
     let message = e.to_string();
+    env_kind(e, message)
+}
+
+fn env_kind(e: EnvError, message: String) -> PyErr {
     match e {
         // A call out of order: the environment's state, not an argument.
         EnvError::NeedsReset => PyRuntimeError::new_err(message),
-        // An outside player (`exec:`) failed: the process, not the caller's arguments.
-        EnvError::Bot(_) => PyRuntimeError::new_err(message),
         EnvError::IllegalAction { .. }
         | EnvError::DeadStepExpected { .. }
         | EnvError::ActionRequired { .. } => IllegalActionError::new_err(message),
@@ -200,5 +234,6 @@ pub(super) fn env(e: EnvError) -> PyErr {
         EnvError::ObsShape(_) => PolicyError::new_err(message),
         EnvError::Rules(_) => VariantError::new_err(message),
         EnvError::Reward(_) | EnvError::MaskLength(_) => UsageError::new_err(message),
+        EnvError::Bot(_) => BotError::new_err(message),
     }
 }

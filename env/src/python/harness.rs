@@ -96,7 +96,8 @@ pub(super) fn simulate(
 /// (`bytes`, as `taisim.export_policy_bytes` gives them). The GIL is released while the
 /// walls are played.
 #[pyfunction]
-#[pyo3(signature = (candidate, baseline, *, deals, seed = 0, variant = None, threads = None))]
+#[pyo3(signature = (candidate, baseline, *, deals, seed = 0, variant = None, threads = None, bot_timeout = None))]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn arena(
     py: Python<'_>,
     candidate: &Bound<'_, PyAny>,
@@ -105,7 +106,9 @@ pub(super) fn arena(
     seed: u64,
     variant: Option<&str>,
     threads: Option<usize>,
+    bot_timeout: Option<f64>,
 ) -> PyResult<String> {
+    let bots = super::config::bot_settings(bot_timeout)?;
     let variant =
         Variant::by_name_or_path(variant.unwrap_or(Variant::DEFAULT)).map_err(errors::variant)?;
     let (candidate, baseline) = (Side::of(candidate)?, Side::of(baseline)?);
@@ -113,7 +116,7 @@ pub(super) fn arena(
         candidate.contender(),
         baseline.contender(),
         Arc::new(variant),
-        &taisim_agents::ExecSettings::default(),
+        &bots,
     )
     .map_err(errors::arena)?;
     let run = py

@@ -2,7 +2,6 @@
 
 use numpy::IntoPyArray;
 use numpy::PyArray1;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use super::config::{
@@ -46,7 +45,7 @@ impl PyEnv {
     fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Reset<'py>> {
         self.env.reset(seed);
         if let Some(f) = self.env.bot_fault() {
-            return Err(PyRuntimeError::new_err(f.to_string()));
+            return Err(errors::bot(Box::new(f.clone())));
         }
         let o = self.env.observation();
         let obs = o.obs.to_owned().into_pyarray(py);

@@ -3,13 +3,13 @@
 
 use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use super::config::{action_index, bot_settings, info_dict, parse_seat, variant_and_reward};
 use super::errors::{self, IllegalActionError};
-use crate::{EnvConfig, EnvError, Info, VecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH};
+use crate::{EnvConfig, Info, VecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH};
 
 /// The most environments one `NativeVecEnv` holds. Each takes some kilobytes (its deal,
 /// agents and observation row), so this bound keeps a batch under a few gigabytes and turns
@@ -92,10 +92,7 @@ impl PyVecEnv {
             let slice = out.as_slice_mut().map_err(errors::usage)?;
             let (envs, actions) = (&mut self.envs, &self.actions);
             py.allow_threads(|| envs.step_into(actions, slice))
-                .map_err(|e| match e.source {
-                    EnvError::Bot(_) => PyRuntimeError::new_err(e.to_string()),
-                    _ => errors::usage(e),
-                })?;
+                .map_err(errors::vec_env)?;
         }
         Ok(obs)
     }
@@ -267,7 +264,7 @@ impl PyVecEnv {
             envs.reset(seed);
         });
         if let Some((i, f)) = self.envs.bot_fault() {
-            return Err(PyRuntimeError::new_err(format!("environment {i}: {f}")));
+            return Err(errors::bot_in(i, f.clone()));
         }
         let obs: Array3<f32> = self.envs.observations().to_owned();
         Ok((obs.into_pyarray(py), self.masks(py)?))
