@@ -13,7 +13,9 @@ Data. ``--data`` names runs of ``taisim simulate --decisions`` whose rows carry 
 (a search agent at the recorded seats, or ``--label-with search:N``; ``taisim.load_decisions``
 returns them as ``search_action``, ``search_mean``, ...). Rows no search decided are left out.
 
-Targets. The loss is the cross-entropy to the search's choice, mixed (``--soft-weight w``)
+Targets. The loss is the cross-entropy to the search's choice (with ``--min-advantage A``,
+to its default, greedy's choice, wherever its choice beats that by less than ``A`` points:
+the search's small deviations are mostly its rollouts' noise), mixed (``--soft-weight w``)
 with the cross-entropy to a softmax of its estimates, ``softmax(search_mean / T)`` over the
 actions it estimated (``--temperature T``, in points); a row without estimates (a win taken)
 keeps its choice as the target.
@@ -65,7 +67,7 @@ class Labelled:
     """Search-labelled decisions of one or more runs, kept as stored (observations one byte a
     cell, made floats a minibatch at a time); only rows a search decided."""
 
-    def __init__(self, runs, soft, heldout_every=20):
+    def __init__(self, runs, soft, heldout_every=20, min_advantage=None):
         obs, mask, action, mean, held = [], [], [], [], []
         self.scale = None
         for run in runs:
@@ -79,7 +81,11 @@ class Labelled:
             keep = d["search_action"] >= 0
             obs.append(d["obs"][keep].reshape(int(keep.sum()), -1))
             mask.append(d["mask"][keep])
-            action.append(d["search_action"][keep])
+            target = d["search_action"][keep]
+            if min_advantage is not None:
+                target = conservative(target, d["search_advantage"][keep],
+                                      d["search_rollouts"][keep], min_advantage)
+            action.append(target)
             if soft:
                 mean.append(d["search_mean"][keep])
             # Whole deals held out (the last of every `heldout_every`): the decisions of a
@@ -106,6 +112,22 @@ class Labelled:
         out = [obs.to(device), self.mask[idx].to(device), self.action[idx].to(device)]
         out.append(self.mean[idx].to(device) if self.mean is not None else None)
         return out
+
+
+def conservative(action, advantage, rollouts, min_advantage):
+    """The search's choice where its advantage over the search's default (greedy's choice)
+    is at least ``min_advantage`` points, else the default: the search plays another action
+    than greedy's when its paired advantage passes one standard error, which a few hundred
+    rollouts often give to noise. The default is the action played on every determinization
+    with an advantage of exactly 0; a row without estimates keeps its choice."""
+    action = action.copy()
+    rows = np.arange(len(action))
+    most = rollouts.max(axis=1)
+    default = (advantage == 0) & (rollouts == most[:, None]) & (rollouts > 0)
+    chosen = advantage[rows, action]
+    demote = (most > 0) & ~default[rows, action] & ~(chosen >= min_advantage)
+    action[demote] = default[demote].argmax(axis=1)
+    return action
 
 
 def distill_loss(logits, mask, action, mean, soft_weight, temperature):
@@ -222,6 +244,9 @@ def parse_args(argv):
     g.add_argument("--soft-weight", type=float, default=0.0,
                    help="weight of the soft target (softmax of the search's estimates)")
     g.add_argument("--temperature", type=float, default=1.0, help="points, for the soft target")
+    g.add_argument("--min-advantage", type=float, default=None,
+                   help="points: where the search's choice beats its default (greedy's choice) "
+                        "by less, the target is the default (default: the search's choice)")
     g.add_argument("--heldout-every", type=int, default=20,
                    help="the last deal of every N is held out to report agreement")
     g = p.add_argument_group("DAgger")
@@ -284,7 +309,7 @@ def main(argv=None):
     soft = args.soft_weight > 0
     runs = list(args.data) + [os.path.join(args.out, f"dagger-{k}")
                               for k in range(1, state["round"] + 1)]
-    data = Labelled(runs, soft, args.heldout_every)
+    data = Labelled(runs, soft, args.heldout_every, args.min_advantage)
     print(f"distill: {len(data)} labelled decisions ({len(data.held)} held out)", flush=True)
     while True:
         epochs = args.epochs if state["round"] == 0 else args.round_epochs
@@ -304,7 +329,7 @@ def main(argv=None):
                            args.threads)
         save_checkpoint(args.out, model, opt, state)
         runs.append(run)
-        data = Labelled(runs, soft, args.heldout_every)
+        data = Labelled(runs, soft, args.heldout_every, args.min_advantage)
         print(f"distill: round {state['round']}: {len(data)} labelled decisions", flush=True)
     rounds = state["selections"]
     best = max(rounds, key=lambda r: r["mean_diff"]) if rounds else {"round": state["round"]}

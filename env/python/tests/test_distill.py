@@ -147,3 +147,19 @@ def test_ppo_with_a_kl_penalty_starts_from_the_distilled_policy(labels, tmp_path
     assert 0.0 <= float(rows[0]["kl_to_reference"]) < 1e-3 <= float(rows[1]["kl_to_reference"]) + 1e-3
     with pytest.raises(SystemExit):
         tp.parse_args(["--out", str(ppo), "--kl-coef", "0.1"])
+
+
+def test_small_deviations_from_the_default_become_the_default():
+    nan = np.nan
+    # Row 0: the search chose action 2 (0.3 points over its default, action 1): demoted.
+    # Row 1: action 0 by 0.8 points: kept. Row 2: the default itself. Row 3: no estimates
+    # (a win taken): kept. Row 4: action 0, dropped early (fewer rollouts) yet chosen.
+    advantage = np.array([[-0.5, 0.0, 0.3], [0.8, 0.0, nan], [0.0, -0.2, nan],
+                          [nan, nan, nan], [0.6, nan, 0.0]], dtype=np.float32)
+    rollouts = np.array([[64, 256, 256], [256, 256, 0], [256, 256, 0], [0, 0, 0],
+                         [64, 0, 256]], dtype=np.uint32)
+    action = np.array([2, 0, 0, 1, 0])
+    got = dp.conservative(action, advantage, rollouts, 0.5)
+    assert got.tolist() == [1, 0, 0, 1, 0]
+    assert action.tolist() == [2, 0, 0, 1, 0], "the labels given are left as they were"
+    assert dp.conservative(action, advantage, rollouts, 0.25).tolist() == [2, 0, 0, 1, 0]
