@@ -37,16 +37,15 @@ class VecEnv(_GymVectorEnv):
     replaces an illegal action by the lowest legal one (``infos["illegal"]`` says which
     environments' were) instead of raising ``taisim.IllegalActionError``;
     ``mask_dtype="bool"`` gives the masks as ``bool``;
-    ``none_infos="drop"`` leaves out of ``final_info`` the entries whose value is ``None``
-    (``wild`` without a wild, ``payer`` and ``win_tile`` of a draw), clearing their ``_key``
-    flags, where Gymnasium's layout keeps them as ``None`` in object arrays, and gives
-    ``winners`` as one string of seat letters (``""`` on a draw) instead of a list.
+    ``final_info="regular"`` makes ``final_info`` stackable, where Gymnasium's layout keeps
+    ``None`` and lists in object arrays: ``None`` entries left out (``wild`` without a wild,
+    ``payer`` and ``win_tile`` of a draw; their ``_key`` flags cleared), ``rewards`` a
+    ``(num_envs, 4)`` array, ``winners`` comma-joined strings.
 
     Args:
         num_envs: 1 to ``taisim.MAX_NUM_ENVS``.
-        variant, seat, opponents, reward, base, per_tai, bot_timeout: as for
-            :class:`taisim.Env` (the opponents default to ``random`` here). An ``exec:``
-            opponent is one process serving every environment of the batch.
+        variant, seat, opponents, reward, base, per_tai: as for :class:`taisim.Env` (the
+            opponents default to ``random`` here).
         threads: threads stepping the batch, the calling thread among them: it steps its
             share instead of waiting (default: one per core). ``threads=1`` steps every
             environment on the calling thread. A thread that steps a batch with the default
@@ -60,17 +59,17 @@ class VecEnv(_GymVectorEnv):
     autoreset_mode = AutoresetMode.SAME_STEP
 
     def __init__(self, num_envs=256, variant="taiwan16", seat="E", opponents="random", reward="points",
-                 threads=None, base=None, per_tai=None, bot_timeout=None, illegal="raise",
-                 mask_dtype="int8", none_infos="keep"):
+                 threads=None, base=None, per_tai=None, illegal="raise", mask_dtype="int8",
+                 final_info="gymnasium"):
         for name, value, allowed in (("illegal", illegal, ("raise", "legalize")),
                                      ("mask_dtype", mask_dtype, ("int8", "bool")),
-                                     ("none_infos", none_infos, ("keep", "drop"))):
+                                     ("final_info", final_info, ("gymnasium", "regular"))):
             if value not in allowed:
                 raise UsageError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
                                  f"not {value!r}")
         self._legalize = illegal == "legalize"
         self._bool_masks = mask_dtype == "bool"
-        self._drop_none = none_infos == "drop"
+        self._regular = final_info == "regular"
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
             raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))):
@@ -84,7 +83,6 @@ class VecEnv(_GymVectorEnv):
             num_envs=int(num_envs), variant=variant_arg(variant), seat=seat,
             opponents=opponents, reward=reward, threads=None if threads is None else int(threads),
             base=optional_int("base", base), per_tai=optional_int("per_tai", per_tai),
-            bot_timeout=None if bot_timeout is None else float(bot_timeout),
         )
         self.num_envs = int(num_envs)
         self.single_observation_space = gym.spaces.Box(low=0.0, high=1.0, shape=OBS_SHAPE, dtype=np.float32)
@@ -112,15 +110,15 @@ class VecEnv(_GymVectorEnv):
     @classmethod
     def for_torchrl(cls, num_envs=256, **kwargs):
         """A batch set up for TorchRL's ``GymWrapper`` (``illegal="legalize"``,
-        ``mask_dtype="bool"``, ``none_infos="drop"``): it samples a random step when it wraps
-        the batch, reads every info entry (``None`` breaks its reader) and wants ``bool``
-        masks for its ``ActionMask`` transform::
+        ``mask_dtype="bool"``, ``final_info="regular"``): it samples a random step when it
+        wraps the batch, stacks every info entry (``None`` and lists of different lengths
+        break its reader) and wants ``bool`` masks for its ``ActionMask`` transform::
 
             from torchrl.envs import ActionMask, GymWrapper, TransformedEnv
             env = TransformedEnv(GymWrapper(taisim.VecEnv.for_torchrl(64, opponents="greedy"),
                                             categorical_action_encoding=True), ActionMask())
         """
-        kwargs = {"illegal": "legalize", "mask_dtype": "bool", "none_infos": "drop", **kwargs}
+        kwargs = {"illegal": "legalize", "mask_dtype": "bool", "final_info": "regular", **kwargs}
         return cls(num_envs, **kwargs)
 
     def _mask_out(self, masks):
@@ -165,8 +163,8 @@ class VecEnv(_GymVectorEnv):
         if illegal is not None:
             infos["illegal"] = illegal
             infos["_illegal"] = np.ones(self.num_envs, dtype=np.bool_)
-        if self._drop_none and "final_info" in infos:
-            _drop_none(infos["final_info"])
+        if self._regular and "final_info" in infos:
+            _regular(infos["final_info"])
         return obs, rewards, terminations, truncations, infos
 
     def action_masks(self):
@@ -186,30 +184,42 @@ class VecEnv(_GymVectorEnv):
         return numpy_info(self._native.info(int(i)))
 
 
-def _drop_none(batch):
-    """Leaves out of a ``final_info`` batch (Gymnasium's layout) every entry whose value is
-    ``None``: its ``_key`` flag cleared, and the key gone where no environment has a value.
-    ``winners``, a list as long as the deal's winners (none on a draw), becomes their seat
-    letters as one string (``"S"``, ``"SW"``, ``""``): a reader that maps one step's info
-    structure onto the next (TorchRL's) needs every value's shape fixed."""
+def _regular(batch):
+    """Makes a ``final_info`` batch (Gymnasium's layout) regular for readers that stack its
+    values (TorchRL's): entries whose value is ``None`` are left out (their ``_key`` flag
+    cleared, the key gone where no environment has a value); lists of one length become a
+    numeric array with a row per environment (``rewards``: ``(num_envs, 4)``, zeros where
+    the flag is clear); lists of different lengths become comma-joined strings (``winners``:
+    ``"E,W"``, ``""`` for none)."""
     for key in [k for k in batch if not k.startswith("_")]:
         values = batch[key]
         if isinstance(values, dict):
-            _drop_none(values)
+            _regular(values)
             continue
         if not (isinstance(values, np.ndarray) and values.dtype == object):
             continue
-        if key == "winners":
-            for i, v in enumerate(values):
-                if isinstance(v, list):
-                    values[i] = "".join(v)
-        none = np.array([v is None for v in values], dtype=np.bool_)
         present = batch.get(f"_{key}")
-        if present is not None:
-            present &= ~none
-        if none.all() or (present is not None and not present.any()):
+        if present is None:
+            present = np.ones(len(values), dtype=np.bool_)
+        present &= np.array([v is not None for v in values], dtype=np.bool_)
+        if not present.any():
             del batch[key]
             batch.pop(f"_{key}", None)
+            continue
+        shown = [values[i] for i in np.flatnonzero(present)]
+        if not all(isinstance(v, (list, tuple)) for v in shown):
+            continue
+        lengths = {len(v) for v in shown}
+        numeric = all(isinstance(x, (int, float)) for v in shown for x in v)
+        if len(lengths) == 1 and lengths != {0} and numeric:
+            rows = np.zeros((len(values), lengths.pop()), dtype=np.float64)
+            for i in np.flatnonzero(present):
+                rows[i] = values[i]
+            batch[key] = rows
+        else:
+            joined = np.empty(len(values), dtype=object)
+            joined[:] = [",".join(map(str, v)) if p else None for v, p in zip(values, present)]
+            batch[key] = joined
 
 
 def vector_entry_point(num_envs=1, opponents="greedy", render_mode=None, **kwargs):

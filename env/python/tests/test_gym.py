@@ -168,7 +168,7 @@ def test_make_vec_is_served_by_the_rust_vec_env():
 
 def test_vec_env_for_blind_samplers_legalizes_and_reports():
     envs = taisim.VecEnv(num_envs=4, opponents="greedy", threads=1, illegal="legalize",
-                         mask_dtype="bool", none_infos="drop")
+                         mask_dtype="bool", final_info="regular")
     _, info = envs.reset(seed=6)
     assert info["action_mask"].dtype == np.bool_ and envs.action_masks().dtype == np.bool_
     masks = info["action_mask"]
@@ -183,11 +183,18 @@ def test_vec_env_for_blind_samplers_legalizes_and_reports():
         assert not info["illegal"].any()
         if "final_info" in info:
             finished += int(term.sum())
-            for key, values in info["final_info"].items():
+            final = info["final_info"]
+            for key, values in final.items():
                 if not key.startswith("_") and values.dtype == object:
-                    flags = info["final_info"][f"_{key}"]
-                    assert all(v is not None for v in values[flags]), key
-            assert "wild" not in info["final_info"], "taiwan16 has no wild"
+                    flags = final[f"_{key}"]
+                    assert all(v is not None and not isinstance(v, list)
+                               for v in values[flags]), key
+            assert "wild" not in final, "taiwan16 has no wild"
+            assert final["rewards"].shape == (4, 4) and final["rewards"].dtype == np.float64
+            done = np.flatnonzero(term)
+            assert (final["rewards"][done].sum(axis=1) == 0).all(), "payments balance"
+            assert all(w == "" or set(w.split(",")) <= set("ESWN")
+                       for w in final["winners"][done])
         good = np.array([int(np.flatnonzero(m)[-1]) for m in info["action_mask"]])
     assert finished > 0
     # By default an illegal action is an error, and the masks are int8.
@@ -196,7 +203,7 @@ def test_vec_env_for_blind_samplers_legalizes_and_reports():
     assert info["action_mask"].dtype == np.int8
     with pytest.raises(ValueError, match="not legal"):
         plain.step(np.array([int(np.flatnonzero(m == 0)[0]) for m in info["action_mask"]]))
-    for kwargs in ({"illegal": "ignore"}, {"mask_dtype": "float32"}, {"none_infos": "zero"}):
+    for kwargs in ({"illegal": "ignore"}, {"mask_dtype": "float32"}, {"final_info": "flat"}):
         with pytest.raises(taisim.UsageError, match=next(iter(kwargs))):
             taisim.VecEnv(num_envs=1, **kwargs)
 
