@@ -206,20 +206,7 @@ pub fn write_run_log(out: &Path, w: &mut dyn Write) -> Result<u64, HarnessError>
     use arrow_array::UInt64Array;
     let run = crate::read::Run::open(out)?;
     let spec = crate::resume_spec(out, run.spec().shard)?;
-    let mut columns = vec![
-        "deal_id",
-        "seed",
-        "round_wind",
-        "dealer",
-        "dealer_streak",
-        "pay_e",
-        "pay_s",
-        "pay_w",
-        "pay_n",
-    ];
-    if spec.log_actions {
-        columns.push("actions");
-    }
+    let columns = crate::replay::deal_columns(spec.log_actions);
     let mut n = 0;
     for part in &run.parts {
         let file = run.open_part(part, crate::table::Table::Deals)?;

@@ -54,20 +54,7 @@ pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), Harn
     })?;
     let file = run.open_part(part, Table::Deals)?;
     let path = file.path().to_path_buf();
-    let mut columns = vec![
-        "deal_id",
-        "seed",
-        "round_wind",
-        "dealer",
-        "dealer_streak",
-        "pay_e",
-        "pay_s",
-        "pay_w",
-        "pay_n",
-    ];
-    if spec.log_actions {
-        columns.push("actions");
-    }
+    let columns = deal_columns(spec.log_actions);
     for batch in file.batches(&columns, READ_BATCH_ROWS)? {
         let batch = batch?;
         let ids = column::<UInt64Array>(&batch, "deal_id", &path)?;
@@ -377,4 +364,24 @@ fn write_all_pairs(
         .map_err(io)?;
     }
     Ok(())
+}
+
+/// The deals table's columns that play a deal back: its seed and context, the payments to
+/// check it against, and its action log where the run recorded one.
+pub(crate) fn deal_columns(log_actions: bool) -> Vec<&'static str> {
+    let mut columns = vec![
+        "deal_id",
+        "seed",
+        "round_wind",
+        "dealer",
+        "dealer_streak",
+        "pay_e",
+        "pay_s",
+        "pay_w",
+        "pay_n",
+    ];
+    if log_actions {
+        columns.push("actions");
+    }
+    columns
 }
