@@ -112,6 +112,12 @@ pub enum PolicyError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{}: {source}", path.display())]
+    InFile {
+        path: PathBuf,
+        #[source]
+        source: Box<PolicyError>,
+    },
     #[error("policy file is not a safetensors file: {0}")]
     NotSafetensors(#[source] SafeTensorError),
     #[error(
@@ -504,7 +510,10 @@ impl Policy {
                 path: path.to_path_buf(),
                 source,
             })?;
-        Policy::from_bytes(&bytes)
+        Policy::from_bytes(&bytes).map_err(|source| PolicyError::InFile {
+            path: path.to_path_buf(),
+            source: Box::new(source),
+        })
     }
 
     /// Writes the policy file.

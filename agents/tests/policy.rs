@@ -146,6 +146,20 @@ fn save_load_round_trip_and_by_name() {
     ));
 }
 
+#[test]
+fn an_unreadable_policy_file_is_named_in_its_error() {
+    let path = std::env::temp_dir().join(format!("taisim-garbage-{}.bin", std::process::id()));
+    std::fs::write(&path, b"garbage").unwrap();
+    let e = Policy::load(&path).unwrap_err();
+    std::fs::remove_file(&path).unwrap();
+    let message = e.to_string();
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(
+        matches!(&e, PolicyError::InFile { source, .. } if matches!(**source, PolicyError::NotSafetensors(_))),
+        "{e:?}"
+    );
+}
+
 fn err(bytes: &[u8]) -> PolicyError {
     Policy::from_bytes(bytes).unwrap_err()
 }
