@@ -18,6 +18,13 @@ from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv  # noqa: E402
 from taisim.sb3 import SB3VecEnv  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def sb3_logs_in_tmp_path(tmp_path, monkeypatch):
+    """SB3's logger otherwise makes a fresh tempdir/SB3-<time> folder for every model and
+    never removes it."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3-logs"))
+
+
 def test_adapter_is_an_sb3_vec_env_with_masks():
     venv = SB3VecEnv(taisim.VecEnv(num_envs=4, opponents="random"))
     assert isinstance(venv, VecEnv)
