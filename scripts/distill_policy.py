@@ -26,6 +26,16 @@ decision (``taisim.simulate(..., label_with=teacher)``), adds them to the data a
 ``--epochs`` more epochs on everything gathered. Round ``k``'s deals are seeded
 ``--dagger-seed + k`` (small seeds, never 2**40 or 2**41).
 
+Residual students (``--residual``). Instead of imitating the search's choice, the network
+regresses the search's estimate of every action's advantage over greedy's choice (points,
+Huber loss; legal actions the search's prior did not estimate count as ``--pruned-advantage``
+at a tenth of the weight; only the decisions the search estimated), and is exported as a
+residual policy over greedy: the agent plays greedy's choice (always a win greedy takes)
+unless the action it scores highest scores more than a margin above it (the policy file's
+``greedy_margin``). A student that learnt little then plays as greedy, not
+worse; it leaves greedy only where it learnt the search gains. Each round is validated at
+every margin of ``--margins`` and the best (round, margin) is kept.
+
 Selection. After the first distillation and after each round the policy is played against
 ``--val-baseline`` in the duplicate arena for ``--val-deals`` walls on ``--val-seed``
 (default 2**41, the validation seed of the README's recipe; never 2**40, the evaluation
@@ -67,8 +77,9 @@ class Labelled:
     """Search-labelled decisions of one or more runs, kept as stored (observations one byte a
     cell, made floats a minibatch at a time); only rows a search decided."""
 
-    def __init__(self, runs, soft, heldout_every=20, min_advantage=None):
+    def __init__(self, runs, soft, heldout_every=20, min_advantage=None, residual=False):
         obs, mask, action, mean, held = [], [], [], [], []
+        advantage = []
         self.scale = None
         for run in runs:
             d = taisim.load_decisions(run)
@@ -79,6 +90,10 @@ class Labelled:
                 raise SystemExit(f"distill_policy: {run} holds observation version "
                                  f"{d['obs_version']}; this build encodes {taisim.OBS_VERSION}")
             keep = d["search_action"] >= 0
+            if residual:
+                # Only the decisions the search estimated (a win it takes, or a single legal
+                # action, teaches a residual nothing: the agent plays greedy's win itself).
+                keep &= (d["search_rollouts"] > 0).any(axis=1)
             obs.append(d["obs"][keep].reshape(int(keep.sum()), -1))
             mask.append(d["mask"][keep])
             target = d["search_action"][keep]
@@ -88,6 +103,8 @@ class Labelled:
             action.append(target)
             if soft:
                 mean.append(d["search_mean"][keep])
+            if residual:
+                advantage.append(d["search_advantage"][keep])
             # Whole deals held out (the last of every `heldout_every`): the decisions of a
             # deal are alike.
             held.append(d["deal"][keep] % heldout_every == heldout_every - 1)
@@ -98,6 +115,7 @@ class Labelled:
         self.mask = torch.from_numpy(np.concatenate(mask).astype(bool))
         self.action = torch.from_numpy(np.concatenate(action).astype(np.int64))
         self.mean = torch.from_numpy(np.concatenate(mean)) if soft else None
+        self.advantage = torch.from_numpy(np.concatenate(advantage)) if residual else None
         held = torch.from_numpy(np.concatenate(held))
         self.train = torch.nonzero(~held).squeeze(1)
         self.held = torch.nonzero(held).squeeze(1)
@@ -111,6 +129,7 @@ class Labelled:
         obs = self.obs[idx].float() * self.scale
         out = [obs.to(device), self.mask[idx].to(device), self.action[idx].to(device)]
         out.append(self.mean[idx].to(device) if self.mean is not None else None)
+        out.append(self.advantage[idx].to(device) if self.advantage is not None else None)
         return out
 
 
@@ -145,6 +164,17 @@ def distill_loss(logits, mask, action, mean, soft_weight, temperature):
     return ((1 - soft_weight) * hard + soft_weight * soft).mean()
 
 
+def residual_loss(scores, mask, advantage, pruned):
+    """Huber loss of the scores to the search's advantages over greedy's choice (points) on
+    the actions it estimated; the other legal actions (which its prior pruned) count as
+    ``pruned`` points at a tenth of the weight; illegal actions not at all."""
+    estimated = ~torch.isnan(advantage)
+    target = torch.where(estimated, advantage.nan_to_num(0.0), torch.full_like(advantage, pruned))
+    weight = torch.where(estimated, 1.0, 0.1) * mask
+    loss = F.huber_loss(scores, target, reduction="none", delta=2.0)
+    return (weight * loss).sum() / weight.sum().clamp(min=1.0)
+
+
 def train_epochs(model, opt, data, state, args, log, device, epochs):
     """``epochs`` passes over the data's training rows, each seeded from (seed, round,
     epoch); a checkpoint after each."""
@@ -155,9 +185,13 @@ def train_epochs(model, opt, data, state, args, log, device, epochs):
         model.train()
         total, count, agree = 0.0, 0, 0
         for i in range(0, len(perm), args.batch):
-            obs, mask, action, mean = data.batch(perm[i:i + args.batch], device)
+            obs, mask, action, mean, advantage = data.batch(perm[i:i + args.batch], device)
             logits, _ = model(obs)
-            loss = distill_loss(logits, mask, action, mean, args.soft_weight, args.temperature)
+            if args.residual:
+                loss = residual_loss(logits, mask, advantage, args.pruned_advantage)
+            else:
+                loss = distill_loss(logits, mask, action, mean, args.soft_weight,
+                                    args.temperature)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -182,7 +216,7 @@ def agreement(model, data, batch, device):
     agree = 0
     with torch.no_grad():
         for i in range(0, len(data.held), batch):
-            obs, mask, action, _ = data.batch(data.held[i:i + batch], device)
+            obs, mask, action, _, _ = data.batch(data.held[i:i + batch], device)
             agree += int((masked(model(obs)[0], mask).argmax(1) == action).sum())
     return agree / len(data.held)
 
@@ -194,8 +228,8 @@ def save_checkpoint(out, model, opt, state):
     os.replace(tmp, os.path.join(out, CHECKPOINT))
 
 
-def export(model, path):
-    return taisim.export_policy(model.policy().cpu(), path)
+def export(model, path, greedy_margin=None):
+    return taisim.export_policy(model.policy().cpu(), path, greedy_margin=greedy_margin)
 
 
 def labelled_run(out, agents, teacher, deals, seed, threads):
@@ -214,7 +248,8 @@ def validate(path, args, state, log):
     """The arena of ``path`` against the validation baseline on the validation seed."""
     answer = taisim.arena(f"policy:{path}", args.val_baseline, deals=args.val_deals,
                           seed=args.val_seed, threads=args.threads)
-    result = {"round": state["round"], "policy": str(path), "mean_diff": answer["mean_diff"],
+    result = {"round": state["round"], "policy": os.path.basename(path),
+              "mean_diff": answer["mean_diff"],
               "ci95_low": answer["ci95_low"], "ci95_high": answer["ci95_high"],
               "deals": answer["deals"], "baseline": args.val_baseline, "seed": args.val_seed}
     log.write("validation", state["samples"], round=state["round"],
@@ -247,6 +282,14 @@ def parse_args(argv):
     g.add_argument("--min-advantage", type=float, default=None,
                    help="points: where the search's choice beats its default (greedy's choice) "
                         "by less, the target is the default (default: the search's choice)")
+    g.add_argument("--residual", action="store_true",
+                   help="regress the search's advantages over greedy's choice and export a "
+                        "residual policy over greedy (see above)")
+    g.add_argument("--pruned-advantage", type=float, default=-2.0,
+                   help="points: the target of a legal action the search did not estimate "
+                        "(--residual)")
+    g.add_argument("--margins", default="0.25,0.5,1,2",
+                   help="greedy margins (points) validated for each round (--residual)")
     g.add_argument("--heldout-every", type=int, default=20,
                    help="the last deal of every N is held out to report agreement")
     g = p.add_argument_group("DAgger")
@@ -263,6 +306,13 @@ def parse_args(argv):
     g.add_argument("--val-baseline", default="greedy")
     args = p.parse_args(argv)
     args.hidden = tuple(int(h) for h in args.hidden.split(",") if h)
+    try:
+        args.margins = [float(m) for m in args.margins.split(",") if m]
+    except ValueError:
+        raise SystemExit(f"distill_policy: --margins {args.margins!r}: numbers of points, "
+                         f"comma-separated")
+    if args.residual and (not args.margins or min(args.margins) < 0):
+        raise SystemExit("distill_policy: --margins needs at least one margin, none below 0")
     if args.val_seed == EVALUATION_SEED:
         raise SystemExit("distill_policy: --val-seed 2**40 is the evaluation seed; selecting on "
                          "it would tune to the evaluation")
@@ -309,14 +359,22 @@ def main(argv=None):
     soft = args.soft_weight > 0
     runs = list(args.data) + [os.path.join(args.out, f"dagger-{k}")
                               for k in range(1, state["round"] + 1)]
-    data = Labelled(runs, soft, args.heldout_every, args.min_advantage)
+    data = Labelled(runs, soft, args.heldout_every, args.min_advantage, args.residual)
     print(f"distill: {len(data)} labelled decisions ({len(data.held)} held out)", flush=True)
     while True:
         epochs = args.epochs if state["round"] == 0 else args.round_epochs
         train_epochs(model, opt, data, state, args, log, device, epochs)
         path = export(model, os.path.join(args.out, f"round-{state['round']}.safetensors"))
+        variants = [path]
+        if args.residual:
+            variants = [export(model, os.path.join(
+                args.out, f"round-{state['round']}-margin-{m:g}.safetensors"), greedy_margin=m)
+                for m in args.margins]
+            # The student of a round is played by its first margin's file (DAgger).
+            path = variants[0]
         if args.val_deals and state["validated"] < state["round"]:
-            state["selections"].append(validate(path, args, state, log))
+            for v in variants:
+                state["selections"].append(validate(v, args, state, log))
             state["validated"] = state["round"]
             save_checkpoint(args.out, model, opt, state)
         if state["round"] >= args.dagger_rounds:
@@ -329,15 +387,17 @@ def main(argv=None):
                            args.threads)
         save_checkpoint(args.out, model, opt, state)
         runs.append(run)
-        data = Labelled(runs, soft, args.heldout_every, args.min_advantage)
+        data = Labelled(runs, soft, args.heldout_every, args.min_advantage, args.residual)
         print(f"distill: round {state['round']}: {len(data)} labelled decisions", flush=True)
     rounds = state["selections"]
-    best = max(rounds, key=lambda r: r["mean_diff"]) if rounds else {"round": state["round"]}
-    shutil.copyfile(os.path.join(args.out, f"round-{best['round']}.safetensors"),
-                    os.path.join(args.out, POLICY))
+    last = os.path.basename(path)
+    best = (max(rounds, key=lambda r: r["mean_diff"]) if rounds
+            else {"round": state["round"], "policy": last})
+    shutil.copyfile(os.path.join(args.out, best["policy"]), os.path.join(args.out, POLICY))
     with open(os.path.join(args.out, "selection.json"), "w") as f:
-        json.dump({"chosen_round": best["round"], "validations": rounds}, f, indent=2)
-    print(f"policy: {os.path.join(args.out, POLICY)} (round {best['round']})", flush=True)
+        json.dump({"chosen_round": best["round"], "chosen": best["policy"],
+                   "validations": rounds}, f, indent=2)
+    print(f"policy: {os.path.join(args.out, POLICY)} ({best['policy']})", flush=True)
     return os.path.join(args.out, POLICY)
 
 

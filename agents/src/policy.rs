@@ -21,6 +21,13 @@
 //! | `layers`       | the number of layers                                       |
 //! | `obs_version`  | the observation layout it was trained on ([`OBS_VERSION`]) |
 //! | `action_space` | its output width ([`ACTION_SPACE_SIZE`])                   |
+//! | `greedy_margin`| optional: a residual policy (below), a number ≥ 0          |
+//!
+//! A policy with a `greedy_margin` m refines greedy rather than replacing it: its scores are
+//! read as points gained over greedy's choice (what a search's advantages teach, see
+//! `scripts/distill_policy.py --residual`), and it plays greedy's choice unless the legal
+//! action scoring highest scores more than m above it. A win greedy takes is always taken. A network that has learnt little
+//! then plays as greedy does, not worse.
 //!
 //! The input is the observation flattened row-major (`OBS_LEN` values); the first layer takes
 //! `OBS_LEN` inputs, each layer the previous one's outputs, and the last gives one score per
@@ -59,6 +66,7 @@ use taisim_sim::{Action, ActionList, Seat, View};
 
 use crate::agent::Agent;
 use crate::dense::{add_set_columns, transposed, Layer};
+use crate::greedy::GreedyAgent;
 use crate::kind_head::{kind_action, KindHead, KindScratch, KIND_BLOCKS};
 use crate::obs::{encode_slice, obs_shape, OBS_LEN, OBS_VERSION, OBS_WIDTH};
 use crate::space::{action_index, ACTION_SPACE_SIZE};
@@ -175,6 +183,8 @@ pub struct Policy {
     obs_version: u32,
     /// The per-kind head of a `mlp_kinds` policy.
     kinds: Option<KindHead>,
+    /// A residual policy's margin over greedy's choice (see the module documentation).
+    greedy_margin: Option<f32>,
 }
 
 /// Per-decision buffers of a [`Policy`], from [`Policy::scratch`].
@@ -247,6 +257,7 @@ impl Policy {
             columns,
             obs_version,
             kinds: None,
+            greedy_margin: None,
         })
     }
 
@@ -271,6 +282,25 @@ impl Policy {
             .map_err(|e| PolicyError::KindHead(e.0))?;
         self.kinds = Some(head);
         Ok(self)
+    }
+
+    /// The policy as a residual one over greedy with margin `margin` points (see the module
+    /// documentation): a finite number, at least 0.
+    pub fn with_greedy_margin(mut self, margin: f32) -> Result<Policy, PolicyError> {
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(PolicyError::Metadata {
+                key: "greedy_margin",
+                found: margin.to_string(),
+                expected: "a finite number of points, at least 0".to_string(),
+            });
+        }
+        self.greedy_margin = Some(margin);
+        Ok(self)
+    }
+
+    /// A residual policy's margin over greedy's choice, if it is one.
+    pub fn greedy_margin(&self) -> Option<f32> {
+        self.greedy_margin
     }
 
     /// The per-kind head, if the policy has one.
@@ -401,7 +431,15 @@ impl Policy {
             }
             layers.push(Layer::new(inputs, outputs, weights, bias));
         }
-        let policy = Policy::for_obs_version(layers, found)?;
+        let mut policy = Policy::for_obs_version(layers, found)?;
+        if let Some(m) = meta.get("greedy_margin") {
+            let margin = m.parse::<f32>().map_err(|_| PolicyError::Metadata {
+                key: "greedy_margin",
+                found: m.clone(),
+                expected: "a finite number of points, at least 0".to_string(),
+            })?;
+            policy = policy.with_greedy_margin(margin)?;
+        }
         if !with_kinds {
             return Ok(policy);
         }
@@ -493,6 +531,7 @@ impl Policy {
             ("action_space", ACTION_SPACE_SIZE.to_string()),
         ]
         .into_iter()
+        .chain(self.greedy_margin.map(|m| ("greedy_margin", m.to_string())))
         .map(|(k, v)| (k.to_string(), v))
         .collect();
         let mut bytes = safetensors::serialize(views, Some(meta))
@@ -671,6 +710,11 @@ impl Agent for PolicyAgent {
             (head, s)
         });
         let offer = view.tile_on_offer();
+        let greedy = self
+            .policy
+            .greedy_margin
+            .map(|m| (m, GreedyAgent.act(view, legal)));
+        let mut greedy_score = f32::NEG_INFINITY;
         let mut best = (f32::NEG_INFINITY, usize::MAX, legal[0]);
         for &a in legal {
             let i = action_index(a, offer).expect("a legal action has an index");
@@ -681,8 +725,16 @@ impl Agent for PolicyAgent {
             if s > best.0 || (s == best.0 && i < best.1) {
                 best = (s, i, a);
             }
+            if greedy.is_some_and(|(_, g)| g == a) {
+                greedy_score = s;
+            }
         }
-        best.2
+        match greedy {
+            // A win offered is always taken, as greedy and the search take it.
+            Some((_, g @ (Action::Win | Action::SelfDrawWin | Action::FlowerWin))) => g,
+            Some((margin, g)) if best.0 - greedy_score <= margin => g,
+            _ => best.2,
+        }
     }
 
     fn name(&self) -> &str {

@@ -549,3 +549,88 @@ fn a_version_2_policy_reads_the_first_rows_of_the_current_observation() {
         }
     }
 }
+
+/// A residual policy (`greedy_margin` m) plays greedy's choice unless the best-scoring legal
+/// action scores more than m above it, and always a win greedy takes: checked decision by
+/// decision against greedy and the plain argmax, with a margin that lets some deviations
+/// through and one that lets none.
+#[test]
+fn a_residual_policy_leaves_greedy_only_by_more_than_its_margin() {
+    use taisim_agents::GreedyAgent;
+    let score = |t: Tile| (t.index() + 1) as f32;
+    for margin in [5.0f32, 1e6] {
+        let policy = highest_kind_policy().with_greedy_margin(margin).unwrap();
+        let policy = Policy::from_bytes(&policy.to_bytes()).unwrap();
+        assert_eq!(policy.greedy_margin(), Some(margin));
+        let mut agent = PolicyAgent::new(Arc::new(policy));
+        let mut legal = ActionList::new();
+        let (mut deviations, mut kept, mut wins) = (0, 0, 0);
+        for seed in 0..60 {
+            let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+            while let Some(seat) = deal.to_act() {
+                deal.legal_actions(&mut legal);
+                let view = deal.view(seat);
+                let greedy = GreedyAgent.act(&view, &legal);
+                let best = expected(&deal, seat, &legal, score);
+                let s = |a: Action| match a {
+                    Action::Discard(t) if deal.hand(seat).count(t) > 0 => score(t),
+                    _ => -1000.0,
+                };
+                let win = matches!(
+                    greedy,
+                    Action::Win | Action::SelfDrawWin | Action::FlowerWin
+                );
+                wins += usize::from(win);
+                let want = if !win && s(best) - s(greedy) > margin {
+                    deviations += 1;
+                    best
+                } else {
+                    kept += usize::from(best != greedy);
+                    greedy
+                };
+                let a = agent.act(&view, &legal);
+                assert_eq!(a, want, "seed {seed}, margin {margin}");
+                deal.play(a).unwrap();
+            }
+        }
+        // Every win greedy takes is taken, though a discard scores above it.
+        assert!(wins > 5, "{wins} wins");
+        if margin < 100.0 {
+            assert!(
+                deviations > 50 && kept > 50,
+                "{deviations} deviations, {kept} kept"
+            );
+        } else {
+            assert_eq!(deviations, 0);
+        }
+    }
+}
+
+#[test]
+fn a_greedy_margin_must_be_a_finite_number_at_least_zero() {
+    for bad in [-0.5f32, f32::NAN, f32::INFINITY] {
+        let e = highest_kind_policy().with_greedy_margin(bad).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                PolicyError::Metadata {
+                    key: "greedy_margin",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+    }
+    let mut meta = metadata(1);
+    meta.insert("greedy_margin".to_string(), "half a point".to_string());
+    let e = Policy::from_bytes(&file(&zero_linear(), meta)).unwrap_err();
+    assert!(e.to_string().contains("greedy_margin"), "{e}");
+    let mut meta = metadata(1);
+    meta.insert("greedy_margin".to_string(), "-1".to_string());
+    assert!(Policy::from_bytes(&file(&zero_linear(), meta)).is_err());
+    let mut meta = metadata(1);
+    meta.insert("greedy_margin".to_string(), "0.25".to_string());
+    let p = Policy::from_bytes(&file(&zero_linear(), meta)).unwrap();
+    assert_eq!(p.greedy_margin(), Some(0.25));
+    assert_eq!(Policy::from_bytes(&p.to_bytes()).unwrap(), p);
+}

@@ -30,10 +30,10 @@ POLICY_FORMAT = "taisim-policy"
 OBS_LEN = OBS_SHAPE[0] * OBS_SHAPE[1]
 
 
-def _save(layers, path, kinds=None):
+def _save(layers, path, kinds=None, greedy_margin=None):
     """Writes ``layers`` as a policy file at ``path`` (see :func:`_file_bytes`) and returns
     ``path``; nothing is written when they do not fit."""
-    data = _file_bytes(layers, kinds)
+    data = _file_bytes(layers, kinds, greedy_margin)
     tmp = f"{os.fspath(path)}.tmp"
     with open(tmp, "wb") as f:
         f.write(data)
@@ -41,12 +41,13 @@ def _save(layers, path, kinds=None):
     return path
 
 
-def _file_bytes(layers, kinds=None):
+def _file_bytes(layers, kinds=None, greedy_margin=None):
     """The policy file's bytes for ``layers`` (a list of ``(weight, bias)`` float32 numpy
     arrays, weight ``[outputs, inputs]``), after checking the shapes chain from the
     observation to the action space; ``kinds``, when given, is a per-kind head's ``(input
     weight, input bias, context weight, output weight, output bias)`` (checked by the Rust
-    writer, which names a misfit)."""
+    writer, which names a misfit); ``greedy_margin``, when given, makes it a residual policy
+    over greedy (see :func:`export_policy`)."""
     if not layers:
         raise PolicyError("a policy needs at least one layer")
     width = OBS_LEN
@@ -70,8 +71,10 @@ def _file_bytes(layers, kinds=None):
     # would not always give the same bytes.
     if kinds is not None:
         kinds = tuple(np.ascontiguousarray(t, dtype=np.float32) for t in kinds)
+    if greedy_margin is not None:
+        greedy_margin = float(greedy_margin)
     return _policy_bytes([(tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"])
-                          for i in range(len(layers))], kinds)
+                          for i in range(len(layers))], kinds, greedy_margin)
 
 
 def mlp_layers(module):
@@ -114,7 +117,7 @@ def mlp_layers(module):
     return layers
 
 
-def export_policy(module, path):
+def export_policy(module, path, greedy_margin=None):
     """Writes ``module`` to ``path`` as a policy file for the current observation version and
     returns ``path``. ``module`` is a ``torch.nn`` MLP (``nn.Linear`` layers with ``nn.ReLU``
     between them, from ``OBS_SHAPE[0] * OBS_SHAPE[1]`` inputs to ``ACTION_SPACE_SIZE``
@@ -124,17 +127,22 @@ def export_policy(module, path):
     A module of another shape, or one holding other layers, raises ``taisim.PolicyError`` (a
     ``ValueError``) naming the problem. The agent plays ``argmax`` of ``module(obs)`` over the
     legal actions; :func:`policy_logits` gives the Rust side's scores to check an export
-    against."""
+    against.
+
+    With ``greedy_margin`` (points, at least 0) the file is a *residual* policy: its scores are
+    read as points gained over greedy's choice, and the agent plays greedy's choice unless
+    the legal action scoring highest scores more than ``greedy_margin`` above it (what
+    ``scripts/distill_policy.py --residual`` trains from a search's advantages)."""
     layers, kinds = _module_layers(module)
-    return _save(layers, path, kinds)
+    return _save(layers, path, kinds, greedy_margin)
 
 
-def export_policy_bytes(module):
+def export_policy_bytes(module, greedy_margin=None):
     """The bytes :func:`export_policy` would write for ``module``, without a file: what
     :func:`taisim.arena` plays when given a module, and what a trainer can keep in memory
     (``taisim.arena(policy_bytes, "greedy", ...)``)."""
     layers, kinds = _module_layers(module)
-    return _file_bytes(layers, kinds)
+    return _file_bytes(layers, kinds, greedy_margin)
 
 
 def _module_layers(module):

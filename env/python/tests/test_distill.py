@@ -163,3 +163,46 @@ def test_small_deviations_from_the_default_become_the_default():
     assert got.tolist() == [1, 0, 0, 1, 0]
     assert action.tolist() == [2, 0, 0, 1, 0], "the labels given are left as they were"
     assert dp.conservative(action, advantage, rollouts, 0.25).tolist() == [2, 0, 0, 1, 0]
+
+
+def test_a_residual_student_is_validated_at_each_margin_and_never_below_greedy_by_design(
+        labels, tmp_path):
+    out = tmp_path / "residual"
+    policy = dp.main(["--out", str(out), "--data", labels, "--residual", "--margins",
+                      "0.5,1000000", *TINY])
+    selection = json.loads((out / "selection.json").read_text())
+    assert [v["policy"] for v in selection["validations"]] == [
+        "round-0-margin-0.5.safetensors", "round-0-margin-1e+06.safetensors"]
+    best = max(selection["validations"], key=lambda v: v["mean_diff"])
+    assert Path(policy).read_bytes() == (out / best["policy"]).read_bytes()
+    # A margin no score difference reaches: greedy's play, deal for deal.
+    duel = taisim.arena(f"policy:{out / 'round-0-margin-1e+06.safetensors'}", "greedy",
+                        deals=3, seed=5, threads=1)
+    assert duel["mean_diff"] == 0.0
+    assert duel["candidate_stats"] == duel["baseline_stats"]
+    # The scores the torch module gives are the file's (the margin is the agent's, not the
+    # network's).
+    module = taisim.torch_policy.load_policy(policy)
+    obs = np.random.default_rng(2).integers(0, 2, (3, *taisim.OBS_SHAPE)).astype(np.float32)
+    with torch.no_grad():
+        mine = module(torch.from_numpy(obs)).numpy()
+    np.testing.assert_allclose(taisim.policy_logits(policy, obs), mine, rtol=1e-4, atol=1e-4)
+    with pytest.raises(SystemExit, match="--margins"):
+        dp.main(["--out", str(tmp_path / "z"), "--data", labels, "--residual", "--margins",
+                 "-1", *TINY])
+    with pytest.raises(taisim.PolicyError, match="greedy_margin"):
+        taisim.export_policy(module, tmp_path / "bad.safetensors", greedy_margin=float("nan"))
+
+
+def test_the_residual_loss_regresses_the_estimated_advantages():
+    scores = torch.tensor([[0.5, 0.0, -1.0, 7.0]])
+    mask = torch.tensor([[True, True, True, False]])
+    nan = float("nan")
+    # Action 1 is the default (0), action 0 estimated +1.5, action 2 pruned, 3 illegal.
+    advantage = torch.tensor([[1.5, 0.0, nan, nan]])
+    loss = dp.residual_loss(scores, mask, advantage, -2.0)
+    huber = torch.nn.functional.huber_loss
+    want = (huber(torch.tensor(0.5), torch.tensor(1.5), delta=2.0)
+            + huber(torch.tensor(0.0), torch.tensor(0.0), delta=2.0)
+            + 0.1 * huber(torch.tensor(-1.0), torch.tensor(-2.0), delta=2.0)) / 2.1
+    assert torch.isclose(loss, want)

@@ -23,12 +23,15 @@ pub fn trained_policy_bytes(py: Python<'_>) -> Bound<'_, PyBytes> {
 /// `taisim.PolicyError` (a `ValueError`).
 /// `kinds`, when given, is a per-kind head: `(input weight [hidden, 2 × rows], input bias,
 /// context weight [hidden, last layer's inputs], output weight [4, hidden], output bias)`.
+/// `greedy_margin`, when given, makes it a residual policy over greedy (the agent plays
+/// greedy's choice unless another legal action scores more than that many points above it).
 #[pyfunction]
-#[pyo3(signature = (layers, kinds=None))]
+#[pyo3(signature = (layers, kinds=None, greedy_margin=None))]
 pub fn policy_bytes<'py>(
     py: Python<'py>,
     layers: Vec<(PyReadonlyArray2<'py, f32>, PyReadonlyArray1<'py, f32>)>,
     kinds: Option<KindTensors<'py>>,
+    greedy_margin: Option<f32>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let layers = layers.iter().map(|(w, b)| layer(w, b)).collect();
     let err = errors::policy;
@@ -44,6 +47,9 @@ pub fn policy_bytes<'py>(
                 layer(&output_w, &output_b),
             )
             .map_err(err)?;
+    }
+    if let Some(margin) = greedy_margin {
+        policy = policy.with_greedy_margin(margin).map_err(err)?;
     }
     Ok(PyBytes::new(py, &policy.to_bytes()))
 }
