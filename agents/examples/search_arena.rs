@@ -2,12 +2,17 @@
 //! development seeds (the arena of the command line measures the shipped agent).
 //!
 //! `cargo run --release -p taisim-agents --example search_arena -- WALLS SEED BUDGET MARGIN BELIEF [VARIANT] [THREADS]`
+//!
+//! BELIEF: `play` (the shipped one), `uniform`, or a cheat for scale, never an agent:
+//! `oracle` (the other seats' true hands) or `danger` (play-based fills redrawn until each
+//! other seat waits on exactly the seat's own tiles it truly waits on) or `ready` (redrawn
+//! until each other seat is ready exactly when it truly is).
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use rand_pcg::Pcg64Mcg;
-use taisim_agents::search::{BeliefModel, Sampler, SearchAgent, SearchConfig};
+use taisim_agents::search::{Belief, BeliefModel, Sampler, SearchAgent, SearchConfig};
 use taisim_agents::{play_deal, Agent, BuiltinAgent, GreedyAgent};
 use taisim_score::{score_deal, Variant};
 use taisim_sim::{
@@ -79,6 +84,65 @@ impl Sampler for Oracle {
     }
 }
 
+/// A cheat for scale, never an agent: play-belief fills, redrawn (up to [`DANGER_TRIES`] times) until every
+/// other seat waits on exactly the viewer's held kinds it truly waits on (a perfect danger
+/// model of the viewer's discards).
+/// Fills a danger-oracle sample may draw before it keeps the last one.
+const DANGER_TRIES: usize = 64;
+
+struct DangerOracle {
+    deal: Deal,
+    belief: Belief,
+    fill: Fill,
+    /// Match each other seat's readiness (shanten 0 or less) instead of its waits.
+    readiness: bool,
+}
+
+/// The hand rules of seat `o`'s concealed tiles, its melds counted.
+fn seat_rules(view: &View<'_>, o: Seat) -> taisim_sim::algo::HandRules {
+    taisim_agents::knowledge::hand_rules(view, view.rules().sets - view.melds(o).count() as u8)
+}
+
+fn is_ready(view: &View<'_>, o: Seat, hand: &taisim_sim::Hand) -> u64 {
+    u64::from(taisim_sim::algo::shanten(hand, seat_rules(view, o)) <= 0)
+}
+
+fn held_waits(view: &View<'_>, o: Seat, hand: &taisim_sim::Hand) -> u64 {
+    let rules =
+        taisim_agents::knowledge::hand_rules(view, view.rules().sets - view.melds(o).count() as u8);
+    taisim_sim::algo::waits(hand, rules).0 & view.hand().kinds().0
+}
+
+impl Sampler for DangerOracle {
+    fn prepare(&mut self, view: &View<'_>, _rng: &mut Pcg64Mcg) {
+        self.belief.prepare(view);
+    }
+
+    fn sample(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) -> Option<&Fill> {
+        let others: Vec<Seat> = Seat::ALL
+            .into_iter()
+            .filter(|&o| o != view.seat())
+            .collect();
+        let key = if self.readiness { is_ready } else { held_waits };
+        let truth: Vec<u64> = others
+            .iter()
+            .map(|&o| key(view, o, self.deal.hand(o)))
+            .collect();
+        for _ in 0..DANGER_TRIES {
+            let f = self.belief.sample(view, rng)?.clone();
+            let ok = others
+                .iter()
+                .zip(&truth)
+                .all(|(&o, &t)| key(view, o, &f.hands[o]) == t);
+            self.fill = f;
+            if ok {
+                break;
+            }
+        }
+        Some(&self.fill)
+    }
+}
+
 fn play(deal: &mut Deal, agents: &mut [BuiltinAgent; 4], variant: &Variant) -> [i64; 4] {
     play_deal(deal, agents, &mut ActionList::new());
     let st = variant.settlement();
@@ -94,7 +158,9 @@ fn main() {
     let seed: u64 = a[2].parse().unwrap();
     let budget: u32 = a[3].parse().unwrap();
     let margin: f64 = a[4].parse().unwrap();
-    let oracle = a[5] == "oracle";
+    let oracle = matches!(a[5].as_str(), "oracle" | "danger" | "ready");
+    let danger = matches!(a[5].as_str(), "danger" | "ready");
+    let readiness = a[5] == "ready";
     let belief = match a[5].as_str() {
         "uniform" => BeliefModel::Uniform,
         _ => BeliefModel::Play,
@@ -137,7 +203,15 @@ fn main() {
                             let mut legal = ActionList::new();
                             while let Some(to) = cdeal.to_act() {
                                 cdeal.legal_actions(&mut legal);
-                                let act = if to == seat {
+                                let act = if to == seat && danger {
+                                    let mut o = DangerOracle {
+                                        deal: cdeal.clone(),
+                                        belief: Belief::new(BeliefModel::Play),
+                                        fill: Fill::default(),
+                                        readiness,
+                                    };
+                                    search.decide_with(&cdeal.view(to), &legal, &mut o)
+                                } else if to == seat {
                                     let mut o = Oracle {
                                         deal: cdeal.clone(),
                                         fill: Fill::default(),
