@@ -1,13 +1,12 @@
 //! `taisim compare RUN_A RUN_B`: two runs of the same walls compared deal by deal, as a
 //! table on the terminal and a Markdown file (or JSON).
 
-use std::io::Write;
 use std::path::PathBuf;
 
-use taisim_datasets::{check_replaceable, write_atomically, CompareOptions, Comparison};
+use taisim_datasets::{check_replaceable, CompareOptions, Comparison};
 
 use crate::failure::Failure;
-use crate::output::Stdout;
+use crate::output::publish;
 
 #[derive(clap::Args)]
 pub struct CompareArgs {
@@ -42,18 +41,12 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         verify_checksums: !args.no_checksums,
     };
     let comparison = Comparison::from_runs(&args.run_a, &args.run_b, &options)?;
-    write_atomically(&path, comparison.to_markdown(args.top).as_bytes())?;
-    let text = if args.json {
-        let mut json = comparison.to_json().to_string();
-        json.push('\n');
-        json
-    } else {
-        format!(
-            "{}\nMarkdown comparison: {}\n",
-            comparison.to_terminal(args.top),
-            path.display()
-        )
-    };
-    let _ = Stdout.write_all(text.as_bytes());
+    publish(
+        &path,
+        &comparison.to_markdown(args.top),
+        args.json.then(|| comparison.to_json()),
+        || comparison.to_terminal(args.top),
+        "comparison",
+    )?;
     Ok(())
 }

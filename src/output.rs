@@ -8,8 +8,11 @@
 //! exits with status 1, since the output is incomplete.
 
 use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
+
+use taisim_datasets::{write_atomically, HarnessError};
 
 use crate::failure::Failure;
 
@@ -53,6 +56,26 @@ impl Write for Stdout {
     fn flush(&mut self) -> io::Result<()> {
         Stdout::attempt(|out| out.flush())
     }
+}
+
+/// How `report` and `compare` end: the Markdown file written whole (a failure, a full disk,
+/// leaves the previous file, not a truncated one), then `json` printed as one line, or the
+/// terminal tables and a line naming the file (`Markdown {what}: PATH`). A write error of
+/// stdout is kept by [`Stdout`] for [`finish`].
+pub fn publish(
+    path: &Path,
+    markdown: &str,
+    json: Option<serde_json::Value>,
+    terminal: impl FnOnce() -> String,
+    what: &str,
+) -> Result<(), HarnessError> {
+    write_atomically(path, markdown.as_bytes())?;
+    let text = match json {
+        Some(json) => format!("{json}\n"),
+        None => format!("{}\nMarkdown {what}: {}\n", terminal(), path.display()),
+    };
+    let _ = Stdout.write_all(text.as_bytes());
+    Ok(())
 }
 
 /// Prints formatted text to stdout; a failure is kept for [`finish`].

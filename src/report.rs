@@ -1,12 +1,11 @@
 //! `taisim report`: a run directory's statistics, as a table on the terminal and a Markdown
 //! file.
 
-use std::io::Write;
 use std::path::PathBuf;
 
-use taisim_datasets::{check_replaceable, write_atomically, HarnessError, Report, ReportOptions};
+use taisim_datasets::{check_replaceable, HarnessError, Report, ReportOptions};
 
-use crate::output::Stdout;
+use crate::output::publish;
 
 #[derive(clap::Args)]
 pub struct ReportArgs {
@@ -46,21 +45,11 @@ pub fn report(args: &ReportArgs) -> Result<(), HarnessError> {
     // computed, not after.
     check_replaceable(&path)?;
     let report = Report::from_run(&args.run, &options)?;
-    // Whole or not at all: a full disk leaves the previous report, not a truncated one.
-    write_atomically(&path, report.to_markdown(args.top).as_bytes())?;
-    let text = if args.json {
-        let mut json = report.to_json().to_string();
-        json.push('\n');
-        json
-    } else {
-        format!(
-            "{}\nMarkdown report: {}\n",
-            report.to_terminal(args.top),
-            path.display()
-        )
-    };
-    // A write error is kept by `Stdout` and turned into the exit status by
-    // `output::finish`.
-    let _ = Stdout.write_all(text.as_bytes());
-    Ok(())
+    publish(
+        &path,
+        &report.to_markdown(args.top),
+        args.json.then(|| report.to_json()),
+        || report.to_terminal(args.top),
+        "report",
+    )
 }
