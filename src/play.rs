@@ -14,7 +14,7 @@ use taisim_agents::{see_step, Agent, AgentSpec};
 use taisim_datasets::review::{review, REVIEW_BUDGET};
 use taisim_datasets::EngineError;
 use taisim_score::Variant;
-use taisim_sim::{Action, ActionList, Deal, DealContext, MeldKind, Seat, Tile, Wind};
+use taisim_sim::{chow_tiles, Action, ActionList, Deal, DealContext, MeldKind, Seat, Tile, Wind};
 
 use crate::failure::{CliError, Failure};
 use crate::output::{out, outln};
@@ -62,7 +62,7 @@ fn tiles(ts: impl IntoIterator<Item = Tile>) -> String {
 
 fn action_text(a: Action) -> String {
     match a {
-        Action::Chow(low) => format!("chow {}", tiles((0..3).map(|k| Tile::new(low.to_u8() + k)))),
+        Action::Chow(low) => format!("chow {}", tiles(chow_tiles(low))),
         a => a.to_string(),
     }
 }
@@ -105,7 +105,7 @@ fn event_line(e: &Event, me: Seat) -> Option<String> {
             low,
         } => {
             let set = match kind {
-                MeldKind::Chow => tiles((0..3).map(|k| Tile::new(low.to_u8() + k))),
+                MeldKind::Chow => tiles(chow_tiles(*low)),
                 k => tiles(std::iter::repeat_n(*tile, k.len() as usize)),
             };
             format!(
@@ -144,7 +144,7 @@ fn draw_table(t: &TableState, me: Seat) {
         let melds: Vec<String> = t.melds[s]
             .iter()
             .map(|m| match (m.kind, m.tile) {
-                (MeldKind::Chow, Some(low)) => tiles((0..3).map(|k| Tile::new(low.to_u8() + k))),
+                (MeldKind::Chow, Some(low)) => tiles(chow_tiles(low)),
                 (MeldKind::ConcealedKong, None) => "[face-down kong]".into(),
                 (k, Some(t)) => tiles(std::iter::repeat_n(t, k.len() as usize)),
                 (_, None) => "?".into(),

@@ -8,7 +8,7 @@
 
 use arrayvec::ArrayVec;
 use taisim_sim::algo::{self, Discards};
-use taisim_sim::{Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View};
+use taisim_sim::{chow_tiles, Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View};
 
 use crate::agent::Agent;
 use crate::efficiency::{connectivity, discard_ukeire, ukeire_under};
@@ -190,11 +190,7 @@ impl Agent for DefensiveAgent {
 /// The first winning action offered, if any (wins come first, before the discards).
 #[inline]
 fn winning_action(legal: &LegalSet) -> Option<Action> {
-    legal
-        .head()
-        .iter()
-        .copied()
-        .find(|a| matches!(a, Action::Win | Action::SelfDrawWin | Action::FlowerWin))
+    legal.head().iter().copied().find(|a| a.is_win())
 }
 
 /// What a turn action leaves in the concealed hand: one tile fewer of a kind (a discard,
@@ -434,8 +430,7 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &LegalSet) -> Action {
                 1
             }
             Action::Chow(lowest) => {
-                for k in 0..3 {
-                    let t = Tile::new(lowest.to_u8() + k);
+                for t in chow_tiles(lowest) {
                     if t != offer {
                         after.remove(t);
                     }

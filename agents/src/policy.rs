@@ -731,7 +731,7 @@ impl Agent for PolicyAgent {
         }
         match greedy {
             // A win offered is always taken, as greedy and the search take it.
-            Some((_, g @ (Action::Win | Action::SelfDrawWin | Action::FlowerWin))) => g,
+            Some((_, g)) if g.is_win() => g,
             Some((margin, g)) if best.0 - greedy_score <= margin => g,
             _ => best.2,
         }

@@ -576,10 +576,7 @@ fn a_residual_policy_leaves_greedy_only_by_more_than_its_margin() {
                     Action::Discard(t) if deal.hand(seat).count(t) > 0 => score(t),
                     _ => -1000.0,
                 };
-                let win = matches!(
-                    greedy,
-                    Action::Win | Action::SelfDrawWin | Action::FlowerWin
-                );
+                let win = greedy.is_win();
                 wins += usize::from(win);
                 let want = if !win && s(best) - s(greedy) > margin {
                     deviations += 1;

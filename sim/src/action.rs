@@ -37,6 +37,11 @@ pub enum Action {
 }
 
 impl Action {
+    /// True for a win: on a discard or a robbed kong, by self-draw, or by flowers.
+    pub const fn is_win(self) -> bool {
+        matches!(self, Action::Win | Action::SelfDrawWin | Action::FlowerWin)
+    }
+
     /// True for the actions that answer a claim opportunity.
     pub const fn is_claim_response(self) -> bool {
         matches!(

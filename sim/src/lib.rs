@@ -36,7 +36,7 @@ pub use deal::{
     Fill, Hidden, Invalid, Outcome, RedealError, Unseen, ValidationError, WinContext, WALL_KINDS,
 };
 pub use hand::{Hand, HandError, HONOR_KEYS, POW5, SUIT_KEYS};
-pub use meld::{Meld, MeldKind, MeldList};
+pub use meld::{chow_tiles, Meld, MeldKind, MeldList};
 pub use notation::{
     parse_flowers, parse_hand, parse_tile, parse_tiles, parse_wall_tiles, tiles_to_string,
     write_tiles, ParseError,

@@ -154,6 +154,12 @@ impl fmt::Debug for Meld {
 /// is one of the five sets.
 pub type MeldList = ArrayVec<Meld, 5>;
 
+/// The three tiles of the chow whose lowest tile is `low` (a suited tile of rank 7 at most):
+/// what a chow claim takes, a `Chow(low)` action names and a chow meld holds.
+pub const fn chow_tiles(low: Tile) -> [Tile; 3] {
+    [low, Tile::new(low.to_u8() + 1), Tile::new(low.to_u8() + 2)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 use taisim_sim::{
-    Action, BySeat, DealContext, DealResult, Flower, FlowerSet, Hand, Meld, MeldKind, MeldList,
-    Outcome, Seat, SeatSet, Tile, WallTile, WinContext, Wind,
+    chow_tiles, Action, BySeat, DealContext, DealResult, Flower, FlowerSet, Hand, Meld, MeldKind,
+    MeldList, Outcome, Seat, SeatSet, Tile, WallTile, WinContext, Wind,
 };
 
 use super::json::{self, names, Fields, Obj, ReadError};
@@ -173,11 +173,6 @@ impl Event {
             other => other.clone(),
         })
     }
-}
-
-/// `chow` runs by their lowest tile, as [`Action::Chow`] names them.
-fn chow_tiles(low: Tile) -> [Tile; 3] {
-    [low, Tile::new(low.to_u8() + 1), Tile::new(low.to_u8() + 2)]
 }
 
 /// Writes an action's own fields (`"type"` and its tiles) into an open object.

@@ -17,8 +17,8 @@ use std::collections::VecDeque;
 use taisim_score::Variant;
 use taisim_sim::algo::waits;
 use taisim_sim::{
-    bounded, rng_from_seed, Action, BySeat, Deal, Hand, Hidden, MeldKind, Seat, Tile, Wall,
-    WallTile, Wind,
+    bounded, chow_tiles, rng_from_seed, Action, BySeat, Deal, Hand, Hidden, MeldKind, Seat, Tile,
+    Wall, WallTile, Wind,
 };
 
 use super::event::{Event, Start};
@@ -554,8 +554,7 @@ impl Mirror {
             if w != self.seat {
                 match kind {
                     MeldKind::Chow => {
-                        for k in 0..3 {
-                            let t = Tile::new(low.to_u8() + k);
+                        for t in chow_tiles(low) {
                             if t != d {
                                 self.ensure(w, t, 1, &positions, &mut keep)?;
                             }

@@ -4,7 +4,7 @@
 //! what shows the protocol loses nothing a seat may see.
 
 use taisim_sim::{
-    BySeat, DealContext, Flower, FlowerSet, Hand, MeldKind, Seat, Tile, WallTile, Wind,
+    chow_tiles, BySeat, DealContext, Flower, FlowerSet, Hand, MeldKind, Seat, Tile, WallTile, Wind,
 };
 
 use super::event::{End, Event, Message};
@@ -151,8 +151,7 @@ impl TableState {
                 }
                 match kind {
                     MeldKind::Chow => {
-                        for k in 0..3 {
-                            let t = Tile::new(low.to_u8() + k);
+                        for t in chow_tiles(*low) {
                             if t != *tile {
                                 self.take(*actor, t, 1)?;
                             }

@@ -270,10 +270,7 @@ impl Search {
         rng: Pcg64Mcg,
     ) -> Action {
         self.decision = SearchDecision::default();
-        let win = legal
-            .iter()
-            .copied()
-            .find(|a| matches!(a, Action::Win | Action::SelfDrawWin | Action::FlowerWin));
+        let win = legal.iter().copied().find(|a| a.is_win());
         let default = GreedyAgent.act(view, legal);
         self.decision.default = Some(default);
         let chosen = match win {
