@@ -7,24 +7,10 @@
 use std::sync::Arc;
 
 use taisim_agents::protocol::action_json;
-use taisim_agents::search::{SearchAgent, SearchConfig};
+use taisim_agents::search::{ActionEstimate, SearchAgent, SearchConfig};
 use taisim_agents::Agent;
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, Seat, Tile};
-
-/// One action's estimate.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReviewedAction {
-    pub action: Action,
-    /// Determinizations it was played on (fewer for an action the racing culled early).
-    pub rollouts: u32,
-    /// Mean points of the seat at the end of the deal after this action.
-    pub mean: f64,
-    pub std_error: f64,
-    /// Mean points more than greedy's choice on the same determinizations, and its error.
-    pub advantage: f64,
-    pub advantage_error: f64,
-}
 
 /// One decision of the seat.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +32,7 @@ pub struct ReviewedDecision {
     pub determinizations: u32,
     /// Every legal action's estimate, in the engine's order; empty when the search did not
     /// search (a win offered is taken).
-    pub estimates: Vec<ReviewedAction>,
+    pub estimates: Vec<ActionEstimate>,
 }
 
 /// A seat's decisions in a deal, reviewed.
@@ -105,18 +91,7 @@ pub fn review(
             best: d.best,
             greedy: d.default,
             determinizations: d.determinizations,
-            estimates: d
-                .estimates
-                .iter()
-                .map(|e| ReviewedAction {
-                    action: e.action,
-                    rollouts: e.rollouts,
-                    mean: e.mean,
-                    std_error: e.std_error,
-                    advantage: e.advantage,
-                    advantage_error: e.advantage_error,
-                })
-                .collect(),
+            estimates: d.estimates.to_vec(),
         });
     }
     Review {
