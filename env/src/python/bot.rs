@@ -80,6 +80,16 @@ impl PyBotTable {
     }
 }
 
+impl Seated {
+    /// The open request's actions; a usage error when no decision is open.
+    fn open_actions(&self) -> PyResult<&ActionList> {
+        self.request
+            .as_ref()
+            .map(|(_, actions)| actions)
+            .ok_or_else(|| errors::usage("no decision is open"))
+    }
+}
+
 /// Records the answer `i` (a position in the request) and returns its id.
 fn answer(s: &mut Seated, i: usize) -> PyResult<u64> {
     let (ids, actions) = s
@@ -187,10 +197,7 @@ impl PyBotTable {
     /// of the action space) at the open decision, as `taisim.Env` gives them.
     fn observe<'py>(&mut self, py: Python<'py>, deal: u64, seat: &str) -> PyResult<ObsMask<'py>> {
         let s = self.seat_mut(deal, seat)?;
-        let (_, actions) = s
-            .request
-            .as_ref()
-            .ok_or_else(|| errors::usage("no decision is open"))?;
+        let actions = s.open_actions()?;
         let d = s.mirror.deal();
         let view = d.view(s.mirror.seat());
         let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
@@ -206,10 +213,7 @@ impl PyBotTable {
     fn answer_index(&mut self, deal: u64, seat: &str, index: usize) -> PyResult<u64> {
         let s = self.seat_mut(deal, seat)?;
         let offer = s.mirror.deal().tile_on_offer();
-        let (_, actions) = s
-            .request
-            .as_ref()
-            .ok_or_else(|| errors::usage("no decision is open"))?;
+        let actions = s.open_actions()?;
         let i = actions
             .iter()
             .position(|&a| action_index(a, offer) == Some(index))
@@ -225,10 +229,7 @@ impl PyBotTable {
         let i = self.agent_position(deal, seat, agent)?;
         let s = self.seat_mut(deal, seat)?;
         let offer = s.mirror.deal().tile_on_offer();
-        let (_, actions) = s
-            .request
-            .as_ref()
-            .ok_or_else(|| errors::usage("no decision is open"))?;
+        let actions = s.open_actions()?;
         action_index(actions[i], offer)
             .ok_or_else(|| IllegalActionError::new_err("an action outside the action space"))
     }
@@ -262,10 +263,7 @@ impl PyBotTable {
                 .get_mut(agent)
                 .expect("built above")
                 .act_in(&d, me, &mut scratch);
-        let (_, actions) = s
-            .request
-            .as_ref()
-            .ok_or_else(|| errors::usage("no decision is open"))?;
+        let actions = s.open_actions()?;
         Ok(actions
             .iter()
             .position(|&a| a == chosen)

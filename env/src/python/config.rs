@@ -11,7 +11,7 @@ use taisim_score::{SettlementModel, Variant};
 use taisim_sim::{Seat, Wind};
 
 use super::errors::{self, IllegalActionError};
-use crate::{Info, RewardKind, ACTION_SPACE_SIZE};
+use crate::{EnvConfig, Info, RewardKind, ACTION_SPACE_SIZE};
 
 pub(super) fn parse_seat(seat: &str) -> PyResult<Seat> {
     seat.chars()
@@ -53,6 +53,27 @@ pub(super) fn variant_and_reward(
     let variant = variant.with_stakes(base, per_tai).map_err(errors::stakes)?;
     let reward = RewardKind::by_name(reward).map_err(errors::usage)?;
     Ok((Arc::new(variant), reward))
+}
+
+/// The single-agent environments' configuration (`Env`, `VecEnv`) from Python's arguments:
+/// the learner's seat, its opponents (as `--agents` names them), the variant and its reward
+/// ([`variant_and_reward`]), and how `exec:` opponents run ([`bot_settings`]).
+pub(super) fn env_config(
+    variant: &str,
+    seat: &str,
+    opponents: &str,
+    reward: &str,
+    base: Option<i64>,
+    per_tai: Option<i64>,
+    bot_timeout: Option<f64>,
+) -> PyResult<EnvConfig> {
+    let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
+    let mut config = EnvConfig::with_opponents(opponents).map_err(errors::agent)?;
+    config.bots = bot_settings(bot_timeout)?;
+    config.variant = variant;
+    config.seat = parse_seat(seat)?;
+    config.reward = reward;
+    Ok(config)
 }
 
 /// How `exec:` opponents run: `bot_timeout` seconds a decision (the default when `None`).

@@ -4,12 +4,10 @@ use numpy::IntoPyArray;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use super::config::{
-    action_index, bot_settings, info_dict, mask_i8, parse_seat, variant_and_reward, Reset, StepOut,
-};
+use super::config::{action_index, env_config, info_dict, mask_i8, Reset, StepOut};
 use super::errors;
 use super::render::render_deal;
-use crate::{Env, EnvConfig};
+use crate::Env;
 
 /// One learner seat against built-in agents.
 #[pyclass(name = "NativeEnv", module = "taisim._native")]
@@ -30,12 +28,7 @@ impl PyEnv {
         per_tai: Option<i64>,
         bot_timeout: Option<f64>,
     ) -> PyResult<Self> {
-        let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
-        let mut config = EnvConfig::with_opponents(opponents).map_err(errors::agent)?;
-        config.bots = bot_settings(bot_timeout)?;
-        config.variant = variant;
-        config.seat = parse_seat(seat)?;
-        config.reward = reward;
+        let config = env_config(variant, seat, opponents, reward, base, per_tai, bot_timeout)?;
         Ok(PyEnv {
             env: Env::new(&config).map_err(errors::env)?,
         })

@@ -7,9 +7,9 @@ use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use super::config::{action_index, bot_settings, info_dict, parse_seat, variant_and_reward};
+use super::config::{action_index, env_config, info_dict};
 use super::errors::{self, IllegalActionError};
-use crate::{EnvConfig, Info, VecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH};
+use crate::{Info, VecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH};
 
 /// The most environments one `NativeVecEnv` holds. Each takes some kilobytes (its deal,
 /// agents and observation row), so this bound keeps a batch under a few gigabytes and turns
@@ -235,12 +235,7 @@ impl PyVecEnv {
                 "cannot allocate {num_envs} environments ({bytes} bytes)"
             ))
         })?;
-        let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
-        let mut config = EnvConfig::with_opponents(opponents).map_err(errors::agent)?;
-        config.bots = bot_settings(bot_timeout)?;
-        config.variant = variant;
-        config.seat = parse_seat(seat)?;
-        config.reward = reward;
+        let config = env_config(variant, seat, opponents, reward, base, per_tai, bot_timeout)?;
         let envs = match threads {
             Some(0) => return Err(errors::usage("threads must be at least 1")),
             Some(t) => VecEnv::with_threads(num_envs, &config, t),
