@@ -65,7 +65,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import taisim  # noqa: E402
-from train_policy import OBS_LEN, A, Log, PolicyNet, init_from_policy, masked  # noqa: E402
+from train_policy import A, Log, PolicyNet, init_from_policy, masked, prepare  # noqa: E402
 
 CHECKPOINT = "checkpoint.pt"
 POLICY = "policy.safetensors"
@@ -327,12 +327,7 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
-    os.makedirs(args.out, exist_ok=True)
-    device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available()
-                          else ("cpu" if args.device == "auto" else args.device))
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
+    device = prepare(args)
     model = PolicyNet(args.hidden, args.kind_hidden).to(device)
     architecture = {"hidden": list(args.hidden), "kind_hidden": args.kind_hidden}
     state = {"round": 0, "epoch": 0, "samples": 0, "validated": -1, "selections": [],

@@ -443,14 +443,21 @@ def parse_args(argv):
     return args
 
 
-def main(argv=None):
-    args = parse_args(argv)
+def prepare(args):
+    """Makes ``args.out``, sets torch's threads and seed; returns the device (``--device auto``:
+    a GPU when present). Shared with distill_policy.py."""
     os.makedirs(args.out, exist_ok=True)
     device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available()
                           else ("cpu" if args.device == "auto" else args.device))
     if args.threads:
         torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
+    return device
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    device = prepare(args)
     np.random.seed(args.seed)
     model = PolicyNet(args.hidden, args.kind_hidden).to(device)
     architecture = {"hidden": list(args.hidden), "kind_hidden": args.kind_hidden}
