@@ -12,12 +12,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rand_pcg::Pcg64Mcg;
-use taisim_agents::search::{Belief, BeliefModel, Sampler, SearchAgent, SearchConfig};
+use taisim_agents::search::{Belief, BeliefModel, Sampler, SearchAgent, SearchConfig, TrueHands};
 use taisim_agents::{play_deal, Agent, BuiltinAgent, GreedyAgent};
 use taisim_score::{score_deal, Variant};
 use taisim_sim::{
-    bounded, deal_seed, splitmix64, ActionList, Deal, DealContext, Fill, Flower, MeldKind, Outcome,
-    Seat, Tile, View, WallTile, Wind,
+    deal_seed, splitmix64, ActionList, Deal, DealContext, Fill, Outcome, Seat, View, Wind,
 };
 
 fn context(seed: u64) -> DealContext {
@@ -39,49 +38,6 @@ struct Tally {
     self_draws: [u64; 2],
     decisions: u64,
     search_secs: f64,
-}
-
-/// A cheat for scale, never an agent: the other seats' true hands and kongs, the wall
-/// shuffled.
-struct Oracle {
-    deal: Deal,
-    fill: Fill,
-}
-
-impl Sampler for Oracle {
-    fn prepare(&mut self, _view: &View<'_>, _rng: &mut Pcg64Mcg) {}
-
-    fn sample(&mut self, view: &View<'_>, rng: &mut Pcg64Mcg) -> Option<&Fill> {
-        let unseen = view.unseen();
-        let mut counts = unseen.counts;
-        self.fill = Fill::default();
-        for o in Seat::ALL.into_iter().filter(|&o| o != view.seat()) {
-            self.fill.hands[o] = *self.deal.hand(o);
-            for t in self.deal.hand(o).tiles() {
-                counts[t.index()] -= 1;
-            }
-            for m in self.deal.melds(o) {
-                if m.kind() == MeldKind::ConcealedKong {
-                    self.fill.kongs[o].push(m.tile());
-                    counts[m.tile().index()] -= 4;
-                }
-            }
-        }
-        for (i, &n) in counts.iter().enumerate() {
-            for _ in 0..n {
-                self.fill.wall.push(if i < 34 {
-                    WallTile::tile(Tile::new(i as u8))
-                } else {
-                    WallTile::flower(Flower::new((i - 34) as u8))
-                });
-            }
-        }
-        for i in (1..self.fill.wall.len()).rev() {
-            let j = bounded(rng, i as u32 + 1) as usize;
-            self.fill.wall.swap(i, j);
-        }
-        Some(&self.fill)
-    }
 }
 
 /// A cheat for scale, never an agent: play-belief fills, redrawn (up to [`DANGER_TRIES`] times) until every
@@ -212,10 +168,8 @@ fn main() {
                                     };
                                     search.decide_with(&cdeal.view(to), &legal, &mut o)
                                 } else if to == seat {
-                                    let mut o = Oracle {
-                                        deal: cdeal.clone(),
-                                        fill: Fill::default(),
-                                    };
+                                    // A cheat for scale: the true hands, the wall reshuffled.
+                                    let mut o = TrueHands::new(&cdeal);
                                     search.decide_with(&cdeal.view(to), &legal, &mut o)
                                 } else {
                                     agents[to as usize].act(&cdeal.view(to), &legal)

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use taisim_agents::search::{Belief, BeliefModel, SearchAgent, SearchConfig};
+use taisim_agents::search::{Belief, BeliefModel, Sampler, SearchAgent, SearchConfig, TrueHands};
 use taisim_agents::{Agent, GreedyAgent};
 use taisim_score::Variant;
 use taisim_sim::{
@@ -165,6 +165,56 @@ fn determinizations_are_legal_and_hold_no_tile_the_seat_has_seen() {
             "{}: {declared_ready} of {declared} declared seats ready",
             variant.name()
         );
+    }
+}
+
+/// The true-hands sampler (a study's judge, never a belief) places every other seat's real
+/// concealed tiles and face-down kongs, and only the wall's order differs between its fills:
+/// the redealt deal holds the real hands, the real wall's tiles, and is legal.
+#[test]
+fn true_hands_fills_are_the_real_hidden_state_with_the_wall_reshuffled() {
+    for variant in variants() {
+        let mut legal = ActionList::new();
+        let mut redealt_count = 0;
+        for i in 0..4u64 {
+            let mut deal = Deal::new(variant.rules(), deal_seed(6, i), context(i)).unwrap();
+            let mut rng = rng_from_seed(200 + i);
+            while let Some(seat) = deal.to_act() {
+                deal.legal_actions(&mut legal);
+                let view = deal.view(seat);
+                if view
+                    .redeal(&Fill::shuffled(&view.unseen(), &mut rng).unwrap())
+                    .is_ok()
+                {
+                    let mut truth = TrueHands::new(&deal);
+                    truth.prepare(&view, &mut rng);
+                    let first = truth.sample(&view, &mut rng).unwrap().clone();
+                    let second = truth.sample(&view, &mut rng).unwrap().clone();
+                    for fill in [&first, &second] {
+                        let redealt = view.redeal(fill).unwrap();
+                        redealt
+                            .validate()
+                            .unwrap_or_else(|e| panic!("{} deal {i}: {e}", variant.name()));
+                        for o in Seat::ALL {
+                            assert_eq!(redealt.hand(o), deal.hand(o), "{}", variant.name());
+                            assert_eq!(redealt.melds(o), deal.melds(o), "{}", variant.name());
+                        }
+                        let mut wall = fill.wall.to_vec();
+                        let mut real = deal.wall().undrawn().to_vec();
+                        wall.sort_unstable_by_key(|t| t.index());
+                        real.sort_unstable_by_key(|t| t.index());
+                        assert_eq!(wall, real, "{} deal {i}", variant.name());
+                    }
+                    if first.wall.len() > 8 {
+                        assert_ne!(first.wall, second.wall, "the wall is reshuffled");
+                    }
+                    redealt_count += 1;
+                }
+                let a = GreedyAgent.act(&view, &legal);
+                deal.play(a).unwrap();
+            }
+        }
+        assert!(redealt_count > 100, "{}: {redealt_count}", variant.name());
     }
 }
 

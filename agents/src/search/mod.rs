@@ -34,6 +34,7 @@ mod belief;
 mod estimate;
 mod pool;
 mod rollout;
+mod true_hands;
 
 use std::sync::Arc;
 
@@ -49,6 +50,7 @@ use crate::agent::Agent;
 use crate::greedy::GreedyAgent;
 use crate::knowledge::{hand_rules, sets_needed};
 pub use belief::{Belief, BeliefModel};
+pub use true_hands::TrueHands;
 
 /// Plays `deal` to its end with `policy` in every seat and returns `seat`'s points under
 /// `variant`'s own settlement: one rollout, as the search plays them (what its benchmark
