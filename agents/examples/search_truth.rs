@@ -1,0 +1,206 @@
+//! Do the search's departures from greedy gain in the true state? At every decision of greedy
+//! self-play where the search (its own belief) plays another action than greedy's, both
+//! actions are played on FILLS fills of the true hidden state ([`TrueHands`]: the other seats'
+//! real hands, the wall reshuffled), paired, with greedy in every seat after: each departure's
+//! true advantage (one step away from greedy, greedy after), against the search's estimate,
+//! by kind of departure and by the size of the estimate. A development study: the true
+//! state is read only to judge, never to decide.
+//!
+//! `cargo run --release -p taisim-agents --example search_truth -- DEALS SEED BUDGET FILLS [VARIANT [MARGIN [FIRST]]]`
+//! (MARGIN and FIRST: the search's margin and its racing's first round, defaults 1 and 64).
+
+use std::sync::Arc;
+
+use rand_pcg::Pcg64Mcg;
+use taisim_agents::knowledge::{hand_rules, sets_needed};
+use taisim_agents::search::{
+    rollout, RolloutPolicy, Sampler, SearchAgent, SearchConfig, TrueHands,
+};
+use taisim_agents::{Agent, GreedyAgent};
+use taisim_score::Variant;
+use taisim_sim::algo::Discards;
+use taisim_sim::{deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Seat, View};
+
+/// The points of `actions[0]` less those of `actions[1]` at the decision of `view`, both
+/// played on the same fill.
+fn paired(
+    view: &View<'_>,
+    fill: &taisim_sim::Fill,
+    seat: Seat,
+    actions: [Action; 2],
+    variant: &Variant,
+) -> Option<f64> {
+    let mut base = view.redeal(fill).ok()?;
+    let mut greedy = GreedyAgent;
+    let mut legal = ActionList::new();
+    // Seats asked before this one about a discard answer as greedy would.
+    while let Some(s) = base.to_act() {
+        if s == seat {
+            break;
+        }
+        let a = greedy.act_in(&base, s, &mut legal);
+        base.play(a).ok()?;
+    }
+    if base.to_act() != Some(seat) {
+        return Some(0.0);
+    }
+    let mut points = [0.0; 2];
+    for (p, &a) in points.iter_mut().zip(&actions) {
+        let mut deal = base.clone();
+        deal.play(a).ok()?;
+        *p = rollout(&mut deal, seat, variant, RolloutPolicy::Greedy) as f64;
+    }
+    Some(points[0] - points[1])
+}
+
+#[derive(Default)]
+struct Group {
+    n: f64,
+    est: f64,
+    truth: f64,
+    truth_sq: f64,
+}
+
+impl Group {
+    fn add(&mut self, est: f64, truth: f64) {
+        self.n += 1.0;
+        self.est += est;
+        self.truth += truth;
+        self.truth_sq += truth * truth;
+    }
+
+    fn line(&self, name: &str, searched: f64) {
+        let m = self.truth / self.n.max(1.0);
+        let var = (self.truth_sq / self.n.max(1.0) - m * m).max(0.0);
+        println!(
+            "{name:44} {:6}  estimate {:+.3}  true {:+.4} ± {:.4}  per searched decision {:+.5}",
+            self.n,
+            self.est / self.n.max(1.0),
+            m,
+            (var / self.n.max(1.0)).sqrt(),
+            self.truth / searched
+        );
+    }
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let deals: u64 = a[1].parse().unwrap();
+    let seed: u64 = a[2].parse().unwrap();
+    let budget: u32 = a[3].parse().unwrap();
+    let fills: u32 = a[4].parse().unwrap();
+    let variant = Arc::new(Variant::builtin(a.get(5).map_or("taiwan16", String::as_str)).unwrap());
+    let mut config = SearchConfig::with_budget(budget);
+    if let Some(m) = a.get(6) {
+        config.margin = m.parse().unwrap();
+    }
+    if let (Some(f), taisim_agents::search::Schedule::Racing { first, .. }) =
+        (a.get(7), &mut config.schedule)
+    {
+        *first = f.parse().unwrap();
+    }
+    let mut search = SearchAgent::new(Arc::clone(&variant), config);
+    let mut legal = ActionList::new();
+    let mut rng: Pcg64Mcg = rng_from_seed(seed ^ 0x7e57);
+    let names = [
+        "all departures",
+        "turn: discard of least shanten, less ukeire",
+        "turn: discard of least shanten, ukeire as high",
+        "turn: discard above least shanten (defence)",
+        "turn: kong or ready declaration",
+        "offer: claim or pass",
+    ];
+    let mut groups: Vec<Group> = names.iter().map(|_| Group::default()).collect();
+    let bounds = [0.0, 0.15, 0.25, 0.4, 0.7, f64::INFINITY];
+    let mut by_estimate: Vec<Group> = bounds.windows(2).map(|_| Group::default()).collect();
+    let mut searched = 0.0;
+    for i in 0..deals {
+        let mut deal = Deal::new(variant.rules(), deal_seed(seed, i), DealContext::FIRST).unwrap();
+        for s in Seat::ALL {
+            search.reset(deal_seed(seed, i), s);
+        }
+        while let Some(seat) = deal.to_act() {
+            deal.legal_actions(&mut legal);
+            let view = deal.view(seat);
+            let default = GreedyAgent.act(&view, &legal);
+            if legal.len() > 1 && !legal.iter().any(|a| a.is_win()) {
+                search.reset(deal_seed(seed, i), seat);
+                let chosen = search.act(&view, &legal);
+                let d = search.last_decision();
+                if !d.estimates.is_empty() {
+                    searched += 1.0;
+                }
+                if chosen != default {
+                    let est = d
+                        .estimates
+                        .iter()
+                        .find(|e| e.action == chosen)
+                        .map_or(0.0, |e| e.advantage);
+                    let mut oracle = TrueHands::new(&deal);
+                    oracle.prepare(&view, &mut rng);
+                    let (mut sum, mut n) = (0.0f64, 0.0f64);
+                    for _ in 0..fills {
+                        let fill = oracle.sample(&view, &mut rng).unwrap().clone();
+                        if let Some(p) = paired(&view, &fill, seat, [chosen, default], &variant) {
+                            sum += p;
+                            n += 1.0;
+                        }
+                    }
+                    let truth = sum / n.max(1.0);
+                    let group = match (chosen, default) {
+                        (Action::Discard(c), Action::Discard(g)) => {
+                            let rules = hand_rules(&view, sets_needed(&view));
+                            let discards = Discards::new(view.hand(), rules);
+                            if discards.shanten(c) > discards.shanten(g) {
+                                3
+                            } else {
+                                let unseen = view.unseen();
+                                let uke = |t| {
+                                    let mut h = *view.hand();
+                                    h.remove(t);
+                                    taisim_agents::ukeire_under(
+                                        &h,
+                                        rules,
+                                        discards.shanten(t),
+                                        &unseen.counts[..34].try_into().unwrap(),
+                                    )
+                                };
+                                if uke(c) < uke(g) {
+                                    1
+                                } else {
+                                    2
+                                }
+                            }
+                        }
+                        _ if view.tile_on_offer().is_some() => 5,
+                        _ => 4,
+                    };
+                    groups[0].add(est, truth);
+                    groups[group].add(est, truth);
+                    let b = bounds
+                        .windows(2)
+                        .position(|w| est >= w[0] && est < w[1])
+                        .unwrap_or(0);
+                    by_estimate[b].add(est, truth);
+                }
+            }
+            deal.play(default).unwrap();
+        }
+    }
+    println!("search:{budget} ({config:?}), {deals} deals of seed {seed}, {searched} searched decisions, {fills} true-state fills a departure");
+    println!(
+        "true gain of the departures per deal (all four seats): {:+.4} ± {:.4}",
+        groups[0].truth / deals as f64,
+        {
+            let g = &groups[0];
+            let m = g.truth / g.n.max(1.0);
+            ((g.truth_sq / g.n.max(1.0) - m * m).max(0.0) * g.n).sqrt() / deals as f64
+        }
+    );
+    for (g, name) in groups.iter().zip(names) {
+        g.line(name, searched);
+    }
+    for (g, w) in by_estimate.iter().zip(bounds.windows(2)) {
+        g.line(&format!("estimate in [{}, {})", w[0], w[1]), searched);
+    }
+}
