@@ -6,8 +6,9 @@
 //! by kind of departure and by the size of the estimate. A development study: the true
 //! state is read only to judge, never to decide.
 //!
-//! `cargo run --release -p taisim-agents --example search_truth -- DEALS SEED BUDGET FILLS [VARIANT [MARGIN [FIRST]]]`
-//! (MARGIN and FIRST: the search's margin and its racing's first round, defaults 1 and 64).
+//! `cargo run --release -p taisim-agents --example search_truth -- DEALS SEED BUDGET FILLS [VARIANT [MARGIN [FIRST [INDIFFERENCE]]]]`
+//! (MARGIN, FIRST and INDIFFERENCE: the search's margin, its racing's first round and the gain
+//! its racing deems worth having; defaults 1, 64 and 0.2).
 
 use std::sync::Arc;
 
@@ -94,10 +95,18 @@ fn main() {
     if let Some(m) = a.get(6) {
         config.margin = m.parse().unwrap();
     }
-    if let (Some(f), taisim_agents::search::Schedule::Racing { first, .. }) =
-        (a.get(7), &mut config.schedule)
+    if let taisim_agents::search::Schedule::Racing {
+        first,
+        indifference,
+        ..
+    } = &mut config.schedule
     {
-        *first = f.parse().unwrap();
+        if let Some(f) = a.get(7) {
+            *first = f.parse().unwrap();
+        }
+        if let Some(x) = a.get(8) {
+            *indifference = x.parse().unwrap();
+        }
     }
     let mut search = SearchAgent::new(Arc::clone(&variant), config);
     let mut legal = ActionList::new();
