@@ -249,10 +249,7 @@ impl Belief {
                     .push(WallTile::flower(taisim_sim::Flower::new(i as u8)));
             }
         }
-        for i in (1..fill.wall.len()).rev() {
-            let j = bounded(rng, i as u32 + 1) as usize;
-            fill.wall.swap(i, j);
-        }
+        fill.shuffle_wall(rng);
         Some(())
     }
 }

@@ -1,13 +1,13 @@
 //! A sampler that reads the real deal: the other seats' true concealed tiles and face-down
 //! kongs, only the wall's order redrawn. Never an agent's belief (it sees what the seat
-//! cannot): it labels training data, where a target may use the hidden state as long as the
-//! student that learns from it decides on its view alone. The search's estimates on these
-//! fills are unbiased estimates of each action's value in the true state, so a regression on
-//! the view learns the value under the true posterior of the hidden tiles, where labels from
-//! the search's own belief carry that belief's errors.
+//! cannot): studies use it to judge the search, where the hidden state may be read because
+//! nothing decides on it. The `search_truth` example plays the search's departures from
+//! greedy on these fills, so each is judged by its value in the true state; the
+//! `search_arena` example lets the search itself read them, to show what knowing the hands
+//! would be worth.
 
 use rand_pcg::Pcg64Mcg;
-use taisim_sim::{bounded, Deal, Fill, Flower, MeldKind, Seat, Tile, View, WallTile};
+use taisim_sim::{Deal, Fill, Flower, MeldKind, Seat, Tile, View, WallTile};
 
 use super::Sampler;
 
@@ -16,8 +16,9 @@ use super::Sampler;
 pub struct TrueHands<'d> {
     deal: &'d Deal,
     fill: Fill,
-    /// The fill's wall before shuffling: the tiles no seat holds, worked out once.
-    wall: Fill,
+    /// The fill before its wall is shuffled (the wall: the tiles no seat holds), worked out
+    /// once a decision.
+    unshuffled: Fill,
 }
 
 impl<'d> TrueHands<'d> {
@@ -26,7 +27,7 @@ impl<'d> TrueHands<'d> {
         TrueHands {
             deal,
             fill: Fill::default(),
-            wall: Fill::default(),
+            unshuffled: Fill::default(),
         }
     }
 }
@@ -34,7 +35,7 @@ impl<'d> TrueHands<'d> {
 impl Sampler for TrueHands<'_> {
     fn prepare(&mut self, view: &View<'_>, _rng: &mut Pcg64Mcg) {
         let mut counts = view.unseen().counts;
-        let fill = &mut self.wall;
+        let fill = &mut self.unshuffled;
         *fill = Fill::default();
         for o in Seat::ALL.into_iter().filter(|&o| o != view.seat()) {
             let hand = self.deal.hand(o);
@@ -61,12 +62,8 @@ impl Sampler for TrueHands<'_> {
     }
 
     fn sample(&mut self, _view: &View<'_>, rng: &mut Pcg64Mcg) -> Option<&Fill> {
-        self.fill.clone_from(&self.wall);
-        let wall = &mut self.fill.wall;
-        for i in (1..wall.len()).rev() {
-            let j = bounded(rng, i as u32 + 1) as usize;
-            wall.swap(i, j);
-        }
+        self.fill.clone_from(&self.unshuffled);
+        self.fill.shuffle_wall(rng);
         Some(&self.fill)
     }
 }

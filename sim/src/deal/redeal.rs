@@ -124,8 +124,15 @@ impl Fill {
                 fill.wall.push(WallTile::flower(f));
             }
         }
-        shuffle(&mut fill.wall, rng);
+        fill.shuffle_wall(rng);
         Some(fill)
+    }
+
+    /// Puts the wall's tiles in a uniformly random order (Fisher–Yates with the engine's
+    /// bounded draws), the hands and kongs as they are: what a sampler does last once it has
+    /// placed the hidden tiles.
+    pub fn shuffle_wall(&mut self, rng: &mut impl rand_core::RngCore) {
+        shuffle(&mut self.wall, rng);
     }
 }
 
