@@ -125,9 +125,6 @@ fn main() {
     let mut searched = 0.0;
     for i in 0..deals {
         let mut deal = Deal::new(variant.rules(), deal_seed(seed, i), DealContext::FIRST).unwrap();
-        for s in Seat::ALL {
-            search.reset(deal_seed(seed, i), s);
-        }
         while let Some(seat) = deal.to_act() {
             deal.legal_actions(&mut legal);
             let view = deal.view(seat);
