@@ -36,6 +36,13 @@ unless the action it scores highest scores more than a margin above it (the poli
 worse; it leaves greedy only where it learnt the search gains. Each round is validated at
 every margin of ``--margins`` and the best (round, margin) is kept.
 
+Cautious imitators (``--margins`` without ``--residual``). The network imitates the search's
+choice as above, and each round is also exported as a residual policy over greedy whose
+margin is in log-odds: the student leaves greedy's choice only for an action it finds more
+than ``exp(m)`` times as likely to be the search's. A teacher that rarely departs (plain
+``search``: about 7% of its decisions) teaches a clone to depart where it is sure, and to
+play greedy where it is not.
+
 Selection. After the first distillation and after each round the policy is played against
 ``--val-baseline`` in the duplicate arena for ``--val-deals`` walls on ``--val-seed``
 (default 2**41, the validation seed of the README's recipe; never 2**40, the evaluation
@@ -288,8 +295,10 @@ def parse_args(argv):
     g.add_argument("--pruned-advantage", type=float, default=-2.0,
                    help="points: the target of a legal action the search did not estimate "
                         "(--residual)")
-    g.add_argument("--margins", default="0.25,0.5,1,2",
-                   help="greedy margins (points) validated for each round (--residual)")
+    g.add_argument("--margins", default=None,
+                   help="greedy margins validated for each round: points for --residual "
+                        "(default 0.25,0.5,1,2), log-odds for an imitator (default: none, the "
+                        "plain student only)")
     g.add_argument("--heldout-every", type=int, default=20,
                    help="the last deal of every N is held out to report agreement")
     g = p.add_argument_group("DAgger")
@@ -307,12 +316,16 @@ def parse_args(argv):
     args = p.parse_args(argv)
     args.hidden = tuple(int(h) for h in args.hidden.split(",") if h)
     try:
-        args.margins = [float(m) for m in args.margins.split(",") if m]
+        given = args.margins if args.margins is not None else (
+            "0.25,0.5,1,2" if args.residual else "")
+        args.margins = [float(m) for m in given.split(",") if m]
     except ValueError:
-        raise SystemExit(f"distill_policy: --margins {args.margins!r}: numbers of points, "
-                         f"comma-separated")
-    if args.residual and (not args.margins or min(args.margins) < 0):
-        raise SystemExit("distill_policy: --margins needs at least one margin, none below 0")
+        raise SystemExit(f"distill_policy: --margins {args.margins!r}: numbers (points, or "
+                         f"log-odds without --residual), comma-separated")
+    if args.residual and not args.margins:
+        raise SystemExit("distill_policy: --residual needs at least one margin")
+    if args.margins and min(args.margins) < 0:
+        raise SystemExit("distill_policy: --margins: none below 0")
     if args.val_seed == EVALUATION_SEED:
         raise SystemExit("distill_policy: --val-seed 2**40 is the evaluation seed; selecting on "
                          "it would tune to the evaluation")
@@ -361,12 +374,17 @@ def main(argv=None):
         train_epochs(model, opt, data, state, args, log, device, epochs)
         path = export(model, os.path.join(args.out, f"round-{state['round']}.safetensors"))
         variants = [path]
-        if args.residual:
-            variants = [export(model, os.path.join(
+        if args.margins:
+            cautious = [export(model, os.path.join(
                 args.out, f"round-{state['round']}-margin-{m:g}.safetensors"), greedy_margin=m)
                 for m in args.margins]
-            # The student of a round is played by its first margin's file (DAgger).
-            path = variants[0]
+            if args.residual:
+                # A residual network is no policy alone: a round's student is played by its
+                # first margin's file (DAgger).
+                variants = cautious
+                path = cautious[0]
+            else:
+                variants += cautious
         if args.val_deals and state["validated"] < state["round"]:
             for v in variants:
                 state["selections"].append(validate(v, args, state, log))

@@ -25,7 +25,10 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-ROWS, KINDS, SEATS, COUNTS = 64, 34, 3, 5
+import taisim
+
+# The observation layout of the build that wrote the data (`hand_data` example).
+(ROWS, KINDS), SEATS, COUNTS = taisim.OBS_SHAPE, 3, 5
 VISIBLE_ROW = 7  # copies visible to the observer / 4 (agents/src/obs.rs)
 
 

@@ -6,9 +6,15 @@
 //! by kind of departure and by the size of the estimate. A development study: the true
 //! state is read only to judge, never to decide.
 //!
-//! `cargo run --release -p taisim-agents --example search_truth -- DEALS SEED BUDGET FILLS [VARIANT [MARGIN [FIRST [INDIFFERENCE]]]]`
+//! `cargo run --release -p taisim-agents --example search_truth -- DEALS SEED BUDGET FILLS [VARIANT [MARGIN [FIRST [INDIFFERENCE [PRUNE]]]]]`
 //! (MARGIN, FIRST and INDIFFERENCE: the search's margin, its racing's first round and the gain
-//! its racing deems worth having; defaults 1, 64 and 0.2).
+//! its racing deems worth having; defaults 1, 64 and 0.2; PRUNE `all` searches every legal
+//! action instead of the prior's candidates).
+//!
+//! BUDGET may instead name any agent as the command line does (`policy:student.safetensors`,
+//! `trained`, `defensive`): its departures from greedy are judged the same way, with an
+//! estimate of 0 (such an agent gives none). A distilled student is judged so in seconds
+//! where the arena needs thousands of walls to see the same gain.
 
 use std::sync::Arc;
 
@@ -17,7 +23,7 @@ use taisim_agents::knowledge::{hand_rules, sets_needed};
 use taisim_agents::search::{
     rollout, RolloutPolicy, Sampler, SearchAgent, SearchConfig, TrueHands,
 };
-use taisim_agents::{Agent, GreedyAgent};
+use taisim_agents::{Agent, AgentSpec, BuiltinAgent, GreedyAgent};
 use taisim_score::Variant;
 use taisim_sim::algo::Discards;
 use taisim_sim::{deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Seat, View};
@@ -88,10 +94,11 @@ fn main() {
     let a: Vec<String> = std::env::args().collect();
     let deals: u64 = a[1].parse().unwrap();
     let seed: u64 = a[2].parse().unwrap();
-    let budget: u32 = a[3].parse().unwrap();
+    let judged = &a[3];
     let fills: u32 = a[4].parse().unwrap();
     let variant = Arc::new(Variant::builtin(a.get(5).map_or("taiwan16", String::as_str)).unwrap());
-    let mut config = SearchConfig::with_budget(budget);
+    let budget: Option<u32> = judged.parse().ok();
+    let mut config = SearchConfig::with_budget(budget.unwrap_or(1));
     if let Some(m) = a.get(6) {
         config.margin = m.parse().unwrap();
     }
@@ -108,7 +115,19 @@ fn main() {
             *indifference = x.parse().unwrap();
         }
     }
+    if let Some(p) = a.get(9) {
+        config.prune = match p.as_str() {
+            "all" => false,
+            "prior" => true,
+            other => panic!("PRUNE is all or prior, not {other:?}"),
+        };
+    }
     let mut search = SearchAgent::new(Arc::clone(&variant), config);
+    // Any other agent the command line names, judged in the search's place.
+    let mut other: Option<BuiltinAgent> = budget.is_none().then(|| {
+        let spec: AgentSpec = judged.parse().unwrap_or_else(|e| panic!("{e}"));
+        spec.build(&variant).unwrap_or_else(|e| panic!("{e}"))
+    });
     let mut legal = ActionList::new();
     let mut rng: Pcg64Mcg = rng_from_seed(seed ^ 0x7e57);
     let names = [
@@ -130,18 +149,28 @@ fn main() {
             let view = deal.view(seat);
             let default = GreedyAgent.act(&view, &legal);
             if legal.len() > 1 && !legal.iter().any(|a| a.is_win()) {
-                search.reset(deal_seed(seed, i), seat);
-                let chosen = search.act(&view, &legal);
-                let d = search.last_decision();
-                if !d.estimates.is_empty() {
-                    searched += 1.0;
-                }
+                let (chosen, est) = match other.as_mut() {
+                    Some(agent) => {
+                        agent.reset(deal_seed(seed, i), seat);
+                        searched += 1.0;
+                        (agent.act(&view, &legal), 0.0)
+                    }
+                    None => {
+                        search.reset(deal_seed(seed, i), seat);
+                        let chosen = search.act(&view, &legal);
+                        let d = search.last_decision();
+                        if !d.estimates.is_empty() {
+                            searched += 1.0;
+                        }
+                        let est = d
+                            .estimates
+                            .iter()
+                            .find(|e| e.action == chosen)
+                            .map_or(0.0, |e| e.advantage);
+                        (chosen, est)
+                    }
+                };
                 if chosen != default {
-                    let est = d
-                        .estimates
-                        .iter()
-                        .find(|e| e.action == chosen)
-                        .map_or(0.0, |e| e.advantage);
                     let mut oracle = TrueHands::new(&deal);
                     oracle.prepare(&view, &mut rng);
                     let (mut sum, mut n) = (0.0f64, 0.0f64);
@@ -193,7 +222,11 @@ fn main() {
             deal.play(default).unwrap();
         }
     }
-    println!("search:{budget} ({config:?}), {deals} deals of seed {seed}, {searched} searched decisions, {fills} true-state fills a departure");
+    let who = match budget {
+        Some(n) => format!("search:{n} ({config:?})"),
+        None => judged.clone(),
+    };
+    println!("{who}, {deals} deals of seed {seed}, {searched} searched decisions, {fills} true-state fills a departure");
     println!(
         "true gain of the departures per deal (all four seats): {:+.4} ± {:.4}",
         groups[0].truth / deals as f64,

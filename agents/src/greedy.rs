@@ -8,13 +8,13 @@
 
 use arrayvec::ArrayVec;
 use taisim_sim::algo::{self, Discards};
-use taisim_sim::{chow_tiles, Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View};
+use taisim_sim::{Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View};
 
 use crate::agent::Agent;
 use crate::efficiency::{connectivity, discard_ukeire, ukeire_under};
 use crate::knowledge::{
     hand_rules, last_discards, looks_ready, safe_against, sets_needed, shown_counts, unseen_counts,
-    visible_counts,
+    visible_counts, Claim,
 };
 
 /// Wins whenever it can; on its turn plays the discard (or kong) that leaves the lowest
@@ -419,25 +419,15 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &LegalSet) -> Action {
     let now = algo::shanten(hand, hand_rules);
     let mut best: Option<(i8, u8, Action)> = None;
     for &action in legal.head() {
-        let mut after = *hand;
-        let preference = match action {
-            Action::Kong => {
-                after.remove_n(offer, 3);
-                0
-            }
-            Action::Pung => {
-                after.remove_n(offer, 2);
-                1
-            }
-            Action::Chow(lowest) => {
-                for t in chow_tiles(lowest) {
-                    if t != offer {
-                        after.remove(t);
-                    }
-                }
-                2
-            }
+        let (claim, preference) = match action {
+            Action::Kong => (Claim::Kong, 0),
+            Action::Pung => (Claim::Pung, 1),
+            Action::Chow(lowest) => (Claim::Chow { lowest }, 2),
             _ => continue,
+        };
+        let Some(after) = claim.leaves(hand, offer) else {
+            debug_assert!(false, "a legal claim takes tiles the hand holds");
+            continue;
         };
         // The claimed set becomes a meld: one set fewer to form from the concealed tiles.
         let sh = algo::shanten(&after, hand_rules.with_sets(sets - 1));

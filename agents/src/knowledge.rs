@@ -41,6 +41,62 @@ pub fn shanten(view: &View<'_>, hand: &Hand, sets: u8) -> i8 {
     algo::shanten(hand, hand_rules(view, sets))
 }
 
+/// A claim of a discard, by the shape it takes from the hand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// A chow of the offered tile with the two held tiles beside it: `lowest` begins the run.
+    Chow {
+        lowest: Tile,
+    },
+    Pung,
+    Kong,
+}
+
+impl Claim {
+    /// The claims that take the offered tile `offer` into a set, in the action space's
+    /// order (chows by the offer's place in the run, then pung, then kong), each as its
+    /// [`Claim`] or `None` where the shape cannot exist (a chow of an honor, or one reaching
+    /// past 1 or 9).
+    pub fn shapes(offer: Tile) -> [Option<Claim>; 5] {
+        let chow = |k: u8| {
+            let r = offer.rank();
+            (!offer.is_honor() && r > k && r - k <= 7).then(|| Claim::Chow {
+                lowest: Tile::new(offer.to_u8() - k),
+            })
+        };
+        [
+            chow(0),
+            chow(1),
+            chow(2),
+            Some(Claim::Pung),
+            Some(Claim::Kong),
+        ]
+    }
+
+    /// The concealed tiles left after the claim of `offer` from `hand`, or `None` where the
+    /// hand lacks the tiles the claim takes.
+    pub fn leaves(self, hand: &Hand, offer: Tile) -> Option<Hand> {
+        let mut after = *hand;
+        let counts = hand.counts();
+        match self {
+            Claim::Kong if counts[offer.index()] >= 3 => after.remove_n(offer, 3),
+            Claim::Pung if counts[offer.index()] >= 2 => after.remove_n(offer, 2),
+            Claim::Chow { lowest } => {
+                for t in taisim_sim::chow_tiles(lowest) {
+                    if t != offer {
+                        if counts[t.index()] == 0 {
+                            return None;
+                        }
+                        after.remove(t);
+                    }
+                }
+            }
+            _ => return None,
+        }
+        Some(after)
+    }
+}
+
 /// Copies of each kind lying face up for every seat to see: the river's unclaimed discards,
 /// exposed melds and the wild indicator (the viewer's own hand and concealed kongs left
 /// out). A kind at 0 is still 生张 (taizhou.md 「危险牌」: a dragon nobody has played yet).

@@ -6,8 +6,9 @@
 //! turn order: `r = 0` the observer, `1` the next seat (下家), `2` across, `3` the previous
 //! seat (上家, whose discards the observer may chow). Every value lies in `[0, 1]`.
 //!
-//! Version 3, shape `(64, 34)`; version 2 was rows `0..60` alone, before the hand-efficiency
-//! rows, and version 1 rows `0..59`, before the wild row:
+//! Version 4, shape `(65, 34)`; version 3 was rows `0..64` alone, before the claim row,
+//! version 2 rows `0..60`, before the hand-efficiency rows, and version 1 rows `0..59`,
+//! before the wild row:
 //!
 //! | rows      | feature (per kind unless stated)                                            |
 //! |-----------|-----------------------------------------------------------------------------|
@@ -28,6 +29,7 @@
 //! | `61`      | discard turn: per held kind, (shanten after discarding it − that least) / 4, capped at 1 |
 //! | `62`      | discard turn: per kind of row `60`, the ukeire after discarding it / 128, capped at 1 |
 //! | `63`      | own shanten, one-hot on column `min(shanten, 33)`                            |
+//! | `64`      | answering a discard: by claim, the shanten it leaves against the hand's now, below |
 //!
 //! Scalar row (58): columns `0..4` the dealer (one-hot by `r`); `4` the dealer's streak (連莊)
 //! / 8, capped at 1; `5` tiles still drawable / 64, capped at 1; `6..10` declared ready (by
@@ -38,6 +40,18 @@
 //!
 //! The wild indicator itself is face up, so it counts among the visible copies (row `7`).
 //! Under a wild, the hand rows count copies of the wild kind held: the observer's wilds.
+//!
+//! Claim row (64, version 4): when the observer answers a discard, column `c` describes the
+//! claim whose action is `CHOW + c` (`c` = 0, 1, 2: the chow in which the offered tile is the
+//! lowest, middle or highest; 3 the pung, 4 the kong), where the hand holds the tiles it
+//! takes (whether the rules let the observer make it is the action mask's business):
+//! `(shanten after the claim − shanten now + 2) / 4`, capped at 1. So 0.25 is a claim that
+//! brings the hand one step nearer ready (the only claims greedy makes), 0.5 one that leaves
+//! it as far, 0.75 and 1 ones that set it back; 0 no such claim. The shanten after a claim
+//! is greedy's measure: the concealed tiles left, one set fewer to form (for a chow or pung,
+//! the best discard it must then make). Without it a policy must work out from the hand rows
+//! alone what a claim does to the hand, and cloned and distilled policies judged claims
+//! worst of all their decisions (agents/policies/README.md).
 //!
 //! Hand efficiency (rows `60..64`, version 3) is what the greedy agent decides by, measured
 //! the same way ([`hand_rules`]: the deal's special hands and wild): a "discard turn" is an
@@ -53,8 +67,8 @@
 //!
 //! A new layout gets a new [`OBS_VERSION`]; [`obs_shape`] answers for every version this
 //! build knows, and a trained policy records the version it was trained on. Only the
-//! current version is encoded. Version 2 is a prefix of it (rows only appended), so a
-//! version-2 policy reads the first 60 rows; a version-1 file is refused by name
+//! current version is encoded. Versions 2 and 3 are prefixes of it (rows only appended), so
+//! a version-2 policy reads the first 60 rows and a version-3 one the first 64; a version-1 file is refused by name
 //! ([`PolicyError::ObsVersion`](crate::PolicyError::ObsVersion)): its policies were trained
 //! before the wild row and would play taizhou blind to the wild, which is why version 2
 //! refused them.
@@ -64,12 +78,12 @@ use taisim_sim::algo::{self, Discards};
 use taisim_sim::{seat_wind, Discard, MeldKind, Seat, Tile, TileSet, View};
 
 use crate::efficiency::discard_ukeire;
-use crate::knowledge::{hand_rules, relative, sets_needed, unseen_counts};
+use crate::knowledge::{hand_rules, relative, sets_needed, unseen_counts, Claim};
 
 /// The current observation layout.
-pub const OBS_VERSION: u32 = 3;
+pub const OBS_VERSION: u32 = 4;
 /// Rows of the current layout.
-pub const OBS_CHANNELS: usize = 64;
+pub const OBS_CHANNELS: usize = 65;
 /// Columns: one per tile kind.
 pub const OBS_WIDTH: usize = Tile::NUM;
 /// Values in one observation (`OBS_CHANNELS * OBS_WIDTH`).
@@ -83,7 +97,9 @@ pub const fn obs_shape(version: u32) -> Option<[usize; 2]> {
         1 => Some([59, OBS_WIDTH]),
         // Before the hand-efficiency rows: a prefix of the current layout.
         2 => Some([60, OBS_WIDTH]),
-        3 => Some([OBS_CHANNELS, OBS_WIDTH]),
+        // Before the claim row: a prefix of the current layout.
+        3 => Some([64, OBS_WIDTH]),
+        4 => Some([OBS_CHANNELS, OBS_WIDTH]),
         _ => None,
     }
 }
@@ -121,6 +137,8 @@ pub mod channel {
     pub const UKEIRE_AFTER: usize = 62;
     /// Own shanten, one-hot (version 3).
     pub const SHANTEN: usize = 63;
+    /// Answering a discard: each claim's shanten against the hand's now (version 4).
+    pub const CLAIM_AFTER: usize = 64;
 }
 
 /// The denominator of the ukeire row: more than the most copies a hand can leave unseen
@@ -477,13 +495,40 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
     scalars[scalar::RIVER_LEN] = RIVER_FRACTIONS[river.len];
     copy_row(&mut out[row(SCALARS)..row(SCALARS) + OBS_WIDTH], &scalars);
 
-    write_efficiency(view, &seen, out);
+    let shanten = write_efficiency(view, &seen, out);
+    // Only a discard can be claimed: a kong being added is answered by a win or a pass.
+    if let (Some(tile), Some(now)) = (offer.and(view.discard_on_offer()), shanten) {
+        write_claims(view, tile, now, out);
+    }
+}
+
+/// Row `64` (see the module docs): each claim of `offer` the hand holds the tiles for, by
+/// the shanten it leaves against `now`, the waiting hand's.
+fn write_claims(view: &View<'_>, offer: Tile, now: i8, out: &mut [f32; OBS_LEN]) {
+    let hand = view.hand();
+    let sets = sets_needed(view);
+    if sets == 0 {
+        return;
+    }
+    let rules = hand_rules(view, sets - 1);
+    let base = channel::CLAIM_AFTER * OBS_WIDTH;
+    for (c, claim) in Claim::shapes(offer).into_iter().enumerate() {
+        if let Some(after) = claim.and_then(|claim| claim.leaves(hand, offer)) {
+            let change = algo::shanten(&after, rules) - now + 2;
+            out[base + c] = QUARTERS[change.clamp(1, 4) as usize];
+        }
+    }
 }
 
 /// Rows `60..64` (see the module docs): per-discard shanten and ukeire on a discard turn,
 /// and the waiting hand's shanten, by the greedy agent's own measure. `seen` is the view's
-/// [`visible_counts`](crate::knowledge::visible_counts), as row `7` has them.
-fn write_efficiency(view: &View<'_>, seen: &[u8; Tile::NUM], out: &mut [f32; OBS_LEN]) {
+/// [`visible_counts`](crate::knowledge::visible_counts), as row `7` has them. Returns the
+/// shanten row `63` shows, if any.
+fn write_efficiency(
+    view: &View<'_>,
+    seen: &[u8; Tile::NUM],
+    out: &mut [f32; OBS_LEN],
+) -> Option<i8> {
     use channel::*;
     let row = |c: usize| c * OBS_WIDTH;
     let hand = view.hand();
@@ -517,8 +562,9 @@ fn write_efficiency(view: &View<'_>, seen: &[u8; Tile::NUM], out: &mut [f32; OBS
     } else if hand.len() == waiting {
         algo::shanten(hand, rules)
     } else {
-        return;
+        return None;
     };
     // A waiting hand is never complete, so its shanten is at least 0.
     out[row(SHANTEN) + (shanten.max(0) as usize).min(OBS_WIDTH - 1)] = 1.0;
+    Some(shanten)
 }

@@ -156,6 +156,16 @@ pub fn obs_rows(version: u32) -> Option<Vec<ObsRow>> {
             "own shanten, one-hot on column min(shanten, 33)".into(),
         );
     }
+    if version >= 4 {
+        row(
+            channel::CLAIM_AFTER,
+            "claim_after".into(),
+            "answering a discard: column c for the claim of action CHOW + c (0–2 the chows with \
+             the offer lowest, middle, highest; 3 pung; 4 kong) whose tiles the hand holds, \
+             (shanten after the claim − shanten now + 2) / 4, capped at 1; 0 without it"
+                .into(),
+        );
+    }
     (out.len() == rows).then_some(out)
 }
 
@@ -223,7 +233,8 @@ mod tests {
         assert_eq!(at("river_next_recent_6"), Some(channel::RIVER + 7 + 6));
         assert_eq!(at("passed_next"), Some(channel::SAFE));
         assert_eq!(at("scalars"), Some(channel::SCALARS));
-        assert_eq!(at("shanten"), Some(OBS_CHANNELS - 1));
+        assert_eq!(at("shanten"), Some(channel::SHANTEN));
+        assert_eq!(at("claim_after"), Some(OBS_CHANNELS - 1));
         let scalars = scalar_columns();
         assert_eq!(scalars[scalar::RIVER_LEN], "river_len");
         assert_eq!(scalars[scalar::HIDDEN_KONGS + 3], "hidden_kongs_previous");

@@ -15,10 +15,11 @@ use taisim_sim::{Action, ActionList, Deal, DealContext, Hand, Seat, Tile, View};
 
 #[test]
 fn version_three_appends_four_rows_to_version_two() {
-    assert_eq!(OBS_VERSION, 3);
+    // Version 4 appends the claim row after them (obs_claims.rs).
+    assert_eq!(OBS_VERSION, 4);
     assert_eq!(obs_shape(3), Some([64, 34]));
     assert_eq!(obs_shape(2), Some([60, 34]));
-    assert_eq!(OBS_CHANNELS, 64);
+    assert_eq!(OBS_CHANNELS, 65);
     assert_eq!(
         [
             channel::BEST_DISCARD,

@@ -14,9 +14,10 @@ fn version_two_adds_one_row_to_version_one() {
     assert_eq!(obs_shape(2), Some([60, 34]));
     assert_eq!(obs_shape(1), Some([59, 34]));
     assert_eq!(channel::WILD, 59);
-    // Version 3 appends its rows after the wild row (obs_efficiency.rs).
-    assert_eq!(OBS_VERSION, 3);
-    assert_eq!(obs_shape(4), None);
+    // Version 3 appends its rows after the wild row (obs_efficiency.rs), version 4 one more
+    // (obs_claims.rs).
+    assert_eq!(OBS_VERSION, 4);
+    assert_eq!(obs_shape(5), None);
     assert_eq!(obs_shape(OBS_VERSION), Some([OBS_CHANNELS, OBS_WIDTH]));
 }
 

@@ -210,18 +210,15 @@ fn the_shipped_policy_loads_and_is_in_the_writers_form() {
         .iter()
         .map(|l| (l.inputs, l.outputs))
         .collect();
-    // Trained on version 3, the current layout.
-    assert_eq!(policy.obs_version(), OBS_VERSION);
-    assert_eq!(
-        sizes,
-        [(OBS_LEN, 256), (256, 256), (256, ACTION_SPACE_SIZE)]
-    );
-    // With a per-kind head of 64 over every row of the layout.
+    // Trained on version 3, which version 4 extends by its claim row: it reads the first 64
+    // rows of the current observation.
+    assert_eq!(policy.obs_version(), 3);
+    let v3 = taisim_agents::policy_inputs(3).unwrap();
+    assert_eq!(v3, 64 * OBS_WIDTH);
+    assert_eq!(sizes, [(v3, 256), (256, 256), (256, ACTION_SPACE_SIZE)]);
+    // With a per-kind head of 64 over every row of that layout.
     let head = policy.kind_head().expect("trained has a per-kind head");
-    assert_eq!(
-        (head.rows(), head.hidden()),
-        (taisim_agents::OBS_CHANNELS, 64)
-    );
+    assert_eq!((head.rows(), head.hidden()), (64, 64));
     let agent = PolicyAgent::trained().unwrap();
     assert_eq!(agent.name(), "trained");
     assert!(Arc::ptr_eq(agent.policy(), &policy), "parsed once, shared");

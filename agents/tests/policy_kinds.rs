@@ -305,7 +305,7 @@ fn misshapen_heads_are_refused_by_name() {
                 vec![OBS_LEN, HIDDEN],
                 vec![0.0; HIDDEN * OBS_LEN],
             )),
-            "the context weight has shape [2176, 8], expected [8, 2176]",
+            &format!("the context weight has shape [{OBS_LEN}, 8], expected [8, {OBS_LEN}]"),
         ),
         (
             Some((
@@ -313,7 +313,7 @@ fn misshapen_heads_are_refused_by_name() {
                 vec![HIDDEN, OBS_CHANNELS],
                 vec![0.0; HIDDEN * OBS_CHANNELS],
             )),
-            "takes 64 values, expected 128",
+            &format!("takes {OBS_CHANNELS} values, expected {}", 2 * OBS_CHANNELS),
         ),
         (
             Some((
@@ -321,7 +321,7 @@ fn misshapen_heads_are_refused_by_name() {
                 vec![HIDDEN, 10],
                 vec![0.0; HIDDEN * 10],
             )),
-            "the context weight has shape [8, 10], expected [8, 2176]",
+            &format!("the context weight has shape [8, 10], expected [8, {OBS_LEN}]"),
         ),
         (
             Some((

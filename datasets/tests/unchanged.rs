@@ -13,6 +13,12 @@
 //! of 78d0fed (which gave the old figures, all eight) and by this one, and read back with
 //! DuckDB: every table had the same rows, column for column, and the only new column was the
 //! wins' and tai's `variant`, holding the run's variant's name in every row.
+//!
+//! Re-pinned when observation version 4 appended its claim row (the two runs with a
+//! decisions table). Before re-pinning, both were written by the binary of a305b8a and by
+//! this one: the wins, tai and deals files were identical, and in the decisions table every
+//! column but two was the same; `obs_version` went from 3 to 4, and each observation's first
+//! 64 rows (2,176 bytes) were byte for byte the old one, followed by the new row.
 
 use taisim_datasets::{sha256_hex, simulate, DecisionSeats, Manifest, RunOptions, RunRequest};
 
@@ -81,7 +87,7 @@ fn runs_of_every_kind_are_byte_identical_to_before() {
                 decisions: seats("all"),
                 ..request("taiwan16", "greedy", 6)
             },
-            "0154dc44b80c52c20a23f3754439d6fa43b6c8152d0aa535d5a74af68733c166",
+            "3d8d1d8f0486f00d722c4ac141bfb9c5ef23dc4d3918ecc1614c0d0413e35a52",
         ),
         (
             "--deals 3000 --part-size 1000 --log-actions --agents random --seed 1",
@@ -100,7 +106,7 @@ fn runs_of_every_kind_are_byte_identical_to_before() {
                 decisions: seats("E,W"),
                 ..request("taizhou", "trained", 6)
             },
-            "d4a958091d7303510eafbb89a6b3bedda9070d570b855e3171b290fbcb93c6fa",
+            "6108508aa5571113be58ae79e1550023bdad1f4a200c32679cf78ab41ec7157e",
         ),
         (
             "--variant taiwan16-house --deals 300 --agents greedy,defensive,random,trained --seed 3 --log-actions",

@@ -117,6 +117,14 @@ impl<'a> View<'a> {
             .flatten()
     }
 
+    /// The discard on offer to the viewer, when it must answer one ([`View::tile_on_offer`]
+    /// less a kong being added).
+    pub fn discard_on_offer(&self) -> Option<Tile> {
+        (self.deal.to_act() == Some(self.seat))
+            .then(|| self.deal.discard_on_offer())
+            .flatten()
+    }
+
     /// The tile the viewer just drew, on its own turn.
     pub fn drawn_tile(&self) -> Option<Tile> {
         (self.deal.to_act() == Some(self.seat))

@@ -15,7 +15,8 @@ Needs ``torch``.
 import torch
 import torch.nn as nn
 
-from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, PolicyError
+from taisim._native import (ACTION_SPACE_SIZE, OBS_SHAPE, OLDEST_POLICY_OBS_VERSION,
+                            PolicyError)
 
 #: The first action index of each block the head scores, in its output order: discard,
 #: discard and declare ready, concealed kong, added kong.
@@ -83,12 +84,15 @@ def load_policy(path):
     ``torch`` modules computing what the Rust agent computes: an ``nn.Sequential`` of
     ``nn.Linear`` layers with ``nn.ReLU`` between them (architecture ``mlp``), or a
     :class:`KindPolicy` (``mlp_kinds``). A warm start for training (``scripts/distill_policy.py
-    --init``). ``path`` may be ``"trained"``: the policy built into this package. A file that
-    is not a policy of this observation version raises ``taisim.PolicyError``."""
+    --init``). ``path`` may be ``"trained"``: the policy built into this package. A policy of
+    an older layout that the current one extends (version 2 or 3: rows were only appended
+    since) is read with zero weights for the appended rows, so the modules take the current
+    observation and score it as the Rust agent scores it, and training goes on from there
+    with every row. Any other file raises ``taisim.PolicyError``."""
     import json
     import struct
 
-    from taisim._native import OBS_VERSION, trained_policy_bytes
+    from taisim._native import OBS_VERSION, obs_rows, trained_policy_bytes
 
     data = trained_policy_bytes() if str(path) == "trained" else open(path, "rb").read()
     if len(data) < 8:
@@ -101,9 +105,14 @@ def load_policy(path):
     meta = header.pop("__metadata__", {}) or {}
     if meta.get("format") != "taisim-policy":
         raise PolicyError(f"{path}: format is {meta.get('format')!r}, not 'taisim-policy'")
-    if meta.get("obs_version") != str(OBS_VERSION):
-        raise PolicyError(f"{path}: observation version {meta.get('obs_version')}; this build "
-                          f"encodes version {OBS_VERSION}")
+    version = meta.get("obs_version")
+    if version not in [str(v) for v in range(OLDEST_POLICY_OBS_VERSION, OBS_VERSION + 1)]:
+        raise PolicyError(f"{path}: observation version {version}; this build encodes version "
+                          f"{OBS_VERSION} and reads policies of versions "
+                          f"{OLDEST_POLICY_OBS_VERSION} to {OBS_VERSION}")
+    # The rows of the file's layout, and those appended since (read with zero weights).
+    then = len(obs_rows(int(version)))
+    added = OBS_SHAPE[0] - then
     body = data[8 + size:]
 
     def tensor(name):
@@ -117,6 +126,8 @@ def load_policy(path):
     layers = []
     for i in range(int(meta.get("layers", 0))):
         w, b = tensor(f"layers.{i}.weight"), tensor(f"layers.{i}.bias")
+        if i == 0 and added:
+            w = torch.cat([w, w.new_zeros(w.shape[0], added * KINDS)], 1)
         linear = nn.Linear(w.shape[1], w.shape[0])
         with torch.no_grad():
             linear.weight.copy_(w)
@@ -130,8 +141,14 @@ def load_policy(path):
     if meta.get("architecture") != "mlp_kinds":
         return mlp
     head = KindHead(mlp[-1].in_features, tensor("kinds.input.bias").shape[0])
+    w = tensor("kinds.input.weight")
+    if added:
+        # The head reads each kind's column, then the column less each row's largest value:
+        # zero weights after each half for the rows appended.
+        pad = w.new_zeros(w.shape[0], added)
+        w = torch.cat([w[:, :then], pad, w[:, then:], pad], 1)
     with torch.no_grad():
-        head.input.weight.copy_(tensor("kinds.input.weight"))
+        head.input.weight.copy_(w)
         head.input.bias.copy_(tensor("kinds.input.bias"))
         head.context.weight.copy_(tensor("kinds.context.weight"))
         head.output.weight.copy_(tensor("kinds.output.weight"))

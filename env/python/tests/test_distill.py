@@ -102,6 +102,16 @@ def test_warm_start_and_refusals(labels, tmp_path):
     with torch.no_grad():
         np.testing.assert_allclose(taisim.policy_logits(path, obs),
                                    trained(torch.from_numpy(obs)).numpy(), rtol=1e-4, atol=1e-3)
+    # The shipped file is of an older layout (version 3, which the current one extends): the
+    # torch module, given zero weights for the rows appended since, scores the current
+    # observation (every row set at random here) as the Rust agent scores it from the file.
+    shipped = tmp_path / "shipped.safetensors"
+    shipped.write_bytes(taisim._native.trained_policy_bytes())
+    assert json.loads(shipped.read_bytes()[8:8 + int.from_bytes(shipped.read_bytes()[:8], "little")]
+                      )["__metadata__"]["obs_version"] == "3"
+    with torch.no_grad():
+        np.testing.assert_allclose(taisim.policy_logits(shipped, obs),
+                                   trained(torch.from_numpy(obs)).numpy(), rtol=1e-4, atol=1e-3)
     with pytest.raises(SystemExit, match="--hidden"):
         tp.init_from_policy(tp.PolicyNet((32,), 8), "trained")
     with pytest.raises(SystemExit, match="evaluation seed"):
@@ -192,6 +202,26 @@ def test_a_residual_student_is_validated_at_each_margin_and_never_below_greedy_b
                  "-1", *TINY])
     with pytest.raises(taisim.PolicyError, match="greedy_margin"):
         taisim.export_policy(module, tmp_path / "bad.safetensors", greedy_margin=float("nan"))
+
+
+def test_a_cautious_imitator_is_validated_plain_and_at_each_log_odds_margin(labels, tmp_path):
+    out = tmp_path / "cautious"
+    policy = dp.main(["--out", str(out), "--data", labels, "--margins", "1,1000000", *TINY])
+    selection = json.loads((out / "selection.json").read_text())
+    assert [v["policy"] for v in selection["validations"]] == [
+        "round-0.safetensors", "round-0-margin-1.safetensors", "round-0-margin-1e+06.safetensors"]
+    best = max(selection["validations"], key=lambda v: v["mean_diff"])
+    assert Path(policy).read_bytes() == (out / best["policy"]).read_bytes()
+    # The same network in every file; only the margin differs, and a margin no log-odds
+    # reach plays greedy deal for deal.
+    obs = np.random.default_rng(4).integers(0, 2, (3, *taisim.OBS_SHAPE)).astype(np.float32)
+    np.testing.assert_array_equal(taisim.policy_logits(out / "round-0.safetensors", obs),
+                                  taisim.policy_logits(out / "round-0-margin-1.safetensors", obs))
+    duel = taisim.arena(f"policy:{out / 'round-0-margin-1e+06.safetensors'}", "greedy",
+                        deals=3, seed=5, threads=1)
+    assert duel["mean_diff"] == 0.0
+    with pytest.raises(SystemExit, match="--margins"):
+        dp.main(["--out", str(tmp_path / "z"), "--data", labels, "--margins", "x", *TINY])
 
 
 def test_the_residual_loss_regresses_the_estimated_advantages():

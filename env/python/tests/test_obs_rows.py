@@ -13,12 +13,12 @@ def test_every_row_of_every_version_is_named_once():
     assert [r.index for r in rows] == list(range(len(rows)))
     assert len({r.name for r in rows}) == len(rows)
     assert all(r.meaning for r in rows)
-    # Rows were only appended: versions 1 and 2 are prefixes, of 59 and 60 rows.
-    for version, n in ((1, 59), (2, 60)):
+    # Rows were only appended: versions 1, 2 and 3 are prefixes, of 59, 60 and 64 rows.
+    for version, n in ((1, 59), (2, 60), (3, 64)):
         old = taisim.obs_rows(version)
         assert len(old) == n and old == rows[:n]
     assert taisim.obs_rows(taisim.OBS_VERSION) == rows
-    for bad in (0, 4, -1):
+    for bad in (0, taisim.OBS_VERSION + 1, -1):
         with pytest.raises(taisim.UsageError, match="observation version"):
             taisim.obs_rows(bad)
     with pytest.raises(TypeError):

@@ -37,9 +37,10 @@ def rendered_wild(text):
 
 
 def test_layout_keeps_the_wild_row():
-    # Version 3 appends its hand-efficiency rows after version 2's last row, the wild row.
-    assert taisim.OBS_VERSION == 3
-    assert taisim.OBS_SHAPE == (64, 34)
+    # Version 3 appends its hand-efficiency rows after version 2's last row, the wild row,
+    # and version 4 the claim row after those.
+    assert taisim.OBS_VERSION == 4
+    assert taisim.OBS_SHAPE == (65, 34)
     assert WILD_ROW == 59
 
 

@@ -80,6 +80,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
     m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;
     m.add("OBS_VERSION", OBS_VERSION)?;
+    m.add(
+        "OLDEST_POLICY_OBS_VERSION",
+        taisim_agents::OLDEST_POLICY_OBS_VERSION,
+    )?;
     m.add("MAX_NUM_ENVS", vec_env::MAX_NUM_ENVS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -472,6 +472,15 @@ impl Deal {
         }
     }
 
+    /// The tile on offer when it is a discard the seats may claim (not a kong being added,
+    /// which only a win answers).
+    pub fn discard_on_offer(&self) -> Option<Tile> {
+        match self.phase {
+            Phase::Claims { tile, .. } => Some(tile),
+            _ => None,
+        }
+    }
+
     /// The flower a 七搶一 decision is about.
     pub fn flower_on_offer(&self) -> Option<Flower> {
         match self.phase {
