@@ -198,6 +198,7 @@ fn robbing_an_added_kong() {
     for rob in [true, false] {
         let mut deal = rigged(Rules::TAIWAN16, hands, "C F P 7m", "5s");
         play(&mut deal, E, Action::Discard(t("7m")));
+        assert_eq!(deal.discard_on_offer(), Some(t("7m")));
         play(&mut deal, W, Action::Pung);
         assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
         play(&mut deal, N, Action::Pass);
@@ -213,6 +214,10 @@ fn robbing_an_added_kong() {
         assert!(legal(&deal).contains(&Action::AddedKong(t("7m"))));
         play(&mut deal, W, Action::AddedKong(t("7m")));
         assert_eq!(deal.tile_on_offer(), Some(t("7m")));
+        // A kong being added is on offer, but it is no discard: only a win answers it.
+        assert_eq!(deal.discard_on_offer(), None);
+        assert_eq!(deal.view(N).tile_on_offer(), Some(t("7m")));
+        assert_eq!(deal.view(N).discard_on_offer(), None);
         assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
         if rob {
             play(&mut deal, N, Action::Win);
