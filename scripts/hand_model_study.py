@@ -9,7 +9,7 @@ Usage (the data from the `hand_data` example, development seeds):
 
 For each turn of greedy self-play the example writes the observation of the seat to act and
 how many of each kind each other seat holds; with SAMPLES it also writes the play belief's
-share of fills holding each count. The network (the flattened version-3 observation, two ReLU
+share of fills holding each count. The network (the flattened observation, two ReLU
 layers of 512 and 256, then 3 × 34 softmaxes over the counts 0..4, counts above the viewer's
 unseen copies masked) is trained on `train` and, like the belief, scored on `test`:
 - the cross-entropy of each (seat, kind) count,
