@@ -497,7 +497,7 @@ fn write(view: &View<'_>, river: &River, out: &mut [f32]) {
 
     let shanten = write_efficiency(view, &seen, out);
     // Only a discard can be claimed: a kong being added is answered by a win or a pass.
-    if let (Some(tile), Some(now)) = (offer.and(view.discard_on_offer()), shanten) {
+    if let (Some(tile), Some(now)) = (view.discard_on_offer(), shanten) {
         write_claims(view, tile, now, out);
     }
 }

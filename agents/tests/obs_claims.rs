@@ -4,6 +4,7 @@
 //! (greedy claims exactly when some legal claim shows one step nearer ready). Seats play
 //! greedy and random by turns, so claims of every kind are offered.
 
+use taisim_agents::knowledge::{hand_rules, sets_needed};
 use taisim_agents::obs::channel;
 use taisim_agents::space::{action_index, CHOW, KONG, PUNG};
 use taisim_agents::{
@@ -11,8 +12,8 @@ use taisim_agents::{
     OBS_WIDTH,
 };
 use taisim_score::Variant;
-use taisim_sim::algo::{self, HandRules, Wild};
-use taisim_sim::{chow_tiles, Action, ActionList, Deal, DealContext, Hand, Seat, Tile, View};
+use taisim_sim::algo;
+use taisim_sim::{chow_tiles, Action, ActionList, Deal, DealContext, Hand, Seat, Tile};
 
 #[test]
 fn version_four_appends_the_claim_row_to_version_three() {
@@ -51,15 +52,6 @@ fn leaves(hand: &Hand, offer: Tile, column: usize) -> Option<Hand> {
     Some(after)
 }
 
-/// The deal's hand rules for a concealed part of `sets` sets: its special hands and wild.
-fn rules_of(view: &View<'_>, sets: u8) -> HandRules {
-    let rules = HandRules::new(sets, view.rules().special);
-    match view.wild() {
-        Some(kind) => rules.with_wild(Wild::taizhou(kind, true)),
-        None => rules,
-    }
-}
-
 #[test]
 fn the_claim_row_is_each_claims_shanten_and_greedy_claims_by_it() {
     let mut legal = ActionList::new();
@@ -86,11 +78,13 @@ fn the_claim_row_is_each_claims_shanten_and_greedy_claims_by_it() {
                         continue;
                     };
                     assert!(claim_row[5..].iter().all(|&v| v == 0.0));
-                    let sets = view.rules().sets - view.own_melds().len() as u8;
-                    let now = algo::shanten(view.hand(), rules_of(&view, sets));
+                    // The deal's own hand rules (special hands, wild), as obs_efficiency.rs
+                    // recomputes by them.
+                    let sets = sets_needed(&view);
+                    let now = algo::shanten(view.hand(), hand_rules(&view, sets));
                     for (c, &v) in claim_row[..5].iter().enumerate() {
                         let want = leaves(view.hand(), offer, c).map_or(0.0, |after| {
-                            let sh = algo::shanten(&after, rules_of(&view, sets - 1));
+                            let sh = algo::shanten(&after, hand_rules(&view, sets - 1));
                             (sh - now + 2).clamp(1, 4) as f32 / 4.0
                         });
                         assert_eq!(v, want, "{name} seed {seed} {seat:?} column {c}");
