@@ -12,8 +12,8 @@ use crate::simulate::{parse_seed, parse_threads};
 
 #[derive(clap::Args)]
 pub struct ArenaArgs {
-    /// The agent under test: random, greedy, defensive, trained, search, search:N, policy:PATH,
-    /// exec:COMMAND (one name).
+    /// The agent under test: random, greedy, defensive, trained, search, search:N,
+    /// search:N:SETTING=VALUE (a tuned search), policy:PATH, exec:COMMAND (one name).
     #[arg(long)]
     candidate: String,
     /// The agent it is measured against, in the other three seats and on the reference

@@ -28,7 +28,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "S", value_parser = crate::replay::parse_seat)]
     seat: Seat,
     /// The other seats' agent (one name): random, greedy, defensive, trained, policy:PATH,
-    /// search, search:N, exec:COMMAND.
+    /// search, search:N, search:N:SETTING=VALUE, exec:COMMAND.
     #[arg(long, default_value = "search")]
     opponents: String,
     /// The deal's seed, 0 to 2^64 - 1 (it deals the wall, the dealer and the round wind)

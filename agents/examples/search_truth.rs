@@ -11,7 +11,9 @@
 //! its racing deems worth having; defaults 1, 64 and 0.2; PRUNE `all` searches every legal
 //! action instead of the prior's candidates).
 //!
-//! BUDGET may instead name any agent as the command line does (`policy:student.safetensors`,
+//! BUDGET may instead name a tuned search as the command line does
+//! (`search:2048:indifference=0.05`: its settings, then any of MARGIN... given after it), or
+//! any other agent (`policy:student.safetensors`,
 //! `trained`, `defensive`): its departures from greedy are judged the same way, with an
 //! estimate of 0 (such an agent gives none). A distilled student is judged so in seconds
 //! where the arena needs thousands of walls to see the same gain.
@@ -23,7 +25,7 @@ use taisim_agents::knowledge::{hand_rules, sets_needed};
 use taisim_agents::search::{
     rollout, RolloutPolicy, Sampler, SearchAgent, SearchConfig, TrueHands,
 };
-use taisim_agents::{Agent, AgentSpec, BuiltinAgent, GreedyAgent};
+use taisim_agents::{Agent, AgentSpec, BuiltinAgent, GreedyAgent, SearchSpec};
 use taisim_score::Variant;
 use taisim_sim::algo::Discards;
 use taisim_sim::{deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Seat, View};
@@ -97,8 +99,17 @@ fn main() {
     let judged = &a[3];
     let fills: u32 = a[4].parse().unwrap();
     let variant = Arc::new(Variant::builtin(a.get(5).map_or("taiwan16", String::as_str)).unwrap());
-    let budget: Option<u32> = judged.parse().ok();
-    let mut config = SearchConfig::with_budget(budget.unwrap_or(1));
+    // A number, or a search's name with its settings.
+    let named: Option<SearchSpec> = judged
+        .parse::<u32>()
+        .ok()
+        .map(SearchSpec::with_budget)
+        .or_else(|| match judged.parse::<AgentSpec>() {
+            Ok(AgentSpec::Search(spec)) => Some(spec),
+            _ => None,
+        });
+    let budget = named.map(|spec| spec.determinizations);
+    let mut config = named.map_or(SearchConfig::with_budget(1), |spec| spec.config());
     if let Some(m) = a.get(6) {
         config.margin = m.parse().unwrap();
     }

@@ -48,7 +48,7 @@ pub use greedy::{DefensiveAgent, GreedyAgent};
 pub use kind_head::{KindHead, KindScratch, KIND_BLOCKS};
 pub use named::{
     build_agents, build_agents_with, parse_agents, AgentParseError, AgentSpec, BuiltinAgent,
-    KNOWN_AGENTS,
+    SearchSpec, KNOWN_AGENTS, SEARCH_SETTINGS,
 };
 pub use obs::{
     encode, encode_slice, obs_shape, ObsEncoder, ObsShapeError, OBS_CHANNELS, OBS_LEN, OBS_VERSION,

@@ -12,10 +12,10 @@ use crate::agent::{Agent, RandomAgent};
 use crate::exec::{BotFault, ExecAgent, ExecSettings};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
-use crate::search::{SearchAgent, SearchConfig, SearchDecision};
+use crate::search::{Schedule, SearchAgent, SearchConfig, SearchDecision};
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
-pub const KNOWN_AGENTS: [&str; 8] = [
+pub const KNOWN_AGENTS: [&str; 9] = [
     "random",
     "greedy",
     "defensive",
@@ -23,6 +23,7 @@ pub const KNOWN_AGENTS: [&str; 8] = [
     "policy:PATH",
     "search",
     "search:N",
+    "search:N:SETTING=VALUE",
     "exec:COMMAND",
 ];
 
@@ -36,9 +37,10 @@ pub enum AgentSpec {
     Trained,
     /// `policy:PATH`: weights from a trainer's file.
     Policy(PathBuf),
-    /// `search` or `search:N`: the sampling player with `N` determinizations a decision
-    /// ([`SearchConfig::DEFAULT_DETERMINIZATIONS`] for plain `search`).
-    Search(u32),
+    /// `search`, `search:N` or `search:N:SETTING=VALUE...`: the sampling player with `N`
+    /// determinizations a decision ([`SearchConfig::DEFAULT_DETERMINIZATIONS`] for plain
+    /// `search`), its tuning as named.
+    Search(SearchSpec),
     /// `exec:COMMAND`: a program outside taisim speaking the JSON-lines protocol
     /// (`docs/protocol.md`), run through the shell.
     Exec(String),
@@ -53,6 +55,11 @@ pub enum AgentParseError {
     MissingPolicyPath,
     #[error("agent \"search:\" takes a whole number of determinizations from 1 to {max}, as in search:256; got {0:?}", max = SearchConfig::MAX_DETERMINIZATIONS)]
     SearchBudget(String),
+    #[error("search setting {0:?} is not SETTING=VALUE with a known setting; known: {known} (as in search:2048:indifference=0.05)", known = SEARCH_SETTINGS.join(", "))]
+    SearchSetting(String),
+    /// A known setting with a value it cannot take: the setting, what it takes and the value.
+    #[error("search setting {0}")]
+    SearchSettingValue(String),
     #[error("agent \"exec:\" needs a command, as in exec:python3 examples/bots/random_bot.py")]
     MissingCommand,
     #[error("expected one agent name for all seats or four comma-separated names in seat order E,S,W,N; got {0}")]
@@ -73,16 +80,8 @@ impl FromStr for AgentSpec {
             "greedy" => Ok(AgentSpec::Greedy),
             "defensive" => Ok(AgentSpec::Defensive),
             "trained" => Ok(AgentSpec::Trained),
-            "search" => Ok(AgentSpec::Search(SearchConfig::DEFAULT_DETERMINIZATIONS)),
-            _ if s.starts_with("search:") => {
-                let n = &s["search:".len()..];
-                match n.parse::<u32>() {
-                    Ok(n) if (1..=SearchConfig::MAX_DETERMINIZATIONS).contains(&n) => {
-                        Ok(AgentSpec::Search(n))
-                    }
-                    _ => Err(AgentParseError::SearchBudget(n.to_string())),
-                }
-            }
+            "search" => Ok(AgentSpec::Search(SearchSpec::DEFAULT)),
+            _ if s.starts_with("search:") => s["search:".len()..].parse().map(AgentSpec::Search),
             _ if s.starts_with("exec:") => match s["exec:".len()..].trim() {
                 "" => Err(AgentParseError::MissingCommand),
                 command => Ok(AgentSpec::Exec(command.to_string())),
@@ -106,10 +105,8 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Defensive => f.write_str("defensive"),
             AgentSpec::Trained => f.write_str("trained"),
             AgentSpec::Policy(path) => write!(f, "policy:{}", path.display()),
-            AgentSpec::Search(n) if *n == SearchConfig::DEFAULT_DETERMINIZATIONS => {
-                f.write_str("search")
-            }
-            AgentSpec::Search(n) => write!(f, "search:{n}"),
+            AgentSpec::Search(spec) if *spec == SearchSpec::DEFAULT => f.write_str("search"),
+            AgentSpec::Search(spec) => write!(f, "search:{spec}"),
             AgentSpec::Exec(command) => write!(f, "exec:{command}"),
         }
     }
@@ -157,16 +154,162 @@ impl AgentSpec {
             AgentSpec::Policy(path) => {
                 BuiltinAgent::Policy(PolicyAgent::new(Arc::new(Policy::load(path)?)))
             }
-            AgentSpec::Search(n) => BuiltinAgent::Search(Box::new(SearchAgent::new(
-                Arc::clone(variant),
-                SearchConfig::with_budget(*n),
-            ))),
+            AgentSpec::Search(spec) => BuiltinAgent::Search(Box::new(
+                SearchAgent::new(Arc::clone(variant), spec.config())
+                    .with_name(format!("search:{spec}")),
+            )),
             AgentSpec::Exec(command) => BuiltinAgent::Exec(ExecAgent::new(
                 command,
                 Arc::clone(variant),
                 settings.clone(),
             )),
         })
+    }
+}
+
+/// The settings a search agent's name may change, as `search:N:SETTING=VALUE` names them.
+pub const SEARCH_SETTINGS: [&str; 4] = ["margin", "first", "indifference", "prune"];
+
+/// A search agent as named: its budget and the settings its name changes from
+/// [`SearchConfig::with_budget`]'s, so that a configuration tuned on development seeds can be
+/// played by `simulate`, `arena` and the Python package exactly as tuned. The real-valued
+/// settings are kept as the bits of the `f64` read, so that a name compares and hashes as
+/// itself and prints back as written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SearchSpec {
+    pub determinizations: u32,
+    /// Standard errors another action's advantage must exceed ([`SearchConfig::margin`]).
+    margin: Option<u64>,
+    /// The racing's first round, in determinizations.
+    first: Option<u32>,
+    /// The gain, in points, the racing deems worth its rollouts.
+    indifference: Option<u64>,
+    /// Whether the prior prunes the turn's candidates (`prune=prior`) or not (`prune=all`).
+    prune: Option<bool>,
+}
+
+impl SearchSpec {
+    /// Plain `search`.
+    pub const DEFAULT: SearchSpec = SearchSpec::with_budget(SearchConfig::DEFAULT_DETERMINIZATIONS);
+
+    /// `search:N`, untuned.
+    pub const fn with_budget(determinizations: u32) -> SearchSpec {
+        SearchSpec {
+            determinizations,
+            margin: None,
+            first: None,
+            indifference: None,
+            prune: None,
+        }
+    }
+
+    /// The configuration the name asks for.
+    pub fn config(&self) -> SearchConfig {
+        let mut config = SearchConfig::with_budget(self.determinizations);
+        if let Some(m) = self.margin {
+            config.margin = f64::from_bits(m);
+        }
+        if let Some(p) = self.prune {
+            config.prune = p;
+        }
+        if let Schedule::Racing {
+            first,
+            indifference,
+            ..
+        } = &mut config.schedule
+        {
+            if let Some(f) = self.first {
+                *first = f;
+            }
+            if let Some(x) = self.indifference {
+                *indifference = f64::from_bits(x);
+            }
+        }
+        config
+    }
+
+    fn set(&mut self, setting: &str) -> Result<(), AgentParseError> {
+        let unknown = || AgentParseError::SearchSetting(setting.to_string());
+        let (name, value) = setting.split_once('=').ok_or_else(unknown)?;
+        let bad = |setting: &str, problem: &str| {
+            AgentParseError::SearchSettingValue(format!("{setting}: {problem}; got {value:?}"))
+        };
+        let points = |setting: &'static str, problem: &'static str| {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .map(f64::to_bits)
+                .ok_or_else(|| bad(setting, problem))
+        };
+        match name {
+            "margin" => {
+                self.margin = Some(points("margin", "standard errors, a number 0 or more")?)
+            }
+            "indifference" => {
+                self.indifference = Some(points("indifference", "points, a number 0 or more")?)
+            }
+            "first" => {
+                self.first = Some(
+                    value
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|f| (1..=SearchConfig::MAX_DETERMINIZATIONS).contains(f))
+                        .ok_or_else(|| {
+                            bad("first", "a whole number of determinizations from 1 to 2^20")
+                        })?,
+                )
+            }
+            "prune" => {
+                self.prune = Some(match value {
+                    "prior" => true,
+                    "all" => false,
+                    _ => return Err(bad("prune", "prior or all")),
+                })
+            }
+            _ => return Err(unknown()),
+        }
+        Ok(())
+    }
+}
+
+/// `N` or `N:SETTING=VALUE:...`, what follows `search:`.
+impl FromStr for SearchSpec {
+    type Err = AgentParseError;
+
+    fn from_str(s: &str) -> Result<SearchSpec, AgentParseError> {
+        let mut parts = s.split(':');
+        let n = parts.next().unwrap_or_default();
+        let mut spec = match n.parse::<u32>() {
+            Ok(n) if (1..=SearchConfig::MAX_DETERMINIZATIONS).contains(&n) => {
+                SearchSpec::with_budget(n)
+            }
+            _ => return Err(AgentParseError::SearchBudget(n.to_string())),
+        };
+        for setting in parts {
+            spec.set(setting)?;
+        }
+        Ok(spec)
+    }
+}
+
+/// What follows `search:` (the settings in a fixed order, each once).
+impl fmt::Display for SearchSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.determinizations)?;
+        if let Some(m) = self.margin {
+            write!(f, ":margin={}", f64::from_bits(m))?;
+        }
+        if let Some(x) = self.first {
+            write!(f, ":first={x}")?;
+        }
+        if let Some(x) = self.indifference {
+            write!(f, ":indifference={}", f64::from_bits(x))?;
+        }
+        if let Some(p) = self.prune {
+            f.write_str(if p { ":prune=prior" } else { ":prune=all" })?;
+        }
+        Ok(())
     }
 }
 
@@ -366,5 +509,92 @@ mod tests {
             parse_agents("").unwrap_err(),
             AgentParseError::Unknown { .. }
         ));
+    }
+
+    #[test]
+    fn a_tuned_search_gets_the_settings_its_name_gives_and_prints_back_as_written() {
+        let plain: AgentSpec = "search".parse().unwrap();
+        assert_eq!(plain, "search:2048".parse().unwrap());
+        assert_eq!(plain.to_string(), "search");
+        let AgentSpec::Search(spec) = &plain else {
+            panic!("{plain:?}")
+        };
+        assert_eq!(spec.config(), SearchConfig::default());
+
+        let name = "search:512:margin=0.5:first=32:indifference=0.05:prune=all";
+        let tuned: AgentSpec = name.parse().unwrap();
+        assert_eq!(tuned.to_string(), name);
+        let AgentSpec::Search(spec) = &tuned else {
+            panic!("{tuned:?}")
+        };
+        let config = spec.config();
+        assert_eq!(config.determinizations, 512);
+        assert_eq!(config.margin, 0.5);
+        assert!(!config.prune);
+        assert_eq!(
+            config.schedule,
+            Schedule::Racing {
+                first: 32,
+                cull: 1.5,
+                indifference: 0.05
+            }
+        );
+        // Settings in another order name the same agent, printed in the fixed order.
+        let reordered: AgentSpec = "search:512:prune=all:indifference=0.05:first=32:margin=0.5"
+            .parse()
+            .unwrap();
+        assert_eq!(reordered, tuned);
+        assert_eq!(reordered.to_string(), name);
+        // One setting, the others as `search:N` has them.
+        let one: AgentSpec = "search:2048:indifference=0.1".parse().unwrap();
+        let AgentSpec::Search(spec) = &one else {
+            panic!("{one:?}")
+        };
+        let expected = SearchConfig {
+            schedule: Schedule::Racing {
+                first: 64,
+                cull: 1.5,
+                indifference: 0.1,
+            },
+            ..SearchConfig::default()
+        };
+        assert_eq!(spec.config(), expected);
+        // A tuned agent is named as tuned (the arena and the datasets show its name).
+        let agent = one
+            .build(&Arc::new(Variant::builtin("taiwan16").unwrap()))
+            .unwrap();
+        assert_eq!(agent.name(), "search:2048:indifference=0.1");
+        let untuned = plain
+            .build(&Arc::new(Variant::builtin("taiwan16").unwrap()))
+            .unwrap();
+        assert_eq!(untuned.name(), "search:2048");
+        // Four seats, one of them tuned: the settings' colons do not split the list.
+        let four = parse_agents("search:64:prune=all,greedy,greedy,greedy").unwrap();
+        assert_eq!(four[0].to_string(), "search:64:prune=all");
+    }
+
+    #[test]
+    fn a_bad_search_setting_is_named() {
+        for (name, expected) in [
+            ("search:64:speed=3", "search setting \"speed=3\""),
+            ("search:64:", "search setting \"\""),
+            ("search:64:margin", "search setting \"margin\""),
+            ("search:64:margin=-1", "search setting margin"),
+            ("search:64:margin=nan", "search setting margin"),
+            ("search:64:indifference=x", "search setting indifference"),
+            ("search:64:first=0", "search setting first"),
+            ("search:64:prune=some", "search setting prune: prior or all"),
+            ("search:0:prune=all", "whole number of determinizations"),
+        ] {
+            let err = name.parse::<AgentSpec>().unwrap_err().to_string();
+            assert!(err.contains(expected), "{name}: {err}");
+        }
+        let err = "search:64:speed=3"
+            .parse::<AgentSpec>()
+            .unwrap_err()
+            .to_string();
+        for setting in SEARCH_SETTINGS {
+            assert!(err.contains(setting), "{err}");
+        }
     }
 }

@@ -59,7 +59,8 @@ pub enum ArenaError {
     #[error("{side} {spec}: {source}")]
     Agent {
         side: Side,
-        spec: AgentSpec,
+        /// Boxed: a tuned search's name is large next to the other errors.
+        spec: Box<AgentSpec>,
         #[source]
         source: PolicyError,
     },
@@ -186,7 +187,7 @@ impl Arena {
                         let agent = spec.build_with(&variant, bots).map_err(|source| {
                             ArenaError::Agent {
                                 side,
-                                spec: spec.clone(),
+                                spec: Box::new(spec.clone()),
                                 source,
                             }
                         })?;

@@ -1,7 +1,7 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
 use taisim_agents::exec::first_fault;
-use taisim_agents::search::{SearchAgent, SearchConfig, SearchDecision};
+use taisim_agents::search::{SearchAgent, SearchDecision};
 use taisim_agents::{
     action_to_index, play_deal_observed, Agent, AgentSpec, BuiltinAgent, RandomAgent,
 };
@@ -62,13 +62,10 @@ struct Labellers {
 
 impl Labellers {
     fn new(spec: &AgentSpec, variant: &std::sync::Arc<Variant>) -> Option<Labellers> {
-        let AgentSpec::Search(n) = spec else {
+        let AgentSpec::Search(search) = spec else {
             return None;
         };
-        let one = SearchAgent::new(
-            std::sync::Arc::clone(variant),
-            SearchConfig::with_budget(*n),
-        );
+        let one = SearchAgent::new(std::sync::Arc::clone(variant), search.config());
         Some(Labellers {
             seats: Box::new([one.clone(), one.clone(), one.clone(), one]),
             legal: ActionList::new(),

@@ -228,6 +228,12 @@ impl SearchAgent {
         }
     }
 
+    /// The agent named `name` (as its tuned name reads: `search:2048:indifference=0.05`).
+    pub fn with_name(mut self, name: String) -> SearchAgent {
+        self.name = name;
+        self
+    }
+
     pub const fn config(&self) -> &SearchConfig {
         &self.search.config
     }

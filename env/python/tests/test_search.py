@@ -37,6 +37,32 @@ def test_vec_env_steps_with_search_opponents(legal):
         assert rewards.shape == (3,) and not truncations.any()
 
 
+def test_a_tuned_search_plays_as_its_settings_say():
+    """A tuned name is the search with those settings: the same settings as the default's,
+    spelled out, play the same deals as plain ``search:N``; another setting plays others."""
+    def play(name):
+        env = taisim.Env(opponents=name)
+        _, info = env.reset(seed=11)
+        steps = []
+        for _ in range(40):
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            obs, reward, done, _, info = env.step(action)
+            steps.append((action, reward, done, obs.tobytes()))
+            if done:
+                _, info = env.reset()
+        return steps
+
+    plain = play("search:16")
+    assert play("search:16:margin=1:first=64:indifference=0.2:prune=prior") == plain
+    assert play("search:16:prune=all:indifference=0") != plain
+
+
+@pytest.mark.parametrize("name", ["search:16:speed=2", "search:16:prune=some", "search:16:margin=-1"])
+def test_a_bad_search_setting_is_named(name):
+    with pytest.raises(taisim.AgentError, match="search setting"):
+        taisim.Env(opponents=name)
+
+
 @pytest.mark.parametrize("name", ["search:0", "search:x", "search:"])
 def test_a_bad_search_budget_is_named(name):
     with pytest.raises(taisim.AgentError, match="search"):
