@@ -25,7 +25,7 @@ use taisim_agents::knowledge::{hand_rules, sets_needed};
 use taisim_agents::search::{
     rollout, RolloutPolicy, Sampler, SearchAgent, SearchConfig, TrueHands,
 };
-use taisim_agents::{Agent, AgentSpec, BuiltinAgent, GreedyAgent, SearchSpec};
+use taisim_agents::{Agent, AgentSpec, BuiltinAgent, GreedyAgent, SearchSpec, SEARCH_SETTINGS};
 use taisim_score::Variant;
 use taisim_sim::algo::Discards;
 use taisim_sim::{deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Seat, View};
@@ -109,30 +109,19 @@ fn main() {
             _ => None,
         });
     let budget = named.map(|spec| spec.determinizations);
-    let mut config = named.map_or(SearchConfig::with_budget(1), |spec| spec.config());
-    if let Some(m) = a.get(6) {
-        config.margin = m.parse().unwrap();
-    }
-    if let taisim_agents::search::Schedule::Racing {
-        first,
-        indifference,
-        ..
-    } = &mut config.schedule
-    {
-        if let Some(f) = a.get(7) {
-            *first = f.parse().unwrap();
-        }
-        if let Some(x) = a.get(8) {
-            *indifference = x.parse().unwrap();
-        }
-    }
-    if let Some(p) = a.get(9) {
-        config.prune = match p.as_str() {
-            "all" => false,
-            "prior" => true,
-            other => panic!("PRUNE is all or prior, not {other:?}"),
-        };
-    }
+    // MARGIN FIRST INDIFFERENCE PRUNE are the name's settings in that order, read by the
+    // name's own parser.
+    let config = named.map_or(SearchConfig::with_budget(1), |spec| {
+        let settings: String = SEARCH_SETTINGS
+            .iter()
+            .zip(a.get(6..).unwrap_or_default())
+            .map(|(setting, value)| format!(":{setting}={value}"))
+            .collect();
+        let tuned: SearchSpec = format!("{spec}{settings}")
+            .parse()
+            .unwrap_or_else(|e| panic!("{e}"));
+        tuned.config()
+    });
     let mut search = SearchAgent::new(Arc::clone(&variant), config);
     // Any other agent the command line names, judged in the search's place.
     let mut other: Option<BuiltinAgent> = budget.is_none().then(|| {

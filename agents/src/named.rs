@@ -234,7 +234,7 @@ impl SearchSpec {
         let bad = |setting: &str, problem: &str| {
             AgentParseError::SearchSettingValue(format!("{setting}: {problem}; got {value:?}"))
         };
-        let points = |setting: &'static str, problem: &'static str| {
+        let points = |setting: &str, problem: &str| {
             value
                 .parse::<f64>()
                 .ok()
