@@ -9,10 +9,14 @@
 
 use std::sync::Arc;
 
+#[path = "common/greedy_choices.rs"]
+mod greedy_choices;
+use greedy_choices::for_each_choice;
+
 use taisim_agents::search::{SearchAgent, SearchConfig};
-use taisim_agents::{Agent, GreedyAgent};
+use taisim_agents::Agent;
 use taisim_score::Variant;
-use taisim_sim::{deal_seed, ActionList, Deal, DealContext};
+use taisim_sim::deal_seed;
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -30,36 +34,26 @@ fn main() {
         SearchAgent::new(Arc::clone(&variant), config),
         SearchAgent::new(Arc::clone(&variant), config),
     ];
-    let mut legal = ActionList::new();
     let (mut searched, mut first, mut second, mut both, mut same) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let (mut offers, mut offer_first, mut offer_same) = (0u64, 0u64, 0u64);
-    for i in 0..deals {
-        let mut deal = Deal::new(variant.rules(), deal_seed(seed, i), DealContext::FIRST).unwrap();
-        while let Some(seat) = deal.to_act() {
-            deal.legal_actions(&mut legal);
-            let view = deal.view(seat);
-            let default = GreedyAgent.act(&view, &legal);
-            if legal.len() > 1 && !legal.iter().any(|a| a.is_win()) {
-                // The two searches' determinizations come from unrelated seeds.
-                let mut chosen = [default; 2];
-                for (k, (search, c)) in searches.iter_mut().zip(&mut chosen).enumerate() {
-                    search.reset(deal_seed(seed, i) ^ ((k as u64) << 63), seat);
-                    *c = search.act(&view, &legal);
-                }
-                let offer = view.tile_on_offer().is_some();
-                searched += 1;
-                offers += offer as u64;
-                let [x, y] = chosen.map(|c| c != default);
-                first += x as u64;
-                second += y as u64;
-                both += (x && y) as u64;
-                same += (x && chosen[0] == chosen[1]) as u64;
-                offer_first += (offer && x) as u64;
-                offer_same += (offer && x && chosen[0] == chosen[1]) as u64;
-            }
-            deal.play(default).unwrap();
+    for_each_choice(&variant, seed, deals, |i, _deal, view, legal, default| {
+        // The two searches' determinizations come from unrelated seeds.
+        let mut chosen = [default; 2];
+        for (k, (search, c)) in searches.iter_mut().zip(&mut chosen).enumerate() {
+            search.reset(deal_seed(seed, i) ^ ((k as u64) << 63), view.seat());
+            *c = search.act(view, legal);
         }
-    }
+        let offer = view.tile_on_offer().is_some();
+        searched += 1;
+        offers += offer as u64;
+        let [x, y] = chosen.map(|c| c != default);
+        first += x as u64;
+        second += y as u64;
+        both += (x && y) as u64;
+        same += (x && chosen[0] == chosen[1]) as u64;
+        offer_first += (offer && x) as u64;
+        offer_same += (offer && x && chosen[0] == chosen[1]) as u64;
+    });
     let share = |k: u64, n: u64| k as f64 / n.max(1) as f64;
     println!("search:{budget}, {deals} deals of seed {seed} ({name}), {searched} searched decisions ({offers} answers to an offer)");
     println!(

@@ -20,6 +20,10 @@
 
 use std::sync::Arc;
 
+#[path = "common/greedy_choices.rs"]
+mod greedy_choices;
+use greedy_choices::for_each_choice;
+
 use rand_pcg::Pcg64Mcg;
 use taisim_agents::knowledge::{hand_rules, sets_needed};
 use taisim_agents::search::{
@@ -28,7 +32,7 @@ use taisim_agents::search::{
 use taisim_agents::{Agent, AgentSpec, BuiltinAgent, GreedyAgent, SearchSpec, SEARCH_SETTINGS};
 use taisim_score::Variant;
 use taisim_sim::algo::Discards;
-use taisim_sim::{deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Seat, View};
+use taisim_sim::{deal_seed, rng_from_seed, Action, ActionList, Seat, View};
 
 /// The points of `actions[0]` less those of `actions[1]` at the decision of `view`, both
 /// played on the same fill.
@@ -128,7 +132,6 @@ fn main() {
         let spec: AgentSpec = judged.parse().unwrap_or_else(|e| panic!("{e}"));
         spec.build(&variant).unwrap_or_else(|e| panic!("{e}"))
     });
-    let mut legal = ActionList::new();
     let mut rng: Pcg64Mcg = rng_from_seed(seed ^ 0x7e57);
     let names = [
         "all departures",
@@ -142,86 +145,78 @@ fn main() {
     let bounds = [0.0, 0.15, 0.25, 0.4, 0.7, f64::INFINITY];
     let mut by_estimate: Vec<Group> = bounds.windows(2).map(|_| Group::default()).collect();
     let mut searched = 0.0;
-    for i in 0..deals {
-        let mut deal = Deal::new(variant.rules(), deal_seed(seed, i), DealContext::FIRST).unwrap();
-        while let Some(seat) = deal.to_act() {
-            deal.legal_actions(&mut legal);
-            let view = deal.view(seat);
-            let default = GreedyAgent.act(&view, &legal);
-            if legal.len() > 1 && !legal.iter().any(|a| a.is_win()) {
-                let (chosen, est) = match other.as_mut() {
-                    Some(agent) => {
-                        agent.reset(deal_seed(seed, i), seat);
-                        searched += 1.0;
-                        (agent.act(&view, &legal), 0.0)
-                    }
-                    None => {
-                        search.reset(deal_seed(seed, i), seat);
-                        let chosen = search.act(&view, &legal);
-                        let d = search.last_decision();
-                        if !d.estimates.is_empty() {
-                            searched += 1.0;
-                        }
-                        let est = d
-                            .estimates
-                            .iter()
-                            .find(|e| e.action == chosen)
-                            .map_or(0.0, |e| e.advantage);
-                        (chosen, est)
-                    }
-                };
-                if chosen != default {
-                    let mut oracle = TrueHands::new(&deal);
-                    oracle.prepare(&view, &mut rng);
-                    let (mut sum, mut n) = (0.0f64, 0.0f64);
-                    for _ in 0..fills {
-                        let fill = oracle.sample(&view, &mut rng).unwrap().clone();
-                        if let Some(p) = paired(&view, &fill, seat, [chosen, default], &variant) {
-                            sum += p;
-                            n += 1.0;
-                        }
-                    }
-                    let truth = sum / n.max(1.0);
-                    let group = match (chosen, default) {
-                        (Action::Discard(c), Action::Discard(g)) => {
-                            let rules = hand_rules(&view, sets_needed(&view));
-                            let discards = Discards::new(view.hand(), rules);
-                            if discards.shanten(c) > discards.shanten(g) {
-                                3
-                            } else {
-                                let unseen = view.unseen();
-                                let uke = |t| {
-                                    let mut h = *view.hand();
-                                    h.remove(t);
-                                    taisim_agents::ukeire_under(
-                                        &h,
-                                        rules,
-                                        discards.shanten(t),
-                                        &unseen.counts[..34].try_into().unwrap(),
-                                    )
-                                };
-                                if uke(c) < uke(g) {
-                                    1
-                                } else {
-                                    2
-                                }
-                            }
-                        }
-                        _ if view.tile_on_offer().is_some() => 5,
-                        _ => 4,
-                    };
-                    groups[0].add(est, truth);
-                    groups[group].add(est, truth);
-                    let b = bounds
-                        .windows(2)
-                        .position(|w| est >= w[0] && est < w[1])
-                        .unwrap_or(0);
-                    by_estimate[b].add(est, truth);
+    for_each_choice(&variant, seed, deals, |i, deal, view, legal, default| {
+        let seat = view.seat();
+        let (chosen, est) = match other.as_mut() {
+            Some(agent) => {
+                agent.reset(deal_seed(seed, i), seat);
+                searched += 1.0;
+                (agent.act(view, legal), 0.0)
+            }
+            None => {
+                search.reset(deal_seed(seed, i), seat);
+                let chosen = search.act(view, legal);
+                let d = search.last_decision();
+                if !d.estimates.is_empty() {
+                    searched += 1.0;
+                }
+                let est = d
+                    .estimates
+                    .iter()
+                    .find(|e| e.action == chosen)
+                    .map_or(0.0, |e| e.advantage);
+                (chosen, est)
+            }
+        };
+        if chosen != default {
+            let mut oracle = TrueHands::new(deal);
+            oracle.prepare(view, &mut rng);
+            let (mut sum, mut n) = (0.0f64, 0.0f64);
+            for _ in 0..fills {
+                let fill = oracle.sample(view, &mut rng).unwrap().clone();
+                if let Some(p) = paired(view, &fill, seat, [chosen, default], &variant) {
+                    sum += p;
+                    n += 1.0;
                 }
             }
-            deal.play(default).unwrap();
+            let truth = sum / n.max(1.0);
+            let group = match (chosen, default) {
+                (Action::Discard(c), Action::Discard(g)) => {
+                    let rules = hand_rules(view, sets_needed(view));
+                    let discards = Discards::new(view.hand(), rules);
+                    if discards.shanten(c) > discards.shanten(g) {
+                        3
+                    } else {
+                        let unseen = view.unseen();
+                        let uke = |t| {
+                            let mut h = *view.hand();
+                            h.remove(t);
+                            taisim_agents::ukeire_under(
+                                &h,
+                                rules,
+                                discards.shanten(t),
+                                &unseen.counts[..34].try_into().unwrap(),
+                            )
+                        };
+                        if uke(c) < uke(g) {
+                            1
+                        } else {
+                            2
+                        }
+                    }
+                }
+                _ if view.tile_on_offer().is_some() => 5,
+                _ => 4,
+            };
+            groups[0].add(est, truth);
+            groups[group].add(est, truth);
+            let b = bounds
+                .windows(2)
+                .position(|w| est >= w[0] && est < w[1])
+                .unwrap_or(0);
+            by_estimate[b].add(est, truth);
         }
-    }
+    });
     let who = match budget {
         Some(n) => format!("search:{n} ({config:?})"),
         None => judged.clone(),
