@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use taisim_agents::protocol::{end_event, start_event, step_events, Event, Message, TableState};
 use taisim_agents::{see_step, Agent, AgentSpec};
-use taisim_datasets::review::{review, REVIEW_BUDGET};
+use taisim_datasets::review::review;
 use taisim_datasets::EngineError;
 use taisim_score::Variant;
 use taisim_sim::{chow_tiles, Action, ActionList, Deal, DealContext, MeldKind, Seat, Tile, Wind};
@@ -35,10 +35,14 @@ pub struct PlayArgs {
     /// [default: from the clock, printed so the deal can be played again].
     #[arg(long, value_parser = crate::simulate::parse_seed, allow_negative_numbers = true)]
     seed: Option<u64>,
-    /// Determinizations the search's review spends on each of your decisions (its `*` marks
-    /// what agent `search:N` plays) [default: plain `search`'s].
-    #[arg(long, default_value_t = REVIEW_BUDGET, value_parser = crate::replay::parse_budget)]
-    review_budget: u32,
+    /// Determinizations the search's review spends on each of your decisions (the review of
+    /// `search:N`: its `*` marks what that agent plays) [default: plain `search`'s].
+    #[arg(long, value_parser = crate::replay::parse_budget)]
+    review_budget: Option<u32>,
+    /// The search agent that reviews your decisions, as agents are named: search, search:N,
+    /// search:N:SETTING=VALUE (a tuned search) [default: search].
+    #[arg(long, conflicts_with = "review_budget", value_parser = crate::replay::parse_search)]
+    review_search: Option<taisim_agents::SearchSpec>,
     /// No review after the deal.
     #[arg(long)]
     no_review: bool,
@@ -364,11 +368,12 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
             })
             .collect();
         outln!();
+        let search = crate::replay::review_search(args.review_search, args.review_budget);
         outln!(
-            "the search reviews your decisions (search:{}; a few seconds):",
-            args.review_budget
+            "the search reviews your decisions ({}; a few seconds):",
+            AgentSpec::Search(search)
         );
-        let r = review(&variant, seed, &decisions, me, args.review_budget);
+        let r = review(&variant, seed, &decisions, me, search);
         out!("{}", r.to_text());
     }
     Ok(())

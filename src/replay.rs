@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use taisim_datasets::review::{review, REVIEW_BUDGET};
+use taisim_agents::{AgentSpec, SearchSpec};
+use taisim_datasets::review::review;
 use taisim_datasets::{deal_log, write_atomically, DealLog, HarnessError};
 use taisim_sim::{Seat, Wind};
 
@@ -33,9 +34,14 @@ pub struct ReplayArgs {
     /// With --html: the search's review of this seat's decisions (E, S, W or N) beside them.
     #[arg(long, value_name = "SEAT", requires = "html", value_parser = parse_seat)]
     review: Option<Seat>,
-    /// Determinizations each reviewed decision [default: the search agent's default].
+    /// Determinizations each reviewed decision (the review of `search:N`) [default: the
+    /// search agent's default].
     #[arg(long, requires = "review", value_parser = parse_budget)]
     budget: Option<u32>,
+    /// The reviewing search agent, as agents are named: search, search:N,
+    /// search:N:SETTING=VALUE (a tuned search) [default: search].
+    #[arg(long, requires = "review", conflicts_with = "budget", value_parser = parse_search)]
+    search: Option<SearchSpec>,
     /// Check a deal log: deal each deal from its seed, play the logged decisions and compare
     /// every event with the log's, naming the first that differs.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["run", "deal_id", "all", "json"])]
@@ -64,6 +70,21 @@ pub(crate) fn parse_budget(s: &str) -> Result<u32, String> {
     }
 }
 
+/// A search agent's name (`search`, `search:N`, `search:N:SETTING=VALUE`).
+pub(crate) fn parse_search(s: &str) -> Result<SearchSpec, String> {
+    match s.parse::<AgentSpec>().map_err(|e| e.to_string())? {
+        AgentSpec::Search(spec) => Ok(spec),
+        other => Err(format!(
+            "a review is a search agent's (search, search:N or search:N:SETTING=VALUE), not {other}"
+        )),
+    }
+}
+
+/// The reviewing search: `--search`, else `search:` `--budget`, else plain `search`.
+pub(crate) fn review_search(search: Option<SearchSpec>, budget: Option<u32>) -> SearchSpec {
+    search.unwrap_or_else(|| budget.map_or(SearchSpec::DEFAULT, SearchSpec::with_budget))
+}
+
 pub fn replay(args: &ReplayArgs) -> Result<(), Failure> {
     if let Some(path) = &args.log {
         return check_log(args, path);
@@ -90,7 +111,12 @@ pub fn replay(args: &ReplayArgs) -> Result<(), Failure> {
         crate::output::out!("{}", log.to_jsonl());
     }
     if let Some(html) = &args.html {
-        write_page(&log, html, args.review, args.budget)?;
+        write_page(
+            &log,
+            html,
+            args.review,
+            review_search(args.search, args.budget),
+        )?;
     }
     Ok(())
 }
@@ -99,17 +125,9 @@ fn write_page(
     log: &DealLog,
     path: &std::path::Path,
     seat: Option<Seat>,
-    budget: Option<u32>,
+    search: SearchSpec,
 ) -> Result<(), HarnessError> {
-    let reviewed = seat.map(|s| {
-        review(
-            &log.variant,
-            log.deal_id,
-            &log.decisions,
-            s,
-            budget.unwrap_or(REVIEW_BUDGET),
-        )
-    });
+    let reviewed = seat.map(|s| review(&log.variant, log.deal_id, &log.decisions, s, search));
     let page = taisim_datasets::html::deal_page(log, reviewed.as_ref());
     write_atomically(path, page.as_bytes())
 }
@@ -163,7 +181,12 @@ fn check_log(args: &ReplayArgs, path: &std::path::Path) -> Result<(), Failure> {
                 ))))
             }
         };
-        write_page(log, html, args.review, args.budget)?;
+        write_page(
+            log,
+            html,
+            args.review,
+            review_search(args.search, args.budget),
+        )?;
     }
     Ok(())
 }

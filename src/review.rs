@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
+use taisim_agents::SearchSpec;
 use taisim_datasets::deal_log;
-use taisim_datasets::review::{review as review_deal, REVIEW_BUDGET};
+use taisim_datasets::review::review as review_deal;
 use taisim_sim::Seat;
 
 use crate::failure::Failure;
@@ -20,9 +21,14 @@ pub struct ReviewArgs {
     /// The seat whose decisions are reviewed: E, S, W or N.
     #[arg(long, value_parser = crate::replay::parse_seat)]
     seat: Seat,
-    /// Determinizations each decision [default: the search agent's default].
+    /// Determinizations each decision (the review of `search:N`) [default: the search
+    /// agent's default].
     #[arg(long, value_parser = crate::replay::parse_budget)]
     budget: Option<u32>,
+    /// The reviewing search agent, as agents are named: search, search:N,
+    /// search:N:SETTING=VALUE (a tuned search) [default: search].
+    #[arg(long, conflicts_with = "budget", value_parser = crate::replay::parse_search)]
+    search: Option<SearchSpec>,
     /// Print the review as one JSON object.
     #[arg(long)]
     json: bool,
@@ -35,7 +41,7 @@ pub fn review(args: &ReviewArgs) -> Result<(), Failure> {
         log.deal_id,
         &log.decisions,
         args.seat,
-        args.budget.unwrap_or(REVIEW_BUDGET),
+        crate::replay::review_search(args.search, args.budget),
     );
     if args.json {
         outln!("{}", r.to_json());

@@ -185,6 +185,7 @@ fn review_reports_every_legal_action() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["budget"], 16);
+    assert_eq!(v["search"], "search:16");
     let decisions = v["decisions"].as_array().unwrap();
     assert!(!decisions.is_empty());
     for d in decisions {
@@ -209,15 +210,60 @@ fn review_reports_every_legal_action() {
     assert_eq!(bad.status.code(), Some(2));
     let bad = taisim(&["review", &logged, "6", "--seat", "W", "--budget", "0"]);
     assert_eq!(bad.status.code(), Some(2));
+
+    // A tuned search reviews by name; anything but a search is refused, naming the problem.
+    let tuned = taisim(&[
+        "review",
+        &logged,
+        "6",
+        "--seat",
+        "W",
+        "--search",
+        "search:16:first=4",
+        "--json",
+    ]);
+    assert!(tuned.status.success(), "{}", stderr(&tuned));
+    let t: serde_json::Value = serde_json::from_str(&stdout(&tuned)).unwrap();
+    assert_eq!(
+        (&t["search"], &t["budget"]),
+        (&"search:16:first=4".into(), &16.into())
+    );
+    assert_eq!(t["decisions"].as_array().unwrap().len(), decisions.len());
+    for (name, problem) in [("greedy", "not greedy"), ("search:16:prune=maybe", "prune")] {
+        let bad = taisim(&["review", &logged, "6", "--seat", "W", "--search", name]);
+        assert_eq!(bad.status.code(), Some(2), "{name}");
+        assert!(stderr(&bad).contains(problem), "{name}: {}", stderr(&bad));
+    }
+    let both = taisim(&[
+        "review", &logged, "6", "--seat", "W", "--search", "search", "--budget", "16",
+    ]);
+    assert_eq!(both.status.code(), Some(2), "--search with --budget");
 }
 
-/// The review's `search_plays` is agent `search:N` itself: reviewing a run where it sat in
-/// seat W, at its budget, marks at every decision of W the action W played; through the
-/// real binary, from the run's record and from a run played again by its agents.
+/// The review's `search_plays` is the search agent itself: reviewing a run where it sat in
+/// seat W, by its name (`--budget N` for `search:N`, `--search` for a tuned one), marks at
+/// every decision of W the action W played; through the real binary, from the run's record
+/// and from a run played again by its agents.
 #[test]
 fn the_review_of_the_search_agents_own_play_marks_what_it_played() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, extra) in [("logged", &["--log-actions"][..]), ("plain", &[][..])] {
+    const TUNED: &str = "search:16:first=4:indifference=0.05";
+    let seats = format!("greedy,greedy,{TUNED},greedy");
+    for (name, extra, agents, by) in [
+        (
+            "logged",
+            &["--log-actions"][..],
+            "greedy,greedy,search:16,greedy",
+            ["--budget", "16"],
+        ),
+        (
+            "plain",
+            &[][..],
+            "greedy,greedy,search:16,greedy",
+            ["--budget", "16"],
+        ),
+        ("tuned", &[][..], seats.as_str(), ["--search", TUNED]),
+    ] {
         let out = dir.path().join(name).display().to_string();
         let mut args = vec![
             "simulate",
@@ -228,7 +274,7 @@ fn the_review_of_the_search_agents_own_play_marks_what_it_played() {
             "--seed",
             "12",
             "--agents",
-            "greedy,greedy,search:16,greedy",
+            agents,
             "--quiet",
             "--out",
             &out,
@@ -238,9 +284,7 @@ fn the_review_of_the_search_agents_own_play_marks_what_it_played() {
         assert!(o.status.success(), "{}", stderr(&o));
         let mut reviewed = 0;
         for deal in ["0", "1", "2"] {
-            let o = taisim(&[
-                "review", &out, deal, "--seat", "W", "--budget", "16", "--json",
-            ]);
+            let o = taisim(&["review", &out, deal, "--seat", "W", by[0], by[1], "--json"]);
             assert!(o.status.success(), "{}", stderr(&o));
             let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
             for d in v["decisions"].as_array().unwrap() {

@@ -178,7 +178,7 @@ fn a_person_plays_a_deal_in_a_terminal() {
         "tiles left",
         "the deal is over",
         &expected_payments("taiwan16", 5, Seat::South),
-        "the search reviews your decisions",
+        "the search reviews your decisions (search:8;",
         "> played",
     ] {
         assert!(

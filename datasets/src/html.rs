@@ -216,7 +216,7 @@ document.getElementById("meta").textContent =
   (start.wild ? ` · wild ${start.wild} (indicator ${start.wild_indicator})` : "") + ` · stakes ${start.base} + ${start.per_tai}/tai`;
 if (review) {
   document.getElementById("reviewpanel").hidden = false;
-  document.getElementById("reviewtitle").textContent = `Review of seat ${review.seat} (search:${review.budget}, every legal action estimated)`;
+  document.getElementById("reviewtitle").textContent = `Review of seat ${review.seat} (${review.search}, every legal action estimated)`;
 }
 
 function eventText(ev) {
@@ -271,7 +271,7 @@ function reviewHtml(step) {
   }).join("");
   return `<div>hand ${d.hand.join(" ")}${d.offer ? `, answering ${d.offer}` : ""}</div>` +
     `<table><tr><th>action</th><th>mean pts</th><th>s.e.</th><th>rollouts</th></tr>${rows}</table>` +
-    `<div class="muted">▶ played · ★ what search:${review.budget} plays (greedy's choice unless another of the actions its prior keeps beats it by its margin)</div>`;
+    `<div class="muted">▶ played · ★ what ${review.search} plays (greedy's choice unless another of the actions its prior keeps beats it by its margin)</div>`;
 }
 
 function endHtml(e) {

@@ -1,14 +1,15 @@
 //! The search agent's review of one seat's decisions in a deal: at each decision with a real
 //! choice, a search with every legal action a candidate on the state the seat decided in
 //! (each action's estimated expected points with its standard error), the action played, and
-//! the action agent `search:N` plays there (the agent itself, deciding on the seat's view,
-//! its prior pruning included). `taisim review`, `taisim play` and the HTML page show it.
+//! the action the search agent as named plays there (`search`, `search:N` or a tuned
+//! `search:N:SETTING=VALUE`: the agent itself, deciding on the seat's view, its prior pruning
+//! included). `taisim review`, `taisim play` and the HTML page show it.
 
 use std::sync::Arc;
 
 use taisim_agents::protocol::action_json;
-use taisim_agents::search::{ActionEstimate, SearchAgent, SearchConfig};
-use taisim_agents::Agent;
+use taisim_agents::search::{ActionEstimate, SearchAgent};
+use taisim_agents::{Agent, AgentSpec, SearchSpec};
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, Seat, Tile};
 
@@ -21,8 +22,8 @@ pub struct ReviewedDecision {
     /// The tile (discard or kong) the seat answered, when it answered one.
     pub offer: Option<Tile>,
     pub played: Action,
-    /// What agent `search:N` (N the review's budget) plays here: greedy's choice unless
-    /// another of the actions its prior keeps beats it by its margin.
+    /// What the reviewing search agent plays here: greedy's choice unless another of the
+    /// actions its prior keeps beats it by its margin.
     pub search_plays: Option<Action>,
     /// The action of highest mean, among every legal action, of those that survived the
     /// racing to the end of the review's search.
@@ -40,15 +41,16 @@ pub struct ReviewedDecision {
 pub struct Review {
     pub deal_id: u64,
     pub seat: Seat,
-    /// Determinizations a decision.
-    pub budget: u32,
+    /// The reviewing search agent as named: its budget (determinizations a decision) and
+    /// settings.
+    pub search: SearchSpec,
     pub decisions: Vec<ReviewedDecision>,
 }
 
 /// Reviews `seat`'s decisions among `decisions` (each the deal before it and the action
-/// played) with two searches of `budget` determinizations at each: agent `search:budget`
-/// as it plays (what it would play here), and one with every legal action a candidate (the
-/// estimates). Both are fresh agents reset for the deal, deciding on the seat's view alone; a
+/// played) with two searches at each, both configured as `search` names them: the agent as
+/// it plays (what it would play here), and the same search with every legal action a
+/// candidate (the estimates). Both are fresh agents reset for the deal, deciding on the seat's view alone; a
 /// search agent's decision depends only on the deal's seed, its seat and its view, so the
 /// first plays exactly what that agent played at the table. A decision with one legal action
 /// is skipped.
@@ -57,9 +59,9 @@ pub fn review(
     deal_id: u64,
     decisions: &[(Deal, Action)],
     seat: Seat,
-    budget: u32,
+    search: SearchSpec,
 ) -> Review {
-    let agent_config = SearchConfig::with_budget(budget);
+    let agent_config = search.config();
     let mut every_action = agent_config;
     every_action.prune = false;
     let mut out = Vec::new();
@@ -97,13 +99,18 @@ pub fn review(
     Review {
         deal_id,
         seat,
-        budget,
+        search,
         decisions: out,
     }
 }
 
-/// The default budget of a review: the search agent's own.
-pub const REVIEW_BUDGET: u32 = SearchConfig::DEFAULT_DETERMINIZATIONS;
+impl Review {
+    /// The reviewing agent's name, as the command line names agents (`search`,
+    /// `search:512:indifference=0.05`).
+    pub fn agent_name(&self) -> String {
+        AgentSpec::Search(self.search).to_string()
+    }
+}
 
 fn num(x: f64) -> String {
     if x.is_finite() {
@@ -121,8 +128,11 @@ impl Review {
     /// The review as one JSON object (`taisim review --json`; the HTML page embeds it).
     pub fn to_json(&self) -> String {
         let mut s = format!(
-            "{{\"deal\":{},\"seat\":\"{}\",\"budget\":{},\"decisions\":[",
-            self.deal_id, self.seat, self.budget
+            "{{\"deal\":{},\"seat\":\"{}\",\"search\":\"{}\",\"budget\":{},\"decisions\":[",
+            self.deal_id,
+            self.seat,
+            self.agent_name(),
+            self.search.determinizations
         );
         for (i, d) in self.decisions.iter().enumerate() {
             if i > 0 {
@@ -164,8 +174,10 @@ impl Review {
     /// `>` on the action played and `*` on the one the search plays.
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "review of seat {} in deal {} (search:{}: every legal action's estimate; * what the agent plays)\n",
-            self.seat, self.deal_id, self.budget
+            "review of seat {} in deal {} ({}: every legal action's estimate; * what the agent plays)\n",
+            self.seat,
+            self.deal_id,
+            self.agent_name()
         );
         s.push_str(
             "  > played   * the search plays   points are the seat's at the end of the deal\n",
@@ -237,30 +249,41 @@ mod tests {
 
     /// Under every shipped variant: the review covers exactly the seat's decisions with a
     /// choice, gives every legal action an estimate in the engine's order (a win offered
-    /// aside), and names greedy's choice; and a review of the agent `search:N`'s own play at
-    /// the same budget marks at every decision the very action it played, which a review
-    /// that rebuilt another state, another view or another seed than the table's would not.
+    /// aside), and names greedy's choice; and a review of a search agent's own play, plain
+    /// (`search:24`) or tuned (`search:24:margin=0:first=8`), by that agent marks at
+    /// every decision the very action it played, which a review that rebuilt another state,
+    /// another view, another seed or another configuration than the table's would not (the
+    /// tuned agent's play is reviewed by the plain one too, and differs from it somewhere).
     #[test]
     fn the_review_covers_every_action_and_the_search_reviews_its_own_play() {
         const BUDGET: u32 = 24;
+        let plain = SearchSpec::with_budget(BUDGET);
+        let tuned: SearchSpec = format!("{BUDGET}:margin=0:first=8").parse().unwrap();
         let mut checked = 0;
+        let mut tuned_apart = 0;
         for name in Variant::names() {
             let variant = Arc::new(Variant::builtin(name).unwrap());
             for i in 0..2u64 {
                 let seed = deal_seed(41, i);
-                let search: BuiltinAgent = format!("search:{BUDGET}")
-                    .parse::<taisim_agents::AgentSpec>()
-                    .unwrap()
-                    .build(&variant)
-                    .unwrap();
+                let spec = if i == 0 { plain } else { tuned };
+                let search: BuiltinAgent = AgentSpec::Search(spec).build(&variant).unwrap();
                 let greedy = || "greedy".parse::<taisim_agents::AgentSpec>().unwrap();
                 let g = greedy().build(&variant).unwrap();
                 let seat = Seat::ALL[i as usize * 2 + 1];
                 let mut agents = [g.clone(), g.clone(), g.clone(), g];
                 agents[seat as usize] = search;
                 let decisions = played(&variant, seed, &mut agents);
-                let r = review(&variant, 7, &decisions, seat, BUDGET);
-                assert_eq!((r.deal_id, r.seat, r.budget), (7, seat, BUDGET));
+                let r = review(&variant, 7, &decisions, seat, spec);
+                assert_eq!((r.deal_id, r.seat, r.search), (7, seat, spec));
+                if spec == tuned {
+                    let by_plain = review(&variant, 7, &decisions, seat, plain);
+                    tuned_apart += r
+                        .decisions
+                        .iter()
+                        .zip(&by_plain.decisions)
+                        .filter(|(t, p)| t.search_plays != p.search_plays)
+                        .count();
+                }
                 let mut legal = ActionList::new();
                 let mine: Vec<&(Deal, Action)> = decisions
                     .iter()
@@ -309,9 +332,13 @@ mod tests {
                     checked += 1;
                 }
                 // A review is a function of the deal: the same twice.
-                assert_eq!(r, review(&variant, 7, &decisions, seat, BUDGET));
+                assert_eq!(r, review(&variant, 7, &decisions, seat, spec));
             }
         }
         assert!(checked > 60, "{checked} decisions reviewed");
+        assert!(
+            tuned_apart > 0,
+            "the tuned search plays as the plain one throughout"
+        );
     }
 }
