@@ -12,6 +12,8 @@ validation seed and the best one kept.
 Data. ``--data`` names runs of ``taisim simulate --decisions`` whose rows carry search labels
 (a search agent at the recorded seats, or ``--label-with search:N``; ``taisim.load_decisions``
 returns them as ``search_action``, ``search_mean``, ...). Rows no search decided are left out.
+``--decisions-at offers`` (or ``turns``) keeps only the answers to a discard (or only one's own
+turns), for a study of one kind of decision: the student is still played at every decision.
 
 Targets. The loss is the cross-entropy to the search's choice (with ``--min-advantage A``,
 to its default, greedy's choice, wherever its choice beats that by less than ``A`` points:
@@ -75,6 +77,8 @@ import taisim  # noqa: E402
 from train_policy import A, Log, PolicyNet, init_from_policy, masked, prepare  # noqa: E402
 
 CHECKPOINT = "checkpoint.pt"
+# The action index of passing (declining a claim): legal exactly when answering an offer.
+PASS = next(i for i in range(taisim.ACTION_SPACE_SIZE) if taisim.action_name(i) == "pass")
 POLICY = "policy.safetensors"
 VALIDATION_SEED = 2**41
 EVALUATION_SEED = 2**40
@@ -84,7 +88,8 @@ class Labelled:
     """Search-labelled decisions of one or more runs, kept as stored (observations one byte a
     cell, made floats a minibatch at a time); only rows a search decided."""
 
-    def __init__(self, runs, soft, heldout_every=20, min_advantage=None, residual=False):
+    def __init__(self, runs, soft, heldout_every=20, min_advantage=None, residual=False,
+                 at="all"):
         obs, mask, action, mean, held = [], [], [], [], []
         advantage = []
         self.scale = None
@@ -101,6 +106,9 @@ class Labelled:
                 # Only the decisions the search estimated (a win it takes, or a single legal
                 # action, teaches a residual nothing: the agent plays greedy's win itself).
                 keep &= (d["search_rollouts"] > 0).any(axis=1)
+            if at != "all":
+                offer = d["mask"][:, PASS] > 0
+                keep &= offer if at == "offers" else ~offer
             obs.append(d["obs"][keep].reshape(int(keep.sum()), -1))
             mask.append(d["mask"][keep])
             target = d["search_action"][keep]
@@ -299,6 +307,8 @@ def parse_args(argv):
                    help="greedy margins validated for each round: points for --residual "
                         "(default 0.25,0.5,1,2), log-odds for an imitator (default: none, the "
                         "plain student only)")
+    g.add_argument("--decisions-at", choices=("all", "turns", "offers"), default="all",
+                   help="train on these decisions only (offers: the answers to a discard)")
     g.add_argument("--heldout-every", type=int, default=20,
                    help="the last deal of every N is held out to report agreement")
     g = p.add_argument_group("DAgger")
@@ -367,7 +377,8 @@ def main(argv=None):
     soft = args.soft_weight > 0
     runs = list(args.data) + [os.path.join(args.out, f"dagger-{k}")
                               for k in range(1, state["round"] + 1)]
-    data = Labelled(runs, soft, args.heldout_every, args.min_advantage, args.residual)
+    data = Labelled(runs, soft, args.heldout_every, args.min_advantage, args.residual,
+                    args.decisions_at)
     print(f"distill: {len(data)} labelled decisions ({len(data.held)} held out)", flush=True)
     while True:
         epochs = args.epochs if state["round"] == 0 else args.round_epochs
@@ -400,7 +411,8 @@ def main(argv=None):
                            args.threads)
         save_checkpoint(args.out, model, opt, state)
         runs.append(run)
-        data = Labelled(runs, soft, args.heldout_every, args.min_advantage, args.residual)
+        data = Labelled(runs, soft, args.heldout_every, args.min_advantage, args.residual,
+                    args.decisions_at)
         print(f"distill: round {state['round']}: {len(data)} labelled decisions", flush=True)
     rounds = state["selections"]
     last = os.path.basename(path)

@@ -236,3 +236,19 @@ def test_the_residual_loss_regresses_the_estimated_advantages():
             + huber(torch.tensor(0.0), torch.tensor(0.0), delta=2.0)
             + 0.1 * huber(torch.tensor(-1.0), torch.tensor(-2.0), delta=2.0)) / 2.1
     assert torch.isclose(loss, want)
+
+
+def test_decisions_at_keeps_the_offers_or_the_turns_and_splits_the_data(labels):
+    """``--decisions-at``: the answers to a discard (passing legal) or one's own turns (not),
+    the two together every labelled row; the pass index is the action space's own."""
+    assert taisim.action_name(dp.PASS) == "pass"
+    whole = dp.Labelled([labels], False)
+    offers = dp.Labelled([labels], False, at="offers")
+    turns = dp.Labelled([labels], False, at="turns")
+    assert len(offers) > 0 and len(turns) > 0
+    assert len(offers) + len(turns) == len(whole)
+    assert bool(offers.mask[:, dp.PASS].all()) and not bool(turns.mask[:, dp.PASS].any())
+    out = dp.parse_args(["--out", "x", "--data", labels, "--decisions-at", "offers"])
+    assert out.decisions_at == "offers"
+    with pytest.raises(SystemExit):
+        dp.parse_args(["--out", "x", "--data", labels, "--decisions-at", "claims"])
