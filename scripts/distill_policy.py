@@ -412,7 +412,7 @@ def main(argv=None):
         save_checkpoint(args.out, model, opt, state)
         runs.append(run)
         data = Labelled(runs, soft, args.heldout_every, args.min_advantage, args.residual,
-                    args.decisions_at)
+                        args.decisions_at)
         print(f"distill: round {state['round']}: {len(data)} labelled decisions", flush=True)
     rounds = state["selections"]
     last = os.path.basename(path)

@@ -111,12 +111,7 @@ pub fn replay(args: &ReplayArgs) -> Result<(), Failure> {
         crate::output::out!("{}", log.to_jsonl());
     }
     if let Some(html) = &args.html {
-        write_page(
-            &log,
-            html,
-            args.review,
-            review_search(args.search, args.budget),
-        )?;
+        write_page(&log, html, args)?;
     }
     Ok(())
 }
@@ -124,10 +119,12 @@ pub fn replay(args: &ReplayArgs) -> Result<(), Failure> {
 fn write_page(
     log: &DealLog,
     path: &std::path::Path,
-    seat: Option<Seat>,
-    search: SearchSpec,
+    args: &ReplayArgs,
 ) -> Result<(), HarnessError> {
-    let reviewed = seat.map(|s| review(&log.variant, log.deal_id, &log.decisions, s, search));
+    let search = review_search(args.search, args.budget);
+    let reviewed = args
+        .review
+        .map(|s| review(&log.variant, log.deal_id, &log.decisions, s, search));
     let page = taisim_datasets::html::deal_page(log, reviewed.as_ref());
     write_atomically(path, page.as_bytes())
 }
@@ -181,12 +178,7 @@ fn check_log(args: &ReplayArgs, path: &std::path::Path) -> Result<(), Failure> {
                 ))))
             }
         };
-        write_page(
-            log,
-            html,
-            args.review,
-            review_search(args.search, args.budget),
-        )?;
+        write_page(log, html, args)?;
     }
     Ok(())
 }

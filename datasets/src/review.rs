@@ -50,9 +50,9 @@ pub struct Review {
 /// Reviews `seat`'s decisions among `decisions` (each the deal before it and the action
 /// played) with two searches at each, both configured as `search` names them: the agent as
 /// it plays (what it would play here), and the same search with every legal action a
-/// candidate (the estimates). Both are fresh agents reset for the deal, deciding on the seat's view alone; a
-/// search agent's decision depends only on the deal's seed, its seat and its view, so the
-/// first plays exactly what that agent played at the table. A decision with one legal action
+/// candidate (the estimates). Both are fresh agents reset for the deal, deciding on the
+/// seat's view alone; a search agent's decision depends only on the deal's seed, its seat
+/// and its view, so the first plays exactly what that agent played at the table. A decision with one legal action
 /// is skipped.
 pub fn review(
     variant: &Arc<Variant>,
