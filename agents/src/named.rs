@@ -12,7 +12,7 @@ use crate::agent::{Agent, RandomAgent};
 use crate::exec::{BotFault, ExecAgent, ExecSettings};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
-use crate::search::{Schedule, SearchAgent, SearchConfig, SearchDecision};
+use crate::search::{RolloutPolicy, Schedule, SearchAgent, SearchConfig, SearchDecision};
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
 pub const KNOWN_AGENTS: [&str; 9] = [
@@ -168,7 +168,7 @@ impl AgentSpec {
 }
 
 /// The settings a search agent's name may change, as `search:N:SETTING=VALUE` names them.
-pub const SEARCH_SETTINGS: [&str; 4] = ["margin", "first", "indifference", "prune"];
+pub const SEARCH_SETTINGS: [&str; 5] = ["margin", "first", "indifference", "prune", "rollout"];
 
 /// A search agent as named: its budget and the settings its name changes from
 /// [`SearchConfig::with_budget`]'s, so that a configuration tuned on development seeds can be
@@ -186,6 +186,8 @@ pub struct SearchSpec {
     indifference: Option<u64>,
     /// Whether the prior prunes the turn's candidates (`prune=prior`) or not (`prune=all`).
     prune: Option<bool>,
+    /// The rollouts' policy (`rollout=greedy` or `rollout=fast`).
+    rollout: Option<RolloutPolicy>,
 }
 
 impl SearchSpec {
@@ -200,6 +202,7 @@ impl SearchSpec {
             first: None,
             indifference: None,
             prune: None,
+            rollout: None,
         }
     }
 
@@ -211,6 +214,9 @@ impl SearchSpec {
         }
         if let Some(p) = self.prune {
             config.prune = p;
+        }
+        if let Some(r) = self.rollout {
+            config.rollout = r;
         }
         if let Schedule::Racing {
             first,
@@ -267,6 +273,13 @@ impl SearchSpec {
                     _ => return Err(bad("prune", "prior or all")),
                 })
             }
+            "rollout" => {
+                self.rollout = Some(match value {
+                    "greedy" => RolloutPolicy::Greedy,
+                    "fast" => RolloutPolicy::Fast,
+                    _ => return Err(bad("rollout", "greedy or fast")),
+                })
+            }
             _ => return Err(unknown()),
         }
         Ok(())
@@ -308,6 +321,12 @@ impl fmt::Display for SearchSpec {
         }
         if let Some(p) = self.prune {
             f.write_str(if p { ":prune=prior" } else { ":prune=all" })?;
+        }
+        if let Some(r) = self.rollout {
+            f.write_str(match r {
+                RolloutPolicy::Greedy => ":rollout=greedy",
+                RolloutPolicy::Fast => ":rollout=fast",
+            })?;
         }
         Ok(())
     }
@@ -521,7 +540,7 @@ mod tests {
         };
         assert_eq!(spec.config(), SearchConfig::default());
 
-        let name = "search:512:margin=0.5:first=32:indifference=0.05:prune=all";
+        let name = "search:512:margin=0.5:first=32:indifference=0.05:prune=all:rollout=fast";
         let tuned: AgentSpec = name.parse().unwrap();
         assert_eq!(tuned.to_string(), name);
         let AgentSpec::Search(spec) = &tuned else {
@@ -531,6 +550,7 @@ mod tests {
         assert_eq!(config.determinizations, 512);
         assert_eq!(config.margin, 0.5);
         assert!(!config.prune);
+        assert_eq!(config.rollout, RolloutPolicy::Fast);
         assert_eq!(
             config.schedule,
             Schedule::Racing {
@@ -540,9 +560,10 @@ mod tests {
             }
         );
         // Settings in another order name the same agent, printed in the fixed order.
-        let reordered: AgentSpec = "search:512:prune=all:indifference=0.05:first=32:margin=0.5"
-            .parse()
-            .unwrap();
+        let reordered: AgentSpec =
+            "search:512:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
+                .parse()
+                .unwrap();
         assert_eq!(reordered, tuned);
         assert_eq!(reordered.to_string(), name);
         // One setting, the others as `search:N` has them.
@@ -571,6 +592,13 @@ mod tests {
         // Four seats, one of them tuned: the settings' colons do not split the list.
         let four = parse_agents("search:64:prune=all,greedy,greedy,greedy").unwrap();
         assert_eq!(four[0].to_string(), "search:64:prune=all");
+        // The rollout policy named as the default's is kept in the name, and plays as it.
+        let greedy: AgentSpec = "search:64:rollout=greedy".parse().unwrap();
+        assert_eq!(greedy.to_string(), "search:64:rollout=greedy");
+        let AgentSpec::Search(spec) = &greedy else {
+            panic!("{greedy:?}")
+        };
+        assert_eq!(spec.config(), SearchConfig::with_budget(64));
     }
 
     #[test]
@@ -584,6 +612,10 @@ mod tests {
             ("search:64:indifference=x", "search setting indifference"),
             ("search:64:first=0", "search setting first"),
             ("search:64:prune=some", "search setting prune: prior or all"),
+            (
+                "search:64:rollout=smart",
+                "search setting rollout: greedy or fast",
+            ),
             ("search:0:prune=all", "whole number of determinizations"),
         ] {
             let err = name.parse::<AgentSpec>().unwrap_err().to_string();
