@@ -34,6 +34,7 @@ mod belief;
 mod estimate;
 mod pool;
 mod rollout;
+mod stake;
 mod true_hands;
 
 use std::sync::Arc;
@@ -81,6 +82,7 @@ pub use estimate::MAX_CANDIDATES;
 use estimate::{halve, Candidate, Candidates};
 use rollout::Rollout;
 pub use rollout::RolloutPolicy;
+pub use stake::{stake, stake_ratio, STAKE_DEALS};
 
 /// How hard the search works.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -112,7 +114,10 @@ pub enum Schedule {
     /// each round, those whose paired advantage over the default is not `cull` standard errors
     /// below `indifference` points (a gain too small to be worth the rollouts); the decision
     /// stops as soon as only the default is left (most decisions: greedy's choice is clearly
-    /// as good as any), else at the budget.
+    /// as good as any), else at the budget. The indifference is in points at taiwan16's
+    /// stakes: under another variant it is scaled by the variant's [`stake_ratio`] (taizhou's
+    /// all-pairs settlement moves a seat's points about 28 times as far), so that it means
+    /// the same gain under every settlement.
     Racing {
         first: u32,
         cull: f64,
@@ -205,6 +210,9 @@ pub struct SearchAgent {
 struct Search {
     variant: Arc<Variant>,
     config: SearchConfig,
+    /// The variant's [`stake_ratio`]: the racing's indifference is in points at taiwan16's
+    /// stakes, and this many times as many under the variant.
+    stakes: f64,
     rollout: Rollout,
     candidates: Candidates,
     decision: SearchDecision,
@@ -219,6 +227,7 @@ impl SearchAgent {
             seat: Seat::East,
             belief: Belief::new(config.belief),
             search: Search {
+                stakes: stake_ratio(&variant),
                 variant,
                 config,
                 rollout: Rollout::new(config.rollout),
@@ -349,7 +358,8 @@ impl Search {
                     for (i, c) in self.candidates.iter_mut().enumerate() {
                         if i != default_index
                             && c.alive
-                            && c.advantage() + cull * c.advantage_error() < indifference
+                            && c.advantage() + cull * c.advantage_error()
+                                < indifference * self.stakes
                         {
                             c.alive = false;
                         }

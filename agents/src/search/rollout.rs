@@ -59,13 +59,18 @@ impl Rollout {
         false
     }
 
-    /// Plays `deal` to its end and returns `seat`'s points under `variant`'s settlement
-    /// (base and per-tai amounts the variant's own).
-    pub(crate) fn finish(&mut self, deal: &mut Deal, seat: Seat, variant: &Variant) -> i64 {
+    /// Plays `deal` to its end.
+    pub(crate) fn play_out(&mut self, deal: &mut Deal) {
         while let Some(s) = deal.to_act() {
             let a = self.choose(deal, s);
             deal.play_unchecked(a);
         }
+    }
+
+    /// Plays `deal` to its end and returns `seat`'s points under `variant`'s settlement
+    /// (base and per-tai amounts the variant's own).
+    pub(crate) fn finish(&mut self, deal: &mut Deal, seat: Seat, variant: &Variant) -> i64 {
+        self.play_out(deal);
         points(deal, seat, variant)
     }
 }
