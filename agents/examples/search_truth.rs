@@ -6,10 +6,11 @@
 //! by kind of departure and by the size of the estimate. A development study: the true
 //! state is read only to judge, never to decide.
 //!
-//! `cargo run --release -p taisim-agents --example search_truth -- DEALS SEED BUDGET FILLS [VARIANT [MARGIN [FIRST [INDIFFERENCE [PRUNE]]]]]`
+//! `cargo run --release -p taisim-agents --example search_truth -- DEALS SEED BUDGET FILLS [VARIANT [MARGIN [FIRST [INDIFFERENCE [PRUNE [ROLLOUT]]]]]]`
 //! (MARGIN, FIRST and INDIFFERENCE: the search's margin, its racing's first round and the gain
 //! its racing deems worth having; defaults 1, 64 and 0.2; PRUNE `all` searches every legal
-//! action instead of the prior's candidates).
+//! action instead of the prior's candidates; ROLLOUT `fast` plays the cheaper rollouts).
+//! The report names the search as tuned (`search:2048:indifference=0.05`).
 //!
 //! BUDGET may instead name a tuned search as the command line does
 //! (`search:2048:indifference=0.05`: its settings, then any of MARGIN... given after it), or
@@ -113,19 +114,19 @@ fn main() {
             _ => None,
         });
     let budget = named.map(|spec| spec.determinizations);
-    // MARGIN FIRST INDIFFERENCE PRUNE are the name's settings in that order, read by the
-    // name's own parser.
-    let config = named.map_or(SearchConfig::with_budget(1), |spec| {
+    // MARGIN FIRST INDIFFERENCE PRUNE ROLLOUT are the name's settings in that order, read by
+    // the name's own parser.
+    let tuned: Option<SearchSpec> = named.map(|spec| {
         let settings: String = SEARCH_SETTINGS
             .iter()
             .zip(a.get(6..).unwrap_or_default())
             .map(|(setting, value)| format!(":{setting}={value}"))
             .collect();
-        let tuned: SearchSpec = format!("{spec}{settings}")
+        format!("{spec}{settings}")
             .parse()
-            .unwrap_or_else(|e| panic!("{e}"));
-        tuned.config()
+            .unwrap_or_else(|e| panic!("{e}"))
     });
+    let config = tuned.map_or(SearchConfig::with_budget(1), |spec| spec.config());
     let mut search = SearchAgent::new(Arc::clone(&variant), config);
     // Any other agent the command line names, judged in the search's place.
     let mut other: Option<BuiltinAgent> = budget.is_none().then(|| {
@@ -217,8 +218,8 @@ fn main() {
             by_estimate[b].add(est, truth);
         }
     });
-    let who = match budget {
-        Some(n) => format!("search:{n} ({config:?})"),
+    let who = match tuned {
+        Some(spec) => format!("search:{spec} ({config:?})"),
         None => judged.clone(),
     };
     println!("{who}, {deals} deals of seed {seed}, {searched} searched decisions, {fills} true-state fills a departure");
