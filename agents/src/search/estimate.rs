@@ -66,12 +66,16 @@ impl Candidate {
 }
 
 fn std_error(n: u32, sum: f64, sum_sq: f64) -> f64 {
+    (variance(n, sum, sum_sq) / f64::from(n.max(1))).sqrt()
+}
+
+/// The sample variance of `n` values from their sum and sum of squares (0 below two values).
+pub(crate) fn variance(n: u32, sum: f64, sum_sq: f64) -> f64 {
     if n < 2 {
         return 0.0;
     }
-    let n = n as f64;
-    let var = ((sum_sq - sum * sum / n) / (n - 1.0)).max(0.0);
-    (var / n).sqrt()
+    let n = f64::from(n);
+    ((sum_sq - sum * sum / n) / (n - 1.0)).max(0.0)
 }
 
 /// The candidates of one decision.

@@ -9,11 +9,12 @@
 //! stakes to taiwan16's: exactly 1 under taiwan16 (the same computation divided by itself), and
 //! whatever a rule designer's settlement makes it under another variant.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use taisim_score::{score_deal, Variant};
 use taisim_sim::{Deal, DealContext, Seat, Wind};
 
+use super::estimate::variance;
 use super::rollout::{Rollout, RolloutPolicy};
 
 /// Greedy self-play deals a variant's stakes are measured on: the estimate's relative standard
@@ -30,7 +31,7 @@ const STAKE_SEED: u64 = 0x57a4_e5ee_d000_0001;
 pub fn stake(variant: &Variant) -> f64 {
     let st = variant.settlement();
     let mut rollout = Rollout::new(RolloutPolicy::Greedy);
-    let (mut n, mut sum, mut sum_sq) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut n, mut sum, mut sum_sq) = (0u32, 0.0f64, 0.0f64);
     for i in 0..STAKE_DEALS {
         let context = DealContext {
             round_wind: Wind::East,
@@ -50,37 +51,37 @@ pub fn stake(variant: &Variant) -> f64 {
         };
         for seat in Seat::ALL {
             let p = scored.payments[seat] as f64;
-            n += 1.0;
+            n += 1;
             sum += p;
             sum_sq += p * p;
         }
     }
-    if n < 2.0 {
-        return 0.0;
-    }
-    ((sum_sq - sum * sum / n) / (n - 1.0)).max(0.0).sqrt()
+    variance(n, sum, sum_sq).sqrt()
 }
 
 /// `variant`'s [`stake`] over taiwan16's: what the search multiplies its indifference by.
-/// 1 for a variant whose points never move (nothing to scale by). Worked out once per variant
-/// and process.
+/// 1 for a variant whose points never move (nothing to scale by).
 pub fn stake_ratio(variant: &Variant) -> f64 {
-    static REFERENCE: OnceLock<f64> = OnceLock::new();
-    static KNOWN: Mutex<Vec<(String, f64)>> = Mutex::new(Vec::new());
-    let key = variant.to_toml();
-    if let Some(&(_, r)) = lock(&KNOWN).iter().find(|(k, _)| *k == key) {
-        return r;
-    }
-    let reference = *REFERENCE
-        .get_or_init(|| stake(&Variant::builtin("taiwan16").expect("taiwan16 is shipped")));
-    let own = stake(variant);
-    let ratio = if own > 0.0 && reference > 0.0 {
+    let own = known_stake(variant);
+    let reference = known_stake(&Variant::builtin("taiwan16").expect("taiwan16 is shipped"));
+    if own > 0.0 && reference > 0.0 {
         own / reference
     } else {
         1.0
-    };
-    lock(&KNOWN).push((key, ratio));
-    ratio
+    }
+}
+
+/// [`stake`], worked out once per variant (by its whole text) and process.
+fn known_stake(variant: &Variant) -> f64 {
+    static KNOWN: Mutex<Vec<(String, f64)>> = Mutex::new(Vec::new());
+    let key = variant.to_toml();
+    if let Some(&(_, s)) = lock(&KNOWN).iter().find(|(k, _)| *k == key) {
+        return s;
+    }
+    // Worked out outside the lock: two threads may both do it, and get the same number.
+    let s = stake(variant);
+    lock(&KNOWN).push((key, s));
+    s
 }
 
 /// The cache's lock; a panic elsewhere while it was held leaves entries that are still whole.
