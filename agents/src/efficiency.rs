@@ -39,7 +39,7 @@ pub fn ukeire_under(hand: &Hand, rules: HandRules, shanten: i8, unseen: &[u8; Ti
 /// a hand holding some kind four times, whose leftover may have no copy left to pair: then
 /// every kind is tried, and so with wilds (a wild drawn joins any part of the hand, and the
 /// stand-in joins the tiles near the wild kind's face, not its own).
-fn may_improve(hand: &Hand, rules: HandRules) -> u64 {
+pub(crate) fn may_improve(hand: &Hand, rules: HandRules) -> u64 {
     const RANKS: u64 = 0x1ff;
     const ALL_KINDS: u64 = (1 << Tile::NUM) - 1;
     if rules.wild.is_some() || !hand.fours().is_empty() {
@@ -81,6 +81,13 @@ pub(crate) fn discard_ukeire(
         out[t.index()] = weighted_count(improving[t.index()].0, &planes);
     }
     out
+}
+
+/// The unseen copies of a set of kinds (a kind bitset), as a function: the counts are split
+/// into bit planes once, so each set then sums in a few word operations.
+pub(crate) fn improving_weight(unseen: &[u8; Tile::NUM]) -> impl Fn(u64) -> u32 {
+    let planes = bit_planes(unseen);
+    move |set| weighted_count(set, &planes)
 }
 
 /// How much a tile works with the rest of the hand: its other copies, and the copies of the

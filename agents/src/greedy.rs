@@ -7,11 +7,12 @@
 //! by the agent's measure.
 
 use arrayvec::ArrayVec;
-use taisim_sim::algo::{self, Discards};
+use taisim_sim::algo;
 use taisim_sim::{Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View};
 
 use crate::agent::Agent;
-use crate::efficiency::{connectivity, discard_ukeire, ukeire_under};
+use crate::efficiency::{connectivity, ukeire_under};
+use crate::hand_memo::{DiscardFacts, HandMemo};
 use crate::knowledge::{
     hand_rules, last_discards, looks_ready, safe_against, sets_needed, shown_counts, unseen_counts,
     visible_counts, Claim,
@@ -241,7 +242,7 @@ fn turn_candidate(action: Action, rob_concealed_kong: bool) -> Option<(Leaves, u
 /// Candidates rank by `(risk, danger, shanten, -ukeire, wild, preference)`, where `wild` is
 /// whether the candidate gives up a wild, the first in `legal` order winning a tie. Two
 /// passes: the first finds the least `(danger, shanten)`, the shanten of every one-tile
-/// discard coming from one [`Discards`] scan of the hand; the second breaks ties at it by
+/// discard coming from one [`Discards`](taisim_sim::algo::Discards) scan of the hand; the second breaks ties at it by
 /// ukeire, computed only when the tied candidates leave at least two distinct hands, and once
 /// per hand.
 pub(crate) fn choose_turn(
@@ -250,7 +251,7 @@ pub(crate) fn choose_turn(
     threats: &[TileSet],
     fresh_dragons: TileSet,
 ) -> Action {
-    choose_turn_by(view, legal, threats, fresh_dragons, Ties::Ukeire)
+    choose_turn_by(view, legal, threats, fresh_dragons, Ties::Ukeire, None)
 }
 
 /// How [`choose_turn_by`] breaks a tie of least shanten.
@@ -263,30 +264,39 @@ pub(crate) enum Ties {
     Connectivity,
 }
 
-/// Greedy's decision with its ties of least shanten broken by `tie`.
+/// Greedy's decision with its ties of least shanten broken by `tie`, its turn decisions
+/// reading their hands' facts through `memo` when given (the same decision, for less).
 #[inline]
-pub(crate) fn decide_by(view: &View<'_>, legal: &LegalSet, tie: Ties) -> Action {
+pub(crate) fn decide_by(
+    view: &View<'_>,
+    legal: &LegalSet,
+    tie: Ties,
+    memo: Option<&mut HandMemo>,
+) -> Action {
     if let Some(win) = winning_action(legal) {
         return win;
     }
     if legal.contains(Action::Pass) {
         return choose_claim(view, legal);
     }
-    choose_turn_by(view, legal, &[], TileSet::EMPTY, tie)
+    choose_turn_by(view, legal, &[], TileSet::EMPTY, tie, memo)
 }
 
+/// [`choose_turn`] with its ties of least shanten broken by `tie`, reading the hand's facts
+/// through `memo` when given.
 pub(crate) fn choose_turn_by(
     view: &View<'_>,
     legal: &LegalSet,
     threats: &[TileSet],
     fresh_dragons: TileSet,
     tie: Ties,
+    memo: Option<&mut HandMemo>,
 ) -> Action {
     let hand = view.hand();
     let sets = sets_needed(view);
     let rules = view.rules();
     let hand_rules = hand_rules(view, sets);
-    let discards = Discards::new(hand, hand_rules);
+    let mut discards = DiscardFacts::new(hand, hand_rules, memo);
     let wild = hand_rules.wild.map(|w| w.kind());
 
     // Pass 1: the kinds the candidates leave one tile fewer of, and four fewer of. Candidates
@@ -356,7 +366,7 @@ pub(crate) fn choose_turn_by(
         match tie {
             Ties::Ukeire => {
                 unseen = unseen_counts(view);
-                uke_one = discard_ukeire(hand, hand_rules, &discards, TileSet(tied_one), &unseen);
+                uke_one = discards.discard_ukeire(hand, TileSet(tied_one), &unseen);
             }
             Ties::Connectivity => {
                 for t in TileSet(tied_one) {

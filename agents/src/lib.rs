@@ -28,6 +28,7 @@ mod dense;
 mod efficiency;
 pub mod exec;
 mod greedy;
+mod hand_memo;
 mod kind_head;
 pub mod knowledge;
 mod named;

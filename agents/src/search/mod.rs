@@ -55,9 +55,10 @@ pub use true_hands::TrueHands;
 
 /// Plays `deal` to its end with `policy` in every seat and returns `seat`'s points under
 /// `variant`'s own settlement: one rollout, as the search plays them (what its benchmark
-/// times). Allocates nothing.
+/// times), but for the memo of hands that the search's rollouts share (a lone rollout meets
+/// no hand twice). Allocates nothing.
 pub fn rollout(deal: &mut Deal, seat: Seat, variant: &Variant, policy: RolloutPolicy) -> i64 {
-    Rollout::new(policy).finish(deal, seat, variant)
+    Rollout::with_memo(policy, 0).finish(deal, seat, variant)
 }
 
 /// A source of determinizations: fills of what a seat cannot see. The search agent's own is

@@ -2,10 +2,10 @@
 //! the variant's own scoring and settlement.
 
 use taisim_score::{score_deal, Variant};
-use taisim_sim::{Action, ActionList, Deal, Seat};
+use taisim_sim::{Action, Deal, Seat};
 
-use crate::agent::Agent;
-use crate::greedy::{GreedyAgent, Ties};
+use crate::greedy::{decide_by, Ties};
+use crate::hand_memo::HandMemo;
 
 /// The policy every seat plays in a rollout.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -17,33 +17,40 @@ pub enum RolloutPolicy {
     Fast,
 }
 
-/// Plays deals to their end with greedy in every seat and scores them. Owns its scratch, so a
-/// rollout allocates nothing.
+/// Plays deals to their end with the rollout policy in every seat and scores them. Owns its
+/// scratch (the memo of the hands its turn decisions meet, which the candidates' rollouts on
+/// one determinization share), so a rollout allocates nothing.
 #[derive(Clone, Debug)]
 pub(crate) struct Rollout {
-    policy: GreedyAgent,
-    policy_kind: RolloutPolicy,
-    legal: ActionList,
+    ties: Ties,
+    memo: HandMemo,
 }
 
 impl Rollout {
-    pub(crate) fn new(policy_kind: RolloutPolicy) -> Rollout {
+    pub(crate) fn new(policy: RolloutPolicy) -> Rollout {
+        Rollout::with_memo(policy, HandMemo::SLOTS)
+    }
+
+    /// A rollout whose memo has `slots` entries (0: none; see [`HandMemo::new`]).
+    pub(crate) fn with_memo(policy: RolloutPolicy, slots: usize) -> Rollout {
         Rollout {
-            policy: GreedyAgent,
-            policy_kind,
-            legal: ActionList::new(),
+            ties: match policy {
+                RolloutPolicy::Greedy => Ties::Ukeire,
+                RolloutPolicy::Fast => Ties::Connectivity,
+            },
+            memo: HandMemo::new(slots),
         }
     }
 
     /// The rollout policy's choice for the seat to act in `deal`.
     #[inline]
     pub(crate) fn choose(&mut self, deal: &Deal, seat: Seat) -> Action {
-        match self.policy_kind {
-            RolloutPolicy::Greedy => self.policy.act_in(deal, seat, &mut self.legal),
-            RolloutPolicy::Fast => {
-                crate::greedy::decide_by(&deal.view(seat), &deal.legal(), Ties::Connectivity)
-            }
-        }
+        decide_by(
+            &deal.view(seat),
+            &deal.legal(),
+            self.ties,
+            Some(&mut self.memo),
+        )
     }
 
     /// Plays the rollout policy for every seat until `seat` must decide; false if the deal
