@@ -13,7 +13,8 @@ Data. ``--data`` names runs of ``taisim simulate --decisions`` whose rows carry 
 (a search agent at the recorded seats, or ``--label-with search:N``; ``taisim.load_decisions``
 returns them as ``search_action``, ``search_mean``, ...). Rows no search decided are left out.
 ``--decisions-at offers`` (or ``turns``) keeps only the answers to a discard (or only one's own
-turns), for a study of one kind of decision: the student is still played at every decision.
+turns), and the student is exported to decide only those (its policy files' ``decides``):
+greedy makes the other kind of decision, where the student learnt nothing.
 
 Targets. The loss is the cross-entropy to the search's choice (with ``--min-advantage A``,
 to its default, greedy's choice, wherever its choice beats that by less than ``A`` points:
@@ -243,8 +244,9 @@ def save_checkpoint(out, model, opt, state):
     os.replace(tmp, os.path.join(out, CHECKPOINT))
 
 
-def export(model, path, greedy_margin=None):
-    return taisim.export_policy(model.policy().cpu(), path, greedy_margin=greedy_margin)
+def export(model, path, decides, greedy_margin=None):
+    return taisim.export_policy(model.policy().cpu(), path, greedy_margin=greedy_margin,
+                                decides=decides)
 
 
 def labelled_run(out, agents, teacher, deals, seed, threads):
@@ -383,11 +385,13 @@ def main(argv=None):
     while True:
         epochs = args.epochs if state["round"] == 0 else args.round_epochs
         train_epochs(model, opt, data, state, args, log, device, epochs)
-        path = export(model, os.path.join(args.out, f"round-{state['round']}.safetensors"))
+        path = export(model, os.path.join(args.out, f"round-{state['round']}.safetensors"),
+                      args.decisions_at)
         variants = [path]
         if args.margins:
             cautious = [export(model, os.path.join(
-                args.out, f"round-{state['round']}-margin-{m:g}.safetensors"), greedy_margin=m)
+                args.out, f"round-{state['round']}-margin-{m:g}.safetensors"), args.decisions_at,
+                greedy_margin=m)
                 for m in args.margins]
             if args.residual:
                 # A residual network is no policy alone: a round's student is played by its

@@ -56,9 +56,9 @@ pub use obs::{
     OBS_WIDTH,
 };
 pub use policy::{
-    policy_inputs, trained_policy, Policy, PolicyAgent, PolicyError, PolicyScratch, MAX_LAYERS,
-    OLDEST_POLICY_OBS_VERSION, POLICY_ACTIVATION, POLICY_ARCHITECTURE, POLICY_ARCHITECTURE_KINDS,
-    POLICY_FILE_LIMIT, POLICY_FORMAT, TRAINED_POLICY,
+    policy_inputs, trained_policy, Decides, Policy, PolicyAgent, PolicyError, PolicyScratch,
+    MAX_LAYERS, OLDEST_POLICY_OBS_VERSION, POLICY_ACTIVATION, POLICY_ARCHITECTURE,
+    POLICY_ARCHITECTURE_KINDS, POLICY_FILE_LIMIT, POLICY_FORMAT, TRAINED_POLICY,
 };
 pub use space::{
     action_index, action_to_index, index_action, index_to_action, write_mask, ActionMask,

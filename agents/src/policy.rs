@@ -22,12 +22,19 @@
 //! | `obs_version`  | the observation layout it was trained on ([`OBS_VERSION`]) |
 //! | `action_space` | its output width ([`ACTION_SPACE_SIZE`])                   |
 //! | `greedy_margin`| optional: a residual policy (below), a number ≥ 0          |
+//! | `decides`      | optional: `all` (the default), `turns` or `offers`         |
 //!
 //! A policy with a `greedy_margin` m refines greedy rather than replacing it: its scores are
 //! read as points gained over greedy's choice (what a search's advantages teach, see
 //! `scripts/distill_policy.py --residual`), and it plays greedy's choice unless the legal
 //! action scoring highest scores more than m above it. A win greedy takes is always taken. A network that has learnt little
 //! then plays as greedy does, not worse.
+//!
+//! A policy that `decides` only `turns` (the seat's own turn: a discard, kong, ready
+//! declaration or self-drawn win) plays greedy's answer whenever a discard, kong or flower is
+//! on offer (wherever passing is legal), and one that decides only `offers` plays greedy's
+//! turn: a student trained on one kind of decision (`scripts/distill_policy.py
+//! --decisions-at`) is played only where it learnt.
 //!
 //! The input is the observation flattened row-major (`OBS_LEN` values); the first layer takes
 //! `OBS_LEN` inputs, each layer the previous one's outputs, and the last gives one score per
@@ -108,6 +115,63 @@ pub const fn policy_inputs(version: u32) -> Option<usize> {
 /// More layers than any sensible policy has; bounds what a file may ask to be read.
 pub const MAX_LAYERS: usize = 16;
 
+/// The decisions a policy makes; greedy makes the others (see the module documentation).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Decides {
+    /// Every decision.
+    #[default]
+    All,
+    /// The seat's own turns; greedy answers what is on offer.
+    Turns,
+    /// The answers to a discard, kong or flower on offer; greedy plays the turns.
+    Offers,
+}
+
+impl Decides {
+    /// Every value, in the order of their names.
+    pub const ALL: [Decides; 3] = [Decides::All, Decides::Turns, Decides::Offers];
+
+    /// The name in a policy file's metadata.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Decides::All => "all",
+            Decides::Turns => "turns",
+            Decides::Offers => "offers",
+        }
+    }
+
+    /// Whether the policy makes a decision whose legal actions are `legal`: an offer is a
+    /// decision where passing is legal.
+    pub fn covers(self, legal: &ActionList) -> bool {
+        match self {
+            Decides::All => true,
+            Decides::Turns => !legal.contains(&Action::Pass),
+            Decides::Offers => legal.contains(&Action::Pass),
+        }
+    }
+}
+
+impl std::str::FromStr for Decides {
+    type Err = PolicyError;
+
+    fn from_str(s: &str) -> Result<Decides, PolicyError> {
+        Decides::ALL
+            .into_iter()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| PolicyError::Metadata {
+                key: "decides",
+                found: s.to_string(),
+                expected: "all, turns or offers".to_string(),
+            })
+    }
+}
+
+impl std::fmt::Display for Decides {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The largest policy file read: about a hundred times the shipped policy (2.7 MB), 64
 /// million f32 weights, far more than an agent deciding in microseconds can use.
 pub const POLICY_FILE_LIMIT: u64 = 256 << 20;
@@ -185,6 +249,8 @@ pub struct Policy {
     kinds: Option<KindHead>,
     /// A residual policy's margin over greedy's choice (see the module documentation).
     greedy_margin: Option<f32>,
+    /// The decisions it makes; greedy makes the others.
+    decides: Decides,
 }
 
 /// Per-decision buffers of a [`Policy`], from [`Policy::scratch`].
@@ -258,6 +324,7 @@ impl Policy {
             obs_version,
             kinds: None,
             greedy_margin: None,
+            decides: Decides::All,
         })
     }
 
@@ -301,6 +368,17 @@ impl Policy {
     /// A residual policy's margin over greedy's choice, if it is one.
     pub fn greedy_margin(&self) -> Option<f32> {
         self.greedy_margin
+    }
+
+    /// The policy making only the decisions `decides` names, greedy the others.
+    pub fn with_decides(mut self, decides: Decides) -> Policy {
+        self.decides = decides;
+        self
+    }
+
+    /// The decisions the policy makes.
+    pub fn decides(&self) -> Decides {
+        self.decides
     }
 
     /// The per-kind head, if the policy has one.
@@ -440,6 +518,9 @@ impl Policy {
             })?;
             policy = policy.with_greedy_margin(margin)?;
         }
+        if let Some(d) = meta.get("decides") {
+            policy = policy.with_decides(d.parse()?);
+        }
         if !with_kinds {
             return Ok(policy);
         }
@@ -532,6 +613,8 @@ impl Policy {
         ]
         .into_iter()
         .chain(self.greedy_margin.map(|m| ("greedy_margin", m.to_string())))
+        // Only when not every decision, so a file of an earlier version is written as it was.
+        .chain((self.decides != Decides::All).then(|| ("decides", self.decides.to_string())))
         .map(|(k, v)| (k.to_string(), v))
         .collect();
         let mut bytes = safetensors::serialize(views, Some(meta))
@@ -695,6 +778,9 @@ impl Agent for PolicyAgent {
     fn reset(&mut self, _seed: u64, _seat: Seat) {}
 
     fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
+        if !self.policy.decides.covers(legal) {
+            return GreedyAgent.act(view, legal);
+        }
         encode_slice(view, &mut self.obs);
         let last = self
             .policy

@@ -628,3 +628,74 @@ fn a_greedy_margin_must_be_a_finite_number_at_least_zero() {
     assert_eq!(p.greedy_margin(), Some(0.25));
     assert_eq!(Policy::from_bytes(&p.to_bytes()).unwrap(), p);
 }
+
+/// A policy that decides only turns plays greedy's answer at every offer, and one that
+/// decides only offers plays greedy's turns; at the decisions it does make it plays as the
+/// same network deciding everything. Checked decision by decision, through a file.
+#[test]
+fn a_policy_decides_only_what_it_names() {
+    use taisim_agents::{Decides, GreedyAgent};
+    let everything = Arc::new(highest_kind_policy());
+    for decides in Decides::ALL {
+        let policy = highest_kind_policy().with_decides(decides);
+        let policy = Policy::from_bytes(&policy.to_bytes()).unwrap();
+        assert_eq!(policy.decides(), decides);
+        let mut agent = PolicyAgent::new(Arc::new(policy));
+        let mut network = PolicyAgent::new(everything.clone());
+        let mut legal = ActionList::new();
+        let (mut turns, mut offers, mut greedy_differs) = (0, 0, 0);
+        for seed in 0..40 {
+            let mut deal = Deal::new(Rules::TAIWAN16, seed, DealContext::FIRST).unwrap();
+            while let Some(seat) = deal.to_act() {
+                deal.legal_actions(&mut legal);
+                let view = deal.view(seat);
+                let offer = legal.contains(&Action::Pass);
+                let (greedy, own) = (GreedyAgent.act(&view, &legal), network.act(&view, &legal));
+                greedy_differs += usize::from(greedy != own);
+                let network_decides = match decides {
+                    Decides::All => true,
+                    Decides::Turns => !offer,
+                    Decides::Offers => offer,
+                };
+                let want = if network_decides { own } else { greedy };
+                let a = agent.act(&view, &legal);
+                assert_eq!(a, want, "{decides}, seed {seed}, offer {offer}");
+                turns += usize::from(!offer);
+                offers += usize::from(offer);
+                deal.play(a).unwrap();
+            }
+        }
+        // The network and greedy differ often enough, at turns and offers, to tell them apart.
+        assert!(
+            turns > 500 && offers > 200 && greedy_differs > 300,
+            "{turns} turns, {offers} offers, {greedy_differs} differing"
+        );
+    }
+}
+
+#[test]
+fn decides_is_all_turns_or_offers_and_all_is_not_written() {
+    use taisim_agents::Decides;
+    let mut meta = metadata(1);
+    meta.insert("decides".to_string(), "claims".to_string());
+    let e = Policy::from_bytes(&file(&zero_linear(), meta)).unwrap_err();
+    assert!(
+        e.to_string().contains("decides") && e.to_string().contains("all, turns or offers"),
+        "{e}"
+    );
+    let mut meta = metadata(1);
+    meta.insert("decides".to_string(), "turns".to_string());
+    let p = Policy::from_bytes(&file(&zero_linear(), meta)).unwrap();
+    assert_eq!(p.decides(), Decides::Turns);
+    // A policy deciding everything writes no key: the file an earlier build wrote.
+    let plain = Policy::from_bytes(&file(&zero_linear(), metadata(1))).unwrap();
+    assert_eq!(plain.decides(), Decides::All);
+    let header = safetensors::SafeTensors::read_metadata(&plain.to_bytes())
+        .unwrap()
+        .1;
+    assert!(!header.metadata().as_ref().unwrap().contains_key("decides"));
+    let header = safetensors::SafeTensors::read_metadata(&p.to_bytes())
+        .unwrap()
+        .1;
+    assert_eq!(header.metadata().as_ref().unwrap()["decides"], "turns");
+}

@@ -30,10 +30,10 @@ POLICY_FORMAT = "taisim-policy"
 OBS_LEN = OBS_SHAPE[0] * OBS_SHAPE[1]
 
 
-def _save(layers, path, kinds=None, greedy_margin=None):
+def _save(layers, path, kinds=None, greedy_margin=None, decides=None):
     """Writes ``layers`` as a policy file at ``path`` (see :func:`_file_bytes`) and returns
     ``path``; nothing is written when they do not fit."""
-    data = _file_bytes(layers, kinds, greedy_margin)
+    data = _file_bytes(layers, kinds, greedy_margin, decides)
     tmp = f"{os.fspath(path)}.tmp"
     with open(tmp, "wb") as f:
         f.write(data)
@@ -41,13 +41,13 @@ def _save(layers, path, kinds=None, greedy_margin=None):
     return path
 
 
-def _file_bytes(layers, kinds=None, greedy_margin=None):
+def _file_bytes(layers, kinds=None, greedy_margin=None, decides=None):
     """The policy file's bytes for ``layers`` (a list of ``(weight, bias)`` float32 numpy
     arrays, weight ``[outputs, inputs]``), after checking the shapes chain from the
     observation to the action space; ``kinds``, when given, is a per-kind head's ``(input
     weight, input bias, context weight, output weight, output bias)`` (checked by the Rust
     writer, which names a misfit); ``greedy_margin``, when given, makes it a residual policy
-    over greedy (see :func:`export_policy`)."""
+    over greedy, and ``decides`` names the decisions it makes (see :func:`export_policy`)."""
     if not layers:
         raise PolicyError("a policy needs at least one layer")
     width = OBS_LEN
@@ -74,7 +74,7 @@ def _file_bytes(layers, kinds=None, greedy_margin=None):
     if greedy_margin is not None:
         greedy_margin = float(greedy_margin)
     return _policy_bytes([(tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"])
-                          for i in range(len(layers))], kinds, greedy_margin)
+                          for i in range(len(layers))], kinds, greedy_margin, decides)
 
 
 def mlp_layers(module):
@@ -117,7 +117,7 @@ def mlp_layers(module):
     return layers
 
 
-def export_policy(module, path, greedy_margin=None):
+def export_policy(module, path, greedy_margin=None, decides=None):
     """Writes ``module`` to ``path`` as a policy file for the current observation version and
     returns ``path``. ``module`` is a ``torch.nn`` MLP (``nn.Linear`` layers with ``nn.ReLU``
     between them, from ``OBS_SHAPE[0] * OBS_SHAPE[1]`` inputs to ``ACTION_SPACE_SIZE``
@@ -132,17 +132,22 @@ def export_policy(module, path, greedy_margin=None):
     With ``greedy_margin`` (points, at least 0) the file is a *residual* policy: its scores are
     read as points gained over greedy's choice, and the agent plays greedy's choice unless
     the legal action scoring highest scores more than ``greedy_margin`` above it (what
-    ``scripts/distill_policy.py --residual`` trains from a search's advantages)."""
+    ``scripts/distill_policy.py --residual`` trains from a search's advantages).
+
+    With ``decides="turns"`` the agent plays the network only at its own turns and greedy's
+    answer to whatever is on offer (a discard, kong or flower: wherever passing is legal);
+    with ``"offers"`` the other way round; ``"all"`` (the default) everywhere. A student
+    trained on one kind of decision (``distill_policy.py --decisions-at``) is exported so."""
     layers, kinds = _module_layers(module)
-    return _save(layers, path, kinds, greedy_margin)
+    return _save(layers, path, kinds, greedy_margin, decides)
 
 
-def export_policy_bytes(module, greedy_margin=None):
+def export_policy_bytes(module, greedy_margin=None, decides=None):
     """The bytes :func:`export_policy` would write for ``module``, without a file: what
     :func:`taisim.arena` plays when given a module, and what a trainer can keep in memory
     (``taisim.arena(policy_bytes, "greedy", ...)``)."""
     layers, kinds = _module_layers(module)
-    return _file_bytes(layers, kinds, greedy_margin)
+    return _file_bytes(layers, kinds, greedy_margin, decides)
 
 
 def _module_layers(module):

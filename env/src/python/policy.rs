@@ -6,7 +6,7 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use taisim_agents::{Layer, Policy, ACTION_SPACE_SIZE, OBS_LEN};
+use taisim_agents::{Decides, Layer, Policy, ACTION_SPACE_SIZE, OBS_LEN};
 
 use super::errors;
 
@@ -25,13 +25,16 @@ pub fn trained_policy_bytes(py: Python<'_>) -> Bound<'_, PyBytes> {
 /// context weight [hidden, last layer's inputs], output weight [4, hidden], output bias)`.
 /// `greedy_margin`, when given, makes it a residual policy over greedy (the agent plays
 /// greedy's choice unless another legal action scores more than that many points above it).
+/// `decides`, when given, names the decisions the policy makes (`"all"`, `"turns"` or
+/// `"offers"`); greedy makes the others.
 #[pyfunction]
-#[pyo3(signature = (layers, kinds=None, greedy_margin=None))]
+#[pyo3(signature = (layers, kinds=None, greedy_margin=None, decides=None))]
 pub fn policy_bytes<'py>(
     py: Python<'py>,
     layers: Vec<(PyReadonlyArray2<'py, f32>, PyReadonlyArray1<'py, f32>)>,
     kinds: Option<KindTensors<'py>>,
     greedy_margin: Option<f32>,
+    decides: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let layers = layers.iter().map(|(w, b)| layer(w, b)).collect();
     let err = errors::policy;
@@ -50,6 +53,9 @@ pub fn policy_bytes<'py>(
     }
     if let Some(margin) = greedy_margin {
         policy = policy.with_greedy_margin(margin).map_err(err)?;
+    }
+    if let Some(decides) = decides {
+        policy = policy.with_decides(decides.parse::<Decides>().map_err(err)?);
     }
     Ok(PyBytes::new(py, &policy.to_bytes()))
 }
