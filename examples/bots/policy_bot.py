@@ -18,17 +18,39 @@ import numpy as np
 import taisim
 from taisim.bot import serve
 
+PASS = next(i for i in range(taisim.ACTION_SPACE_SIZE) if taisim.action_name(i) == "pass")
+WINS = {i for i in range(taisim.ACTION_SPACE_SIZE) if taisim.action_name(i) in ("win", "flower_win")}
+
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--policy", help="a policy file (safetensors) played by the masked argmax of its scores")
+    p.add_argument("--policy", help="a policy file (safetensors) played as the Rust agent plays it: the "
+                   "masked argmax of its scores, greedy's choice where the file says so")
     p.add_argument("--agent", help="let a built-in agent decide instead: greedy, trained, search:64, ...")
     p.add_argument("--variant", help="the variant file, for a variant that is not shipped")
     args = p.parse_args()
     if args.policy:
+        meta = taisim.policy_metadata(args.policy)
+        decides = meta.get("decides", "all")
+        margin = float(meta["greedy_margin"]) if "greedy_margin" in meta else None
+
         def choose(decision):
+            mask = decision.action_mask
+            # An offer (a discard, kong or flower to answer) is a decision where passing is
+            # legal; a policy that decides only turns (or only offers) leaves greedy the rest.
+            offer = bool(mask[PASS])
+            if decides != "all" and offer != (decides == "offers"):
+                return decision.builtin("greedy")
             scores = taisim.policy_logits(args.policy, decision.observation[None])[0]
-            return int(np.argmax(np.where(decision.action_mask == 1, scores, -np.inf)))
+            best = int(np.argmax(np.where(mask == 1, scores, -np.inf)))
+            if margin is None:
+                return best
+            # A residual policy: greedy's choice (always a win it takes) unless the best
+            # scores more than the margin above it.
+            greedy = decision.builtin("greedy")
+            if greedy in WINS or scores[best] - scores[greedy] <= margin:
+                return greedy
+            return best
 
         serve(choose, name=f"policy_bot {args.policy}", variant=args.variant)
     else:

@@ -67,7 +67,8 @@ from taisim._native import obs_rows as _obs_rows
 from taisim._native import obs_scalar_columns as _obs_scalar_columns
 from taisim.aec import TaisimAEC, aec_env
 from taisim.gym_env import Env
-from taisim.policy import convert_json_policy, export_policy, export_policy_bytes, policy_logits
+from taisim.policy import (convert_json_policy, export_policy, export_policy_bytes, policy_logits,
+                           policy_metadata)
 from taisim.vec_env import VecEnv
 from taisim.wrappers import LegalizeActions
 

@@ -164,6 +164,25 @@ def _module_layers(module):
     return mlp_layers(module), None
 
 
+def policy_metadata(path):
+    """The metadata of the policy file at ``path`` as a ``dict`` of strings (``format``,
+    ``obs_version``, and ``greedy_margin`` and ``decides`` where the file has them): what a
+    player of the file outside the Rust agent needs to play it as the agent does. A file that
+    is not safetensors raises ``taisim.PolicyError``."""
+    with open(path, "rb") as f:
+        head = f.read(8)
+        size = int.from_bytes(head, "little") if len(head) == 8 else 0
+        # safetensors caps its header at 100 MB; a larger length is no header.
+        header = f.read(size) if 0 < size <= 100_000_000 else b""
+    try:
+        doc = json.loads(header)
+    except ValueError:
+        doc = None
+    if not isinstance(doc, dict):
+        raise PolicyError(f"{path}: not a safetensors policy file (no JSON header)")
+    return dict(doc.get("__metadata__") or {})
+
+
 def policy_logits(path, obs):
     """The scores the Rust policy agent computes from the policy file at ``path`` for each
     observation of ``obs`` (``(n, *OBS_SHAPE)`` or ``(n, OBS_LEN)``): a ``(n,

@@ -111,6 +111,28 @@ def test_the_trained_policy_from_python_is_the_trained_agent(tmp_path):
     same_rows(pathlib.Path(a), pathlib.Path(b))
 
 
+def test_a_policy_of_one_kind_of_decision_or_residual_plays_from_python_as_in_rust(tmp_path):
+    """The example bot reads the file's ``decides`` and ``greedy_margin`` (taisim.policy_metadata)
+    and plays greedy where the Rust agent does: the same deals, decision for decision."""
+    from rl_extras import rl_import
+
+    rl_import("torch")
+    module = taisim.torch_policy.load_policy("trained")
+    for name, kwargs in [("turns", dict(decides="turns", greedy_margin=0.5)),
+                         ("offers", dict(decides="offers"))]:
+        path = taisim.export_policy(module, tmp_path / f"{name}.safetensors", **kwargs)
+        meta = taisim.policy_metadata(path)
+        assert meta["decides"] == name and meta["format"] == "taisim-policy"
+        a = taisim.simulate(str(tmp_path / f"{name}-a"), deals=20, seed=6, agents=f"policy:{path}",
+                            threads=1)
+        b = taisim.simulate(str(tmp_path / f"{name}-b"), deals=20, seed=6,
+                            agents=exec_agent("policy_bot.py", "--policy", str(path)), threads=1)
+        same_rows(pathlib.Path(a), pathlib.Path(b))
+    (tmp_path / "junk.safetensors").write_bytes(b"\xff" * 32)
+    with pytest.raises(taisim.PolicyError, match="not a safetensors"):
+        taisim.policy_metadata(tmp_path / "junk.safetensors")
+
+
 def test_bot_helper_answers_the_hello_and_refuses_bad_use():
     """taisim.bot.serve answers the table's hello with its name and version (the simulate
     tests above play whole runs through it), and needs exactly one of choose and agent."""
