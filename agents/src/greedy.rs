@@ -451,10 +451,7 @@ pub(crate) fn choose_claim(view: &View<'_>, legal: &LegalSet) -> Action {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BuiltinAgent, RandomAgent};
-    use taisim_score::Variant;
     use taisim_sim::algo::HandRules;
-    use taisim_sim::{Deal, DealContext, Wind};
 
     /// The contract's ukeire, spelled out: the unseen copies of every kind whose draw lowers
     /// the shanten, one shanten query per kind.
@@ -550,56 +547,24 @@ mod tests {
     fn choose_turn_matches_the_reference() {
         let defensive = DefensiveAgent::new();
         let always = DefensiveAgent::with_thresholds(u8::MAX, i8::MIN);
-        let mut legal = ActionList::new();
-        let mut agents = [
-            BuiltinAgent::Greedy(GreedyAgent::new()),
-            BuiltinAgent::Defensive(DefensiveAgent::new()),
-            BuiltinAgent::Random(RandomAgent::new()),
-            BuiltinAgent::Defensive(DefensiveAgent::with_thresholds(40, 1)),
-        ];
-        let mut turns = 0;
-        for name in Variant::names() {
-            let rules = Variant::builtin(name).unwrap().rules();
-            for seed in 0..150u64 {
-                let context = DealContext {
-                    round_wind: Wind::East,
-                    dealer: Wind::new((seed % 4) as u8),
-                    streak: 0,
-                };
-                let mut deal = Deal::new(rules, seed, context).unwrap();
-                agents.rotate_left(1);
-                for seat in Seat::ALL {
-                    agents[seat as usize].reset(deal.seed(), seat);
-                }
-                while let Some(seat) = deal.to_act() {
-                    deal.legal_actions(&mut legal);
-                    let view = deal.view(seat);
-                    let packed = deal.legal();
-                    let turn = winning_action(&packed).is_none() && !legal.contains(&Action::Pass);
-                    if turn {
-                        let threat_sets = [
-                            ArrayVec::<TileSet, 3>::new(),
-                            defensive.threats(&view),
-                            always.threats(&view),
-                        ];
-                        let dragons = defensive.fresh_dragons(&view);
-                        for threats in &threat_sets {
-                            for fresh in [TileSet::EMPTY, dragons] {
-                                let fast = choose_turn(&view, &packed, threats, fresh);
-                                let slow = reference_choose_turn(&view, &legal, threats, fresh);
-                                assert_eq!(
-                                    fast, slow,
-                                    "{name} seed {seed} {legal:?} {threats:?} {fresh:?}"
-                                );
-                            }
-                        }
-                        turns += 1;
-                    }
-                    let action = agents[seat as usize].act(&view, &legal);
-                    deal.play(action).unwrap();
+        let turns = crate::test_deals::for_each_turn(150, |name, seed, view, packed, legal| {
+            let threat_sets = [
+                ArrayVec::<TileSet, 3>::new(),
+                defensive.threats(view),
+                always.threats(view),
+            ];
+            let dragons = defensive.fresh_dragons(view);
+            for threats in &threat_sets {
+                for fresh in [TileSet::EMPTY, dragons] {
+                    let fast = choose_turn(view, packed, threats, fresh);
+                    let slow = reference_choose_turn(view, legal, threats, fresh);
+                    assert_eq!(
+                        fast, slow,
+                        "{name} seed {seed} {legal:?} {threats:?} {fresh:?}"
+                    );
                 }
             }
-        }
+        });
         assert!(turns > 10_000, "{turns} turns");
     }
 }

@@ -38,6 +38,8 @@ mod policy;
 pub mod protocol;
 pub mod search;
 pub mod space;
+#[cfg(test)]
+mod test_deals;
 
 pub use agent::{
     agent_rng, play_deal, play_deal_observed, play_deal_with, see_step, Agent, RandomAgent,
