@@ -210,15 +210,17 @@ fn the_shipped_policy_loads_and_is_in_the_writers_form() {
         .iter()
         .map(|l| (l.inputs, l.outputs))
         .collect();
-    // Trained on version 3, which version 4 extends by its claim row: it reads the first 64
-    // rows of the current observation.
-    assert_eq!(policy.obs_version(), 3);
-    let v3 = taisim_agents::policy_inputs(3).unwrap();
-    assert_eq!(v3, 64 * OBS_WIDTH);
-    assert_eq!(sizes, [(v3, 256), (256, 256), (256, ACTION_SPACE_SIZE)]);
+    // Trained on version 4, the current layout: every row, the claim row included.
+    assert_eq!(policy.obs_version(), 4);
+    let v4 = taisim_agents::policy_inputs(4).unwrap();
+    assert_eq!(v4, 65 * OBS_WIDTH);
+    assert_eq!(sizes, [(v4, 256), (256, 256), (256, ACTION_SPACE_SIZE)]);
     // With a per-kind head of 64 over every row of that layout.
     let head = policy.kind_head().expect("trained has a per-kind head");
-    assert_eq!((head.rows(), head.hidden()), (64, 64));
+    assert_eq!((head.rows(), head.hidden()), (65, 64));
+    // A student of the search's turns: greedy answers what is on offer.
+    assert_eq!(policy.decides(), taisim_agents::Decides::Turns);
+    assert_eq!(policy.greedy_margin(), None);
     let agent = PolicyAgent::trained().unwrap();
     assert_eq!(agent.name(), "trained");
     assert!(Arc::ptr_eq(agent.policy(), &policy), "parsed once, shared");

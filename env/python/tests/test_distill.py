@@ -102,16 +102,23 @@ def test_warm_start_and_refusals(labels, tmp_path):
     with torch.no_grad():
         np.testing.assert_allclose(taisim.policy_logits(path, obs),
                                    trained(torch.from_numpy(obs)).numpy(), rtol=1e-4, atol=1e-3)
-    # The shipped file is of an older layout (version 3, which the current one extends): the
-    # torch module, given zero weights for the rows appended since, scores the current
-    # observation (every row set at random here) as the Rust agent scores it from the file.
+    # The shipped file's torch module scores as the Rust agent scores the file.
     shipped = tmp_path / "shipped.safetensors"
     shipped.write_bytes(taisim._native.trained_policy_bytes())
-    assert json.loads(shipped.read_bytes()[8:8 + int.from_bytes(shipped.read_bytes()[:8], "little")]
-                      )["__metadata__"]["obs_version"] == "3"
+    assert taisim.policy_metadata(shipped)["obs_version"] == str(taisim.OBS_VERSION)
     with torch.no_grad():
         np.testing.assert_allclose(taisim.policy_logits(shipped, obs),
                                    trained(torch.from_numpy(obs)).numpy(), rtol=1e-4, atol=1e-3)
+    # A file of an older layout (version 2, which the current one extends): the torch module,
+    # given zero weights for the rows appended since, scores the current observation (every
+    # row set at random here) as the Rust agent scores it from the file.
+    old = ROOT / "tests" / "fixtures" / "policy_obs_v2.safetensors"
+    assert taisim.policy_metadata(old)["obs_version"] == "2"
+    with torch.no_grad():
+        np.testing.assert_allclose(taisim.policy_logits(old, obs),
+                                   taisim.torch_policy.load_policy(old)(
+                                       torch.from_numpy(obs.reshape(len(obs), -1))).numpy(),
+                                   rtol=1e-4, atol=1e-3)
     with pytest.raises(SystemExit, match="--hidden"):
         tp.init_from_policy(tp.PolicyNet((32,), 8), "trained")
     with pytest.raises(SystemExit, match="evaluation seed"):
