@@ -173,14 +173,23 @@ def policy_metadata(path):
         head = f.read(8)
         size = int.from_bytes(head, "little") if len(head) == 8 else 0
         # safetensors caps its header at 100 MB; a larger length is no header.
-        header = f.read(size) if 0 < size <= 100_000_000 else b""
+        head += f.read(size) if size <= 100_000_000 else b""
+    header, _ = safetensors_header(head, path)
+    return dict(header.get("__metadata__") or {})
+
+
+def safetensors_header(data, path):
+    """The JSON header of safetensors bytes ``data`` (a whole file, or at least its 8-byte
+    length and the header) and the offset where the tensors' bytes begin. Bytes with no JSON
+    object there raise ``taisim.PolicyError`` naming ``path``."""
+    size = int.from_bytes(data[:8], "little") if len(data) >= 8 else 0
     try:
-        doc = json.loads(header)
+        header = json.loads(data[8:8 + size]) if size else None
     except ValueError:
-        doc = None
-    if not isinstance(doc, dict):
-        raise PolicyError(f"{path}: not a safetensors policy file (no JSON header)")
-    return dict(doc.get("__metadata__") or {})
+        header = None
+    if not isinstance(header, dict):
+        raise PolicyError(f"{path}: not a safetensors file (no JSON header)")
+    return header, 8 + size
 
 
 def policy_logits(path, obs):

@@ -89,19 +89,11 @@ def load_policy(path):
     since) is read with zero weights for the appended rows, so the modules take the current
     observation and score it as the Rust agent scores it, and training goes on from there
     with every row. Any other file raises ``taisim.PolicyError``."""
-    import json
-    import struct
-
     from taisim._native import OBS_VERSION, obs_rows, trained_policy_bytes
+    from taisim.policy import safetensors_header
 
     data = trained_policy_bytes() if str(path) == "trained" else open(path, "rb").read()
-    if len(data) < 8:
-        raise PolicyError(f"{path}: not a safetensors file ({len(data)} bytes)")
-    (size,) = struct.unpack("<Q", data[:8])
-    try:
-        header = json.loads(data[8:8 + size])
-    except ValueError as e:
-        raise PolicyError(f"{path}: not a safetensors file ({e})") from None
+    header, start = safetensors_header(data, path)
     meta = header.pop("__metadata__", {}) or {}
     if meta.get("format") != "taisim-policy":
         raise PolicyError(f"{path}: format is {meta.get('format')!r}, not 'taisim-policy'")
@@ -113,7 +105,7 @@ def load_policy(path):
     # The rows of the file's layout, and those appended since (read with zero weights).
     then = len(obs_rows(int(version)))
     added = OBS_SHAPE[0] - then
-    body = data[8 + size:]
+    body = data[start:]
 
     def tensor(name):
         info = header.get(name)

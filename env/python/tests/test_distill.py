@@ -261,13 +261,6 @@ def test_decisions_at_keeps_the_offers_or_the_turns_and_splits_the_data(labels):
         dp.parse_args(["--out", "x", "--data", labels, "--decisions-at", "claims"])
 
 
-def _metadata(path):
-    """A safetensors file's header metadata: an 8-byte little-endian length, then JSON."""
-    data = Path(path).read_bytes()
-    size = int.from_bytes(data[:8], "little")
-    return json.loads(data[8:8 + size]).get("__metadata__", {})
-
-
 def test_a_student_of_one_kind_of_decision_is_exported_to_decide_only_those(labels, tmp_path):
     """``--decisions-at turns``: every file the run writes decides only turns (greedy answers
     the offers, where the student learnt nothing); the plain run's files decide everything and
@@ -277,15 +270,15 @@ def test_a_student_of_one_kind_of_decision_is_exported_to_decide_only_those(labe
                       "--margins", "1", *TINY])
     files = sorted(out.glob("round-*.safetensors"))
     assert [f.name for f in files] == ["round-0-margin-1.safetensors", "round-0.safetensors"]
-    assert all(_metadata(f)["decides"] == "turns" for f in files)
-    assert _metadata(policy)["decides"] == "turns"
+    assert all(taisim.policy_metadata(f)["decides"] == "turns" for f in files)
+    assert taisim.policy_metadata(policy)["decides"] == "turns"
     duel = taisim.arena(f"policy:{policy}", "greedy", deals=2, seed=5, threads=1)
     assert duel["deals"] == 2
     module = taisim.torch_policy.load_policy(policy)
     plain = taisim.export_policy(module, tmp_path / "plain.safetensors")
-    assert "decides" not in _metadata(plain)
+    assert "decides" not in taisim.policy_metadata(plain)
     offers = taisim.export_policy(module, tmp_path / "offers.safetensors", decides="offers")
-    assert _metadata(offers)["decides"] == "offers"
+    assert taisim.policy_metadata(offers)["decides"] == "offers"
     with pytest.raises(taisim.PolicyError, match="decides.*all, turns or offers"):
         taisim.export_policy(module, tmp_path / "bad.safetensors", decides="claims")
     assert not (tmp_path / "bad.safetensors").exists()
