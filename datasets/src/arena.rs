@@ -212,8 +212,8 @@ impl Arena {
     }
 
     /// Plays `deals` walls from `seed` on `threads` worker threads (1 to
-    /// [`MAX_THREADS`](crate::MAX_THREADS); `None` for every core; never more than the chunks
-    /// of walls to play). The report does not depend on the thread count.
+    /// [`MAX_THREADS`](crate::MAX_THREADS); `None` for every core; never more than the walls
+    /// to play). The report does not depend on the thread count.
     pub fn play(
         &self,
         deals: u64,
@@ -224,10 +224,9 @@ impl Arena {
             return Err(ArenaError::NoDeals);
         }
         crate::pool::check_threads(threads)?;
-        let chunks = usize::try_from(deals.div_ceil(CHUNK)).unwrap_or(usize::MAX);
         let threads = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .min(chunks);
+            .min(usize::try_from(deals).unwrap_or(usize::MAX));
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -396,9 +395,21 @@ impl From<EngineError> for WallFailure {
     }
 }
 
-/// Walls per work item: the unit rayon hands out, large enough that cloning the agents
-/// for it costs nothing next to playing it.
+/// The most walls a work item (the unit rayon hands out) holds: enough that cloning the
+/// agents for it costs nothing next to playing it.
 const CHUNK: u64 = 256;
+/// Work items each thread gets at least, when there are walls enough: with fewer, a run of
+/// an expensive agent (the search plays a wall in seconds) leaves threads idle, and one of a
+/// few hundred walls would play on a single thread.
+const ITEMS_PER_THREAD: u64 = 4;
+
+/// Walls per work item for `walls` walls on `threads` threads. The totals are exact integer
+/// sums, so they are the same however the walls are cut.
+fn walls_per_item(walls: u64, threads: usize) -> u64 {
+    walls
+        .div_ceil(threads.max(1) as u64 * ITEMS_PER_THREAD)
+        .clamp(1, CHUNK)
+}
 
 /// Plays `walls` walls from `seed` on the threads of `pool`: the exact totals, the same on any
 /// number of threads.
@@ -410,7 +421,8 @@ pub fn play_arena(
     seed: u64,
     pool: &rayon::ThreadPool,
 ) -> Result<Tally, ArenaError> {
-    let chunks = walls.div_ceil(CHUNK);
+    let chunk = walls_per_item(walls, pool.current_num_threads());
+    let chunks = walls.div_ceil(chunk);
     pool.install(|| {
         (0..chunks)
             .into_par_iter()
@@ -431,7 +443,7 @@ pub fn play_arena(
                     BotStderr::Inherit
                 });
                 let mut tally = Tally::default();
-                for wall in c * CHUNK..((c + 1) * CHUNK).min(walls) {
+                for wall in c * chunk..((c + 1) * chunk).min(walls) {
                     table.wall(variant, seed, wall, &mut tally)?;
                 }
                 Ok(tally)
@@ -600,9 +612,61 @@ mod tests {
         );
         let search = Arena::with_variant("search:4", "greedy", variant).unwrap();
         let one = search.play(6, 11, Some(1)).unwrap().report;
-        let two = search.play(6, 11, Some(2)).unwrap().report;
+        let two = search.play(6, 11, Some(2)).unwrap();
+        // Six walls are work enough for two threads (they were one item of 256 walls).
+        assert_eq!(two.threads, 2);
+        let two = two.report;
         assert_eq!(one, two);
         assert_eq!(one.candidate, "search:4");
+    }
+
+    #[test]
+    fn every_thread_gets_work_items_and_no_item_is_larger_than_a_chunk() {
+        for threads in [1usize, 2, 3, 16] {
+            for walls in [1u64, 2, 6, 200, 2_000, 20_000, 1 << 20] {
+                let per = walls_per_item(walls, threads);
+                let items = walls.div_ceil(per);
+                assert!(
+                    (1..=CHUNK).contains(&per),
+                    "{walls} walls, {threads} threads"
+                );
+                // Every thread gets an item, and items are as small as four a thread needs.
+                let why = format!("{walls} walls on {threads} threads: {items} items of {per}");
+                assert!(items >= (threads as u64).min(walls), "{why}");
+                assert!(
+                    per * threads as u64 * ITEMS_PER_THREAD
+                        < walls + threads as u64 * ITEMS_PER_THREAD
+                        || per == 1,
+                    "{why}"
+                );
+            }
+        }
+        // The search's 200-wall runs used to be one item of 256 walls, played on one thread.
+        assert_eq!(walls_per_item(200, 2), 25);
+        assert_eq!(walls_per_item(20_000, 2), CHUNK);
+    }
+
+    /// The tallies are exact integer sums: cut into items of any size, the walls give the
+    /// same totals.
+    #[test]
+    fn the_tally_is_the_same_on_any_number_of_threads() {
+        let variant = Arc::new(Variant::builtin(Variant::DEFAULT).unwrap());
+        let candidate = AgentSpec::Random.build(&variant).unwrap();
+        let baseline = AgentSpec::Greedy.build(&variant).unwrap();
+        let tallies: Vec<Tally> = [1, 2, 3]
+            .iter()
+            .map(|&n| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .unwrap();
+                play_arena(&candidate, &baseline, &variant, 37, 5, &pool).unwrap()
+            })
+            .collect();
+        assert_eq!(tallies[0].walls, 37);
+        assert_ne!(tallies[0].diff_sum, 0, "random and greedy play differently");
+        assert_eq!(tallies[0], tallies[1]);
+        assert_eq!(tallies[0], tallies[2]);
     }
 
     /// Points are zero-sum on every table, so the reference table's points sum to zero and
