@@ -65,8 +65,9 @@ pub struct SimulateArgs {
     /// actions: the states another agent reaches, labelled by an expert (DAgger).
     #[arg(long, value_name = "SEARCH")]
     label_with: Option<String>,
-    /// Deals (or games) per part file [default: 65536 deals, 2048 games; 2048 deals, 64
-    /// games with --decisions].
+    /// Deals (or games) per part file, the unit a thread plays [default: 65536 deals, 2048
+    /// games; 2048 deals, 64 games with --decisions; 64 deals, 4 games when a seat or
+    /// --label-with plays slowly: search, exec:].
     #[arg(long, value_parser = whole::<u64>("part size"), allow_negative_numbers = true)]
     part_size: Option<u64>,
     /// Settlement base (底) [default: the variant's].

@@ -134,6 +134,22 @@ impl AgentSpec {
         }
     }
 
+    /// Whether a decision of the agent costs thousands of times what the engine's own
+    /// agents' do: the search (tens of milliseconds: it plays thousands of rollouts) and an
+    /// outside bot (a round trip to another process, whose cost taisim cannot know). A run
+    /// seating one is cut into small parts by default, so that every thread has parts to
+    /// play (a part is the unit a thread plays).
+    pub const fn plays_slowly(&self) -> bool {
+        match self {
+            AgentSpec::Search(_) | AgentSpec::Exec(_) => true,
+            AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::Defensive
+            | AgentSpec::Trained
+            | AgentSpec::Policy(_) => false,
+        }
+    }
+
     /// Builds the agent for deals of `variant` (reading the weights file of a policy; the
     /// search scores its rollouts under the variant).
     pub fn build(&self, variant: &Arc<Variant>) -> Result<BuiltinAgent, PolicyError> {

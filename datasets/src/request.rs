@@ -131,10 +131,74 @@ impl RunRequest {
         if let Some(labeller) = &self.label_with {
             spec.label_with = Some(labeller.parse()?);
         }
+        let slow = spec
+            .agents
+            .iter()
+            .chain(&spec.label_with)
+            .any(|a| a.plays_slowly());
+        if slow && !from_manifest && self.part_size.is_none() {
+            // A default part would be the whole run, played on one thread: a search deal
+            // takes about a second (a labelled one tens), so parts of a minute or two of
+            // one core's play keep every thread busy.
+            spec.part_size = spec.part_size.min(spec.unit.slow_part_size());
+        }
         spec.validate()?;
         // Stakes the settlement cannot pay exactly are refused before anything is played,
         // not met as an error at the run's first win.
         check_stakes(spec.variant.variant(), spec.base, spec.per_tai)?;
         Ok(spec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part_size(request: RunRequest) -> u64 {
+        let out = std::env::temp_dir().join("taisim-request-test-never-written");
+        request.spec(&out, false).unwrap().part_size
+    }
+
+    fn asking(agents: &str) -> RunRequest {
+        RunRequest {
+            deals: Some(1_000),
+            agents: Some(agents.into()),
+            ..RunRequest::default()
+        }
+    }
+
+    /// A run seating the search or a bot would be one default part, played on one thread.
+    #[test]
+    fn a_slow_seat_or_labeller_cuts_the_run_into_small_parts() {
+        let fast = Unit::Deals.default_part_size();
+        let slow = Unit::Deals.slow_part_size();
+        assert_eq!(part_size(asking("greedy")), fast);
+        assert_eq!(part_size(asking("greedy,trained,random,defensive")), fast);
+        assert_eq!(part_size(asking("search,greedy,greedy,greedy")), slow);
+        assert_eq!(part_size(asking("greedy,greedy,greedy,search:64")), slow);
+        assert_eq!(part_size(asking("exec:python3 bot.py")), slow);
+        let labelled = RunRequest {
+            decisions: Some("all".parse().unwrap()),
+            label_with: Some("search:64".into()),
+            ..asking("greedy")
+        };
+        assert_eq!(part_size(labelled), slow);
+        let recorded = RunRequest {
+            decisions: Some("all".parse().unwrap()),
+            ..asking("greedy")
+        };
+        assert_eq!(part_size(recorded), fast / 32);
+        let games = RunRequest {
+            deals: None,
+            games: Some(100),
+            ..asking("search:64")
+        };
+        assert_eq!(part_size(games), Unit::Games.slow_part_size());
+        // A part size asked for is kept.
+        let asked = RunRequest {
+            part_size: Some(500),
+            ..asking("search")
+        };
+        assert_eq!(part_size(asked), 500);
     }
 }

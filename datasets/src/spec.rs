@@ -40,6 +40,16 @@ impl Unit {
             Unit::Games => 2_048,
         }
     }
+
+    /// The default part size of a run seating an agent that plays slowly (the search, an
+    /// outside bot; [`AgentSpec::plays_slowly`]), or labelled by the search.
+    pub const fn slow_part_size(self) -> u64 {
+        match self {
+            Unit::Deals => 64,
+            // About 20 deals a game.
+            Unit::Games => 4,
+        }
+    }
 }
 
 /// `--shard K/N`: the K-th (1-based) of N disjoint ranges of parts.
