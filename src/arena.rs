@@ -8,7 +8,7 @@ use taisim_score::Variant;
 
 use crate::failure::{CliError, Failure};
 use crate::output::outln;
-use crate::simulate::{parse_seed, parse_threads};
+use crate::simulate::{parse_seed, parse_threads, progress_mode, ProgressArg};
 
 #[derive(clap::Args)]
 pub struct ArenaArgs {
@@ -39,6 +39,12 @@ pub struct ArenaArgs {
     /// Seconds an exec: agent may take over one decision [default: 10].
     #[arg(long, value_parser = crate::simulate::parse_bot_timeout, allow_negative_numbers = true)]
     bot_timeout: Option<f64>,
+    /// No progress output.
+    #[arg(long, conflicts_with = "progress")]
+    quiet: bool,
+    /// Progress in walls on stderr: a bar on a terminal, plain lines in a log.
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
+    progress: ProgressArg,
 }
 
 /// `--deals`: a whole number of walls, at least 1.
@@ -61,7 +67,8 @@ pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
         .map_or_else(ExecSettings::default, ExecSettings::with_timeout);
     let duel =
         Arena::with_settings(&args.candidate, &args.baseline, variant, &bots).map_err(flagged)?;
-    let run = duel.play(args.deals, args.seed, args.threads)?;
+    let progress = progress_mode(args.quiet, args.progress);
+    let run = duel.play_showing(args.deals, args.seed, args.threads, progress)?;
     if args.json {
         outln!("{}", run.report.to_json());
     } else {

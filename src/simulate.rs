@@ -92,10 +92,22 @@ pub struct SimulateArgs {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum ProgressArg {
+pub(crate) enum ProgressArg {
     Auto,
     Bar,
     Lines,
+}
+
+/// The progress `--quiet` and `--progress` ask for.
+pub(crate) fn progress_mode(quiet: bool, progress: ProgressArg) -> ProgressMode {
+    if quiet {
+        return ProgressMode::Quiet;
+    }
+    match progress {
+        ProgressArg::Auto => ProgressMode::Auto,
+        ProgressArg::Bar => ProgressMode::Bar,
+        ProgressArg::Lines => ProgressMode::Lines,
+    }
 }
 
 #[derive(clap::Args)]
@@ -341,15 +353,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         label_with: args.label_with.clone(),
     };
     let spec = request.spec(&out, args.resume)?;
-    let progress = if args.quiet {
-        ProgressMode::Quiet
-    } else {
-        match args.progress {
-            ProgressArg::Auto => ProgressMode::Auto,
-            ProgressArg::Bar => ProgressMode::Bar,
-            ProgressArg::Lines => ProgressMode::Lines,
-        }
-    };
+    let progress = progress_mode(args.quiet, args.progress);
     let options = RunOptions {
         threads: args.threads,
         resume: args.resume,

@@ -255,3 +255,30 @@ fn bad_arguments_exit_with_status_2_and_name_the_problem() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// Progress goes to stderr, never into the JSON on stdout; `--quiet` silences it and
+/// conflicts with `--progress`.
+#[test]
+fn progress_stays_off_stdout_and_quiet_conflicts_with_it() {
+    let args = [
+        "arena",
+        "--candidate",
+        "greedy",
+        "--baseline",
+        "random",
+        "--deals",
+        "20",
+        "--json",
+    ];
+    let quiet = taisim(&[&args[..], &["--quiet"]].concat());
+    assert!(quiet.status.success(), "{}", stderr(&quiet));
+    assert!(quiet.stderr.is_empty(), "{}", stderr(&quiet));
+    for mode in ["lines", "bar", "auto"] {
+        let shown = taisim(&[&args[..], &["--progress", mode]].concat());
+        assert!(shown.status.success(), "{}", stderr(&shown));
+        assert_eq!(shown.stdout, quiet.stdout, "--progress {mode}");
+    }
+    let both = taisim(&[&args[..], &["--quiet", "--progress", "bar"]].concat());
+    assert_eq!(both.status.code(), Some(2));
+    assert!(stderr(&both).contains("--quiet"), "{}", stderr(&both));
+}

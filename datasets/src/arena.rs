@@ -28,6 +28,7 @@ use taisim_sim::{deal_seed, ActionList, Deal, DealContext, Outcome, Seat};
 
 use crate::error::EngineError;
 use crate::pool::ThreadCountError;
+use crate::progress::{Progress, ProgressMode};
 
 /// Which side of the match an agent plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -220,6 +221,18 @@ impl Arena {
         seed: u64,
         threads: Option<usize>,
     ) -> Result<ArenaRun, ArenaError> {
+        self.play_showing(deals, seed, threads, ProgressMode::Quiet)
+    }
+
+    /// [`Arena::play`], showing its progress in walls on stderr as `progress` says (a match
+    /// of the search runs for minutes to hours).
+    pub fn play_showing(
+        &self,
+        deals: u64,
+        seed: u64,
+        threads: Option<usize>,
+        progress: ProgressMode,
+    ) -> Result<ArenaRun, ArenaError> {
         if deals == 0 {
             return Err(ArenaError::NoDeals);
         }
@@ -233,14 +246,18 @@ impl Arena {
             .map_err(|source| ArenaError::Pool { threads, source })?;
         taisim_sim::algo::warm_up();
         let start = Instant::now();
-        let tally = play_arena(
+        let progress = Progress::new(progress, deals, 0, "walls");
+        let tally = play_walls(
             &self.candidate.1,
             &self.baseline.1,
             &self.variant,
             deals,
             seed,
             &pool,
-        )?;
+            &progress,
+        );
+        progress.finish();
+        let tally = tally?;
         let seconds = start.elapsed().as_secs_f64();
         let report = ArenaReport::new(
             &tally,
@@ -421,6 +438,20 @@ pub fn play_arena(
     seed: u64,
     pool: &rayon::ThreadPool,
 ) -> Result<Tally, ArenaError> {
+    let quiet = Progress::new(ProgressMode::Quiet, walls, 0, "walls");
+    play_walls(candidate, baseline, variant, walls, seed, pool, &quiet)
+}
+
+/// [`play_arena`], each wall counted on `progress` when played.
+fn play_walls(
+    candidate: &BuiltinAgent,
+    baseline: &BuiltinAgent,
+    variant: &Variant,
+    walls: u64,
+    seed: u64,
+    pool: &rayon::ThreadPool,
+    progress: &Progress,
+) -> Result<Tally, ArenaError> {
     let chunk = walls_per_item(walls, pool.current_num_threads());
     let chunks = walls.div_ceil(chunk);
     pool.install(|| {
@@ -445,6 +476,7 @@ pub fn play_arena(
                 let mut tally = Tally::default();
                 for wall in c * chunk..((c + 1) * chunk).min(walls) {
                     table.wall(variant, seed, wall, &mut tally)?;
+                    progress.advance(1);
                 }
                 Ok(tally)
             })
@@ -667,6 +699,19 @@ mod tests {
         assert_ne!(tallies[0].diff_sum, 0, "random and greedy play differently");
         assert_eq!(tallies[0], tallies[1]);
         assert_eq!(tallies[0], tallies[2]);
+    }
+
+    #[test]
+    fn progress_counts_every_wall() {
+        let variant = Arc::new(Variant::builtin(Variant::DEFAULT).unwrap());
+        let greedy = AgentSpec::Greedy.build(&variant).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let progress = Progress::new(ProgressMode::Quiet, 21, 0, "walls");
+        let tally = play_walls(&greedy, &greedy, &variant, 21, 3, &pool, &progress).unwrap();
+        assert_eq!((tally.walls, progress.done()), (21, 21));
     }
 
     /// Points are zero-sum on every table, so the reference table's points sum to zero and

@@ -105,6 +105,12 @@ impl Progress {
         );
     }
 
+    /// Units done so far, those before this invocation included.
+    #[cfg(test)]
+    pub fn done(&self) -> u64 {
+        self.done.load(Ordering::Relaxed)
+    }
+
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
