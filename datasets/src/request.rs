@@ -96,9 +96,6 @@ impl RunRequest {
             spec.count = n;
         }
         if let Some(n) = self.games {
-            if !from_manifest && self.part_size.is_none() {
-                spec.part_size = Unit::Games.default_part_size();
-            }
             spec.unit = Unit::Games;
             spec.count = n;
         }
@@ -122,25 +119,12 @@ impl RunRequest {
         }
         if let Some(seats) = self.decisions {
             spec.decisions = Some(seats);
-            // A part is held in memory until it is written, and a decision row is about
-            // 2 KB: 65,536 deals of about 40 rows each would take gigabytes per worker.
-            if !from_manifest && self.part_size.is_none() {
-                spec.part_size = spec.unit.default_part_size() / 32;
-            }
         }
         if let Some(labeller) = &self.label_with {
             spec.label_with = Some(labeller.parse()?);
         }
-        let slow = spec
-            .agents
-            .iter()
-            .chain(&spec.label_with)
-            .any(|a| a.plays_slowly());
-        if slow && !from_manifest && self.part_size.is_none() {
-            // A default part would be the whole run, played on one thread: a search deal
-            // takes about a second (a labelled one tens), so parts of a minute or two of
-            // one core's play keep every thread busy.
-            spec.part_size = spec.part_size.min(spec.unit.slow_part_size());
+        if !from_manifest && self.part_size.is_none() {
+            spec.part_size = spec.default_part_size();
         }
         spec.validate()?;
         // Stakes the settlement cannot pay exactly are refused before anything is played,

@@ -42,7 +42,8 @@ impl Unit {
     }
 
     /// The default part size of a run seating an agent that plays slowly (the search, an
-    /// outside bot; [`AgentSpec::plays_slowly`]), or labelled by the search.
+    /// outside bot; [`AgentSpec::plays_slowly`]), or labelled by the search
+    /// ([`RunSpec::default_part_size`]).
     pub const fn slow_part_size(self) -> u64 {
         match self {
             Unit::Deals => 64,
@@ -291,6 +292,29 @@ pub struct RunSpec<V = RunVariant> {
 pub type RecordedSpec = RunSpec<VariantRecord>;
 
 impl<V: SpecVariant> RunSpec<V> {
+    /// The part size of a new run that asks for none: the unit's default; a 32nd of it with
+    /// the decisions table (a part is held in memory until it is written, and a decision row
+    /// is about 2 KB: 65,536 deals of about 40 rows each would take gigabytes per worker);
+    /// and at most [`Unit::slow_part_size`] when a seat or the labeller plays slowly (a
+    /// default part would be the whole run, played on one thread: a search deal takes about
+    /// a second, a labelled one tens, so parts of a minute or two of one core's play keep
+    /// every thread busy).
+    pub fn default_part_size(&self) -> u64 {
+        let mut size = self.unit.default_part_size();
+        if self.decisions.is_some() {
+            size /= 32;
+        }
+        let slow = self
+            .agents
+            .iter()
+            .chain(&self.label_with)
+            .any(AgentSpec::plays_slowly);
+        if slow {
+            size = size.min(self.unit.slow_part_size());
+        }
+        size
+    }
+
     /// Checks what the argument types cannot. The messages name the setting, not a
     /// command-line flag: the Python bindings show them too.
     pub fn validate(&self) -> Result<(), HarnessError> {
