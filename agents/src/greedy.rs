@@ -323,15 +323,24 @@ pub(crate) fn choose_turn_by(
     let risk = |t: Tile, shanten: i8| ((fresh_dragons.contains(t) && shanten > 0) as u16) << 12;
     let mut best = u16::MAX;
     let mut tied_one = 0u64;
-    for t in TileSet(one) {
-        let shanten = discards.shanten(t);
-        let r = risk(t, shanten) | rank(danger(t), shanten);
-        if r < best {
-            best = r;
-            tied_one = 0;
+    match discards.least_of(one) {
+        // With no danger and no risk the rank is the shanten, whose least the memo holds.
+        Some((least, tied)) if threats.is_empty() && fresh_dragons.is_empty() => {
+            best = rank(0, least);
+            tied_one = tied;
         }
-        if r == best {
-            tied_one |= 1 << t.index();
+        _ => {
+            for t in TileSet(one) {
+                let shanten = discards.shanten(t);
+                let r = risk(t, shanten) | rank(danger(t), shanten);
+                if r < best {
+                    best = r;
+                    tied_one = 0;
+                }
+                if r == best {
+                    tied_one |= 1 << t.index();
+                }
+            }
         }
     }
     let mut tied_four = 0u64;

@@ -26,6 +26,9 @@ pub(crate) struct HandFacts {
     held: u64,
     /// By kind: the shanten of the hand less one copy; `i8::MAX` for a kind not held.
     shanten: [i8; Tile::NUM],
+    /// The least of `shanten`, and the kinds that leave it.
+    least: i8,
+    at_least: u64,
     /// By kind held: its rank among the kinds held, where its `improving` sits (a table,
     /// as this machine's baseline x86-64 has no popcount instruction).
     rank: [u8; Tile::NUM],
@@ -42,6 +45,8 @@ impl HandFacts {
         rules: HandRules::regular(0),
         held: 0,
         shanten: [i8::MAX; Tile::NUM],
+        least: i8::MAX,
+        at_least: 0,
         rank: [0; Tile::NUM],
         known: 0,
         improving: [0; MAX_KINDS],
@@ -70,6 +75,8 @@ impl HandFacts {
                 at_least |= 1 << t.index();
             }
         }
+        self.least = least;
+        self.at_least = at_least;
         self.known = 0;
         if at_least.count_ones() > 1 {
             self.learn(hand, &discards, at_least);
@@ -187,6 +194,21 @@ impl<'h, 'm> DiscardFacts<'h, 'm> {
         match memo.and_then(|m| m.facts(hand, rules)) {
             Some(facts) => DiscardFacts::Memo(facts),
             None => DiscardFacts::Scanned(Discards::new(hand, rules), rules),
+        }
+    }
+
+    /// The least shanten a discard of a kind of `kinds` leaves, and the kinds of `kinds` that
+    /// leave it, when the facts know it without a look at each kind: from the memo, when
+    /// one of the kinds leaves the least of all the hand's discards (nearly always: `kinds`
+    /// are the legal discards, all the kinds held but for a claim's restriction).
+    #[inline]
+    pub(crate) fn least_of(&self, kinds: u64) -> Option<(i8, u64)> {
+        match self {
+            DiscardFacts::Scanned(..) => None,
+            DiscardFacts::Memo(f) => {
+                let tied = f.at_least & kinds;
+                (tied != 0).then_some((f.least, tied))
+            }
         }
     }
 
