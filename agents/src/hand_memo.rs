@@ -26,8 +26,7 @@ pub(crate) struct HandFacts {
     held: u64,
     /// By kind: the shanten of the hand less one copy; `i8::MAX` for a kind not held.
     shanten: [i8; Tile::NUM],
-    /// The least of `shanten`, and the kinds that leave it.
-    least: i8,
+    /// The kinds whose discard leaves the least of `shanten`.
     at_least: u64,
     /// By kind held: its rank among the kinds held, where its `improving` sits (a table,
     /// as this machine's baseline x86-64 has no popcount instruction).
@@ -45,7 +44,6 @@ impl HandFacts {
         rules: HandRules::regular(0),
         held: 0,
         shanten: [i8::MAX; Tile::NUM],
-        least: i8::MAX,
         at_least: 0,
         rank: [0; Tile::NUM],
         known: 0,
@@ -75,7 +73,6 @@ impl HandFacts {
                 at_least |= 1 << t.index();
             }
         }
-        self.least = least;
         self.at_least = at_least;
         self.known = 0;
         if at_least.count_ones() > 1 {
@@ -207,7 +204,7 @@ impl<'h, 'm> DiscardFacts<'h, 'm> {
             DiscardFacts::Scanned(..) => None,
             DiscardFacts::Memo(f) => {
                 let tied = f.at_least & kinds;
-                (tied != 0).then_some((f.least, tied))
+                (tied != 0).then(|| (f.shanten[tied.trailing_zeros() as usize], tied))
             }
         }
     }
