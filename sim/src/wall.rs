@@ -114,6 +114,78 @@ pub struct Wall {
     /// two (taizhou); unused places hold 0.
     dice: [u8; 4],
     dice_len: u8,
+    /// Live draws dealt out by seat (see [`Wall::split_by_seat`]); `None`: from the live end.
+    columns: Option<SeatColumns>,
+}
+
+/// The undrawn tiles of a wall at its split, dealt out by seat as play without claims would
+/// draw them: the tile at place `p` (0 at the live end) is the `p / 4`-th live draw of seat
+/// `first + p % 4`. Each seat draws down its own column, skipping places drawn otherwise,
+/// and from the live end once its column is spent.
+///
+/// Which undrawn place a draw takes never depends on what the undrawn tiles are, only on
+/// who drew before, so every draw is still uniform over the tiles undrawn (sampling without
+/// replacement in an order chosen without looking). What the columns change is which seat
+/// gets which tile when play departs from the turn order: a claim that skips a seat shifts
+/// every later live draw to another seat, and with columns it does not, so two continuations
+/// of one state that claim differently still deal each seat the same tiles.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct SeatColumns {
+    /// The seat of column 0 (the next to draw from the live end without claims).
+    first: u8,
+    /// Undrawn tiles at the split.
+    len: u8,
+    /// Each seat's next row of its column.
+    row: [u8; 4],
+    /// The places at the split still undrawn, as bits (144 at most).
+    left: [u64; 3],
+}
+
+impl SeatColumns {
+    const fn has(&self, place: usize) -> bool {
+        self.left[place / 64] >> (place % 64) & 1 == 1
+    }
+
+    fn clear(&mut self, place: usize) {
+        self.left[place / 64] &= !(1 << (place % 64));
+    }
+
+    /// Undrawn places before `place`: its index among the undrawn tiles.
+    fn below(&self, place: usize) -> usize {
+        let (word, bit) = (place / 64, place % 64);
+        let mut n = (self.left[word] & ((1u64 << bit) - 1)).count_ones();
+        for w in &self.left[..word] {
+            n += w.count_ones();
+        }
+        n as usize
+    }
+
+    /// The live end's place: the first undrawn.
+    fn lowest(&self) -> usize {
+        let word = self.left.iter().position(|&w| w != 0).unwrap_or(0);
+        word * 64 + self.left[word].trailing_zeros() as usize
+    }
+
+    /// The back end's place: the last undrawn.
+    fn highest(&self) -> usize {
+        let word = self.left.iter().rposition(|&w| w != 0).unwrap_or(0);
+        word * 64 + 63 - self.left[word].leading_zeros() as usize
+    }
+
+    /// The place of `seat`'s next live draw.
+    fn next_place(&mut self, seat: Seat) -> usize {
+        let column = (seat as usize + 4 - self.first as usize) % 4;
+        loop {
+            let place = column + 4 * self.row[seat as usize] as usize;
+            if place >= self.len as usize {
+                return self.lowest();
+            }
+            self.row[seat as usize] += 1;
+            if self.has(place) {
+                return place;
+            }
+        }
+    }
 }
 
 impl Wall {
@@ -160,6 +232,7 @@ impl Wall {
             back: size as u8,
             dice,
             dice_len: count as u8,
+            columns: None,
         }
     }
 
@@ -178,6 +251,7 @@ impl Wall {
             back: tiles.len() as u8,
             dice: all,
             dice_len: N as u8,
+            columns: None,
         }
     }
 
@@ -299,12 +373,61 @@ impl Wall {
         t
     }
 
+    /// Takes `seat`'s next live tile: the next at the live end, or, once the wall is
+    /// [split by seat](Wall::split_by_seat), the next of the seat's column. The caller checks
+    /// [`Wall::remaining`] first.
+    #[inline]
+    pub fn draw_live_by(&mut self, seat: Seat) -> WallTile {
+        match self.columns {
+            None => self.draw_live(),
+            Some(_) => self.draw_from_column(seat),
+        }
+    }
+
+    #[inline(never)]
+    fn draw_from_column(&mut self, seat: Seat) -> WallTile {
+        let Some(columns) = &mut self.columns else {
+            return self.draw_live();
+        };
+        debug_assert!(self.front < self.back);
+        let place = columns.next_place(seat);
+        let at = self.front as usize + columns.below(place);
+        columns.clear(place);
+        let t = self.tiles[at];
+        // The undrawn tiles stay together, in live order, for `undrawn`.
+        self.tiles.copy_within(at + 1..self.back as usize, at);
+        self.back -= 1;
+        t
+    }
+
     /// Takes the next replacement tile from the back end.
     #[inline]
     pub fn draw_back(&mut self) -> WallTile {
         debug_assert!(self.front < self.back);
+        if let Some(columns) = &mut self.columns {
+            let last = columns.highest();
+            columns.clear(last);
+        }
         self.back -= 1;
         self.tiles[self.back as usize]
+    }
+
+    /// Deals the undrawn tiles out by seat from here on ([`SeatColumns`]), `first` the seat
+    /// to draw next from the live end: live draws then come down each seat's own column. The
+    /// search's rollouts split their walls so, so that continuations of one state that claim
+    /// differently still deal each seat the same tiles. Replacements still come from the back.
+    pub fn split_by_seat(&mut self, first: Seat) {
+        let len = self.remaining();
+        let mut left = [0u64; 3];
+        for place in 0..len as usize {
+            left[place / 64] |= 1 << (place % 64);
+        }
+        self.columns = Some(SeatColumns {
+            first: first as u8,
+            len,
+            row: [0; 4],
+            left,
+        });
     }
 
     /// The tiles not yet drawn, in live order.
@@ -324,6 +447,7 @@ impl Wall {
         // real wall held there (tiles other seats drew).
         let mut wall = Wall {
             tiles: [WallTile::tile(Tile::new(0)); 144],
+            columns: None,
             ..*self
         };
         wall.tiles[range].copy_from_slice(undrawn);
@@ -344,7 +468,7 @@ impl Wall {
         &self.dice[..self.dice_len as usize]
     }
 
-    /// Tiles drawn from the live end so far.
+    /// Tiles drawn from the live end so far, counted until the wall is split by seat.
     pub const fn drawn_live(&self) -> u8 {
         self.front
     }
@@ -383,6 +507,117 @@ mod tests {
             assert_eq!(wall.dice().len(), 4);
             assert!(wall.dice().iter().all(|d| (1..=6).contains(d)));
         }
+    }
+
+    /// A model of a wall split by seat, by place: each seat's column, then the live end; the
+    /// back end from the last place. Takes and returns the tile.
+    fn model_draw(
+        places: &mut [Option<WallTile>],
+        rows: &mut [usize; 4],
+        column: usize,
+        back: bool,
+    ) -> WallTile {
+        let mut own = || -> Option<usize> {
+            while column + 4 * rows[column] < places.len() {
+                let p = column + 4 * rows[column];
+                rows[column] += 1;
+                if places[p].is_some() {
+                    return Some(p);
+                }
+            }
+            None
+        };
+        let place = if back {
+            places.iter().rposition(Option::is_some)
+        } else {
+            own().or_else(|| places.iter().position(Option::is_some))
+        };
+        places[place.unwrap()].take().unwrap()
+    }
+
+    /// A wall split by seat deals each seat down its own column (the seat after the split's
+    /// first in turn order holds places 1, 5, 9, ...), then from the live end once the column
+    /// is spent; replacements come from the back; every tile is drawn once and the undrawn
+    /// stay in live order. Checked against a model of the places over random draw sequences
+    /// of every seat, from fresh walls and walls partly drawn.
+    #[test]
+    fn a_wall_split_by_seat_deals_each_seat_its_column() {
+        let mut rng = rng_from_seed(41);
+        for case in 0..300u64 {
+            let rules = if case % 3 == 0 {
+                Rules::TAIZHOU
+            } else {
+                Rules::TAIWAN16
+            };
+            let mut wall = Wall::new(case, Seat::East, &rules);
+            for _ in 0..bounded(&mut rng, 60) {
+                wall.draw_live();
+            }
+            let first = Seat::ALL[case as usize % 4];
+            let mut places: Vec<Option<WallTile>> =
+                wall.undrawn().iter().map(|&t| Some(t)).collect();
+            let mut rows = [0usize; 4];
+            wall.split_by_seat(first);
+            while wall.remaining() > 0 {
+                let seat = Seat::ALL[bounded(&mut rng, 4) as usize];
+                let back = bounded(&mut rng, 8) == 0;
+                let column = (seat as usize + 4 - first as usize) % 4;
+                let want = model_draw(&mut places, &mut rows, column, back);
+                let got = if back {
+                    wall.draw_back()
+                } else {
+                    wall.draw_live_by(seat)
+                };
+                assert_eq!(got, want, "case {case}");
+                let left: Vec<WallTile> = places.iter().flatten().copied().collect();
+                assert_eq!(wall.undrawn(), &left[..], "case {case}");
+            }
+        }
+    }
+
+    /// Without claims the seats draw in turn order from the split's first, and a wall split by
+    /// seat then deals exactly what the live end would: the split changes who gets which tile
+    /// only when a claim skips a seat.
+    #[test]
+    fn in_turn_order_a_split_wall_is_the_live_end() {
+        let mut rng = rng_from_seed(43);
+        for case in 0..100u64 {
+            let mut plain = Wall::new(case, Seat::South, &Rules::TAIWAN16);
+            for _ in 0..bounded(&mut rng, 40) {
+                plain.draw_live();
+            }
+            let first = Seat::ALL[bounded(&mut rng, 4) as usize];
+            let mut split = plain;
+            split.split_by_seat(first);
+            let mut seat = first;
+            while plain.remaining() > 0 {
+                if bounded(&mut rng, 10) == 0 {
+                    assert_eq!(split.draw_back(), plain.draw_back());
+                } else {
+                    assert_eq!(split.draw_live_by(seat), plain.draw_live_by(seat));
+                    seat = seat.next();
+                }
+                assert_eq!(split.undrawn(), plain.undrawn());
+            }
+        }
+    }
+
+    /// The seat after the first holds the split's places 1, 5, 9: drawing out of turn, each
+    /// seat still gets its own tiles.
+    #[test]
+    fn out_of_turn_each_seat_gets_its_own_tiles() {
+        let wall = Wall::new(5, Seat::East, &Rules::TAIWAN16);
+        let at: Vec<WallTile> = wall.undrawn().to_vec();
+        let mut split = wall;
+        split.split_by_seat(Seat::South);
+        // South skipped (a claim), West draws: its first tile, then its second.
+        assert_eq!(split.draw_live_by(Seat::West), at[1]);
+        assert_eq!(split.draw_live_by(Seat::West), at[5]);
+        assert_eq!(split.draw_live_by(Seat::South), at[0]);
+        assert_eq!(split.draw_live_by(Seat::East), at[3]);
+        assert_eq!(split.draw_live_by(Seat::North), at[2]);
+        assert_eq!(split.draw_live_by(Seat::South), at[4]);
+        assert_eq!(split.remaining() as usize, at.len() - 6);
     }
 
     const PINNED_SEED7: &str = "7p5mP9m3s4p5m5m6p2sS9s";

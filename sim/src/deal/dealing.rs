@@ -191,7 +191,7 @@ impl Deal {
             let drawn = if from_back {
                 self.wall.draw_back()
             } else {
-                self.wall.draw_live()
+                self.wall.draw_live_by(seat)
             };
             match drawn.classify() {
                 Drawn::Tile(t) => {

@@ -426,6 +426,21 @@ impl Deal {
         &self.wall
     }
 
+    /// Deals the rest of the wall out by seat ([`Wall::split_by_seat`]): from here on each
+    /// seat's live draws come down its own column, the first column the next seat to draw
+    /// without claims. Every draw stays uniform over the undrawn tiles; what changes is that
+    /// two continuations of this deal that claim differently still deal each seat the same
+    /// tiles (a sampling player's common random numbers). A finished deal is left as it is.
+    pub fn split_wall_by_seat(&mut self) {
+        let last = match self.phase {
+            Phase::Turn { seat, .. } | Phase::RobKong { seat, .. } => seat,
+            Phase::Claims { discarder, .. } => discarder,
+            Phase::RobFlower { revealer, .. } => revealer,
+            Phase::Over => return,
+        };
+        self.wall.split_by_seat(last.add(1));
+    }
+
     /// The river index of the seat's ready declaration, if it declared.
     pub fn ready_declaration(&self, seat: Seat) -> Option<u8> {
         self.ready[seat]
