@@ -12,7 +12,7 @@ use crate::agent::{Agent, RandomAgent};
 use crate::exec::{BotFault, ExecAgent, ExecSettings};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
-use crate::search::{RolloutPolicy, Schedule, SearchAgent, SearchConfig, SearchDecision};
+use crate::search::{Draws, RolloutPolicy, Schedule, SearchAgent, SearchConfig, SearchDecision};
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
 pub const KNOWN_AGENTS: [&str; 9] = [
@@ -184,7 +184,14 @@ impl AgentSpec {
 }
 
 /// The settings a search agent's name may change, as `search:N:SETTING=VALUE` names them.
-pub const SEARCH_SETTINGS: [&str; 5] = ["margin", "first", "indifference", "prune", "rollout"];
+pub const SEARCH_SETTINGS: [&str; 6] = [
+    "margin",
+    "first",
+    "indifference",
+    "prune",
+    "rollout",
+    "draws",
+];
 
 /// A search agent as named: its budget and the settings its name changes from
 /// [`SearchConfig::with_budget`]'s, so that a configuration tuned on development seeds can be
@@ -204,6 +211,8 @@ pub struct SearchSpec {
     prune: Option<bool>,
     /// The rollouts' policy (`rollout=greedy` or `rollout=fast`).
     rollout: Option<RolloutPolicy>,
+    /// How the rollouts' walls are drawn (`draws=seat` or `draws=wall`).
+    draws: Option<Draws>,
 }
 
 impl SearchSpec {
@@ -219,6 +228,7 @@ impl SearchSpec {
             indifference: None,
             prune: None,
             rollout: None,
+            draws: None,
         }
     }
 
@@ -233,6 +243,9 @@ impl SearchSpec {
         }
         if let Some(r) = self.rollout {
             config.rollout = r;
+        }
+        if let Some(d) = self.draws {
+            config.draws = d;
         }
         if let Schedule::Racing {
             first,
@@ -296,6 +309,13 @@ impl SearchSpec {
                     _ => return Err(bad("rollout", "greedy or fast")),
                 })
             }
+            "draws" => {
+                self.draws = Some(match value {
+                    "seat" => Draws::BySeat,
+                    "wall" => Draws::Wall,
+                    _ => return Err(bad("draws", "seat or wall")),
+                })
+            }
             _ => return Err(unknown()),
         }
         Ok(())
@@ -342,6 +362,12 @@ impl fmt::Display for SearchSpec {
             f.write_str(match r {
                 RolloutPolicy::Greedy => ":rollout=greedy",
                 RolloutPolicy::Fast => ":rollout=fast",
+            })?;
+        }
+        if let Some(d) = self.draws {
+            f.write_str(match d {
+                Draws::BySeat => ":draws=seat",
+                Draws::Wall => ":draws=wall",
             })?;
         }
         Ok(())
@@ -556,7 +582,8 @@ mod tests {
         };
         assert_eq!(spec.config(), SearchConfig::default());
 
-        let name = "search:512:margin=0.5:first=32:indifference=0.05:prune=all:rollout=fast";
+        let name =
+            "search:512:margin=0.5:first=32:indifference=0.05:prune=all:rollout=fast:draws=seat";
         let tuned: AgentSpec = name.parse().unwrap();
         assert_eq!(tuned.to_string(), name);
         let AgentSpec::Search(spec) = &tuned else {
@@ -567,6 +594,7 @@ mod tests {
         assert_eq!(config.margin, 0.5);
         assert!(!config.prune);
         assert_eq!(config.rollout, RolloutPolicy::Fast);
+        assert_eq!(config.draws, Draws::BySeat);
         assert_eq!(
             config.schedule,
             Schedule::Racing {
@@ -577,7 +605,7 @@ mod tests {
         );
         // Settings in another order name the same agent, printed in the fixed order.
         let reordered: AgentSpec =
-            "search:512:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
+            "search:512:draws=seat:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
                 .parse()
                 .unwrap();
         assert_eq!(reordered, tuned);
@@ -615,6 +643,13 @@ mod tests {
             panic!("{greedy:?}")
         };
         assert_eq!(spec.config(), SearchConfig::with_budget(64));
+        // Either way of drawing the rollouts' walls can be named.
+        let wall: AgentSpec = "search:64:draws=wall".parse().unwrap();
+        assert_eq!(wall.to_string(), "search:64:draws=wall");
+        let AgentSpec::Search(spec) = &wall else {
+            panic!("{wall:?}")
+        };
+        assert_eq!(spec.config().draws, Draws::Wall);
     }
 
     #[test]
@@ -631,6 +666,10 @@ mod tests {
             (
                 "search:64:rollout=smart",
                 "search setting rollout: greedy or fast",
+            ),
+            (
+                "search:64:draws=front",
+                "search setting draws: seat or wall",
             ),
             ("search:0:prune=all", "whole number of determinizations"),
         ] {

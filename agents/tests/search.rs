@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use taisim_agents::search::{
-    Belief, BeliefModel, Sampler, Schedule, SearchAgent, SearchConfig, TrueHands,
+    Belief, BeliefModel, Draws, Sampler, Schedule, SearchAgent, SearchConfig, TrueHands,
 };
 use taisim_agents::{Agent, GreedyAgent};
-use taisim_score::Variant;
+use taisim_score::{score_deal, Variant};
 use taisim_sim::{
     algo, deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Fill, Seat, Wind,
 };
@@ -32,6 +32,23 @@ fn context(i: u64) -> DealContext {
 /// A small search: enough to exercise every stage (screening, halving, the margin test).
 fn small(variant: &Arc<Variant>) -> SearchAgent {
     SearchAgent::new(Arc::clone(variant), SearchConfig::with_budget(12))
+}
+
+/// [`small`] with its rollouts' walls drawn as `draws` says.
+fn small_drawing(variant: &Arc<Variant>, draws: Draws) -> SearchAgent {
+    let config = SearchConfig {
+        draws,
+        ..SearchConfig::with_budget(12)
+    };
+    SearchAgent::new(Arc::clone(variant), config)
+}
+
+/// The other way of drawing than the default's, so that both are tested.
+fn other_draws() -> Draws {
+    match SearchConfig::default().draws {
+        Draws::Wall => Draws::BySeat,
+        Draws::BySeat => Draws::Wall,
+    }
 }
 
 /// Plays greedy in every seat until `seat` must decide; false if the deal moves past it.
@@ -69,8 +86,14 @@ fn hidden_tiles_change_neither_the_action_nor_the_estimates() {
                         if let Ok(mut other) = view.redeal(&fill) {
                             if advance_to(&mut other, seat) {
                                 assert_ne!(other.hand(seat.next()), deal.hand(seat.next()));
-                                let mut a = small(&variant);
-                                let mut b = small(&variant);
+                                // Every other deal draws the rollouts' walls the other way.
+                                let draws = if i % 2 == 0 {
+                                    SearchConfig::default().draws
+                                } else {
+                                    other_draws()
+                                };
+                                let mut a = small_drawing(&variant, draws);
+                                let mut b = small_drawing(&variant, draws);
                                 a.reset(deal.seed(), seat);
                                 b.reset(other.seed(), seat);
                                 other.legal_actions(&mut other_legal);
@@ -321,5 +344,111 @@ fn the_racing_stops_as_often_under_every_settlement() {
     assert!(
         taizhou < 1.5 * taiwan16,
         "taizhou {taizhou} against {taiwan16}"
+    );
+}
+
+/// A deal whose wall is split by seat mid-deal ([`Deal::split_wall_by_seat`], the search's
+/// rollouts) is a legal deal at every step to its end, under every shipped variant; and a
+/// search drawing its rollouts so plays every variant to the end, the same each time.
+#[test]
+fn walls_split_by_seat_play_legal_deals_and_searches() {
+    for variant in variants() {
+        let mut legal = ActionList::new();
+        let mut claims_after_split = 0;
+        for i in 0..40u64 {
+            let mut deal = Deal::new(variant.rules(), deal_seed(17, i), context(i)).unwrap();
+            let split_at = (i * 7) % 30;
+            let mut step = 0;
+            let mut split = false;
+            while let Some(seat) = deal.to_act() {
+                if step == split_at {
+                    deal.split_wall_by_seat();
+                    split = true;
+                }
+                deal.legal_actions(&mut legal);
+                let a = GreedyAgent.act(&deal.view(seat), &legal);
+                claims_after_split += usize::from(
+                    split && matches!(a, Action::Chow(_) | Action::Pung | Action::Kong),
+                );
+                deal.play(a).unwrap();
+                deal.validate()
+                    .unwrap_or_else(|e| panic!("{} deal {i} step {step}: {e}", variant.name()));
+                step += 1;
+            }
+            assert!(deal.result().is_some());
+        }
+        assert!(
+            claims_after_split > 20,
+            "{}: {claims_after_split} claims",
+            variant.name()
+        );
+        let mut play = || {
+            let mut deal = Deal::new(variant.rules(), deal_seed(19, 0), context(1)).unwrap();
+            let mut agents: [SearchAgent; 4] =
+                std::array::from_fn(|_| small_drawing(&variant, other_draws()));
+            for (k, a) in agents.iter_mut().enumerate() {
+                a.reset(deal.seed(), Seat::ALL[k]);
+            }
+            while let Some(seat) = deal.to_act() {
+                deal.legal_actions(&mut legal);
+                let a = agents[seat as usize].act(&deal.view(seat), &legal);
+                deal.play(a).unwrap();
+            }
+            *deal.result().unwrap()
+        };
+        assert_eq!(play(), play(), "{}", variant.name());
+    }
+}
+
+/// Splitting a wall by seat changes which seat gets which tile after a claim, never how the
+/// tiles are drawn: each draw stays uniform over the undrawn tiles, so play from a split wall
+/// is distributed as play from the plain one. Over 4,000 deals of greedy self-play split at
+/// the dealer's first turn, each seat's mean points and the share of deals drawn out agree
+/// with the same deals played from the plain wall, within 4 paired standard errors; and the
+/// split does change play (a deal with a claim goes otherwise).
+#[test]
+fn a_split_wall_plays_as_the_plain_wall_in_distribution() {
+    let variant = Variant::builtin("taiwan16").unwrap();
+    let st = variant.settlement();
+    const DEALS: u64 = 4000;
+    let mut legal = ActionList::new();
+    let mut play = |mut deal: Deal| {
+        while let Some(seat) = deal.to_act() {
+            deal.legal_actions(&mut legal);
+            let a = GreedyAgent.act(&deal.view(seat), &legal);
+            deal.play(a).unwrap();
+        }
+        let scored = score_deal(&deal, &variant, st.base, st.per_tai).unwrap();
+        let drawn_out = deal.result().unwrap().winners.is_empty();
+        (scored.payments, drawn_out)
+    };
+    // Per seat and the draw share: sums of the paired differences and their squares.
+    let (mut sum, mut sum_sq) = ([0.0f64; 5], [0.0f64; 5]);
+    let mut changed = 0;
+    for i in 0..DEALS {
+        let plain = Deal::new(variant.rules(), deal_seed(23, i), context(i)).unwrap();
+        let mut split = plain.clone();
+        split.split_wall_by_seat();
+        let (a, a_drawn) = play(plain);
+        let (b, b_drawn) = play(split);
+        changed += usize::from(a != b || a_drawn != b_drawn);
+        for (k, seat) in Seat::ALL.into_iter().enumerate() {
+            let d = (b[seat] - a[seat]) as f64;
+            sum[k] += d;
+            sum_sq[k] += d * d;
+        }
+        let d = f64::from(u8::from(b_drawn)) - f64::from(u8::from(a_drawn));
+        sum[4] += d;
+        sum_sq[4] += d * d;
+    }
+    let n = DEALS as f64;
+    for k in 0..5 {
+        let mean = sum[k] / n;
+        let se = ((sum_sq[k] / n - mean * mean) / n).sqrt();
+        assert!(mean.abs() <= 4.0 * se + 1e-9, "measure {k}: {mean} ± {se}");
+    }
+    assert!(
+        changed as f64 > 0.3 * n,
+        "{changed} of {DEALS} deals changed"
     );
 }
