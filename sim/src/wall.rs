@@ -172,6 +172,15 @@ impl SeatColumns {
         word * 64 + 63 - self.left[word].leading_zeros() as usize
     }
 
+    /// Takes the place of `seat`'s next live draw; returns its index among the undrawn tiles.
+    #[inline(never)]
+    fn take(&mut self, seat: Seat) -> usize {
+        let place = self.next_place(seat);
+        let index = self.below(place);
+        self.clear(place);
+        index
+    }
+
     /// The place of `seat`'s next live draw.
     fn next_place(&mut self, seat: Seat) -> usize {
         let column = (seat as usize + 4 - self.first as usize) % 4;
@@ -378,23 +387,21 @@ impl Wall {
     /// [`Wall::remaining`] first.
     #[inline]
     pub fn draw_live_by(&mut self, seat: Seat) -> WallTile {
-        match self.columns {
+        match &mut self.columns {
             None => self.draw_live(),
-            Some(_) => self.draw_from_column(seat),
+            Some(columns) => {
+                let at = self.front as usize + columns.take(seat);
+                self.remove_undrawn(at)
+            }
         }
     }
 
+    /// Takes the tile at `at` out of the undrawn ones, which stay together in live order (for
+    /// [`Wall::undrawn`]).
     #[inline(never)]
-    fn draw_from_column(&mut self, seat: Seat) -> WallTile {
-        let Some(columns) = &mut self.columns else {
-            return self.draw_live();
-        };
-        debug_assert!(self.front < self.back);
-        let place = columns.next_place(seat);
-        let at = self.front as usize + columns.below(place);
-        columns.clear(place);
+    fn remove_undrawn(&mut self, at: usize) -> WallTile {
+        debug_assert!(at < self.back as usize);
         let t = self.tiles[at];
-        // The undrawn tiles stay together, in live order, for `undrawn`.
         self.tiles.copy_within(at + 1..self.back as usize, at);
         self.back -= 1;
         t
