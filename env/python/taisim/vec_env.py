@@ -40,7 +40,10 @@ class VecEnv(_GymVectorEnv):
     ``final_info="regular"`` makes ``final_info`` stackable, where Gymnasium's layout keeps
     ``None`` and lists in object arrays: ``None`` entries left out (``wild`` without a wild,
     ``payer`` and ``win_tile`` of a draw; their ``_key`` flags cleared), ``rewards`` a
-    ``(num_envs, 4)`` array, ``winners`` comma-joined strings.
+    ``(num_envs, 4)`` array, ``winners`` comma-joined strings; and it gives the finished
+    deal an ``action_mask`` with every action open (a finished deal has no decision; an
+    all-false row would become TorchRL's action mask until the reset, where a random step
+    fails).
 
     Args:
         num_envs: 1 to ``taisim.MAX_NUM_ENVS``.
@@ -164,7 +167,18 @@ class VecEnv(_GymVectorEnv):
             infos["illegal"] = illegal
             infos["_illegal"] = np.ones(self.num_envs, dtype=np.bool_)
         if self._regular and "final_info" in infos:
-            _regular(infos["final_info"])
+            final = infos["final_info"]
+            _regular(final)
+            # A finished deal leaves its seat no decision. TorchRL's reader takes every info
+            # key's terminal row from final_info (zeros where it has none), and its
+            # ActionMask transform then holds that row as the action spec's mask until the
+            # reset: an all-false mask there breaks a random step before the reset
+            # (check_env_specs samples one after its rollout) and a masked maximum over next
+            # states. Every action is open instead, as TorchRL's PettingZoo wrapper marks
+            # agents without a decision.
+            final["action_mask"] = self._mask_out(
+                np.ones((self.num_envs, ACTION_SPACE_SIZE), dtype=np.int8))
+            final["_action_mask"] = np.asarray(terminations, dtype=np.bool_).copy()
         return obs, rewards, terminations, truncations, infos
 
     def action_masks(self):
