@@ -160,6 +160,7 @@ fn main() {
                 first: f[4].parse().unwrap(),
                 cull: f[5].parse().unwrap(),
                 indifference: f.get(6).map_or(0.0, |x| x.parse().unwrap()),
+                opening: None,
             };
         }
         let mut search = SearchAgent::new(Arc::clone(&variant), config);

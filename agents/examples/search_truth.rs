@@ -146,8 +146,16 @@ fn main() {
     let bounds = [0.0, 0.15, 0.25, 0.4, 0.7, f64::INFINITY];
     let mut by_estimate: Vec<Group> = bounds.windows(2).map(|_| Group::default()).collect();
     let mut searched = 0.0;
+    // By how far the deal has run (discards on the table: 16 a phase): the departures' worth,
+    // and the decisions searched and their rollouts (the cost).
+    let mut by_phase: Vec<Group> = (0..PHASES).map(|_| Group::default()).collect();
+    let mut phase_searched = [0.0f64; PHASES];
+    let mut phase_rollouts = [0.0f64; PHASES];
+    // Wall-clock seconds of the searched decisions (a share of the cost, not a benchmark).
+    let mut phase_seconds = [0.0f64; PHASES];
     for_each_choice(&variant, seed, deals, |i, deal, view, legal, default| {
         let seat = view.seat();
+        let phase = (view.discards().len() / PHASE_DISCARDS).min(PHASES - 1);
         let (chosen, est) = match other.as_mut() {
             Some(agent) => {
                 agent.reset(deal_seed(seed, i), seat);
@@ -156,10 +164,16 @@ fn main() {
             }
             None => {
                 search.reset(deal_seed(seed, i), seat);
+                let started = std::time::Instant::now();
                 let chosen = search.act(view, legal);
+                let seconds = started.elapsed().as_secs_f64();
                 let d = search.last_decision();
                 if !d.estimates.is_empty() {
                     searched += 1.0;
+                    phase_searched[phase] += 1.0;
+                    phase_seconds[phase] += seconds;
+                    phase_rollouts[phase] +=
+                        d.estimates.iter().map(|e| e.rollouts as f64).sum::<f64>();
                 }
                 let est = d
                     .estimates
@@ -216,6 +230,7 @@ fn main() {
                 .position(|w| est >= w[0] && est < w[1])
                 .unwrap_or(0);
             by_estimate[b].add(est, truth);
+            by_phase[phase].add(est, truth);
         }
     });
     let who = match tuned {
@@ -238,4 +253,27 @@ fn main() {
     for (g, w) in by_estimate.iter().zip(bounds.windows(2)) {
         g.line(&format!("estimate in [{}, {})", w[0], w[1]), searched);
     }
+    for (p, g) in by_phase.iter().enumerate() {
+        let from = p * PHASE_DISCARDS;
+        let name = if p + 1 < PHASES {
+            format!("discards {from}-{}", from + PHASE_DISCARDS - 1)
+        } else {
+            format!("discards {from}+")
+        };
+        g.line(&name, searched);
+        if budget.is_some() {
+            println!(
+                "{:44} searched {:6}  rollouts a searched decision {:7.0}  time share {:.3}  true a seat and deal {:+.4}",
+                "",
+                phase_searched[p],
+                phase_rollouts[p] / phase_searched[p].max(1.0),
+                phase_seconds[p] / phase_seconds.iter().sum::<f64>().max(f64::MIN_POSITIVE),
+                g.truth / (4 * deals) as f64
+            );
+        }
+    }
 }
+
+/// Phases of the report by how far the deal has run, [`PHASE_DISCARDS`] discards each.
+const PHASES: usize = 4;
+const PHASE_DISCARDS: usize = 16;

@@ -184,13 +184,14 @@ impl AgentSpec {
 }
 
 /// The settings a search agent's name may change, as `search:N:SETTING=VALUE` names them.
-pub const SEARCH_SETTINGS: [&str; 6] = [
+pub const SEARCH_SETTINGS: [&str; 7] = [
     "margin",
     "first",
     "indifference",
     "prune",
     "rollout",
     "draws",
+    "opening",
 ];
 
 /// A search agent as named: its budget and the settings its name changes from
@@ -213,6 +214,8 @@ pub struct SearchSpec {
     rollout: Option<RolloutPolicy>,
     /// How the rollouts' walls are drawn (`draws=seat` or `draws=wall`).
     draws: Option<Draws>,
+    /// The racing's indifference in the deal's opening (see [`Schedule::Racing`]).
+    opening: Option<u64>,
 }
 
 impl SearchSpec {
@@ -229,6 +232,7 @@ impl SearchSpec {
             prune: None,
             rollout: None,
             draws: None,
+            opening: None,
         }
     }
 
@@ -250,9 +254,13 @@ impl SearchSpec {
         if let Schedule::Racing {
             first,
             indifference,
+            opening,
             ..
         } = &mut config.schedule
         {
+            if let Some(x) = self.opening {
+                *opening = Some(f64::from_bits(x));
+            }
             if let Some(f) = self.first {
                 *first = f;
             }
@@ -284,6 +292,7 @@ impl SearchSpec {
             "indifference" => {
                 self.indifference = Some(points("indifference", "points, a number 0 or more")?)
             }
+            "opening" => self.opening = Some(points("opening", "points, a number 0 or more")?),
             "first" => {
                 self.first = Some(
                     value
@@ -354,6 +363,9 @@ impl fmt::Display for SearchSpec {
         }
         if let Some(x) = self.indifference {
             write!(f, ":indifference={}", f64::from_bits(x))?;
+        }
+        if let Some(x) = self.opening {
+            write!(f, ":opening={}", f64::from_bits(x))?;
         }
         if let Some(p) = self.prune {
             f.write_str(if p { ":prune=prior" } else { ":prune=all" })?;
@@ -583,7 +595,7 @@ mod tests {
         assert_eq!(spec.config(), SearchConfig::default());
 
         let name =
-            "search:512:margin=0.5:first=32:indifference=0.05:prune=all:rollout=fast:draws=seat";
+            "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:prune=all:rollout=fast:draws=seat";
         let tuned: AgentSpec = name.parse().unwrap();
         assert_eq!(tuned.to_string(), name);
         let AgentSpec::Search(spec) = &tuned else {
@@ -600,12 +612,13 @@ mod tests {
             Schedule::Racing {
                 first: 32,
                 cull: 1.5,
-                indifference: 0.05
+                indifference: 0.05,
+                opening: Some(0.2),
             }
         );
         // Settings in another order name the same agent, printed in the fixed order.
         let reordered: AgentSpec =
-            "search:512:draws=seat:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
+            "search:512:draws=seat:opening=0.2:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
                 .parse()
                 .unwrap();
         assert_eq!(reordered, tuned);
@@ -620,6 +633,7 @@ mod tests {
                 first: 64,
                 cull: 1.5,
                 indifference: 0.1,
+                opening: None,
             },
             ..SearchConfig::default()
         };
@@ -661,6 +675,7 @@ mod tests {
             ("search:64:margin=-1", "search setting margin"),
             ("search:64:margin=nan", "search setting margin"),
             ("search:64:indifference=x", "search setting indifference"),
+            ("search:64:opening=-0.1", "search setting opening"),
             ("search:64:first=0", "search setting first"),
             ("search:64:prune=some", "search setting prune: prior or all"),
             (
