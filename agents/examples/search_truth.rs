@@ -18,7 +18,21 @@
 //! `trained`, `defensive`): its departures from greedy are judged the same way, with an
 //! estimate of 0 (such an agent gives none). A distilled student is judged so in seconds
 //! where the arena needs thousands of walls to see the same gain.
+//!
+//! The true-state fills of a decision are drawn from a generator seeded by the decision
+//! alone (the deal's seed and the decision's place in it), so a departure that two settings
+//! share is judged on the same fills, to the same figure: two runs' totals differ only by the
+//! departures they do not share (common random numbers across runs).
+//!
+//! `--departures PATH` (anywhere among the arguments) writes every departure to PATH as CSV
+//! (`deal,decision,phase,chosen,default,estimate,truth`), and
+//! `search_truth compare A.csv B.csv DEALS` pairs two such runs of the same deals decision
+//! by decision: the first's gain over the second a seat and deal, with its standard error
+//! over the decisions (a decision both runs left alike, or departed from alike, adds exactly
+//! nothing), overall and by phase.
 
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 #[path = "common/greedy_choices.rs"]
@@ -98,7 +112,17 @@ impl Group {
 }
 
 fn main() {
-    let a: Vec<String> = std::env::args().collect();
+    let mut a: Vec<String> = std::env::args().collect();
+    if a.get(1).map(String::as_str) == Some("compare") {
+        return compare(&a[2], &a[3], a[4].parse().unwrap());
+    }
+    let mut departures_csv = a.iter().position(|x| x == "--departures").map(|i| {
+        let path = a.remove(i + 1);
+        a.remove(i);
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        writeln!(file, "deal,decision,phase,chosen,default,estimate,truth").unwrap();
+        file
+    });
     let deals: u64 = a[1].parse().unwrap();
     let seed: u64 = a[2].parse().unwrap();
     let judged = &a[3];
@@ -133,7 +157,8 @@ fn main() {
         let spec: AgentSpec = judged.parse().unwrap_or_else(|e| panic!("{e}"));
         spec.build(&variant).unwrap_or_else(|e| panic!("{e}"))
     });
-    let mut rng: Pcg64Mcg = rng_from_seed(seed ^ 0x7e57);
+    // The decision's place in its deal, for the seed of its fills.
+    let (mut last_deal, mut decision) = (u64::MAX, 0u64);
     let names = [
         "all departures",
         "turn: discard of least shanten, less ukeire",
@@ -146,7 +171,7 @@ fn main() {
     let bounds = [0.0, 0.15, 0.25, 0.4, 0.7, f64::INFINITY];
     let mut by_estimate: Vec<Group> = bounds.windows(2).map(|_| Group::default()).collect();
     let mut searched = 0.0;
-    // By how far the deal has run (discards on the table: 16 a phase): the departures' worth,
+    // By how far the deal has run (discards on the table: 8 a phase): the departures' worth,
     // and the decisions searched and their rollouts (the cost).
     let mut by_phase: Vec<Group> = (0..PHASES).map(|_| Group::default()).collect();
     let mut phase_searched = [0.0f64; PHASES];
@@ -155,6 +180,8 @@ fn main() {
     let mut phase_seconds = [0.0f64; PHASES];
     for_each_choice(&variant, seed, deals, |i, deal, view, legal, default| {
         let seat = view.seat();
+        decision = if i == last_deal { decision + 1 } else { 0 };
+        last_deal = i;
         let phase = (view.discards().len() / PHASE_DISCARDS).min(PHASES - 1);
         let (chosen, est) = match other.as_mut() {
             Some(agent) => {
@@ -184,6 +211,7 @@ fn main() {
             }
         };
         if chosen != default {
+            let mut rng: Pcg64Mcg = rng_from_seed(deal_seed(deal_seed(seed ^ 0x7e57, i), decision));
             let mut oracle = TrueHands::new(deal);
             oracle.prepare(view, &mut rng);
             let (mut sum, mut n) = (0.0f64, 0.0f64);
@@ -231,6 +259,13 @@ fn main() {
                 .unwrap_or(0);
             by_estimate[b].add(est, truth);
             by_phase[phase].add(est, truth);
+            if let Some(file) = departures_csv.as_mut() {
+                writeln!(
+                    file,
+                    "{i},{decision},{phase},{chosen},{default},{est},{truth}"
+                )
+                .unwrap();
+            }
         }
     });
     let who = match tuned {
@@ -274,6 +309,74 @@ fn main() {
     }
 }
 
+/// Pairs two runs' departures (see the module documentation).
+fn compare(first: &str, second: &str, deals: u64) {
+    // (deal, decision) -> (phase, chosen, truth).
+    let read = |path: &str| -> HashMap<(u64, u64), (usize, String, f64)> {
+        let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+        file.lines()
+            .skip(1)
+            .map(|line| {
+                let line = line.unwrap();
+                let f: Vec<&str> = line.split(',').collect();
+                let key = (f[0].parse().unwrap(), f[1].parse().unwrap());
+                (
+                    key,
+                    (
+                        f[2].parse().unwrap(),
+                        f[3].to_string(),
+                        f[6].parse().unwrap(),
+                    ),
+                )
+            })
+            .collect()
+    };
+    let (a, b) = (read(first), read(second));
+    let mut keys: Vec<_> = a.keys().chain(b.keys()).copied().collect();
+    keys.sort_unstable();
+    keys.dedup();
+    // Sums of the per-decision difference and its square, overall and by phase; decisions
+    // in neither file add zero to both.
+    let mut sums = [[0.0f64; 2]; PHASES + 1];
+    let (mut alike, mut apart) = (0, 0);
+    for key in keys {
+        let (pa, ca, ta) = a
+            .get(&key)
+            .cloned()
+            .unwrap_or((usize::MAX, String::new(), 0.0));
+        let (pb, cb, tb) = b
+            .get(&key)
+            .cloned()
+            .unwrap_or((usize::MAX, String::new(), 0.0));
+        if ca == cb {
+            alike += 1;
+            continue;
+        }
+        apart += 1;
+        let d = ta - tb;
+        for p in [PHASES, pa.min(pb)] {
+            sums[p][0] += d;
+            sums[p][1] += d * d;
+        }
+    }
+    let seat_deals = (4 * deals) as f64;
+    println!("{first} against {second}: {alike} departures alike, {apart} decisions apart");
+    for (p, [sum, sq]) in sums.iter().enumerate() {
+        let name = if p == PHASES {
+            "all".to_string()
+        } else {
+            format!("discards from {}", p * PHASE_DISCARDS)
+        };
+        // Each decision apart is one draw of the difference, the rest add exactly zero; the
+        // root of the summed squares bounds the standard error of the sum from above.
+        println!(
+            "{name:20} gain a seat and deal {:+.4} ± {:.4}",
+            sum / seat_deals,
+            sq.sqrt() / seat_deals
+        );
+    }
+}
+
 /// Phases of the report by how far the deal has run, [`PHASE_DISCARDS`] discards each.
-const PHASES: usize = 4;
-const PHASE_DISCARDS: usize = 16;
+const PHASES: usize = 6;
+const PHASE_DISCARDS: usize = 8;
