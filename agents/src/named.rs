@@ -184,7 +184,7 @@ impl AgentSpec {
 }
 
 /// The settings a search agent's name may change, as `search:N:SETTING=VALUE` names them.
-pub const SEARCH_SETTINGS: [&str; 7] = [
+pub const SEARCH_SETTINGS: [&str; 8] = [
     "margin",
     "first",
     "indifference",
@@ -192,6 +192,7 @@ pub const SEARCH_SETTINGS: [&str; 7] = [
     "rollout",
     "draws",
     "opening",
+    "opening_discards",
 ];
 
 /// A search agent as named: its budget and the settings its name changes from
@@ -216,6 +217,9 @@ pub struct SearchSpec {
     draws: Option<Draws>,
     /// The racing's indifference in the deal's opening (see [`Schedule::Racing`]).
     opening: Option<u64>,
+    /// Discards on the table that end the opening ([`OPENING_DISCARDS`](crate::search::OPENING_DISCARDS) unless
+    /// named).
+    opening_discards: Option<u32>,
 }
 
 impl SearchSpec {
@@ -233,6 +237,7 @@ impl SearchSpec {
             rollout: None,
             draws: None,
             opening: None,
+            opening_discards: None,
         }
     }
 
@@ -255,11 +260,15 @@ impl SearchSpec {
             first,
             indifference,
             opening,
+            opening_discards,
             ..
         } = &mut config.schedule
         {
             if let Some(x) = self.opening {
                 *opening = Some(f64::from_bits(x));
+            }
+            if let Some(n) = self.opening_discards {
+                *opening_discards = n;
             }
             if let Some(f) = self.first {
                 *first = f;
@@ -293,6 +302,13 @@ impl SearchSpec {
                 self.indifference = Some(points("indifference", "points, a number 0 or more")?)
             }
             "opening" => self.opening = Some(points("opening", "points, a number 0 or more")?),
+            "opening_discards" => {
+                self.opening_discards = Some(
+                    value
+                        .parse::<u32>()
+                        .map_err(|_| bad("opening_discards", "a whole number of discards"))?,
+                )
+            }
             "first" => {
                 self.first = Some(
                     value
@@ -366,6 +382,9 @@ impl fmt::Display for SearchSpec {
         }
         if let Some(x) = self.opening {
             write!(f, ":opening={}", f64::from_bits(x))?;
+        }
+        if let Some(n) = self.opening_discards {
+            write!(f, ":opening_discards={n}")?;
         }
         if let Some(p) = self.prune {
             f.write_str(if p { ":prune=prior" } else { ":prune=all" })?;
@@ -595,7 +614,7 @@ mod tests {
         assert_eq!(spec.config(), SearchConfig::default());
 
         let name =
-            "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:prune=all:rollout=fast:draws=seat";
+            "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:opening_discards=8:prune=all:rollout=fast:draws=seat";
         let tuned: AgentSpec = name.parse().unwrap();
         assert_eq!(tuned.to_string(), name);
         let AgentSpec::Search(spec) = &tuned else {
@@ -614,11 +633,12 @@ mod tests {
                 cull: 1.5,
                 indifference: 0.05,
                 opening: Some(0.2),
+                opening_discards: 8,
             }
         );
         // Settings in another order name the same agent, printed in the fixed order.
         let reordered: AgentSpec =
-            "search:512:draws=seat:opening=0.2:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
+            "search:512:draws=seat:opening_discards=8:opening=0.2:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
                 .parse()
                 .unwrap();
         assert_eq!(reordered, tuned);
@@ -634,6 +654,7 @@ mod tests {
                 cull: 1.5,
                 indifference: 0.1,
                 opening: None,
+                opening_discards: 16,
             },
             ..SearchConfig::default()
         };
@@ -676,6 +697,10 @@ mod tests {
             ("search:64:margin=nan", "search setting margin"),
             ("search:64:indifference=x", "search setting indifference"),
             ("search:64:opening=-0.1", "search setting opening"),
+            (
+                "search:64:opening_discards=-1",
+                "search setting opening_discards: a whole number",
+            ),
             ("search:64:first=0", "search setting first"),
             ("search:64:prune=some", "search setting prune: prior or all"),
             (

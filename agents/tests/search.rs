@@ -309,6 +309,7 @@ fn the_racing_stops_as_often_under_every_settlement() {
             cull: 1.5,
             indifference: 1.0,
             opening: None,
+            opening_discards: OPENING_DISCARDS as u32,
         },
         ..SearchConfig::with_budget(BUDGET)
     };
@@ -456,55 +457,67 @@ fn a_split_wall_plays_as_the_plain_wall_in_distribution() {
 }
 
 /// `opening` races the deal's opening at its own indifference: before [`OPENING_DISCARDS`]
-/// discards a search with it decides exactly as one racing at that indifference throughout,
-/// after them exactly as one without it (the same estimates, not only the same action), and
-/// the two plain searches differ in both phases, so the test can tell them apart.
+/// discards (or as many as `opening_discards` names) a search with it decides exactly as one
+/// racing at that indifference throughout, after them exactly as one without it (the same
+/// estimates, not only the same action), and the two plain searches differ in both phases,
+/// so the test can tell them apart.
 #[test]
 fn the_opening_races_at_its_own_indifference() {
-    let racing = |indifference: f64, opening: Option<f64>| SearchConfig {
+    let racing = |indifference: f64, opening: Option<f64>, opening_discards: u32| SearchConfig {
         schedule: Schedule::Racing {
             first: 16,
             cull: 1.5,
             indifference,
             opening,
+            opening_discards,
         },
         ..SearchConfig::with_budget(256)
     };
     let variant = Arc::new(Variant::builtin("taiwan16").unwrap());
     let agent = |config| SearchAgent::new(Arc::clone(&variant), config);
-    let mut both = agent(racing(0.05, Some(0.5)));
-    let mut open = agent(racing(0.5, None));
-    let mut small = agent(racing(0.05, None));
-    let mut legal = ActionList::new();
-    let mut differ = [0u32; 2];
-    let mut searched = [0u32; 2];
-    for i in 0..6u64 {
-        let mut deal = Deal::new(variant.rules(), deal_seed(47, i), context(i)).unwrap();
-        let seat = Seat::ALL[(i % 4) as usize];
-        for a in [&mut both, &mut open, &mut small] {
-            a.reset(deal.seed(), seat);
-        }
-        while let Some(s) = deal.to_act() {
-            deal.legal_actions(&mut legal);
-            let view = deal.view(s);
-            if s == seat && legal.len() > 1 {
-                let phase = usize::from(view.discards().len() >= OPENING_DISCARDS);
-                let a = both.act(&view, &legal);
-                open.act(&view, &legal);
-                small.act(&view, &legal);
-                let expected = [&open, &small][phase].last_decision();
-                assert_eq!(both.last_decision(), expected, "deal {i}, phase {phase}");
-                if !both.last_decision().estimates.is_empty() {
-                    searched[phase] += 1;
-                    differ[phase] += u32::from(open.last_decision() != small.last_decision());
+    for boundary in [OPENING_DISCARDS as u32, 8] {
+        let mut both = agent(racing(0.05, Some(0.5), boundary));
+        // The boundary is read only with an opening indifference.
+        let mut open = agent(racing(0.5, None, 0));
+        let mut small = agent(racing(0.05, None, 0));
+        let mut legal = ActionList::new();
+        let mut differ = [0u32; 2];
+        let mut searched = [0u32; 2];
+        for i in 0..6u64 {
+            let mut deal = Deal::new(variant.rules(), deal_seed(47, i), context(i)).unwrap();
+            let seat = Seat::ALL[(i % 4) as usize];
+            for a in [&mut both, &mut open, &mut small] {
+                a.reset(deal.seed(), seat);
+            }
+            while let Some(s) = deal.to_act() {
+                deal.legal_actions(&mut legal);
+                let view = deal.view(s);
+                if s == seat && legal.len() > 1 {
+                    let phase = usize::from(view.discards().len() >= boundary as usize);
+                    let a = both.act(&view, &legal);
+                    open.act(&view, &legal);
+                    small.act(&view, &legal);
+                    let expected = [&open, &small][phase].last_decision();
+                    assert_eq!(
+                        both.last_decision(),
+                        expected,
+                        "boundary {boundary}, deal {i}, phase {phase}"
+                    );
+                    if !both.last_decision().estimates.is_empty() {
+                        searched[phase] += 1;
+                        differ[phase] += u32::from(open.last_decision() != small.last_decision());
+                    }
+                    deal.play(a).unwrap();
+                } else {
+                    let a = GreedyAgent.act(&view, &legal);
+                    deal.play(a).unwrap();
                 }
-                deal.play(a).unwrap();
-            } else {
-                let a = GreedyAgent.act(&view, &legal);
-                deal.play(a).unwrap();
             }
         }
+        assert!(searched.iter().all(|&n| n > 5), "{boundary}: {searched:?}");
+        assert!(
+            differ.iter().all(|&n| n > 0),
+            "{boundary}: {differ:?} of {searched:?}"
+        );
     }
-    assert!(searched.iter().all(|&n| n > 10), "{searched:?}");
-    assert!(differ.iter().all(|&n| n > 0), "{differ:?} of {searched:?}");
 }

@@ -141,21 +141,24 @@ pub enum Schedule {
     /// all-pairs settlement moves a seat's points about 28 times as far), so that it means
     /// the same gain under every settlement.
     ///
-    /// `opening`, when set, is the indifference while fewer than [`OPENING_DISCARDS`] discards
-    /// lie on the table: the opening's decisions cost the most (their rollouts are the
-    /// longest, and they raced to the budget more often: 70% of the default's time on
-    /// development seed 10) and its small gains are worth the least (an indifference of 0.05
-    /// gained nothing there over 0.2, and +0.028 a seat and deal after it).
+    /// `opening`, when set, is the indifference while fewer than `opening_discards` discards
+    /// lie on the table ([`OPENING_DISCARDS`] unless named): the opening's decisions cost the
+    /// most (their rollouts are the longest, and they raced to the budget more often: the
+    /// first 8 discards took 43% of the default's time on development seed 10, the next 8
+    /// another 27%) and its small gains are worth the least (an indifference of 0.05 gained
+    /// nothing over 0.2 before 16 discards, and +0.028 a seat and deal after them; the
+    /// default's departures before 8 discards gained +0.012 a seat and deal of its +0.114).
     Racing {
         first: u32,
         cull: f64,
         indifference: f64,
         opening: Option<f64>,
+        opening_discards: u32,
     },
 }
 
 /// Discards on the table (four turns of each seat) before which the racing reads its
-/// `opening` indifference.
+/// `opening` indifference, unless its name sets `opening_discards`.
 pub const OPENING_DISCARDS: usize = 16;
 
 /// Fills sampled to screen a turn's discards for danger.
@@ -185,6 +188,7 @@ impl SearchConfig {
                 cull: 1.5,
                 indifference: 0.2,
                 opening: None,
+                opening_discards: OPENING_DISCARDS as u32,
             },
             draws: Draws::Wall,
         }
@@ -383,9 +387,10 @@ impl Search {
                 cull,
                 indifference,
                 opening,
+                opening_discards,
             } => {
                 let indifference = match opening {
-                    Some(x) if view.discards().len() < OPENING_DISCARDS => x,
+                    Some(x) if view.discards().len() < opening_discards as usize => x,
                     _ => indifference,
                 };
                 let mut upto = first.clamp(1, total);
