@@ -161,7 +161,7 @@ fn main() {
                 cull: f[5].parse().unwrap(),
                 indifference: f.get(6).map_or(0.0, |x| x.parse().unwrap()),
                 opening: None,
-                opening_discards: taisim_agents::search::OPENING_DISCARDS as u32,
+                opening_discards: taisim_agents::search::OPENING_DISCARDS,
             };
         }
         let mut search = SearchAgent::new(Arc::clone(&variant), config);

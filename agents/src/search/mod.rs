@@ -159,7 +159,7 @@ pub enum Schedule {
 
 /// Discards on the table (four turns of each seat) before which the racing reads its
 /// `opening` indifference, unless its name sets `opening_discards`.
-pub const OPENING_DISCARDS: usize = 16;
+pub const OPENING_DISCARDS: u32 = 16;
 
 /// Fills sampled to screen a turn's discards for danger.
 pub const SCREEN_FILLS: u32 = 32;
@@ -188,7 +188,7 @@ impl SearchConfig {
                 cull: 1.5,
                 indifference: 0.2,
                 opening: None,
-                opening_discards: OPENING_DISCARDS as u32,
+                opening_discards: OPENING_DISCARDS,
             },
             draws: Draws::Wall,
         }
