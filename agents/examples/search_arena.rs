@@ -15,24 +15,15 @@ use rand_pcg::Pcg64Mcg;
 use taisim_agents::search::{Belief, BeliefModel, Sampler, SearchAgent, SearchConfig, TrueHands};
 use taisim_agents::{play_deal, Agent, BuiltinAgent, GreedyAgent};
 use taisim_score::{score_deal, Variant};
-use taisim_sim::{
-    deal_seed, splitmix64, ActionList, Deal, DealContext, Fill, Outcome, Seat, View, Wind,
-};
+use taisim_sim::{deal_seed, ActionList, Deal, Fill, Outcome, Seat, View};
 
-fn context(seed: u64) -> DealContext {
-    let r = splitmix64(seed ^ 0xc0_7e87);
-    DealContext {
-        round_wind: Wind::new((r >> 2) as u8),
-        dealer: Wind::new(r as u8),
-        streak: 0,
-    }
-}
+#[path = "common/walls.rs"]
+mod walls;
+use walls::{context, Diffs};
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
-    walls: u64,
-    diff: f64,
-    diff_sq: f64,
+    diffs: Diffs,
     wins: [u64; 2],
     deal_ins: [u64; 2],
     self_draws: [u64; 2],
@@ -199,10 +190,7 @@ fn main() {
                                 (r.outcome == Outcome::Discard && r.payer == Some(seat)) as u64;
                         }
                     }
-                    let x = diff / 4.0;
-                    tally.walls += 1;
-                    tally.diff += x;
-                    tally.diff_sq += x * x;
+                    tally.diffs.add(diff / 4.0);
                     w += threads;
                 }
                 tally
@@ -212,9 +200,7 @@ fn main() {
     let mut t = Tally::default();
     for h in handles {
         let o = h.join().unwrap();
-        t.walls += o.walls;
-        t.diff += o.diff;
-        t.diff_sq += o.diff_sq;
+        t.diffs.merge(o.diffs);
         for k in 0..2 {
             t.wins[k] += o.wins[k];
             t.deal_ins[k] += o.deal_ins[k];
@@ -223,14 +209,13 @@ fn main() {
         t.decisions += o.decisions;
         t.search_secs += o.search_secs;
     }
-    let n = t.walls as f64;
-    let mean = t.diff / n;
-    let se = ((t.diff_sq / n - mean * mean) / (n - 1.0)).sqrt();
+    let n = t.diffs.walls as f64;
+    let (mean, se) = t.diffs.mean_se();
     let seats = 4.0 * n;
     println!(
         "budget {budget} margin {margin} belief {belief:?} {}: {} walls, mean_diff {mean:+.3} ± {se:.3} (95% [{:+.3}, {:+.3}])  win {:.3}/{:.3} self {:.3}/{:.3} dealin {:.3}/{:.3}  {:.1} ms/turn-ish  {:.0}s",
         variant.name(),
-        t.walls,
+        t.diffs.walls,
         mean - 1.96 * se,
         mean + 1.96 * se,
         t.wins[0] as f64 / seats,

@@ -1,0 +1,48 @@
+//! What the duplicate-match studies share: each wall's round and dealer, and the running mean
+//! of the walls' differences with its standard error.
+
+use taisim_sim::{splitmix64, DealContext, Wind};
+
+/// The round wind and dealer of the wall dealt from `seed` (drawn from the seed, so that the
+/// walls of a study cover every seat as dealer and every round).
+pub fn context(seed: u64) -> DealContext {
+    let r = splitmix64(seed ^ 0xc0_7e87);
+    DealContext {
+        round_wind: Wind::new((r >> 2) as u8),
+        dealer: Wind::new(r as u8),
+        streak: 0,
+    }
+}
+
+/// The walls' differences, summed: their count, sum and sum of squares.
+#[derive(Default, Clone, Copy)]
+pub struct Diffs {
+    pub walls: u64,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl Diffs {
+    pub fn add(&mut self, x: f64) {
+        self.walls += 1;
+        self.sum += x;
+        self.sum_sq += x * x;
+    }
+
+    /// Takes in another thread's walls.
+    pub fn merge(&mut self, other: Diffs) {
+        self.walls += other.walls;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+    }
+
+    /// The mean difference a wall and its standard error.
+    pub fn mean_se(&self) -> (f64, f64) {
+        let n = self.walls as f64;
+        let mean = self.sum / n;
+        let se = ((self.sum_sq / n - mean * mean) / (n - 1.0))
+            .max(0.0)
+            .sqrt();
+        (mean, se)
+    }
+}
