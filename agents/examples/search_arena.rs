@@ -19,7 +19,7 @@ use taisim_sim::{deal_seed, ActionList, Deal, Fill, Outcome, Seat, View};
 
 #[path = "common/walls.rs"]
 mod walls;
-use walls::{context, Diffs};
+use walls::{across_threads, context, Diffs};
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -119,87 +119,72 @@ fn main() {
     config.margin = margin;
     config.belief = belief;
     let start = Instant::now();
-    let handles: Vec<_> = (0..threads)
-        .map(|t| {
-            let variant = Arc::clone(&variant);
-            std::thread::spawn(move || {
-                let greedy = || BuiltinAgent::Greedy(GreedyAgent::new());
-                let mut tally = Tally::default();
-                let mut w = t;
-                while w < walls {
-                    let s = deal_seed(seed, w);
-                    let ctx = context(s);
-                    let mut base = [greedy(), greedy(), greedy(), greedy()];
-                    let mut deal = Deal::new(variant.rules(), s, ctx).unwrap();
-                    let bp = play(&mut deal, &mut base, &variant);
-                    let mut diff = 0.0;
-                    for seat in Seat::ALL {
-                        let mut agents = [greedy(), greedy(), greedy(), greedy()];
-                        agents[seat as usize] = BuiltinAgent::Search(Box::new(SearchAgent::new(
-                            Arc::clone(&variant),
-                            config,
-                        )));
-                        let mut cdeal = Deal::new(variant.rules(), s, ctx).unwrap();
-                        let t0 = Instant::now();
-                        let cp = if oracle {
-                            let mut search = SearchAgent::new(Arc::clone(&variant), config);
-                            for (k, a) in agents.iter_mut().enumerate() {
-                                a.reset(s, Seat::ALL[k]);
-                            }
-                            search.reset(s, seat);
-                            let mut legal = ActionList::new();
-                            while let Some(to) = cdeal.to_act() {
-                                cdeal.legal_actions(&mut legal);
-                                let act = if to == seat && danger {
-                                    let mut o = DangerOracle {
-                                        deal: cdeal.clone(),
-                                        belief: Belief::new(BeliefModel::Play),
-                                        fill: Fill::default(),
-                                        readiness,
-                                    };
-                                    search.decide_with(&cdeal.view(to), &legal, &mut o)
-                                } else if to == seat {
-                                    // A cheat for scale: the true hands, the wall reshuffled.
-                                    let mut o = TrueHands::new(&cdeal);
-                                    search.decide_with(&cdeal.view(to), &legal, &mut o)
-                                } else {
-                                    agents[to as usize].act(&cdeal.view(to), &legal)
-                                };
-                                cdeal.play(act).unwrap();
-                            }
-                            let st = variant.settlement();
-                            score_deal(&cdeal, &variant, st.base, st.per_tai)
-                                .unwrap()
-                                .payments
-                                .0
-                        } else {
-                            play(&mut cdeal, &mut agents, &variant)
-                        };
-                        tally.search_secs += t0.elapsed().as_secs_f64();
-                        tally.decisions +=
-                            cdeal.discards().iter().filter(|d| d.seat() == seat).count() as u64;
-                        diff += (cp[seat as usize] - bp[seat as usize]) as f64;
-                        for (k, (d, p)) in [(&cdeal, 0usize), (&deal, 1)].into_iter().enumerate() {
-                            let _ = p;
-                            let r = d.result().unwrap();
-                            if r.winners.contains(seat) {
-                                tally.wins[k] += 1;
-                                tally.self_draws[k] += (r.outcome == Outcome::SelfDraw) as u64;
-                            }
-                            tally.deal_ins[k] +=
-                                (r.outcome == Outcome::Discard && r.payer == Some(seat)) as u64;
-                        }
-                    }
-                    tally.diffs.add(diff / 4.0);
-                    w += threads;
+    let tallies = across_threads(walls, threads, |w, tally: &mut Tally| {
+        let greedy = || BuiltinAgent::Greedy(GreedyAgent::new());
+        let s = deal_seed(seed, w);
+        let ctx = context(s);
+        let mut base = [greedy(), greedy(), greedy(), greedy()];
+        let mut deal = Deal::new(variant.rules(), s, ctx).unwrap();
+        let bp = play(&mut deal, &mut base, &variant);
+        let mut diff = 0.0;
+        for seat in Seat::ALL {
+            let mut agents = [greedy(), greedy(), greedy(), greedy()];
+            agents[seat as usize] =
+                BuiltinAgent::Search(Box::new(SearchAgent::new(Arc::clone(&variant), config)));
+            let mut cdeal = Deal::new(variant.rules(), s, ctx).unwrap();
+            let t0 = Instant::now();
+            let cp = if oracle {
+                let mut search = SearchAgent::new(Arc::clone(&variant), config);
+                for (k, a) in agents.iter_mut().enumerate() {
+                    a.reset(s, Seat::ALL[k]);
                 }
-                tally
-            })
-        })
-        .collect();
+                search.reset(s, seat);
+                let mut legal = ActionList::new();
+                while let Some(to) = cdeal.to_act() {
+                    cdeal.legal_actions(&mut legal);
+                    let act = if to == seat && danger {
+                        let mut o = DangerOracle {
+                            deal: cdeal.clone(),
+                            belief: Belief::new(BeliefModel::Play),
+                            fill: Fill::default(),
+                            readiness,
+                        };
+                        search.decide_with(&cdeal.view(to), &legal, &mut o)
+                    } else if to == seat {
+                        // A cheat for scale: the true hands, the wall reshuffled.
+                        let mut o = TrueHands::new(&cdeal);
+                        search.decide_with(&cdeal.view(to), &legal, &mut o)
+                    } else {
+                        agents[to as usize].act(&cdeal.view(to), &legal)
+                    };
+                    cdeal.play(act).unwrap();
+                }
+                let st = variant.settlement();
+                score_deal(&cdeal, &variant, st.base, st.per_tai)
+                    .unwrap()
+                    .payments
+                    .0
+            } else {
+                play(&mut cdeal, &mut agents, &variant)
+            };
+            tally.search_secs += t0.elapsed().as_secs_f64();
+            tally.decisions += cdeal.discards().iter().filter(|d| d.seat() == seat).count() as u64;
+            diff += (cp[seat as usize] - bp[seat as usize]) as f64;
+            for (k, (d, p)) in [(&cdeal, 0usize), (&deal, 1)].into_iter().enumerate() {
+                let _ = p;
+                let r = d.result().unwrap();
+                if r.winners.contains(seat) {
+                    tally.wins[k] += 1;
+                    tally.self_draws[k] += (r.outcome == Outcome::SelfDraw) as u64;
+                }
+                tally.deal_ins[k] +=
+                    (r.outcome == Outcome::Discard && r.payer == Some(seat)) as u64;
+            }
+        }
+        tally.diffs.add(diff / 4.0);
+    });
     let mut t = Tally::default();
-    for h in handles {
-        let o = h.join().unwrap();
+    for o in tallies {
         t.diffs.merge(o.diffs);
         for k in 0..2 {
             t.wins[k] += o.wins[k];

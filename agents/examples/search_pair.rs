@@ -20,7 +20,7 @@ use taisim_sim::{deal_seed, ActionList, Deal, Outcome, Seat};
 
 #[path = "common/walls.rs"]
 mod walls;
-use walls::{context, Diffs};
+use walls::{across_threads, context, Diffs};
 
 /// One agent's side of the match.
 #[derive(Default, Clone, Copy)]
@@ -78,60 +78,46 @@ fn main() {
         std::process::exit(2);
     }
     let start = Instant::now();
-    let handles: Vec<_> = (0..threads)
-        .map(|t| {
-            let variant = Arc::clone(&variant);
-            let specs = specs.clone();
-            std::thread::spawn(move || {
-                let greedy = || BuiltinAgent::Greedy(GreedyAgent::new());
-                let mut legal = ActionList::new();
-                let mut tally = Tally::default();
-                let mut w = t;
-                while w < walls {
-                    let s = deal_seed(seed, w);
-                    let ctx = context(s);
-                    let mut diff = 0.0;
-                    for seat in Seat::ALL {
-                        let mut points = [0i64; 2];
-                        let mut ends = [None; 2];
-                        for (k, spec) in specs.iter().enumerate() {
-                            let mut agents = [greedy(), greedy(), greedy(), greedy()];
-                            agents[seat as usize] = spec.build(&variant).unwrap();
-                            let mut deal = Deal::new(variant.rules(), s, ctx).unwrap();
-                            let t0 = Instant::now();
-                            play_deal(&mut deal, &mut agents, &mut legal);
-                            let side = &mut tally.sides[k];
-                            side.secs += t0.elapsed().as_secs_f64();
-                            side.decisions +=
-                                deal.discards().iter().filter(|d| d.seat() == seat).count() as u64;
-                            let st = variant.settlement();
-                            let paid = score_deal(&deal, &variant, st.base, st.per_tai)
-                                .unwrap()
-                                .payments[seat];
-                            points[k] = paid;
-                            side.points += paid as f64;
-                            let r = deal.result().unwrap();
-                            if r.winners.contains(seat) {
-                                side.wins += 1;
-                                side.self_draws += u64::from(r.outcome == Outcome::SelfDraw);
-                            }
-                            side.deal_ins +=
-                                u64::from(r.outcome == Outcome::Discard && r.payer == Some(seat));
-                            ends[k] = Some(deal.discards().len());
-                        }
-                        tally.parted += u64::from(points[0] != points[1] || ends[0] != ends[1]);
-                        diff += (points[1] - points[0]) as f64;
-                    }
-                    tally.diffs.add(diff / 4.0);
-                    w += threads;
+    let tallies = across_threads(walls, threads, |w, tally: &mut Tally| {
+        let greedy = || BuiltinAgent::Greedy(GreedyAgent::new());
+        let mut legal = ActionList::new();
+        let s = deal_seed(seed, w);
+        let ctx = context(s);
+        let mut diff = 0.0;
+        for seat in Seat::ALL {
+            let mut points = [0i64; 2];
+            let mut ends = [None; 2];
+            for (k, spec) in specs.iter().enumerate() {
+                let mut agents = [greedy(), greedy(), greedy(), greedy()];
+                agents[seat as usize] = spec.build(&variant).unwrap();
+                let mut deal = Deal::new(variant.rules(), s, ctx).unwrap();
+                let t0 = Instant::now();
+                play_deal(&mut deal, &mut agents, &mut legal);
+                let side = &mut tally.sides[k];
+                side.secs += t0.elapsed().as_secs_f64();
+                side.decisions +=
+                    deal.discards().iter().filter(|d| d.seat() == seat).count() as u64;
+                let st = variant.settlement();
+                let paid = score_deal(&deal, &variant, st.base, st.per_tai)
+                    .unwrap()
+                    .payments[seat];
+                points[k] = paid;
+                side.points += paid as f64;
+                let r = deal.result().unwrap();
+                if r.winners.contains(seat) {
+                    side.wins += 1;
+                    side.self_draws += u64::from(r.outcome == Outcome::SelfDraw);
                 }
-                tally
-            })
-        })
-        .collect();
+                side.deal_ins += u64::from(r.outcome == Outcome::Discard && r.payer == Some(seat));
+                ends[k] = Some(deal.discards().len());
+            }
+            tally.parted += u64::from(points[0] != points[1] || ends[0] != ends[1]);
+            diff += (points[1] - points[0]) as f64;
+        }
+        tally.diffs.add(diff / 4.0);
+    });
     let mut t = Tally::default();
-    for h in handles {
-        let o = h.join().unwrap();
+    for o in tallies {
         t.diffs.merge(o.diffs);
         t.parted += o.parted;
         for (s, x) in t.sides.iter_mut().zip(o.sides) {

@@ -46,3 +46,30 @@ impl Diffs {
         (mean, se)
     }
 }
+
+/// Plays walls `0..walls` on `threads` threads, wall `w` on thread `w % threads` (so the
+/// result does not depend on the count), each thread adding into its own `T` with
+/// `play(w, &mut tally)`; returns the threads' tallies.
+pub fn across_threads<T: Default + Send>(
+    walls: u64,
+    threads: u64,
+    play: impl Fn(u64, &mut T) + Sync,
+) -> Vec<T> {
+    let play = &play;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut tally = T::default();
+                    let mut w = t;
+                    while w < walls {
+                        play(w, &mut tally);
+                        w += threads;
+                    }
+                    tally
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
