@@ -13,20 +13,19 @@ use std::time::Instant;
 
 use rand_pcg::Pcg64Mcg;
 use taisim_agents::search::{Belief, BeliefModel, Sampler, SearchAgent, SearchConfig, TrueHands};
-use taisim_agents::{play_deal, Agent, BuiltinAgent, GreedyAgent};
-use taisim_score::{score_deal, Variant};
-use taisim_sim::{deal_seed, ActionList, Deal, Fill, Outcome, Seat, View};
+use taisim_agents::{Agent, BuiltinAgent, GreedyAgent};
+use taisim_score::Variant;
+use taisim_sim::{deal_seed, ActionList, Deal, Fill, Seat, View};
 
 #[path = "common/walls.rs"]
 mod walls;
-use walls::{across_threads, context, Diffs};
+use walls::{across_threads, context, payments, play, Diffs, Outcomes};
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
     diffs: Diffs,
-    wins: [u64; 2],
-    deal_ins: [u64; 2],
-    self_draws: [u64; 2],
+    /// The candidate's table's and the reference table's.
+    outcomes: [Outcomes; 2],
     decisions: u64,
     search_secs: f64,
 }
@@ -90,15 +89,6 @@ impl Sampler for DangerOracle {
     }
 }
 
-fn play(deal: &mut Deal, agents: &mut [BuiltinAgent; 4], variant: &Variant) -> [i64; 4] {
-    play_deal(deal, agents, &mut ActionList::new());
-    let st = variant.settlement();
-    score_deal(deal, variant, st.base, st.per_tai)
-        .unwrap()
-        .payments
-        .0
-}
-
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let walls: u64 = a[1].parse().unwrap();
@@ -159,37 +149,23 @@ fn main() {
                     };
                     cdeal.play(act).unwrap();
                 }
-                let st = variant.settlement();
-                score_deal(&cdeal, &variant, st.base, st.per_tai)
-                    .unwrap()
-                    .payments
-                    .0
+                payments(&cdeal, &variant)
             } else {
                 play(&mut cdeal, &mut agents, &variant)
             };
             tally.search_secs += t0.elapsed().as_secs_f64();
             tally.decisions += cdeal.discards().iter().filter(|d| d.seat() == seat).count() as u64;
             diff += (cp[seat as usize] - bp[seat as usize]) as f64;
-            for (k, (d, p)) in [(&cdeal, 0usize), (&deal, 1)].into_iter().enumerate() {
-                let _ = p;
-                let r = d.result().unwrap();
-                if r.winners.contains(seat) {
-                    tally.wins[k] += 1;
-                    tally.self_draws[k] += (r.outcome == Outcome::SelfDraw) as u64;
-                }
-                tally.deal_ins[k] +=
-                    (r.outcome == Outcome::Discard && r.payer == Some(seat)) as u64;
-            }
+            tally.outcomes[0].count(&cdeal, seat);
+            tally.outcomes[1].count(&deal, seat);
         }
         tally.diffs.add(diff / 4.0);
     });
     let mut t = Tally::default();
     for o in tallies {
         t.diffs.merge(o.diffs);
-        for k in 0..2 {
-            t.wins[k] += o.wins[k];
-            t.deal_ins[k] += o.deal_ins[k];
-            t.self_draws[k] += o.self_draws[k];
+        for (x, y) in t.outcomes.iter_mut().zip(o.outcomes) {
+            x.merge(y);
         }
         t.decisions += o.decisions;
         t.search_secs += o.search_secs;
@@ -197,18 +173,20 @@ fn main() {
     let n = t.diffs.walls as f64;
     let (mean, se) = t.diffs.mean_se();
     let seats = 4.0 * n;
+    let [[win, self_draw, deal_in], [base_win, base_self_draw, base_deal_in]] =
+        t.outcomes.map(|o| o.rates(seats));
     println!(
         "budget {budget} margin {margin} belief {belief:?} {}: {} walls, mean_diff {mean:+.3} ± {se:.3} (95% [{:+.3}, {:+.3}])  win {:.3}/{:.3} self {:.3}/{:.3} dealin {:.3}/{:.3}  {:.1} ms/turn-ish  {:.0}s",
         variant.name(),
         t.diffs.walls,
         mean - 1.96 * se,
         mean + 1.96 * se,
-        t.wins[0] as f64 / seats,
-        t.wins[1] as f64 / seats,
-        t.self_draws[0] as f64 / seats,
-        t.self_draws[1] as f64 / seats,
-        t.deal_ins[0] as f64 / seats,
-        t.deal_ins[1] as f64 / seats,
+        win,
+        base_win,
+        self_draw,
+        base_self_draw,
+        deal_in,
+        base_deal_in,
         1000.0 * t.search_secs / t.decisions.max(1) as f64,
         start.elapsed().as_secs_f64()
     );

@@ -6,7 +6,7 @@
 //!
 //! `cargo run --release -p taisim-agents --example search_pair -- WALLS SEED A B [VARIANT] [THREADS]`
 //!
-//! A and B are agent names as the command line takes them (`search`, `search:2048:fold=on`).
+//! A and B are agent names as the command line takes them (`search`, `search:2048:indifference=0.05`).
 //! Wall `i` is dealt from `(SEED, i)`, its round wind and dealer from the deal's seed, as in
 //! `search_arena`; walls are shared among the threads by index, so the result does not
 //! depend on THREADS.
@@ -14,21 +14,19 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use taisim_agents::{play_deal, AgentSpec, BuiltinAgent, GreedyAgent};
-use taisim_score::{score_deal, Variant};
-use taisim_sim::{deal_seed, ActionList, Deal, Outcome, Seat};
+use taisim_agents::{AgentSpec, BuiltinAgent, GreedyAgent};
+use taisim_score::Variant;
+use taisim_sim::{deal_seed, Deal, Seat};
 
 #[path = "common/walls.rs"]
 mod walls;
-use walls::{across_threads, context, Diffs};
+use walls::{across_threads, context, play, Diffs, Outcomes};
 
 /// One agent's side of the match.
 #[derive(Default, Clone, Copy)]
 struct Side {
     points: f64,
-    wins: u64,
-    self_draws: u64,
-    deal_ins: u64,
+    outcomes: Outcomes,
     decisions: u64,
     secs: f64,
 }
@@ -80,36 +78,26 @@ fn main() {
     let start = Instant::now();
     let tallies = across_threads(walls, threads, |w, tally: &mut Tally| {
         let greedy = || BuiltinAgent::Greedy(GreedyAgent::new());
-        let mut legal = ActionList::new();
         let s = deal_seed(seed, w);
         let ctx = context(s);
         let mut diff = 0.0;
         for seat in Seat::ALL {
             let mut points = [0i64; 2];
-            let mut ends = [None; 2];
+            let mut ends = [0; 2];
             for (k, spec) in specs.iter().enumerate() {
                 let mut agents = [greedy(), greedy(), greedy(), greedy()];
                 agents[seat as usize] = spec.build(&variant).unwrap();
                 let mut deal = Deal::new(variant.rules(), s, ctx).unwrap();
                 let t0 = Instant::now();
-                play_deal(&mut deal, &mut agents, &mut legal);
+                let paid = play(&mut deal, &mut agents, &variant)[seat as usize];
                 let side = &mut tally.sides[k];
                 side.secs += t0.elapsed().as_secs_f64();
                 side.decisions +=
                     deal.discards().iter().filter(|d| d.seat() == seat).count() as u64;
-                let st = variant.settlement();
-                let paid = score_deal(&deal, &variant, st.base, st.per_tai)
-                    .unwrap()
-                    .payments[seat];
                 points[k] = paid;
                 side.points += paid as f64;
-                let r = deal.result().unwrap();
-                if r.winners.contains(seat) {
-                    side.wins += 1;
-                    side.self_draws += u64::from(r.outcome == Outcome::SelfDraw);
-                }
-                side.deal_ins += u64::from(r.outcome == Outcome::Discard && r.payer == Some(seat));
-                ends[k] = Some(deal.discards().len());
+                side.outcomes.count(&deal, seat);
+                ends[k] = deal.discards().len();
             }
             tally.parted += u64::from(points[0] != points[1] || ends[0] != ends[1]);
             diff += (points[1] - points[0]) as f64;
@@ -122,9 +110,7 @@ fn main() {
         t.parted += o.parted;
         for (s, x) in t.sides.iter_mut().zip(o.sides) {
             s.points += x.points;
-            s.wins += x.wins;
-            s.self_draws += x.self_draws;
-            s.deal_ins += x.deal_ins;
+            s.outcomes.merge(x.outcomes);
             s.decisions += x.decisions;
             s.secs += x.secs;
         }
@@ -145,12 +131,10 @@ fn main() {
         start.elapsed().as_secs_f64()
     );
     for (spec, s) in specs.iter().zip(t.sides) {
+        let [win, self_draw, deal_in] = s.outcomes.rates(seats);
         println!(
-            "  {spec}: points a seat {:+.4}, win {:.4}, self-draw {:.4}, deal-in {:.4}, {:.1} ms a discard",
+            "  {spec}: points a seat {:+.4}, win {win:.4}, self-draw {self_draw:.4}, deal-in {deal_in:.4}, {:.1} ms a discard",
             s.points / seats,
-            s.wins as f64 / seats,
-            s.self_draws as f64 / seats,
-            s.deal_ins as f64 / seats,
             1000.0 * s.secs / s.decisions.max(1) as f64,
         );
     }
