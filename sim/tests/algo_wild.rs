@@ -591,6 +591,7 @@ fn wild_decompositions_are_consistent() {
 fn wild_discards_match_queries() {
     let mut rng = Rng(Pcg64Mcg::new(7));
     let all: TileSet = Tile::ALL.into_iter().collect();
+    let (mut improved, mut ready) = (0, 0);
     for round in 0..3_000 {
         let wild = random_wild(&mut rng, round % 2 == 0);
         let sets = if round % 3 == 0 { 4 } else { 5 };
@@ -604,14 +605,38 @@ fn wild_discards_match_queries() {
         let rules = HandRules::regular(sets).with_wild(wild);
         let scan = Discards::new(&hand, rules);
         let improving = scan.improving_kinds(hand.kinds(), all);
-        for t in hand.kinds() {
+        // Some discards and some draws asked: each discard's answer is its own, and only
+        // the draws asked are in it.
+        let some = TileSet(rng.0.next_u64() | rng.0.next_u64());
+        let asked = TileSet(rng.0.next_u64() | rng.0.next_u64());
+        let part = scan.improving_kinds(some, asked);
+        for t in Tile::ALL {
+            if hand.count(t) == 0 {
+                assert!(improving[t.index()].is_empty() && part[t.index()].is_empty());
+                continue;
+            }
             let mut left = hand;
             left.remove(t);
             let sh = shanten(&left, rules);
             assert_eq!(scan.shanten(t), sh, "{hand:?} - {t}");
-            assert_eq!(improving[t.index()], improving_kinds(&left, rules, sh, all));
+            let want = improving_kinds(&left, rules, sh, all);
+            assert_eq!(improving[t.index()], want, "{hand:?} - {t}");
+            let want_part = if some.contains(t) {
+                TileSet(want.0 & asked.0)
+            } else {
+                TileSet::EMPTY
+            };
+            assert_eq!(
+                part[t.index()],
+                want_part,
+                "{hand:?} - {t}, asked {asked:?}"
+            );
+            improved += usize::from(!want.is_empty());
+            ready += usize::from(sh == 0);
         }
     }
+    // Both the hands far from ready and the nearly ready ones are met.
+    assert!(improved > 10_000 && ready > 1_000, "{improved} {ready}");
 }
 
 /// The rules refuse wilds with the special hands.

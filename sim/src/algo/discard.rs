@@ -173,13 +173,8 @@ impl<'h> Discards<'h> {
         let asked = kinds.0 & ALL_KINDS;
         if let Some(w) = self.wild {
             let rules = HandRules::new(self.sets, self.special).with_wild(w);
-            for_kinds(discards, |d| {
-                let mut left = *self.hand;
-                left.remove(Tile::ALL[d]);
-                let shanten = self.lack[d] as i8 - 1;
-                out[d] = wild::improving_kinds(&left, rules, w, shanten, TileSet(asked));
-            });
-            return out;
+            let scan = wild::Scan::new(self.hand, rules, w);
+            return scan.improving_after_discards(self.hand, discards, asked, &self.lack);
         }
         if self.special_forms_apply() {
             let mut pairs = self

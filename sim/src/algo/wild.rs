@@ -93,6 +93,15 @@ fn stand_ins(hand: &Hand, wild: Wild) -> u8 {
     wild.stand_in().map_or(0, |s| hand.count(s))
 }
 
+/// Calls `f` with the index of each set bit of `bits`, lowest first.
+#[inline(always)]
+fn for_each_bit(mut bits: u64, mut f: impl FnMut(usize)) {
+    while bits != 0 {
+        f(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}
+
 /// The base-5 group keys of the physical `hand`'s naturals in the split that reads every
 /// stand-in as the wild kind's face (the least distance of all, see the module) and its
 /// wilds: the hand's own keys with the wilds taken out and the stand-ins moved to the wild
@@ -263,6 +272,43 @@ fn combine_scalar(a: &Blocks, b: &Blocks) -> Blocks {
     convolve(a, b)
 }
 
+/// One side of [`combine`] made ready to meet many others: a group's or a hand's blocks
+/// that a scan combines with each one-tile change of another group.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Side {
+    #[cfg(target_arch = "x86_64")]
+    lanes: simd::Spread,
+    #[cfg(not(target_arch = "x86_64"))]
+    blocks: Blocks,
+}
+
+impl Side {
+    #[inline]
+    fn new(a: &Blocks) -> Side {
+        Side {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            #[cfg(target_arch = "x86_64")]
+            lanes: unsafe { simd::spread(a) },
+            #[cfg(not(target_arch = "x86_64"))]
+            blocks: *a,
+        }
+    }
+
+    /// `combine(a, b)` for this side's `a`.
+    #[inline]
+    fn with(&self, b: &Blocks) -> Blocks {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            unsafe { simd::combine_spread(&self.lanes, b) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            combine_scalar(&self.blocks, b)
+        }
+    }
+}
+
 /// The vector forms of [`combine`] and [`lack_of`], on SSE2 (always there on x86_64): a
 /// waits query combines and reads up to 34 hands a tile apart, and lane by lane each took a
 /// few hundred instructions.
@@ -338,18 +384,35 @@ mod simd {
         _mm_loadu_si128(lanes.as_ptr().cast())
     }
 
+    /// `a`'s lanes of [`combine`]'s sums, each broadcast: where one side meets many others,
+    /// made once (SSE2 has no byte shuffle, so a broadcast takes a few instructions, and
+    /// twelve of them were half of a combination).
+    #[derive(Copy, Clone, Debug)]
+    pub(super) struct Spread([__m128i; 12]);
+
+    #[inline]
+    pub(super) unsafe fn spread(a: &Blocks) -> Spread {
+        Spread([0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13].map(|i| _mm_set1_epi8(a[i] as i8)))
+    }
+
     /// See [`super::combine`]: for each lane `i` of `a`, `b` moved up `i` lanes (and, for
     /// `a`'s pair lanes, `b`'s no-pair lanes moved into the pair lanes) plus `a[i]`.
     #[inline]
     pub(super) unsafe fn combine(a: &Blocks, b: &Blocks) -> Blocks {
+        combine_spread(&spread(a), b)
+    }
+
+    /// [`combine`] with `a` spread.
+    #[inline]
+    pub(super) unsafe fn combine_spread(a: &Spread, b: &Blocks) -> Blocks {
         let bv = load(b);
         let mut r = _mm_set1_epi8(FAR as i8);
         macro_rules! step {
             ($i:literal, $j:literal) => {
                 let moved = _mm_max_epu8(_mm_slli_si128::<$i>(bv), load(&SETS[$i]));
-                r = _mm_min_epu8(r, _mm_adds_epu8(moved, _mm_set1_epi8(a[$i] as i8)));
+                r = _mm_min_epu8(r, _mm_adds_epu8(moved, a.0[2 * $i]));
                 let moved = _mm_max_epu8(_mm_slli_si128::<$j>(bv), load(&PAIRS[$i]));
-                r = _mm_min_epu8(r, _mm_adds_epu8(moved, _mm_set1_epi8(a[$j] as i8)));
+                r = _mm_min_epu8(r, _mm_adds_epu8(moved, a.0[2 * $i + 1]));
             };
         }
         step!(0, 8);
@@ -393,7 +456,7 @@ pub(crate) struct Scan {
     keys: [u32; 4],
     wilds: u8,
     /// Per group: the other three groups combined.
-    others: [Blocks; 4],
+    others: [Side; 4],
     /// All four groups combined.
     all: Blocks,
     wild: Wild,
@@ -411,7 +474,8 @@ impl Scan {
             combine(a, &cd),
             combine(&ab, d),
             combine(&ab, c),
-        ];
+        ]
+        .map(|o| Side::new(&o));
         Scan {
             keys,
             wilds,
@@ -436,9 +500,155 @@ impl Scan {
                 let g = f / 9;
                 let key = self.keys[g].wrapping_add_signed(i32::from(delta) * POW5[f % 9] as i32);
                 let changed = blocks_table().blocks(g, key);
-                self.lack_of(&combine(&self.others[g], changed), self.wilds)
+                self.lack_of(&self.others[g].with(changed), self.wilds)
             }
         }
+    }
+
+    /// For each kind `d` of `discards` held by `hand` (the hand scanned), at index `d`: the
+    /// kinds of `asked` whose draw takes the hand less one `d` below `lacks[d]`, that hand's
+    /// lack: [`improving_kinds`] of every hand one discard leaves, from one scan.
+    ///
+    /// A query per discard scans the hand it leaves and tries all 34 draws on it. Here the
+    /// hand less `d` plus `t` holds no more than the hand plus `t`, so it lacks no fewer
+    /// tiles: a draw whose lack on the whole hand is not below a discard's lack cannot lower
+    /// it, and the whole hand's draws (one combination each) are shared by every discard.
+    /// Of the draws left, one from another group than the discard's changes two groups:
+    /// the other two groups' combination is kept per pair of groups, and the discard's group
+    /// combined with it once per discard and group, so that each draw tried costs one
+    /// combination, as on the hand less the discard. (`combine` is associative and
+    /// commutative: a min-plus product of polynomials truncated at five sets and one pair, the
+    /// lanes capped at [`FAR`], so any order gives the same lanes.)
+    pub(crate) fn improving_after_discards(
+        &self,
+        hand: &Hand,
+        discards: u64,
+        asked: u64,
+        lacks: &[u8; Tile::NUM],
+    ) -> [TileSet; Tile::NUM] {
+        let mut out = [TileSet::EMPTY; Tile::NUM];
+        let discards = TileSet(discards & hand.kinds().0);
+        let most = discards.iter().map(|d| lacks[d.index()]).max().unwrap_or(0);
+        if most == 0 {
+            return out;
+        }
+        let table = blocks_table();
+        let whole = self.lack_of(&self.all, self.wilds);
+        // Per draw asked and held fewer than four times: the hand plus it, combined, and its
+        // face's place value; by its face's group and by its lack on the whole hand, the draws (a lack is
+        // at most 3 × 5 + 2, one tile more lowers it).
+        let mut plus = [[0u8; 16]; Tile::NUM];
+        let mut place = [0u32; Tile::NUM];
+        let mut in_group = [0u64; 4];
+        let mut at_lack = [0u64; 18];
+        for t in TileSet(asked & !hand.fours().0) {
+            let i = t.index();
+            let up = match face(t, self.wild) {
+                None => self.lack_of(&self.all, self.wilds + 1),
+                Some(f) => {
+                    let g = f / 9;
+                    place[i] = POW5[f % 9];
+                    in_group[g] |= 1 << i;
+                    plus[i] = self.others[g].with(table.blocks(g, self.keys[g] + place[i]));
+                    self.lack_of(&plus[i], self.wilds)
+                }
+            };
+            at_lack[usize::from(up).min(17)] |= 1 << i;
+        }
+        // The draws whose lack on the whole hand is below each lack.
+        let mut below = [0u64; 19];
+        for l in 0..18 {
+            below[l + 1] = below[l] | at_lack[l];
+        }
+        let [a, b, c, d] = [0, 1, 2, 3].map(|g| table.blocks(g, self.keys[g]));
+        // By the pair of groups a discard and a draw change: the other two combined.
+        let mut rest = [[[0u8; 16]; 4]; 4];
+        for (i, j, pair) in [
+            (0, 1, combine(c, d)),
+            (0, 2, combine(b, d)),
+            (0, 3, combine(b, c)),
+            (1, 2, combine(a, d)),
+            (1, 3, combine(a, c)),
+            (2, 3, combine(a, b)),
+        ] {
+            rest[i][j] = pair;
+            rest[j][i] = pair;
+        }
+        // Per discard of a face: its group, the blocks it leaves the group, its lack, and the
+        // draws from elsewhere that lower it (below). One per discard at most.
+        let mut elsewhere: ArrayVec<(usize, &Blocks, u8, u64), { Tile::NUM }> = ArrayVec::new();
+        for d in discards {
+            let lack = lacks[d.index()];
+            if lack == 0 {
+                continue;
+            }
+            let mut bits = 0u64;
+            // Drawn back, the discard gives the hand as held.
+            if asked >> d.index() & 1 == 1 && whole < lack {
+                bits |= 1 << d.index();
+            }
+            let draws = below[usize::from(lack).min(18)] & !(1 << d.index());
+            let Some(fd) = face(d, self.wild) else {
+                // A wild let go: the draws (none of them the wild kind) keep the groups of
+                // the hand plus them, one wild fewer.
+                for_each_bit(draws, |t| {
+                    bits |= u64::from(self.lack_of(&plus[t], self.wilds - 1) < lack) << t;
+                });
+                out[d.index()] = TileSet(bits);
+                continue;
+            };
+            let gd = fd / 9;
+            let key = self.keys[gd] - POW5[fd % 9];
+            let minus = table.blocks(gd, key);
+            // The draws of `d`'s own group change the group it left.
+            for_each_bit(draws & in_group[gd], |t| {
+                let changed = table.blocks(gd, key + place[t]);
+                bits |=
+                    u64::from(self.lack_of(&self.others[gd].with(changed), self.wilds) < lack) << t;
+            });
+            // The others see `d` only through the blocks it leaves its group (the table's
+            // arrays are shared, so equal blocks are one array): discards of a group leaving
+            // equal blocks at equal lacks share these bits, as lone tiles of a suit often do.
+            let shared = elsewhere
+                .iter()
+                .find(|e| e.0 == gd && core::ptr::eq(e.1, minus) && e.2 == lack);
+            let outside = match shared {
+                Some(e) => e.3,
+                None => {
+                    let mut outside = 0u64;
+                    // Per group of a draw: the hand less `d` without that group, and the
+                    // hand less `d` for a wild drawn; each found on first need.
+                    let mut without: [Option<Side>; 4] = [None; 4];
+                    let others = draws & !in_group[gd];
+                    for_each_bit(
+                        others & !(in_group[0] | in_group[1] | in_group[2] | in_group[3]),
+                        |t| {
+                            // A wild drawn.
+                            let left = self.others[gd].with(minus);
+                            outside |= u64::from(self.lack_of(&left, self.wilds + 1) < lack) << t;
+                        },
+                    );
+                    for gt in (0..4).filter(|&g| g != gd) {
+                        let drawn = others & in_group[gt];
+                        if drawn == 0 {
+                            continue;
+                        }
+                        let side = without[gt]
+                            .get_or_insert_with(|| Side::new(&combine(minus, &rest[gd][gt])));
+                        for_each_bit(drawn, |t| {
+                            let changed = table.blocks(gt, self.keys[gt] + place[t]);
+                            outside |=
+                                u64::from(self.lack_of(&side.with(changed), self.wilds) < lack)
+                                    << t;
+                        });
+                    }
+                    elsewhere.push((gd, minus, lack, outside));
+                    outside
+                }
+            };
+            out[d.index()] = TileSet(bits | outside);
+        }
+        out
     }
 
     /// The physical kinds `t`, held fewer than four times in `hand` (the hand scanned), with
@@ -468,7 +678,7 @@ impl Scan {
                 };
                 if hand.count(t) < 4 {
                     let changed = table.blocks(g, self.keys[g] + place);
-                    if self.lack_of(&combine(others, changed), self.wilds) == 0 {
+                    if self.lack_of(&others.with(changed), self.wilds) == 0 {
                         out.insert(t);
                     }
                 }
