@@ -794,8 +794,13 @@ pub(crate) fn for_each_decomposition(
     // split's (their naturals differ): no reading is met twice.
     for as_face in (0..=stand_ins(hand, wild)).rev() {
         let naturals = Naturals::of(hand, wild, as_face);
+        let mut after = [0u8; Tile::NUM + 1];
+        for k in (0..Tile::NUM).rev() {
+            after[k] = after[k + 1] + naturals.faces[k];
+        }
         let mut walk = Walk {
             faces: naturals.faces,
+            after,
             wilds_left: naturals.wilds,
             sets_left: rules.sets,
             needs_real: wild.needs_real(),
@@ -809,8 +814,10 @@ pub(crate) fn for_each_decomposition(
 
 /// The state of the reading enumeration, face by face.
 struct Walk {
-    /// Naturals not yet placed.
+    /// The hand's naturals by face.
     faces: [u8; Tile::NUM],
+    /// By face: the naturals of that face and the ones after it.
+    after: [u8; Tile::NUM + 1],
     wilds_left: u8,
     sets_left: u8,
     needs_real: bool,
@@ -831,14 +838,40 @@ impl Walk {
             }
             return;
         }
+        // Every set, the pair and every wild placed: the reading is complete if no natural
+        // is left for the faces after (the walk would pass them one by one to the end).
+        if open == [0, 0] && self.sets_left == 0 && self.wilds_left == 0 && self.pair.is_some() {
+            if self.after[k] == 0 {
+                self.emit(f);
+            }
+            return;
+        }
         let n = self.faces[k];
         let chow_ok = k < 27 && k % 9 < 7;
         let carried = open[0] + open[1];
         let max_new = self.sets_left;
-        let max_chows = if chow_ok { max_new } else { 0 };
+        // Under the real-tile rule a pung or the pair here holds a natural of this face and
+        // a chow starting here one of its three: where there is none, every reading that
+        // places one fails the matching at the end, so none is tried (the wild-only sets
+        // at the faces a hand does not hold were most of the walk).
+        let real_here = !self.needs_real || n > 0;
+        let real_chow = !self.needs_real
+            || (chow_ok && self.faces[k] + self.faces[k + 1] + self.faces[k + 2] > 0);
+        let max_chows = if chow_ok && real_chow { max_new } else { 0 };
+        let max_pungs = if real_here { max_new } else { 0 };
+        let pair_ok = self.pair.is_none() && real_here;
+        // The slots placed here take this face's naturals and at most every wild left; the
+        // slots only grow along each loop, so the loops stop at the first past that.
+        let most_slots = n + self.wilds_left;
         for chows in 0..=max_chows {
-            for pungs in 0..=(max_new - chows) {
-                for pair in 0..=u8::from(self.pair.is_none()) {
+            if carried + chows > most_slots {
+                break;
+            }
+            for pungs in 0..=max_pungs.min(max_new - chows) {
+                if carried + chows + 3 * pungs > most_slots {
+                    break;
+                }
+                for pair in 0..=u8::from(pair_ok) {
                     let slots = carried + chows + 3 * pungs + 2 * pair;
                     if slots < n || slots - n > self.wilds_left {
                         continue;
@@ -1037,5 +1070,96 @@ mod tests {
             }
         }
         assert!(sampled > 1_000, "{sampled} keys sampled");
+    }
+
+    /// Under the real-tile rule the walk places no set or pair where it could hold no
+    /// natural: its readings are exactly the readings of the walk without the rule that the
+    /// matching accepts, in the same order, on complete hands with wilds and stand-ins.
+    #[test]
+    fn real_tile_pruning_keeps_every_reading() {
+        let mut rng = crate::rng_from_seed(17);
+        let (mut readings, mut rejected) = (0, 0);
+        for round in 0..20_000u32 {
+            let kind = Tile::new(crate::bounded(&mut rng, 34) as u8);
+            let mut wild = Wild::new(kind);
+            if round % 2 == 0 {
+                wild = wild.with_stand_in(Tile::WHITE);
+            }
+            let sets = if round % 3 == 0 { 4 } else { 5 };
+            // Sets and a pair of random faces, then some tiles turned into wilds.
+            let mut hand = Hand::EMPTY;
+            let add = |hand: &mut Hand, t: Tile| {
+                if hand.count(t) < 4 {
+                    hand.add(t);
+                }
+            };
+            while hand.len() < 3 * sets as usize {
+                let k = crate::bounded(&mut rng, 34) as usize;
+                if k < 27 && k % 9 < 7 && crate::bounded(&mut rng, 2) == 0 {
+                    (0..3).for_each(|j| add(&mut hand, Tile::ALL[k + j]));
+                } else {
+                    (0..3).for_each(|_| add(&mut hand, Tile::ALL[k]));
+                }
+            }
+            while hand.len() > 3 * sets as usize {
+                let t = hand.tiles().next().expect("a tile");
+                hand.remove(t);
+            }
+            let pair = Tile::ALL[crate::bounded(&mut rng, 34) as usize];
+            (0..2).for_each(|_| add(&mut hand, pair));
+            for _ in 0..crate::bounded(&mut rng, 4) {
+                let tiles: ArrayVec<Tile, 17> = hand.tiles().collect();
+                let t = tiles[crate::bounded(&mut rng, tiles.len() as u32) as usize];
+                if hand.count(kind) < 4 && t != kind {
+                    hand.remove(t);
+                    hand.add(kind);
+                }
+            }
+            if hand.len() != 3 * sets as usize + 2 {
+                continue;
+            }
+            let list = |real: bool| {
+                let wild = wild.needing_real_tile(real);
+                let rules = HandRules::regular(sets).with_wild(wild);
+                let mut out = Vec::new();
+                for_each_decomposition(&hand, rules, wild, |d: &Decomposition| out.push(d.clone()));
+                out
+            };
+            let accepted: Vec<Decomposition> = list(false)
+                .into_iter()
+                .filter(|d| {
+                    // The reading's naturals: its sets and pair less what its wilds stand for.
+                    let mut faces = [0u8; Tile::NUM];
+                    for set in &d.sets {
+                        match *set {
+                            Set::Chow(t) => (0..3).for_each(|j| faces[t.index() + j] += 1),
+                            Set::Pung(t) => faces[t.index()] += 3,
+                        }
+                    }
+                    faces[d.pair.index()] += 2;
+                    d.wilds.iter().for_each(|t| faces[t.index()] -= 1);
+                    let walk = Walk {
+                        faces,
+                        after: [0; Tile::NUM + 1],
+                        wilds_left: 0,
+                        sets_left: 0,
+                        needs_real: true,
+                        sets: d.sets.clone(),
+                        pair: Some(d.pair),
+                        wild_faces: d.wilds.clone(),
+                    };
+                    let real = walk.every_group_real(d.pair);
+                    rejected += usize::from(!real);
+                    real
+                })
+                .collect();
+            let pruned = list(true);
+            assert_eq!(pruned, accepted, "{hand:?} under {wild:?}");
+            readings += pruned.len();
+        }
+        assert!(
+            readings > 10_000 && rejected > 10_000,
+            "{readings} {rejected}"
+        );
     }
 }
