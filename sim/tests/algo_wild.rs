@@ -534,18 +534,8 @@ fn wild_decompositions_are_consistent() {
         for_each_decomposition(&hand, rules, |d| readings.push(d.clone()));
         assert_eq!(!readings.is_empty(), is_win(&hand, rules), "{hand:?}");
         for d in &readings {
-            let mut faces = [0u8; 34];
-            for s in &d.sets {
-                match *s {
-                    Set::Chow(t) => (0..3).for_each(|j| faces[t.index() + j] += 1),
-                    Set::Pung(t) => faces[t.index()] += 3,
-                }
-            }
-            faces[d.pair.index()] += 2;
+            let faces = d.natural_faces();
             assert_eq!(d.wilds.len(), w as usize);
-            for t in &d.wilds {
-                faces[t.index()] -= 1;
-            }
             // The naturals of one reading of the stand-ins.
             assert!(
                 readings_of.iter().any(|(c, _)| *c == faces),
@@ -555,18 +545,7 @@ fn wild_decompositions_are_consistent() {
         // Every reading of the stand-ins that wins has its decompositions listed (the naive
         // win, reading by reading).
         for (c, _) in &readings_of {
-            let listed = readings.iter().any(|d| {
-                let mut faces = [0u8; 34];
-                for s in &d.sets {
-                    match *s {
-                        Set::Chow(t) => (0..3).for_each(|j| faces[t.index() + j] += 1),
-                        Set::Pung(t) => faces[t.index()] += 3,
-                    }
-                }
-                faces[d.pair.index()] += 2;
-                d.wilds.iter().for_each(|t| faces[t.index()] -= 1);
-                faces == *c
-            });
+            let listed = readings.iter().any(|d| d.natural_faces() == *c);
             let wins = naive_win(&mut c.clone(), w, sets, true, wild.needs_real());
             assert_eq!(listed, wins, "{hand:?} reading {c:?}");
             two_ways += usize::from(wins && readings_of.len() > 1);

@@ -42,17 +42,7 @@ impl Naturals {
     /// The naturals of reading `d`: its sets' and pair's faces less those its wilds take
     /// (which faces the stand-ins show is the reading's).
     pub(crate) fn of_reading(d: &Decomposition, wild: Option<Wild>) -> Naturals {
-        let mut faces = [0u8; Tile::NUM];
-        for s in &d.sets {
-            match *s {
-                Set::Chow(l) => (0..3).for_each(|k| faces[l.index() + k] += 1),
-                Set::Pung(f) => faces[f.index()] += 3,
-            }
-        }
-        faces[d.pair.index()] += 2;
-        for f in &d.wilds {
-            faces[f.index()] -= 1;
-        }
+        let faces = d.natural_faces();
         Naturals {
             faces,
             wilds: d.wilds.len() as u8,

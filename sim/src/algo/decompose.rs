@@ -30,6 +30,25 @@ pub struct Decomposition {
     pub wilds: ArrayVec<Tile, 4>,
 }
 
+impl Decomposition {
+    /// The naturals the reading places, by face: its sets' and pair's faces less the faces
+    /// its wilds stand for (so which faces the stand-ins show is the reading's).
+    pub fn natural_faces(&self) -> [u8; Tile::NUM] {
+        let mut faces = [0u8; Tile::NUM];
+        for s in &self.sets {
+            match *s {
+                Set::Chow(low) => (0..3).for_each(|k| faces[low.index() + k] += 1),
+                Set::Pung(face) => faces[face.index()] += 3,
+            }
+        }
+        faces[self.pair.index()] += 2;
+        for w in &self.wilds {
+            faces[w.index()] -= 1;
+        }
+        faces
+    }
+}
+
 /// The most distinct decompositions any hand of at most 5 sets plus a pair has: 6, reached by
 /// `11122233344456777m` (pair 11, 44 or 77 with the rest split as pungs and/or chows).
 ///

@@ -1128,16 +1128,7 @@ mod tests {
             let accepted: Vec<Decomposition> = list(false)
                 .into_iter()
                 .filter(|d| {
-                    // The reading's naturals: its sets and pair less what its wilds stand for.
-                    let mut faces = [0u8; Tile::NUM];
-                    for set in &d.sets {
-                        match *set {
-                            Set::Chow(t) => (0..3).for_each(|j| faces[t.index() + j] += 1),
-                            Set::Pung(t) => faces[t.index()] += 3,
-                        }
-                    }
-                    faces[d.pair.index()] += 2;
-                    d.wilds.iter().for_each(|t| faces[t.index()] -= 1);
+                    let faces = d.natural_faces();
                     let walk = Walk {
                         faces,
                         after: [0; Tile::NUM + 1],
