@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use taisim_sim::algo::{
-    decompositions, is_win, shanten, waits, warm_up, DecompositionList, HandRules, SpecialHands,
-    Wild,
+    decompositions, for_each_decomposition, is_win, shanten, waits, warm_up, DecompositionList,
+    Discards, HandRules, SpecialHands, Wild,
 };
-use taisim_sim::{Hand, Tile};
+use taisim_sim::{Hand, Tile, TileSet};
 
 const BATCH: usize = 1024;
 
@@ -195,6 +195,35 @@ fn bench(c: &mut Criterion) {
             n
         })
     });
+    // Greedy's tie-break under a wild: every discard's improving kinds, from one scan.
+    let every_kind: TileSet = Tile::ALL.into_iter().collect();
+    c.bench_function(
+        "improving kinds of every discard x1024 (taizhou wild, 14 tiles)",
+        |b| {
+            b.iter(|| {
+                let mut n = 0;
+                for h in &wild14 {
+                    let scan = Discards::new(black_box(h), taizhou);
+                    let improving = scan.improving_kinds(h.kinds(), every_kind);
+                    n += improving.iter().map(|s| s.len()).sum::<u32>();
+                }
+                n
+            })
+        },
+    );
+    // Scoring a win under a wild lists every reading of the hand.
+    c.bench_function(
+        "readings x1024 (taizhou wild, half complete, 14 tiles)",
+        |b| {
+            b.iter(|| {
+                let mut n = 0;
+                for h in &wild14 {
+                    for_each_decomposition(black_box(h), taizhou, |_| n += 1);
+                }
+                n
+            })
+        },
+    );
     c.bench_function("decompositions x1024 (complete 17 tiles)", |b| {
         let mut out = DecompositionList::new();
         b.iter(|| {

@@ -386,7 +386,8 @@ mod simd {
 
     /// `a`'s lanes of [`combine`]'s sums, each broadcast: where one side meets many others,
     /// made once (SSE2 has no byte shuffle, so a broadcast takes a few instructions, and
-    /// twelve of them were half of a combination).
+    /// twelve of them were half of a combination). Lane `i` below five sets at `2 * i`, its
+    /// pair lane `8 + i` at `2 * i + 1`.
     #[derive(Copy, Clone, Debug)]
     pub(super) struct Spread([__m128i; 12]);
 
@@ -395,35 +396,45 @@ mod simd {
         Spread([0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13].map(|i| _mm_set1_epi8(a[i] as i8)))
     }
 
+    /// The body of [`combine`]: `b` (a [`Blocks`]) combined with the side whose lane `i`,
+    /// broadcast, `$lane(i)` gives (written out, so that a one-off combination broadcasts
+    /// each lane where it is used rather than building a [`Spread`] first).
+    macro_rules! min_plus {
+        ($b:expr, $lane:expr) => {{
+            let bv = load($b);
+            let mut r = _mm_set1_epi8(FAR as i8);
+            macro_rules! step {
+                ($i:literal, $j:literal) => {
+                    let moved = _mm_max_epu8(_mm_slli_si128::<$i>(bv), load(&SETS[$i]));
+                    r = _mm_min_epu8(r, _mm_adds_epu8(moved, $lane($i)));
+                    let moved = _mm_max_epu8(_mm_slli_si128::<$j>(bv), load(&PAIRS[$i]));
+                    r = _mm_min_epu8(r, _mm_adds_epu8(moved, $lane($j)));
+                };
+            }
+            step!(0, 8);
+            step!(1, 9);
+            step!(2, 10);
+            step!(3, 11);
+            step!(4, 12);
+            step!(5, 13);
+            let mut out = [0u8; 16];
+            _mm_storeu_si128(out.as_mut_ptr().cast(), r);
+            out
+        }};
+    }
+
     /// See [`super::combine`]: for each lane `i` of `a`, `b` moved up `i` lanes (and, for
     /// `a`'s pair lanes, `b`'s no-pair lanes moved into the pair lanes) plus `a[i]`.
     #[inline]
     pub(super) unsafe fn combine(a: &Blocks, b: &Blocks) -> Blocks {
-        combine_spread(&spread(a), b)
+        min_plus!(b, |i: usize| _mm_set1_epi8(a[i] as i8))
     }
 
     /// [`combine`] with `a` spread.
     #[inline]
     pub(super) unsafe fn combine_spread(a: &Spread, b: &Blocks) -> Blocks {
-        let bv = load(b);
-        let mut r = _mm_set1_epi8(FAR as i8);
-        macro_rules! step {
-            ($i:literal, $j:literal) => {
-                let moved = _mm_max_epu8(_mm_slli_si128::<$i>(bv), load(&SETS[$i]));
-                r = _mm_min_epu8(r, _mm_adds_epu8(moved, a.0[2 * $i]));
-                let moved = _mm_max_epu8(_mm_slli_si128::<$j>(bv), load(&PAIRS[$i]));
-                r = _mm_min_epu8(r, _mm_adds_epu8(moved, a.0[2 * $i + 1]));
-            };
-        }
-        step!(0, 8);
-        step!(1, 9);
-        step!(2, 10);
-        step!(3, 11);
-        step!(4, 12);
-        step!(5, 13);
-        let mut out = [0u8; 16];
-        _mm_storeu_si128(out.as_mut_ptr().cast(), r);
-        out
+        min_plus!(b, |i: usize| a.0
+            [if i < 8 { 2 * i } else { 2 * (i - 8) + 1 }])
     }
 
     /// See [`super::lack_of`]: every lane's cost at once, then their minimum.
