@@ -56,7 +56,7 @@ const PLACE: [u32; BITS] = {
 
 /// Calls `f` with each kind of a kind bitset, in order.
 #[inline(always)]
-fn for_kinds(mut bits: u64, mut f: impl FnMut(usize)) {
+pub(super) fn for_kinds(mut bits: u64, mut f: impl FnMut(usize)) {
     while bits != 0 {
         // Below 64 as `bits` is not 0; the mask lets the compiler see it, so that indexing
         // an array of [`BITS`] needs no bounds check.

@@ -48,6 +48,7 @@ use arrayvec::ArrayVec;
 
 use super::blocks::blocks_table;
 use super::decompose::{Decomposition, Set};
+use super::discard::for_kinds;
 use super::tables::{convolve, distance_table, Dist, FAR};
 use super::{HandRules, Wild};
 use crate::hand::{Hand, POW5};
@@ -91,15 +92,6 @@ impl Naturals {
 #[inline]
 fn stand_ins(hand: &Hand, wild: Wild) -> u8 {
     wild.stand_in().map_or(0, |s| hand.count(s))
-}
-
-/// Calls `f` with the index of each set bit of `bits`, lowest first.
-#[inline(always)]
-fn for_each_bit(mut bits: u64, mut f: impl FnMut(usize)) {
-    while bits != 0 {
-        f(bits.trailing_zeros() as usize);
-        bits &= bits - 1;
-    }
 }
 
 /// The base-5 group keys of the physical `hand`'s naturals in the split that reads every
@@ -546,8 +538,8 @@ impl Scan {
         let table = blocks_table();
         let whole = self.lack_of(&self.all, self.wilds);
         // Per draw asked and held fewer than four times: the hand plus it, combined, and its
-        // face's place value; by its face's group and by its lack on the whole hand, the draws (a lack is
-        // at most 3 × 5 + 2, one tile more lowers it).
+        // face's place value; by its face's group, and by its lack on the whole hand, the
+        // draws (a lack is at most 3 × 5 + 2).
         let mut plus = [[0u8; 16]; Tile::NUM];
         let mut place = [0u32; Tile::NUM];
         let mut in_group = [0u64; 4];
@@ -571,16 +563,17 @@ impl Scan {
         for l in 0..18 {
             below[l + 1] = below[l] | at_lack[l];
         }
-        let [a, b, c, d] = [0, 1, 2, 3].map(|g| table.blocks(g, self.keys[g]));
-        // By the pair of groups a discard and a draw change: the other two combined.
+        let [man, pin, sou, honors] = [0, 1, 2, 3].map(|g| table.blocks(g, self.keys[g]));
+        // By the pair of groups a discard and a draw change: the other two combined (each
+        // written out: the compiler then shares the broadcasts of a side met twice).
         let mut rest = [[[0u8; 16]; 4]; 4];
         for (i, j, pair) in [
-            (0, 1, combine(c, d)),
-            (0, 2, combine(b, d)),
-            (0, 3, combine(b, c)),
-            (1, 2, combine(a, d)),
-            (1, 3, combine(a, c)),
-            (2, 3, combine(a, b)),
+            (0, 1, combine(sou, honors)),
+            (0, 2, combine(pin, honors)),
+            (0, 3, combine(pin, sou)),
+            (1, 2, combine(man, honors)),
+            (1, 3, combine(man, sou)),
+            (2, 3, combine(man, pin)),
         ] {
             rest[i][j] = pair;
             rest[j][i] = pair;
@@ -602,7 +595,7 @@ impl Scan {
             let Some(fd) = face(d, self.wild) else {
                 // A wild let go: the draws (none of them the wild kind) keep the groups of
                 // the hand plus them, one wild fewer.
-                for_each_bit(draws, |t| {
+                for_kinds(draws, |t| {
                     bits |= u64::from(self.lack_of(&plus[t], self.wilds - 1) < lack) << t;
                 });
                 out[d.index()] = TileSet(bits);
@@ -612,7 +605,7 @@ impl Scan {
             let key = self.keys[gd] - POW5[fd % 9];
             let minus = table.blocks(gd, key);
             // The draws of `d`'s own group change the group it left.
-            for_each_bit(draws & in_group[gd], |t| {
+            for_kinds(draws & in_group[gd], |t| {
                 let changed = table.blocks(gd, key + place[t]);
                 bits |=
                     u64::from(self.lack_of(&self.others[gd].with(changed), self.wilds) < lack) << t;
@@ -627,26 +620,23 @@ impl Scan {
                 Some(e) => e.3,
                 None => {
                     let mut outside = 0u64;
-                    // Per group of a draw: the hand less `d` without that group, and the
-                    // hand less `d` for a wild drawn; each found on first need.
-                    let mut without: [Option<Side>; 4] = [None; 4];
-                    let others = draws & !in_group[gd];
-                    for_each_bit(
-                        others & !(in_group[0] | in_group[1] | in_group[2] | in_group[3]),
-                        |t| {
-                            // A wild drawn.
-                            let left = self.others[gd].with(minus);
-                            outside |= u64::from(self.lack_of(&left, self.wilds + 1) < lack) << t;
-                        },
-                    );
+                    // A wild drawn: the hand less `d`, one wild more.
+                    let wild = 1u64 << self.wild.kind().index();
+                    if draws & wild != 0 {
+                        let left = self.others[gd].with(minus);
+                        if self.lack_of(&left, self.wilds + 1) < lack {
+                            outside |= wild;
+                        }
+                    }
+                    // A draw of another group: the hand less `d` without that group, met
+                    // by each of its draws.
                     for gt in (0..4).filter(|&g| g != gd) {
-                        let drawn = others & in_group[gt];
+                        let drawn = draws & in_group[gt];
                         if drawn == 0 {
                             continue;
                         }
-                        let side = without[gt]
-                            .get_or_insert_with(|| Side::new(&combine(minus, &rest[gd][gt])));
-                        for_each_bit(drawn, |t| {
+                        let side = Side::new(&combine(minus, &rest[gd][gt]));
+                        for_kinds(drawn, |t| {
                             let changed = table.blocks(gt, self.keys[gt] + place[t]);
                             outside |=
                                 u64::from(self.lack_of(&side.with(changed), self.wilds) < lack)
@@ -866,8 +856,8 @@ impl Walk {
         // places one fails the matching at the end, so none is tried (the wild-only sets
         // at the faces a hand does not hold were most of the walk).
         let real_here = !self.needs_real || n > 0;
-        let real_chow = !self.needs_real
-            || (chow_ok && self.faces[k] + self.faces[k + 1] + self.faces[k + 2] > 0);
+        let real_chow =
+            !self.needs_real || (chow_ok && n + self.faces[k + 1] + self.faces[k + 2] > 0);
         let max_chows = if chow_ok && real_chow { max_new } else { 0 };
         let max_pungs = if real_here { max_new } else { 0 };
         let pair_ok = self.pair.is_none() && real_here;
