@@ -282,17 +282,32 @@ fn propose(o: &Opponent, rules: HandRules, pool: &mut Pool, rng: &mut Pcg64Mcg) 
     hand
 }
 
-/// The tile whose discard leaves the least shanten, the least connected among those.
+/// The tile whose discard leaves the least shanten, the least connected among those (the
+/// first in kind order among equals).
 fn least_useful(hand: &Hand, rules: HandRules) -> Tile {
     let discards = Discards::new(hand, rules);
-    let mut best = (i8::MAX, u32::MAX, Tile::new(0));
+    let mut least = i8::MAX;
+    let mut at_least = TileSet::EMPTY;
     for t in hand.kinds() {
-        let key = (discards.shanten(t), connectivity(hand, t));
-        if key < (best.0, best.1) {
-            best = (key.0, key.1, t);
+        let s = discards.shanten(t);
+        if s < least {
+            least = s;
+            at_least = TileSet::EMPTY;
+        }
+        if s == least {
+            at_least.insert(t);
         }
     }
-    best.2
+    // Connectivity only where it decides: it was a tenth of the belief's instructions when
+    // worked out for every kind held.
+    let mut best = (u32::MAX, Tile::new(0));
+    for t in at_least {
+        let c = connectivity(hand, t);
+        if c < best.0 {
+            best = (c, t);
+        }
+    }
+    best.1
 }
 
 /// The weight of a proposal (see the module documentation), in `0..=1`.
