@@ -538,13 +538,11 @@ fn write_efficiency(
     let shanten = if hand.len() == waiting + 1 {
         let discards = Discards::new(hand, rules);
         let held = hand.kinds();
-        let best = held.iter().map(|t| discards.shanten(t)).min().unwrap_or(0);
-        let mut least = TileSet::EMPTY;
+        let (best, least) = discards.least();
         for t in held {
             let i = t.index();
             let above = (discards.shanten(t) - best) as usize;
             if above == 0 {
-                least.insert(t);
                 out[row(BEST_DISCARD) + i] = 1.0;
             }
             out[row(SHANTEN_AFTER) + i] = QUARTERS[above.min(4)];

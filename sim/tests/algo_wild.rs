@@ -589,6 +589,7 @@ fn wild_discards_match_queries() {
         let some = TileSet(rng.0.next_u64() | rng.0.next_u64());
         let asked = TileSet(rng.0.next_u64() | rng.0.next_u64());
         let part = scan.improving_kinds(some, asked);
+        let mut queried = [i8::MAX; Tile::NUM];
         for t in Tile::ALL {
             if hand.count(t) == 0 {
                 assert!(improving[t.index()].is_empty() && part[t.index()].is_empty());
@@ -598,6 +599,7 @@ fn wild_discards_match_queries() {
             left.remove(t);
             let sh = shanten(&left, rules);
             assert_eq!(scan.shanten(t), sh, "{hand:?} - {t}");
+            queried[t.index()] = sh;
             let want = improving_kinds(&left, rules, sh, all);
             assert_eq!(improving[t.index()], want, "{hand:?} - {t}");
             let want_part = if some.contains(t) {
@@ -613,6 +615,13 @@ fn wild_discards_match_queries() {
             improved += usize::from(!want.is_empty());
             ready += usize::from(sh == 0);
         }
+        // The least of the queries, and the kinds whose discard leaves it.
+        let least = queried.iter().copied().min().expect("34 kinds");
+        let at: TileSet = Tile::ALL
+            .into_iter()
+            .filter(|t| queried[t.index()] == least)
+            .collect();
+        assert_eq!(scan.least(), (least, at), "{hand:?}");
     }
     // Both the hands far from ready and the nearly ready ones are met.
     assert!(improved > 10_000 && ready > 1_000, "{improved} {ready}");

@@ -285,19 +285,7 @@ fn propose(o: &Opponent, rules: HandRules, pool: &mut Pool, rng: &mut Pcg64Mcg) 
 /// The tile whose discard leaves the least shanten, the least connected among those (the
 /// first in kind order among equals).
 fn least_useful(hand: &Hand, rules: HandRules) -> Tile {
-    let discards = Discards::new(hand, rules);
-    let mut least = i8::MAX;
-    let mut at_least = TileSet::EMPTY;
-    for t in hand.kinds() {
-        let s = discards.shanten(t);
-        if s < least {
-            least = s;
-            at_least = TileSet::EMPTY;
-        }
-        if s == least {
-            at_least.insert(t);
-        }
-    }
+    let (_, at_least) = Discards::new(hand, rules).least();
     // Connectivity only where it decides: it was a tenth of the belief's instructions when
     // worked out for every kind held.
     let mut best = (u32::MAX, Tile::new(0));
@@ -342,12 +330,7 @@ fn weight(o: &Opponent, hand: &Hand, rules: HandRules, rng: &mut impl RngCore) -
 /// whose discard leaves the least shanten, [`MISPLAY`] a step above.
 fn discard_likelihood(turn: &Hand, d: Tile, rules: HandRules) -> f64 {
     let discards = Discards::new(turn, rules);
-    let least = turn
-        .kinds()
-        .iter()
-        .map(|t| discards.shanten(t))
-        .min()
-        .expect("a hand of 3k + 2 tiles");
+    let (least, _) = discards.least();
     MISPLAY.powi((discards.shanten(d) - least) as i32)
 }
 

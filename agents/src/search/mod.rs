@@ -467,12 +467,7 @@ impl Search {
         let hand = view.hand();
         let rules = hand_rules(view, sets_needed(view));
         let discards = Discards::new(hand, rules);
-        let least = hand
-            .kinds()
-            .iter()
-            .map(|t| discards.shanten(t))
-            .min()
-            .unwrap_or(0);
+        let (least, _) = discards.least();
         let mut danger = [0u32; Tile::NUM];
         let mut screened = 0u32;
         for _ in 0..SCREEN_FILLS {

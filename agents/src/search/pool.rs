@@ -148,17 +148,11 @@ mod tests {
                 };
             }
             let pool = Pool::from_unseen(&unseen);
+            // The pool as a hand, whose k-th tile `nth` finds by a scan of the kinds.
+            let counts = pool.counts[..Tile::NUM].try_into().expect("34 kinds");
+            let hand = Hand::from_counts(&counts).expect("counts of at most 4");
             for k in 0..pool.total {
-                let mut scan = k;
-                let want = Tile::ALL
-                    .into_iter()
-                    .find(|&t| {
-                        let n = u32::from(pool.count(t));
-                        let here = scan < n;
-                        scan = scan.saturating_sub(n);
-                        here
-                    })
-                    .expect("k below the total");
+                let want = nth(&hand, k as usize);
                 let mut taken = pool.clone();
                 assert_eq!(taken.take_nth(k), want, "round {round}, k {k}");
                 let mut expected = pool.clone();

@@ -164,6 +164,27 @@ impl<'h> Discards<'h> {
         }
     }
 
+    /// The least shanten a discard leaves, and the held kinds whose discard leaves it
+    /// (`i8::MAX` and none for a hand of no tiles, which a scan of `3 * sets + 2` never is).
+    pub fn least(&self) -> (i8, TileSet) {
+        let mut least = NOT_HELD;
+        let mut at = 0u64;
+        for_kinds(self.hand.kinds().0, |k| {
+            let lack = self.lack[k];
+            if lack < least {
+                least = lack;
+                at = 0;
+            }
+            if lack == least {
+                at |= 1 << k;
+            }
+        });
+        match least {
+            NOT_HELD => (i8::MAX, TileSet::EMPTY),
+            lack => (lack as i8 - 1, TileSet(at)),
+        }
+    }
+
     /// For each kind `d` of `discards` that the hand holds, at index `d`: the kinds of
     /// `kinds` whose draw lowers the shanten of the hand less one `d`, as
     /// [`improving_kinds`](super::improving_kinds) gives them. Empty at the other indices.
@@ -496,6 +517,7 @@ mod tests {
             for special in SpecialHands::EVERY {
                 let scan = Discards::new(&hand, HandRules::new(sets, special));
                 let all = scan.improving_kinds(hand.kinds(), TileSet(kinds));
+                let mut queried = [i8::MAX; Tile::NUM];
                 for t in Tile::ALL {
                     if hand.count(t) == 0 {
                         assert_eq!(scan.shanten(t), i8::MAX);
@@ -510,6 +532,7 @@ mod tests {
                         sh,
                         "{hand:?} - {t} sets={sets} {special:?}"
                     );
+                    queried[t.index()] = sh;
                     specials_lower += usize::from(sh < shanten(&left, HandRules::regular(sets)));
                     let mut want = 0u64;
                     for u in Tile::ALL {
@@ -529,6 +552,17 @@ mod tests {
                     );
                     improving += usize::from(want != 0);
                 }
+                // The least of the queries, and the kinds whose discard leaves it.
+                let least = queried.iter().copied().min().expect("34 kinds");
+                let at: TileSet = Tile::ALL
+                    .into_iter()
+                    .filter(|t| queried[t.index()] == least)
+                    .collect();
+                assert_eq!(
+                    scan.least(),
+                    (least, at),
+                    "{hand:?} sets={sets} {special:?}"
+                );
                 // Asking for some discards only leaves the others empty.
                 let some = TileSet(hand.kinds().0 & kinds);
                 let part = scan.improving_kinds(some, TileSet(kinds));
