@@ -190,7 +190,7 @@ impl Agent for DefensiveAgent {
 
 /// The first winning action offered, if any (wins come first, before the discards).
 #[inline]
-fn winning_action(legal: &LegalSet) -> Option<Action> {
+pub(crate) fn winning_action(legal: &LegalSet) -> Option<Action> {
     legal.head().iter().copied().find(|a| a.is_win())
 }
 

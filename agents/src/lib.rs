@@ -40,6 +40,7 @@ pub mod search;
 pub mod space;
 #[cfg(test)]
 mod test_deals;
+pub mod value;
 
 pub use agent::{
     agent_rng, play_deal, play_deal_observed, play_deal_with, see_step, Agent, RandomAgent,

@@ -12,13 +12,17 @@ use crate::agent::{Agent, RandomAgent};
 use crate::exec::{BotFault, ExecAgent, ExecSettings};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
-use crate::search::{Draws, RolloutPolicy, Schedule, SearchAgent, SearchConfig, SearchDecision};
+use crate::search::{
+    Draws, OwnPolicy, RolloutPolicy, Schedule, SearchAgent, SearchConfig, SearchDecision,
+};
+use crate::value::ValueAgent;
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
-pub const KNOWN_AGENTS: [&str; 9] = [
+pub const KNOWN_AGENTS: [&str; 10] = [
     "random",
     "greedy",
     "defensive",
+    "value",
     "trained",
     "policy:PATH",
     "search",
@@ -33,6 +37,9 @@ pub enum AgentSpec {
     Random,
     Greedy,
     Defensive,
+    /// Greedy that weighs its ready and one-from-ready discards by the variant's table
+    /// ([`ValueAgent`]).
+    Value,
     /// The policy shipped in the build (`agents/policies/trained.safetensors`).
     Trained,
     /// `policy:PATH`: weights from a trainer's file.
@@ -79,6 +86,7 @@ impl FromStr for AgentSpec {
             "random" => Ok(AgentSpec::Random),
             "greedy" => Ok(AgentSpec::Greedy),
             "defensive" => Ok(AgentSpec::Defensive),
+            "value" => Ok(AgentSpec::Value),
             "trained" => Ok(AgentSpec::Trained),
             "search" => Ok(AgentSpec::Search(SearchSpec::DEFAULT)),
             _ if s.starts_with("search:") => s["search:".len()..].parse().map(AgentSpec::Search),
@@ -103,6 +111,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::Defensive => f.write_str("defensive"),
+            AgentSpec::Value => f.write_str("value"),
             AgentSpec::Trained => f.write_str("trained"),
             AgentSpec::Policy(path) => write!(f, "policy:{}", path.display()),
             AgentSpec::Search(spec) if *spec == SearchSpec::DEFAULT => f.write_str("search"),
@@ -116,7 +125,7 @@ impl AgentSpec {
     /// Whether the agent's play depends on the variant's scoring table (its patterns, tai
     /// and settlement), so that a change to the table can change how it plays. `search`
     /// does: it plays the action of highest expected points, scored under the variant it
-    /// plays. The others choose by hand shape and safety (greedy, defensive), by chance
+    /// plays; so does `value`, which weighs its waits by what the table pays. The others choose by hand shape and safety (greedy, defensive), by chance
     /// (random) or by a policy's weights (trained, policy:PATH), whose observation holds the
     /// engine's rules but no tai: on the same walls under the same engine rules they play
     /// every deal the same whatever the table, and a comparison of two tables then only
@@ -124,7 +133,7 @@ impl AgentSpec {
     /// taisim cannot know what it does with it, so it is not counted as responding.
     pub const fn responds_to_scoring(&self) -> bool {
         match self {
-            AgentSpec::Search(_) => true,
+            AgentSpec::Search(_) | AgentSpec::Value => true,
             AgentSpec::Exec(_)
             | AgentSpec::Random
             | AgentSpec::Greedy
@@ -145,6 +154,7 @@ impl AgentSpec {
             AgentSpec::Random
             | AgentSpec::Greedy
             | AgentSpec::Defensive
+            | AgentSpec::Value
             | AgentSpec::Trained
             | AgentSpec::Policy(_) => false,
         }
@@ -166,6 +176,7 @@ impl AgentSpec {
             AgentSpec::Random => BuiltinAgent::Random(RandomAgent::new()),
             AgentSpec::Greedy => BuiltinAgent::Greedy(GreedyAgent::new()),
             AgentSpec::Defensive => BuiltinAgent::Defensive(DefensiveAgent::new()),
+            AgentSpec::Value => BuiltinAgent::Value(ValueAgent::new(Arc::clone(variant))),
             AgentSpec::Trained => BuiltinAgent::Policy(PolicyAgent::trained()?),
             AgentSpec::Policy(path) => {
                 BuiltinAgent::Policy(PolicyAgent::new(Arc::new(Policy::load(path)?)))
@@ -184,7 +195,8 @@ impl AgentSpec {
 }
 
 /// The settings a search agent's name may change, as `search:N:SETTING=VALUE` names them.
-pub const SEARCH_SETTINGS: [&str; 8] = [
+pub const SEARCH_SETTINGS: [&str; 9] = [
+    "own",
     "margin",
     "first",
     "indifference",
@@ -220,6 +232,8 @@ pub struct SearchSpec {
     /// Discards on the table that end the opening ([`OPENING_DISCARDS`](crate::search::OPENING_DISCARDS) unless
     /// named).
     opening_discards: Option<u32>,
+    /// The searching seat's own policy (`own=greedy` or `own=value`).
+    own: Option<OwnPolicy>,
 }
 
 impl SearchSpec {
@@ -238,6 +252,7 @@ impl SearchSpec {
             draws: None,
             opening: None,
             opening_discards: None,
+            own: None,
         }
     }
 
@@ -255,6 +270,9 @@ impl SearchSpec {
         }
         if let Some(d) = self.draws {
             config.draws = d;
+        }
+        if let Some(o) = self.own {
+            config.own = o;
         }
         if let Schedule::Racing {
             first,
@@ -334,6 +352,13 @@ impl SearchSpec {
                     _ => return Err(bad("rollout", "greedy or fast")),
                 })
             }
+            "own" => {
+                self.own = Some(match value {
+                    "greedy" => OwnPolicy::Greedy,
+                    "value" => OwnPolicy::Value,
+                    _ => return Err(bad("own", "greedy or value")),
+                })
+            }
             "draws" => {
                 self.draws = Some(match value {
                     "seat" => Draws::BySeat,
@@ -385,6 +410,12 @@ impl fmt::Display for SearchSpec {
         }
         if let Some(n) = self.opening_discards {
             write!(f, ":opening_discards={n}")?;
+        }
+        if let Some(o) = self.own {
+            f.write_str(match o {
+                OwnPolicy::Greedy => ":own=greedy",
+                OwnPolicy::Value => ":own=value",
+            })?;
         }
         if let Some(p) = self.prune {
             f.write_str(if p { ":prune=prior" } else { ":prune=all" })?;
@@ -461,6 +492,7 @@ pub enum BuiltinAgent {
     Random(RandomAgent),
     Greedy(GreedyAgent),
     Defensive(DefensiveAgent),
+    Value(ValueAgent),
     Policy(PolicyAgent),
     /// Boxed: its scratch is large next to the other agents.
     Search(Box<SearchAgent>),
@@ -484,6 +516,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Random(a) => a.reset(seed, seat),
             BuiltinAgent::Greedy(a) => a.reset(seed, seat),
             BuiltinAgent::Defensive(a) => a.reset(seed, seat),
+            BuiltinAgent::Value(a) => a.reset(seed, seat),
             BuiltinAgent::Policy(a) => a.reset(seed, seat),
             BuiltinAgent::Search(a) => a.reset(seed, seat),
             BuiltinAgent::Exec(a) => a.reset(seed, seat),
@@ -496,6 +529,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Random(a) => a.act(view, legal),
             BuiltinAgent::Greedy(a) => a.act(view, legal),
             BuiltinAgent::Defensive(a) => a.act(view, legal),
+            BuiltinAgent::Value(a) => a.act(view, legal),
             BuiltinAgent::Policy(a) => a.act(view, legal),
             BuiltinAgent::Search(a) => a.act(view, legal),
             BuiltinAgent::Exec(a) => a.act(view, legal),
@@ -508,6 +542,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Random(a) => a.act_in(deal, seat, scratch),
             BuiltinAgent::Greedy(a) => a.act_in(deal, seat, scratch),
             BuiltinAgent::Defensive(a) => a.act_in(deal, seat, scratch),
+            BuiltinAgent::Value(a) => a.act_in(deal, seat, scratch),
             BuiltinAgent::Policy(a) => a.act_in(deal, seat, scratch),
             BuiltinAgent::Search(a) => a.act_in(deal, seat, scratch),
             BuiltinAgent::Exec(a) => a.act_in(deal, seat, scratch),
@@ -536,6 +571,7 @@ impl Agent for BuiltinAgent {
             BuiltinAgent::Random(a) => a.name(),
             BuiltinAgent::Greedy(a) => a.name(),
             BuiltinAgent::Defensive(a) => a.name(),
+            BuiltinAgent::Value(a) => a.name(),
             BuiltinAgent::Policy(a) => a.name(),
             BuiltinAgent::Search(a) => a.name(),
             BuiltinAgent::Exec(a) => a.name(),
@@ -614,7 +650,7 @@ mod tests {
         assert_eq!(spec.config(), SearchConfig::default());
 
         let name =
-            "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:opening_discards=8:prune=all:rollout=fast:draws=seat";
+            "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:opening_discards=8:own=value:prune=all:rollout=fast:draws=seat";
         let tuned: AgentSpec = name.parse().unwrap();
         assert_eq!(tuned.to_string(), name);
         let AgentSpec::Search(spec) = &tuned else {
@@ -626,6 +662,7 @@ mod tests {
         assert!(!config.prune);
         assert_eq!(config.rollout, RolloutPolicy::Fast);
         assert_eq!(config.draws, Draws::BySeat);
+        assert_eq!(config.own, OwnPolicy::Value);
         assert_eq!(
             config.schedule,
             Schedule::Racing {
@@ -638,7 +675,7 @@ mod tests {
         );
         // Settings in another order name the same agent, printed in the fixed order.
         let reordered: AgentSpec =
-            "search:512:draws=seat:opening_discards=8:opening=0.2:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
+            "search:512:draws=seat:own=value:opening_discards=8:opening=0.2:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
                 .parse()
                 .unwrap();
         assert_eq!(reordered, tuned);
@@ -685,6 +722,13 @@ mod tests {
             panic!("{wall:?}")
         };
         assert_eq!(spec.config().draws, Draws::Wall);
+        // The seat's own policy named as the default's plays as the default.
+        let own: AgentSpec = "search:64:own=greedy".parse().unwrap();
+        assert_eq!(own.to_string(), "search:64:own=greedy");
+        let AgentSpec::Search(spec) = &own else {
+            panic!("{own:?}")
+        };
+        assert_eq!(spec.config(), SearchConfig::with_budget(64));
     }
 
     #[test]
@@ -703,6 +747,7 @@ mod tests {
             ),
             ("search:64:first=0", "search setting first"),
             ("search:64:prune=some", "search setting prune: prior or all"),
+            ("search:64:own=smart", "search setting own: greedy or value"),
             (
                 "search:64:rollout=smart",
                 "search setting rollout: greedy or fast",

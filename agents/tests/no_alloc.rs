@@ -96,20 +96,25 @@ fn no_heap_allocation_per_decision() {
 }
 
 #[test]
-fn the_search_allocates_nothing_per_decision_or_rollout() {
-    use taisim_agents::search::{SearchAgent, SearchConfig};
+fn the_search_and_the_value_agent_allocate_nothing_per_decision_or_rollout() {
+    use taisim_agents::search::{OwnPolicy, SearchAgent, SearchConfig};
+    use taisim_agents::value::ValueAgent;
     use taisim_score::Variant;
     // Built before counting: a variant and the agents' names allocate.
     let seats = |name: &str| -> [BuiltinAgent; 4] {
         let variant = Arc::new(Variant::builtin(name).unwrap());
+        let search = |own| {
+            let config = SearchConfig {
+                own,
+                ..SearchConfig::with_budget(24)
+            };
+            BuiltinAgent::Search(Box::new(SearchAgent::new(Arc::clone(&variant), config)))
+        };
         [
-            BuiltinAgent::Search(Box::new(SearchAgent::new(
-                variant,
-                SearchConfig::with_budget(24),
-            ))),
-            BuiltinAgent::Greedy(GreedyAgent::new()),
+            search(OwnPolicy::Greedy),
+            BuiltinAgent::Value(ValueAgent::new(Arc::clone(&variant))),
             BuiltinAgent::Random(RandomAgent::new()),
-            BuiltinAgent::Greedy(GreedyAgent::new()),
+            search(OwnPolicy::Value),
         ]
     };
     let mut taiwan = seats("taiwan16");

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use taisim_agents::search::{
-    Belief, BeliefModel, Draws, Sampler, Schedule, SearchAgent, SearchConfig, TrueHands,
+    Belief, BeliefModel, Draws, OwnPolicy, Sampler, Schedule, SearchAgent, SearchConfig, TrueHands,
     OPENING_DISCARDS,
 };
 use taisim_agents::{Agent, GreedyAgent};
@@ -30,18 +30,23 @@ fn context(i: u64) -> DealContext {
     }
 }
 
-/// A small search: enough to exercise every stage (screening, halving, the margin test).
-fn small(variant: &Arc<Variant>) -> SearchAgent {
-    SearchAgent::new(Arc::clone(variant), SearchConfig::with_budget(12))
-}
-
-/// [`small`] with its rollouts' walls drawn as `draws` says.
-fn small_drawing(variant: &Arc<Variant>, draws: Draws) -> SearchAgent {
+/// A small search (enough to exercise every stage: screening, halving, the margin test), its
+/// rollouts' walls drawn as `draws` says and its own seat played by `own`.
+fn small_drawing(variant: &Arc<Variant>, draws: Draws, own: OwnPolicy) -> SearchAgent {
     let config = SearchConfig {
         draws,
+        own,
         ..SearchConfig::with_budget(12)
     };
     SearchAgent::new(Arc::clone(variant), config)
+}
+
+/// The other own policy than the default's, so that both are tested.
+fn other_own() -> OwnPolicy {
+    match SearchConfig::default().own {
+        OwnPolicy::Greedy => OwnPolicy::Value,
+        OwnPolicy::Value => OwnPolicy::Greedy,
+    }
 }
 
 /// The other way of drawing than the default's, so that both are tested.
@@ -87,14 +92,20 @@ fn hidden_tiles_change_neither_the_action_nor_the_estimates() {
                         if let Ok(mut other) = view.redeal(&fill) {
                             if advance_to(&mut other, seat) {
                                 assert_ne!(other.hand(seat.next()), deal.hand(seat.next()));
-                                // Every other deal draws the rollouts' walls the other way.
+                                // Every other deal draws the rollouts' walls the other way,
+                                // and the last two play the seat by the other own policy.
                                 let draws = if i % 2 == 0 {
                                     SearchConfig::default().draws
                                 } else {
                                     other_draws()
                                 };
-                                let mut a = small_drawing(&variant, draws);
-                                let mut b = small_drawing(&variant, draws);
+                                let own = if i < 2 {
+                                    SearchConfig::default().own
+                                } else {
+                                    other_own()
+                                };
+                                let mut a = small_drawing(&variant, draws, own);
+                                let mut b = small_drawing(&variant, draws, own);
                                 a.reset(deal.seed(), seat);
                                 b.reset(other.seed(), seat);
                                 other.legal_actions(&mut other_legal);
@@ -251,7 +262,15 @@ fn plays_every_shipped_variant_to_the_end_deterministically() {
         for i in 0..3u64 {
             let play = || {
                 let mut deal = Deal::new(variant.rules(), deal_seed(9, i), context(i)).unwrap();
-                let mut agents: [SearchAgent; 4] = std::array::from_fn(|_| small(&variant));
+                // Two seats search with the default's own policy, two with the other.
+                let mut agents: [SearchAgent; 4] = std::array::from_fn(|k| {
+                    let own = if k % 2 == 0 {
+                        SearchConfig::default().own
+                    } else {
+                        other_own()
+                    };
+                    small_drawing(&variant, SearchConfig::default().draws, own)
+                });
                 for (k, a) in agents.iter_mut().enumerate() {
                     a.reset(deal.seed(), Seat::ALL[k]);
                 }
@@ -387,8 +406,9 @@ fn walls_split_by_seat_play_legal_deals_and_searches() {
         );
         let mut play = || {
             let mut deal = Deal::new(variant.rules(), deal_seed(19, 0), context(1)).unwrap();
-            let mut agents: [SearchAgent; 4] =
-                std::array::from_fn(|_| small_drawing(&variant, other_draws()));
+            let mut agents: [SearchAgent; 4] = std::array::from_fn(|_| {
+                small_drawing(&variant, other_draws(), SearchConfig::default().own)
+            });
             for (k, a) in agents.iter_mut().enumerate() {
                 a.reset(deal.seed(), Seat::ALL[k]);
             }

@@ -56,6 +56,7 @@ use taisim_sim::{
 use crate::agent::Agent;
 use crate::greedy::GreedyAgent;
 use crate::knowledge::{hand_rules, sets_needed};
+use crate::value::ValueAgent;
 pub use belief::{Belief, BeliefModel};
 pub use true_hands::TrueHands;
 
@@ -111,6 +112,24 @@ pub struct SearchConfig {
     pub schedule: Schedule,
     /// How the rollouts' walls are drawn.
     pub draws: Draws,
+    /// The policy of the searching seat: its default action and its own play in the
+    /// rollouts.
+    pub own: OwnPolicy,
+}
+
+/// Who plays the searching seat outside the search's own choice: the *default* action, which
+/// every candidate is measured against and which the search falls back on, and the seat's
+/// own later decisions in every rollout. The other seats are played by the rollout policy
+/// ([`RolloutPolicy`]) either way, as the belief models them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OwnPolicy {
+    /// Greedy, as the other seats.
+    Greedy,
+    /// The [`ValueAgent`]: greedy with its ready and one-from-ready ties broken by the
+    /// variant's table at the decision; in the rollouts, where it plays thousands of times a
+    /// decision, only its ready ties (its one-away weighing tries every draw and would cost
+    /// the search several times its budget).
+    Value,
 }
 
 /// How the live draws of a rollout come off its (sampled) wall. Every draw is uniform over
@@ -191,6 +210,7 @@ impl SearchConfig {
                 opening_discards: OPENING_DISCARDS,
             },
             draws: Draws::Wall,
+            own: OwnPolicy::Greedy,
         }
     }
 }
@@ -223,7 +243,7 @@ pub struct SearchDecision {
     /// Every legal action's estimate, in the engine's order; empty when the decision was not
     /// searched (one legal action, or a win taken).
     pub estimates: ArrayVec<ActionEstimate, MAX_CANDIDATES>,
-    /// The rollout policy's (greedy's) choice.
+    /// The searching seat's own policy's choice ([`OwnPolicy`]: greedy's unless named).
     pub default: Option<Action>,
     /// The action of highest mean among those played on every determinization.
     pub best: Option<Action>,
@@ -253,6 +273,8 @@ struct Search {
     /// stakes, and this many times as many under the variant.
     stakes: f64,
     rollout: Rollout,
+    /// The searching seat's default policy when it is not greedy ([`OwnPolicy::Value`]).
+    value: Option<ValueAgent>,
     candidates: Candidates,
     decision: SearchDecision,
 }
@@ -260,6 +282,13 @@ struct Search {
 impl SearchAgent {
     /// A search agent playing under `variant`'s scoring and settlement.
     pub fn new(variant: Arc<Variant>, config: SearchConfig) -> SearchAgent {
+        let (value, own) = match config.own {
+            OwnPolicy::Greedy => (None, None),
+            OwnPolicy::Value => (
+                Some(ValueAgent::new(Arc::clone(&variant))),
+                Some(ValueAgent::with_reach(Arc::clone(&variant), 0)),
+            ),
+        };
         SearchAgent {
             name: format!("search:{}", config.determinizations),
             seed: 0,
@@ -269,7 +298,8 @@ impl SearchAgent {
                 stakes: stake_ratio(&variant),
                 variant,
                 config,
-                rollout: Rollout::new(config.rollout),
+                rollout: Rollout::new(config.rollout, own),
+                value,
                 candidates: Candidates::new(),
                 decision: SearchDecision::default(),
             },
@@ -327,7 +357,11 @@ impl Search {
     ) -> Action {
         self.decision = SearchDecision::default();
         let win = legal.iter().copied().find(|a| a.is_win());
-        let default = GreedyAgent.act(view, legal);
+        let default = match &mut self.value {
+            Some(value) => value.decide(view, &legal.iter().copied().collect()),
+            None => GreedyAgent.act(view, legal),
+        };
+        self.rollout.set_own_seat(view.seat());
         self.decision.default = Some(default);
         let chosen = match win {
             Some(w) => w,

@@ -6,6 +6,7 @@ use taisim_sim::{Action, Deal, Seat};
 
 use crate::greedy::{decide_by, Ties};
 use crate::hand_memo::HandMemo;
+use crate::value::ValueAgent;
 
 /// The policy every seat plays in a rollout.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -24,11 +25,24 @@ pub enum RolloutPolicy {
 pub(crate) struct Rollout {
     ties: Ties,
     memo: HandMemo,
+    /// The value agent playing the searching seat ([`OwnPolicy::Value`](super::OwnPolicy)),
+    /// and that seat; every other seat plays the rollout policy.
+    own: Option<ValueAgent>,
+    own_seat: Seat,
 }
 
 impl Rollout {
-    pub(crate) fn new(policy: RolloutPolicy) -> Rollout {
-        Rollout::with_memo(policy, HandMemo::SLOTS)
+    /// A rollout of `policy` in every seat but the searching one when `own` plays it.
+    pub(crate) fn new(policy: RolloutPolicy, own: Option<ValueAgent>) -> Rollout {
+        Rollout {
+            own,
+            ..Rollout::with_memo(policy, HandMemo::SLOTS)
+        }
+    }
+
+    /// The seat the search decides for, which `own` plays when given.
+    pub(crate) fn set_own_seat(&mut self, seat: Seat) {
+        self.own_seat = seat;
     }
 
     /// A rollout whose memo has `slots` entries (0: none; see [`HandMemo::new`]).
@@ -39,12 +53,19 @@ impl Rollout {
                 RolloutPolicy::Fast => Ties::Connectivity,
             },
             memo: HandMemo::new(slots),
+            own: None,
+            own_seat: Seat::East,
         }
     }
 
     /// The rollout policy's choice for the seat to act in `deal`.
     #[inline]
     pub(crate) fn choose(&mut self, deal: &Deal, seat: Seat) -> Action {
+        if seat == self.own_seat {
+            if let Some(own) = &mut self.own {
+                return own.decide(&deal.view(seat), &deal.legal());
+            }
+        }
         decide_by(
             &deal.view(seat),
             &deal.legal(),

@@ -30,7 +30,7 @@ const STAKE_SEED: u64 = 0x57a4_e5ee_d000_0001;
 /// [`STAKE_DEALS`] deals of greedy self-play (every seat's result pooled, the dealer rotating).
 pub fn stake(variant: &Variant) -> f64 {
     let st = variant.settlement();
-    let mut rollout = Rollout::new(RolloutPolicy::Greedy);
+    let mut rollout = Rollout::new(RolloutPolicy::Greedy, None);
     let (mut n, mut sum, mut sum_sq) = (0u32, 0.0f64, 0.0f64);
     for i in 0..STAKE_DEALS {
         let context = DealContext {

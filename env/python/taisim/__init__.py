@@ -284,7 +284,7 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
     cancels the luck of the tiles.
 
     Each side is an agent named as on the command line (one name: ``"random"``,
-    ``"greedy"``, ``"defensive"``, ``"trained"``, ``"search"``, ``"search:N"``,
+    ``"greedy"``, ``"defensive"``, ``"value"``, ``"trained"``, ``"search"``, ``"search:N"``,
     ``"policy:PATH"``), a policy file's path (``pathlib.Path`` or any path-like), or a policy
     in memory: a policy file's ``bytes`` (:func:`export_policy_bytes`) or a ``torch.nn``
     module :func:`export_policy` accepts, exported on the fly. The report names a policy in

@@ -40,16 +40,19 @@ def test_arena_is_the_cli_report():
     assert dict(got, candidate="trained") == PINNED
 
 
-def test_arena_matches_the_binary_on_taizhou():
+@pytest.mark.parametrize("candidate,variant", [("defensive", "taizhou"),
+                                               ("value", "taiwan16-2015")])
+def test_arena_matches_the_binary(candidate, variant):
     # scripts/test.sh builds the CLI (cargo test) before these tests run.
     binary = newest_binary()
     assert binary is not None, "no taisim binary under target/: run cargo build first"
-    args = ["--candidate", "defensive", "--baseline", "greedy", "--deals", "40", "--seed", "4",
-            "--variant", "taizhou", "--json"]
+    args = ["--candidate", candidate, "--baseline", "greedy", "--deals", "40", "--seed", "4",
+            "--variant", variant, "--json"]
     done = subprocess.run([binary, "arena", *args], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    got = taisim.arena("defensive", "greedy", deals=40, seed=4, variant="taizhou", threads=1)
+    got = taisim.arena(candidate, "greedy", deals=40, seed=4, variant=variant, threads=1)
     assert got == json.loads(done.stdout)
+    assert got["candidate"] == candidate
     assert set(got) == {"candidate", "baseline", "variant", "seed", "deals", "deals_played",
                         "mean_diff", "std_error", "ci95_low", "ci95_high", "candidate_stats",
                         "baseline_stats"}
