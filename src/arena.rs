@@ -12,7 +12,7 @@ use crate::simulate::{parse_seed, parse_threads, progress_mode, ProgressArg};
 
 #[derive(clap::Args)]
 pub struct ArenaArgs {
-    /// The agent under test: random, greedy, defensive, trained, search, search:N,
+    /// The agent under test: random, greedy, defensive, value, trained, search, search:N,
     /// search:N:SETTING=VALUE (a tuned search), policy:PATH, exec:COMMAND (one name).
     #[arg(long)]
     candidate: String,

@@ -27,7 +27,7 @@ pub struct PlayArgs {
     /// Your seat: E, S, W or N.
     #[arg(long, default_value = "S", value_parser = crate::replay::parse_seat)]
     seat: Seat,
-    /// The other seats' agent (one name): random, greedy, defensive, trained, policy:PATH,
+    /// The other seats' agent (one name): random, greedy, defensive, value, trained, policy:PATH,
     /// search, search:N, search:N:SETTING=VALUE, exec:COMMAND.
     #[arg(long, default_value = "search")]
     opponents: String,
