@@ -24,6 +24,11 @@
 //!
 //! A win offered is always taken, and a decision with one legal action is not searched.
 //!
+//! The default and the searching seat's own later play in the rollouts are greedy's unless
+//! `own=value` names the [value agent](crate::value::ValueAgent) ([`OwnPolicy`]), which weighs
+//! its waits by the variant's table; the other seats play greedy either way, as the belief
+//! models them.
+//!
 //! A rollout's live draws come off the sampled wall's live end ([`Draws::Wall`], the default)
 //! or, with `draws=seat`, off the wall dealt out by seat at the decision ([`Draws::BySeat`]):
 //! then a claim in one candidate's rollout does not hand every later draw to another seat than
