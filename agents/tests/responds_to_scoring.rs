@@ -1,8 +1,9 @@
 //! `AgentSpec::responds_to_scoring` (issue 25) against what the agents do: on the same walls
 //! under the same engine rules, an agent that declares it does not respond plays every deal
-//! the same whatever the scoring table, and the search, which declares it does, plays some
-//! deal differently when the table changes. `taisim compare` warns from the declaration, so
-//! a declaration that the agents' play contradicts would mislead every comparison.
+//! the same whatever the scoring table, and the search and the value agent, which declare they
+//! do, play some deal differently when the table changes. `taisim compare` warns from the
+//! declaration, so a declaration that the agents' play contradicts would mislead every
+//! comparison.
 
 use std::sync::Arc;
 
@@ -61,34 +62,25 @@ fn agents_that_declare_they_ignore_the_table_play_the_same_under_another() {
     }
 }
 
+/// The agents that declare they respond (the search at a small budget, the value agent in
+/// every seat) play some deal differently when the table changes.
 #[test]
-fn the_value_agent_declares_it_responds_and_plays_differently_under_another_table() {
+fn agents_that_declare_they_respond_play_differently_under_another_table() {
     let (base, other) = (
         Arc::new(Variant::builtin("taiwan16").unwrap()),
         other_table(),
     );
-    let agents = "value";
-    assert!(parse_agents(agents).unwrap()[0].responds_to_scoring());
-    let (a, b) = (play(agents, &base, 0..40), play(agents, &other, 0..40));
-    assert!(
-        a.iter().zip(&b).any(|(x, y)| x != y),
-        "the value agent played 40 deals the same under two scoring tables"
-    );
-}
-
-#[test]
-fn the_search_declares_it_responds_and_plays_differently_under_another_table() {
-    let (base, other) = (
-        Arc::new(Variant::builtin("taiwan16").unwrap()),
-        other_table(),
-    );
-    let agents = "search:24,greedy,greedy,greedy";
-    assert!(parse_agents(agents).unwrap()[0].responds_to_scoring());
-    let (a, b) = (play(agents, &base, 0..12), play(agents, &other, 0..12));
-    assert!(
-        a.iter().zip(&b).any(|(x, y)| x != y),
-        "the search played 12 deals the same under two scoring tables"
-    );
+    for (agents, deals) in [("search:24,greedy,greedy,greedy", 12), ("value", 40)] {
+        assert!(parse_agents(agents).unwrap()[0].responds_to_scoring());
+        let (a, b) = (
+            play(agents, &base, 0..deals),
+            play(agents, &other, 0..deals),
+        );
+        assert!(
+            a.iter().zip(&b).any(|(x, y)| x != y),
+            "{agents} played {deals} deals the same under two scoring tables"
+        );
+    }
 }
 
 /// The value agent's response to the table pays where the table pays for hands: in a
