@@ -125,12 +125,13 @@ impl AgentSpec {
     /// Whether the agent's play depends on the variant's scoring table (its patterns, tai
     /// and settlement), so that a change to the table can change how it plays. `search`
     /// does: it plays the action of highest expected points, scored under the variant it
-    /// plays; so does `value`, which weighs its waits by what the table pays. The others choose by hand shape and safety (greedy, defensive), by chance
-    /// (random) or by a policy's weights (trained, policy:PATH), whose observation holds the
-    /// engine's rules but no tai: on the same walls under the same engine rules they play
-    /// every deal the same whatever the table, and a comparison of two tables then only
-    /// scores the same play twice. An outside bot (`exec:`) is told the variant's name but
-    /// taisim cannot know what it does with it, so it is not counted as responding.
+    /// plays; so does `value`, which weighs its waits by what the table pays. The others
+    /// choose by hand shape and safety (greedy, defensive), by chance (random) or by a
+    /// policy's weights (trained, policy:PATH), whose observation holds the engine's rules
+    /// but no tai: on the same walls under the same engine rules they play every deal the
+    /// same whatever the table, and a comparison of two tables then only scores the same
+    /// play twice. An outside bot (`exec:`) is told the variant's name but taisim cannot know
+    /// what it does with it, so it is not counted as responding.
     pub const fn responds_to_scoring(&self) -> bool {
         match self {
             AgentSpec::Search(_) | AgentSpec::Value => true,

@@ -118,6 +118,8 @@ struct Table<'a> {
     input: WinInput,
     rules: HandRules,
     unseen: [u8; Tile::NUM],
+    /// The kinds with an unseen copy: the draws one away may make.
+    unseen_kinds: TileSet,
 }
 
 impl<'a> Table<'a> {
@@ -141,11 +143,17 @@ impl<'a> Table<'a> {
             late_fresh_discard: false,
             wild: view.wild(),
         };
+        let unseen = unseen_counts(view);
+        let unseen_kinds = Tile::ALL
+            .into_iter()
+            .filter(|k| unseen[k.index()] > 0)
+            .fold(TileSet::EMPTY, TileSet::with);
         Table {
             variant,
             input,
             rules,
-            unseen: unseen_counts(view),
+            unseen,
+            unseen_kinds,
         }
     }
 
@@ -181,13 +189,9 @@ impl<'a> Table<'a> {
     /// Four times the expected payment one draw away: over every kind the hand `after` may
     /// draw, its unseen copies times the worth of the best ready hand the draw allows.
     fn one_away_worth(&self, after: &Hand, memo: &mut Memo) -> i64 {
-        let unseen_kinds = Tile::ALL
-            .into_iter()
-            .filter(|k| self.unseen[k.index()] > 0)
-            .fold(TileSet::EMPTY, TileSet::with);
         // A draw leaves a ready hand after some discard exactly when it lowers the shanten.
         let mut total = 0;
-        for k in algo::improving_kinds(after, self.rules, 1, unseen_kinds) {
+        for k in algo::improving_kinds(after, self.rules, 1, self.unseen_kinds) {
             let copies = self.unseen[k.index()];
             let mut drawn = *after;
             drawn.add(k);
