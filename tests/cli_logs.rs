@@ -186,9 +186,14 @@ fn review_reports_every_legal_action() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["budget"], 16);
     assert_eq!(v["search"], "search:16");
+    assert_eq!(v["default_by"], "greedy");
     let decisions = v["decisions"].as_array().unwrap();
     assert!(!decisions.is_empty());
     for d in decisions {
+        assert_eq!(
+            d["default"], d["greedy"],
+            "greedy's choice is the default: {d}"
+        );
         let est = d["estimates"].as_array().unwrap();
         if est.is_empty() {
             continue; // a win offered, taken without a search

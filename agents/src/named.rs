@@ -413,10 +413,7 @@ impl fmt::Display for SearchSpec {
             write!(f, ":opening_discards={n}")?;
         }
         if let Some(o) = self.own {
-            f.write_str(match o {
-                OwnPolicy::Greedy => ":own=greedy",
-                OwnPolicy::Value => ":own=value",
-            })?;
+            write!(f, ":own={}", o.name())?;
         }
         if let Some(p) = self.prune {
             f.write_str(if p { ":prune=prior" } else { ":prune=all" })?;

@@ -271,7 +271,7 @@ function reviewHtml(step) {
   }).join("");
   return `<div>hand ${d.hand.join(" ")}${d.offer ? `, answering ${d.offer}` : ""}</div>` +
     `<table><tr><th>action</th><th>mean pts</th><th>s.e.</th><th>rollouts</th></tr>${rows}</table>` +
-    `<div class="muted">▶ played · ★ what ${review.search} plays (greedy's choice unless another of the actions its prior keeps beats it by its margin)</div>`;
+    `<div class="muted">▶ played · ★ what ${review.search} plays (its default, ${review.default_by}'s choice, unless another of the actions its prior keeps beats it by its margin)</div>`;
 }
 
 function endHtml(e) {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use taisim_agents::protocol::action_json;
 use taisim_agents::search::{ActionEstimate, SearchAgent};
-use taisim_agents::{Agent, AgentSpec, SearchSpec};
+use taisim_agents::{Agent, AgentSpec, GreedyAgent, SearchSpec};
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, Seat, Tile};
 
@@ -22,13 +22,16 @@ pub struct ReviewedDecision {
     /// The tile (discard or kong) the seat answered, when it answered one.
     pub offer: Option<Tile>,
     pub played: Action,
-    /// What the reviewing search agent plays here: greedy's choice unless another of the
+    /// What the reviewing search agent plays here: its default unless another of the
     /// actions its prior keeps beats it by its margin.
     pub search_plays: Option<Action>,
     /// The action of highest mean, among every legal action, of those that survived the
     /// racing to the end of the review's search.
     pub best: Option<Action>,
-    /// Greedy's choice (the search's default).
+    /// The search's default: its own policy's choice (greedy's, or the value agent's under
+    /// `own=value`), which every action's advantage is measured against.
+    pub default: Option<Action>,
+    /// Greedy's choice, whatever the search's default.
     pub greedy: Option<Action>,
     pub determinizations: u32,
     /// Every legal action's estimate, in the engine's order; empty when the search did not
@@ -91,7 +94,8 @@ pub fn review(
             played: *played,
             search_plays: Some(search_plays),
             best: d.best,
-            greedy: d.default,
+            default: d.default,
+            greedy: Some(GreedyAgent.act(&view, &legal)),
             determinizations: d.determinizations,
             estimates: d.estimates.to_vec(),
         });
@@ -109,6 +113,11 @@ impl Review {
     /// `search:512:indifference=0.05`).
     pub fn agent_name(&self) -> String {
         AgentSpec::Search(self.search).to_string()
+    }
+
+    /// Who chooses the reviewing search's default (the `own` setting: `greedy`, `value`).
+    pub fn default_by(&self) -> &'static str {
+        self.search.config().own.name()
     }
 }
 
@@ -128,11 +137,12 @@ impl Review {
     /// The review as one JSON object (`taisim review --json`; the HTML page embeds it).
     pub fn to_json(&self) -> String {
         let mut s = format!(
-            "{{\"deal\":{},\"seat\":\"{}\",\"search\":\"{}\",\"budget\":{},\"decisions\":[",
+            "{{\"deal\":{},\"seat\":\"{}\",\"search\":\"{}\",\"budget\":{},\"default_by\":\"{}\",\"decisions\":[",
             self.deal_id,
             self.seat,
             self.agent_name(),
-            self.search.determinizations
+            self.search.determinizations,
+            self.default_by()
         );
         for (i, d) in self.decisions.iter().enumerate() {
             if i > 0 {
@@ -140,13 +150,14 @@ impl Review {
             }
             let tiles: Vec<String> = d.hand.tiles().map(|t| format!("\"{t}\"")).collect();
             s.push_str(&format!(
-                "{{\"step\":{},\"hand\":[{}],\"offer\":{},\"played\":{},\"search_plays\":{},\"best\":{},\"greedy\":{},\"determinizations\":{},\"estimates\":[",
+                "{{\"step\":{},\"hand\":[{}],\"offer\":{},\"played\":{},\"search_plays\":{},\"best\":{},\"default\":{},\"greedy\":{},\"determinizations\":{},\"estimates\":[",
                 d.step,
                 tiles.join(","),
                 d.offer.map_or("null".into(), |t| format!("\"{t}\"")),
                 action_json(d.played),
                 opt_action(d.search_plays),
                 opt_action(d.best),
+                opt_action(d.default),
                 opt_action(d.greedy),
                 d.determinizations
             ));
@@ -217,7 +228,8 @@ impl Review {
             if d.best != d.search_plays {
                 if let Some(b) = d.best {
                     s.push_str(&format!(
-                        "  (highest mean of the actions raced to the end: {b}; the search keeps greedy's choice unless another of the actions its prior keeps beats it by its margin)\n"
+                        "  (highest mean of the actions raced to the end: {b}; the search keeps its default, {}'s choice, unless another of the actions its prior keeps beats it by its margin)\n",
+                        self.default_by()
                     ));
                 }
             }
@@ -229,7 +241,8 @@ impl Review {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use taisim_agents::{play_deal_with, BuiltinAgent, GreedyAgent};
+    use taisim_agents::value::ValueAgent;
+    use taisim_agents::{play_deal_with, BuiltinAgent};
     use taisim_sim::{deal_seed, DealContext, Wind};
 
     /// Plays a deal with `agents`, recording each decision as the review takes them.
@@ -249,8 +262,9 @@ mod tests {
 
     /// Under every shipped variant: the review covers exactly the seat's decisions with a
     /// choice, gives every legal action an estimate in the engine's order (a win offered
-    /// aside), and names greedy's choice; and a review of a search agent's own play, plain
-    /// (`search:24`) or tuned (`search:24:margin=0:first=8`), by that agent marks at
+    /// aside), and names greedy's choice and the search's default (the value agent's choice
+    /// under `own=value`); and a review of a search agent's own play, plain (`search:24`) or
+    /// tuned (`search:24:margin=0:first=8:own=value`), by that agent marks at
     /// every decision the very action it played, which a review that rebuilt another state,
     /// another view, another seed or another configuration than the table's would not (the
     /// tuned agent's play is reviewed by the plain one too, and differs from it somewhere).
@@ -258,7 +272,9 @@ mod tests {
     fn the_review_covers_every_action_and_the_search_reviews_its_own_play() {
         const BUDGET: u32 = 24;
         let plain = SearchSpec::with_budget(BUDGET);
-        let tuned: SearchSpec = format!("{BUDGET}:margin=0:first=8").parse().unwrap();
+        let tuned: SearchSpec = format!("{BUDGET}:margin=0:first=8:own=value")
+            .parse()
+            .unwrap();
         let mut checked = 0;
         let mut tuned_apart = 0;
         for name in Variant::names() {
@@ -305,6 +321,12 @@ mod tests {
                         d.step
                     );
                     assert_eq!(d.greedy, Some(GreedyAgent.act(&view, &legal)));
+                    let default = if spec == tuned {
+                        ValueAgent::new(Arc::clone(&variant)).act(&view, &legal)
+                    } else {
+                        GreedyAgent.act(&view, &legal)
+                    };
+                    assert_eq!(d.default, Some(default));
                     let win = legal.iter().any(|a| {
                         matches!(a, Action::Win | Action::SelfDrawWin | Action::FlowerWin)
                     });
@@ -318,7 +340,7 @@ mod tests {
                         assert!(e.rollouts >= 1 && e.rollouts <= d.determinizations);
                         assert!(e.mean.is_finite() && e.std_error >= 0.0, "{e:?}");
                     }
-                    // Greedy's choice (the default) is never culled, nor is the best.
+                    // The default is never culled, nor is the best.
                     let most = d.estimates.iter().map(|e| e.rollouts).max().unwrap();
                     let rollouts = |a: Option<Action>| {
                         d.estimates
@@ -327,7 +349,7 @@ mod tests {
                             .unwrap()
                             .rollouts
                     };
-                    assert_eq!(rollouts(d.greedy), most);
+                    assert_eq!(rollouts(d.default), most);
                     assert_eq!(rollouts(d.best), most);
                     checked += 1;
                 }

@@ -103,8 +103,8 @@ pub struct SearchConfig {
     /// Determinizations a decision may sample: the most rollouts an action that survives the
     /// culling gets (the agent's name carries it: `search:256`).
     pub determinizations: u32,
-    /// Standard errors by which another action's paired advantage over the default (greedy's
-    /// choice) must exceed zero for the search to play it.
+    /// Standard errors by which another action's paired advantage over the default (its own
+    /// policy's choice, [`OwnPolicy`]) must exceed zero for the search to play it.
     pub margin: f64,
     /// How the other seats' concealed tiles are sampled.
     pub belief: BeliefModel,
@@ -135,6 +135,16 @@ pub enum OwnPolicy {
     /// decision, only its ready ties (its one-away weighing tries every draw and would cost
     /// the search several times its budget).
     Value,
+}
+
+impl OwnPolicy {
+    /// The policy as the `own` setting names it (`greedy`, `value`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            OwnPolicy::Greedy => "greedy",
+            OwnPolicy::Value => "value",
+        }
+    }
 }
 
 /// How the live draws of a rollout come off its (sampled) wall. Every draw is uniform over

@@ -247,8 +247,8 @@ def load_decisions(run, seats=None, out=None):
     scores: ``search_action`` (int64, the search's choice; -1 where no search decided),
     ``search_mean`` (float32, ``(n, 144)``: each action's mean points for the seat at the
     end of the deal; NaN where the search did not estimate it), ``search_advantage``
-    (float32, ``(n, 144)``: mean points more than its default, greedy's choice, on the same
-    determinizations; NaN where not estimated) and ``search_rollouts`` (uint32, ``(n,
+    (float32, ``(n, 144)``: mean points more than its default, greedy's choice or the value
+    agent's under ``own=value``, on the same determinizations; NaN where not estimated) and ``search_rollouts`` (uint32, ``(n,
     144)``: the rollouts behind each mean, 0 where not estimated). A table without labels
     has none of these keys.
 
