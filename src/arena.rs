@@ -3,7 +3,7 @@
 //! printed as one JSON object or as a table.
 
 use taisim_agents::ExecSettings;
-use taisim_datasets::{Arena, ArenaError, ArenaReport};
+use taisim_datasets::{Arena, ArenaError, ArenaReport, Contender};
 use taisim_score::Variant;
 
 use crate::failure::{CliError, Failure};
@@ -20,7 +20,12 @@ pub struct ArenaArgs {
     /// table (one name).
     #[arg(long)]
     baseline: String,
-    /// Walls (deals) to play; each is played five times.
+    /// The agent in the other three seats around both the candidate and the baseline, each
+    /// played in every seat against it (eight tables a wall; one name) [default: the
+    /// baseline].
+    #[arg(long)]
+    field: Option<String>,
+    /// Walls (deals) to play; each is played five times (eight with --field).
     #[arg(long, value_parser = parse_deals, allow_negative_numbers = true)]
     deals: u64,
     /// Seed, 0 to 2^64 - 1: wall i is dealt from (seed, i) alone.
@@ -65,8 +70,13 @@ pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
     let bots = args
         .bot_timeout
         .map_or_else(ExecSettings::default, ExecSettings::with_timeout);
-    let duel =
+    let mut duel =
         Arena::with_settings(&args.candidate, &args.baseline, variant, &bots).map_err(flagged)?;
+    if let Some(field) = &args.field {
+        duel = duel
+            .with_field(Contender::Named(field), &bots)
+            .map_err(flagged)?;
+    }
     let progress = progress_mode(args.quiet, args.progress);
     let run = duel.play_showing(args.deals, args.seed, args.threads, progress)?;
     if args.json {
@@ -78,7 +88,7 @@ pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
 }
 
 /// An arena's error with the flag that gave the value: `--candidate: unknown agent …`,
-/// `--baseline policy:p.safetensors: cannot read …`, `--variant: …`.
+/// `--baseline policy:p.safetensors: cannot read …`, `--field: …`, `--variant: …`.
 fn flagged(e: ArenaError) -> CliError {
     match e {
         ArenaError::AgentName { side, source } => {
@@ -93,16 +103,22 @@ fn flagged(e: ArenaError) -> CliError {
 }
 
 fn print_table(r: &ArenaReport, seconds: f64, threads: usize) {
+    let field = r
+        .field
+        .as_ref()
+        .map(|f| format!(", each against {f} (field)"))
+        .unwrap_or_default();
     outln!(
-        "arena: {} (candidate) vs {} (baseline), {}, seed {}",
+        "arena: {} (candidate) vs {} (baseline){field}, {}, seed {}",
         r.candidate,
         r.baseline,
         r.variant,
         r.seed
     );
     outln!(
-        "{} walls × 5 = {} deals in {:.2} s ({:.0} walls/s on {} thread{})",
+        "{} walls × {} = {} deals in {:.2} s ({:.0} walls/s on {} thread{})",
         r.deals,
+        r.deals_played / r.deals.max(1),
         r.deals_played,
         seconds,
         r.deals as f64 / seconds.max(1e-9),

@@ -196,13 +196,61 @@ fn the_table_for_people_is_the_default() {
     }
 }
 
+/// `--field`: both sides against the field, eight tables a wall; the candidate's side is
+/// exactly its own match against the field, so two agents that play alike score exactly
+/// zero against each other, and the table for people names the field.
+#[test]
+fn a_field_plays_both_sides_against_it() {
+    let args = |candidate: &'static str, baseline: &'static str| {
+        [
+            "--candidate",
+            candidate,
+            "--baseline",
+            baseline,
+            "--deals",
+            "60",
+            "--seed",
+            "9",
+        ]
+    };
+    let both = arena_json(&[&args("value", "defensive")[..], &["--field", "greedy"]].concat());
+    assert_eq!(both["field"], "greedy");
+    assert_eq!(
+        (both["deals"].as_u64(), both["deals_played"].as_u64()),
+        (Some(60), Some(480))
+    );
+    let value = arena_json(&args("value", "greedy"));
+    let defensive = arena_json(&args("defensive", "greedy"));
+    assert!(value.get("field").is_none(), "{value}");
+    assert_eq!(both["candidate_stats"], value["candidate_stats"]);
+    assert_eq!(both["baseline_stats"], defensive["candidate_stats"]);
+    let expected = f(&value, "mean_diff") - f(&defensive, "mean_diff");
+    assert!((f(&both, "mean_diff") - expected).abs() < 1e-9, "{both}");
+    let alike = arena_json(&[&args("greedy", "greedy")[..], &["--field", "random"]].concat());
+    assert_eq!((f(&alike, "mean_diff"), f(&alike, "std_error")), (0.0, 0.0));
+    let o = taisim(
+        &[
+            &["arena"],
+            &args("value", "defensive")[..],
+            &["--field", "greedy"],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains("each against greedy (field)") && text.contains("60 walls × 8 = 480 deals"),
+        "{text}"
+    );
+}
+
 #[test]
 fn bad_arguments_exit_with_status_2_and_name_the_problem() {
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "not json").unwrap();
     let junk_policy = format!("policy:{}", junk.display());
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--candidate", "smart"], "unknown agent \"smart\""),
         (&["--baseline", "greedy,random"], "unknown agent"),
         (&["--candidate", "policy:"], "weights file path"),
@@ -217,6 +265,10 @@ fn bad_arguments_exit_with_status_2_and_name_the_problem() {
         (&["--deals", "0"], "at least 1"),
         (&["--deals", "-3"], "must be ≥ 0"),
         (&["--variant", "nosuch"], "nosuch"),
+        (
+            &["--field", "greedier"],
+            "--field: unknown agent \"greedier\"",
+        ),
     ];
     for (change, needle) in cases {
         let mut args = vec![

@@ -7,6 +7,13 @@
 //! points in a seat minus the baseline's points in the same seat on the same wall cancel the
 //! luck of the tiles; a wall's statistic is the mean of its four seats' differences, and the
 //! walls are independent, so the 95% interval is the normal one over the walls' statistics.
+//!
+//! With a *field* ([`Arena::with_field`]) the other three seats are played by a third agent
+//! instead of the baseline: every wall is played eight times, the candidate and the baseline
+//! each in every seat against the field, and the statistic is their difference in the same
+//! seat on the same wall, both against the same field. Two settings of one agent (two search
+//! configurations) are then measured head to head where each will play, among greedy players
+//! say, and the walls where they play alike add exactly nothing.
 //! Points are the variant's own settlement, worked out by the scorer's model
 //! ([`taisim_score::score_deal`]).
 //!
@@ -35,6 +42,7 @@ use crate::progress::{Progress, ProgressMode};
 pub enum Side {
     Candidate,
     Baseline,
+    Field,
 }
 
 impl fmt::Display for Side {
@@ -42,6 +50,7 @@ impl fmt::Display for Side {
         f.write_str(match self {
             Side::Candidate => "candidate",
             Side::Baseline => "baseline",
+            Side::Field => "field",
         })
     }
 }
@@ -126,6 +135,8 @@ impl Contender<'_> {
 pub struct Arena {
     candidate: (String, BuiltinAgent),
     baseline: (String, BuiltinAgent),
+    /// The other three seats' agent when it is not the baseline ([`Arena::with_field`]).
+    field: Option<(String, BuiltinAgent)>,
     variant: Arc<Variant>,
 }
 
@@ -178,33 +189,30 @@ impl Arena {
         variant: Arc<Variant>,
         bots: &ExecSettings,
     ) -> Result<Arena, ArenaError> {
-        let build =
-            |side: Side, who: Contender<'_>| -> Result<(String, BuiltinAgent), ArenaError> {
-                match who {
-                    Contender::Named(name) => {
-                        let spec: AgentSpec = name
-                            .parse()
-                            .map_err(|source| ArenaError::AgentName { side, source })?;
-                        let agent = spec.build_with(&variant, bots).map_err(|source| {
-                            ArenaError::Agent {
-                                side,
-                                spec: Box::new(spec.clone()),
-                                source,
-                            }
-                        })?;
-                        Ok((spec.to_string(), agent))
-                    }
-                    Contender::Policy { policy, bytes } => Ok((
-                        Contender::memory_name(bytes),
-                        BuiltinAgent::Policy(PolicyAgent::new(policy)),
-                    )),
-                }
-            };
         Ok(Arena {
-            candidate: build(Side::Candidate, candidate)?,
-            baseline: build(Side::Baseline, baseline)?,
+            candidate: build_side(Side::Candidate, candidate, &variant, bots)?,
+            baseline: build_side(Side::Baseline, baseline, &variant, bots)?,
+            field: None,
             variant,
         })
+    }
+
+    /// The same match with `field` in the other three seats around both the candidate and
+    /// the baseline (see the module documentation), `exec:` agents run with `bots`. A field
+    /// of the baseline's own name is the plain match (five tables a wall, not eight).
+    pub fn with_field(
+        mut self,
+        field: Contender<'_>,
+        bots: &ExecSettings,
+    ) -> Result<Arena, ArenaError> {
+        let field = build_side(Side::Field, field, &self.variant, bots)?;
+        self.field = (field.0 != self.baseline.0).then_some(field);
+        Ok(self)
+    }
+
+    /// The other three seats' agent's name, when it is not the baseline.
+    pub fn field(&self) -> Option<&str> {
+        self.field.as_ref().map(|f| f.0.as_str())
     }
 
     /// The variant the walls are dealt and settled under.
@@ -248,8 +256,11 @@ impl Arena {
         let start = Instant::now();
         let progress = Progress::new(progress, deals, 0, "walls");
         let tally = play_walls(
-            &self.candidate.1,
-            &self.baseline.1,
+            Sides {
+                candidate: &self.candidate.1,
+                baseline: &self.baseline.1,
+                field: self.field.as_ref().map(|f| &f.1),
+            },
             &self.variant,
             deals,
             seed,
@@ -259,18 +270,50 @@ impl Arena {
         progress.finish();
         let tally = tally?;
         let seconds = start.elapsed().as_secs_f64();
-        let report = ArenaReport::new(
+        let mut report = ArenaReport::new(
             &tally,
             &self.candidate.0,
             &self.baseline.0,
             self.variant.name(),
             seed,
         );
+        if let Some((name, _)) = &self.field {
+            report.field = Some(name.clone());
+            report.deals_played = 8 * tally.walls;
+        }
         Ok(ArenaRun {
             report,
             seconds,
             threads: pool.current_num_threads(),
         })
+    }
+}
+
+/// An agent for `side` of a match, with the name the report gives it.
+fn build_side(
+    side: Side,
+    who: Contender<'_>,
+    variant: &Arc<Variant>,
+    bots: &ExecSettings,
+) -> Result<(String, BuiltinAgent), ArenaError> {
+    match who {
+        Contender::Named(name) => {
+            let spec: AgentSpec = name
+                .parse()
+                .map_err(|source| ArenaError::AgentName { side, source })?;
+            let agent = spec
+                .build_with(variant, bots)
+                .map_err(|source| ArenaError::Agent {
+                    side,
+                    spec: Box::new(spec.clone()),
+                    source,
+                })?;
+            Ok((spec.to_string(), agent))
+        }
+        Contender::Policy { policy, bytes } => Ok((
+            Contender::memory_name(bytes),
+            BuiltinAgent::Policy(PolicyAgent::new(policy)),
+        )),
     }
 }
 
@@ -331,11 +374,21 @@ impl Tally {
     }
 }
 
-/// One worker's agents: the baseline in every seat, and the candidate waiting to be swapped
-/// into one.
+/// The agents of a match: the other seats are the field's, the baseline's when there is none.
+#[derive(Clone, Copy)]
+struct Sides<'a> {
+    candidate: &'a BuiltinAgent,
+    baseline: &'a BuiltinAgent,
+    field: Option<&'a BuiltinAgent>,
+}
+
+/// One worker's agents: the field (the baseline when there is none) in every seat, and the
+/// candidate, and with a field the baseline, waiting to be swapped into one.
 struct Table {
     seats: [BuiltinAgent; 4],
     candidate: BuiltinAgent,
+    /// The baseline against a field; `None` when the baseline is the field.
+    baseline: Option<BuiltinAgent>,
     legal: ActionList,
 }
 
@@ -348,18 +401,10 @@ impl Table {
         seed: u64,
         context: DealContext,
     ) -> Result<(Deal, [i64; 4]), WallFailure> {
-        let rules = variant.rules();
-        let mut deal = Deal::new(rules, seed, context).map_err(EngineError::from)?;
-        play_deal(&mut deal, &mut self.seats, &mut self.legal);
-        if let Some(fault) = taisim_agents::exec::first_fault(&self.seats) {
-            return Err(WallFailure::Bot(Box::new(fault)));
-        }
-        let st = variant.settlement();
-        let scored = score_deal(&deal, variant, st.base, st.per_tai).map_err(EngineError::from)?;
-        Ok((deal, scored.payments.0))
+        play_table(&mut self.seats, &mut self.legal, variant, seed, context)
     }
 
-    /// Plays wall `wall` five times into `tally`.
+    /// Plays wall `wall` five times (eight against a field) into `tally`.
     fn wall(
         &mut self,
         variant: &Variant,
@@ -381,23 +426,67 @@ impl Table {
                 fault,
             },
         };
-        let (deal, base_points) = self.play(variant, wall_seed, context).map_err(fail)?;
+        // Without a field, one table of four baselines is every seat's reference.
+        let reference = match self.baseline {
+            None => Some(self.play(variant, wall_seed, context).map_err(fail)?),
+            Some(_) => None,
+        };
         let mut diff: i128 = 0;
         for seat in Seat::ALL {
-            tally.baseline.add(&deal, seat, base_points[seat as usize]);
             let s = seat as usize;
+            let base_points = match (&reference, &mut self.baseline) {
+                (Some((deal, points)), _) => {
+                    tally.baseline.add(deal, seat, points[s]);
+                    points[s]
+                }
+                (None, Some(baseline)) => {
+                    std::mem::swap(&mut self.seats[s], baseline);
+                    let played = play_table(
+                        &mut self.seats,
+                        &mut self.legal,
+                        variant,
+                        wall_seed,
+                        context,
+                    );
+                    std::mem::swap(&mut self.seats[s], baseline);
+                    let (deal, points) = played.map_err(fail)?;
+                    tally.baseline.add(&deal, seat, points[s]);
+                    points[s]
+                }
+                (None, None) => unreachable!("a table without a field plays the reference"),
+            };
             std::mem::swap(&mut self.seats[s], &mut self.candidate);
             let played = self.play(variant, wall_seed, context);
             std::mem::swap(&mut self.seats[s], &mut self.candidate);
             let (deal, points) = played.map_err(fail)?;
             tally.candidate.add(&deal, seat, points[s]);
-            diff += i128::from(points[s]) - i128::from(base_points[s]);
+            diff += i128::from(points[s]) - i128::from(base_points);
         }
         tally.walls += 1;
         tally.diff_sum += diff;
         tally.diff_sq_sum += diff * diff;
         Ok(())
     }
+}
+
+/// Plays the wall seeded `seed` with `seats` and returns each seat's points: the variant's
+/// own settlement, through the scorer's model.
+fn play_table(
+    seats: &mut [BuiltinAgent; 4],
+    legal: &mut ActionList,
+    variant: &Variant,
+    seed: u64,
+    context: DealContext,
+) -> Result<(Deal, [i64; 4]), WallFailure> {
+    let rules = variant.rules();
+    let mut deal = Deal::new(rules, seed, context).map_err(EngineError::from)?;
+    play_deal(&mut deal, seats, legal);
+    if let Some(fault) = taisim_agents::exec::first_fault(seats) {
+        return Err(WallFailure::Bot(Box::new(fault)));
+    }
+    let st = variant.settlement();
+    let scored = score_deal(&deal, variant, st.base, st.per_tai).map_err(EngineError::from)?;
+    Ok((deal, scored.payments.0))
 }
 
 /// Why a wall could not be played.
@@ -439,13 +528,17 @@ pub fn play_arena(
     pool: &rayon::ThreadPool,
 ) -> Result<Tally, ArenaError> {
     let quiet = Progress::new(ProgressMode::Quiet, walls, 0, "walls");
-    play_walls(candidate, baseline, variant, walls, seed, pool, &quiet)
+    let sides = Sides {
+        candidate,
+        baseline,
+        field: None,
+    };
+    play_walls(sides, variant, walls, seed, pool, &quiet)
 }
 
 /// [`play_arena`], each wall counted on `progress` when played.
 fn play_walls(
-    candidate: &BuiltinAgent,
-    baseline: &BuiltinAgent,
+    sides: Sides<'_>,
     variant: &Variant,
     walls: u64,
     seed: u64,
@@ -458,14 +551,16 @@ fn play_walls(
         (0..chunks)
             .into_par_iter()
             .map(|c| {
+                let others = sides.field.unwrap_or(sides.baseline);
                 let mut table = Table {
                     seats: [
-                        baseline.clone(),
-                        baseline.clone(),
-                        baseline.clone(),
-                        baseline.clone(),
+                        others.clone(),
+                        others.clone(),
+                        others.clone(),
+                        others.clone(),
                     ],
-                    candidate: candidate.clone(),
+                    candidate: sides.candidate.clone(),
+                    baseline: sides.field.map(|_| sides.baseline.clone()),
                     legal: ActionList::new(),
                 };
                 // A work item's outside players get processes of their own.
@@ -473,6 +568,9 @@ fn play_walls(
                 renew_bots(std::slice::from_mut(&mut table.candidate), |_| {
                     BotStderr::Inherit
                 });
+                if let Some(baseline) = &mut table.baseline {
+                    renew_bots(std::slice::from_mut(baseline), |_| BotStderr::Inherit);
+                }
                 let mut tally = Tally::default();
                 for wall in c * chunk..((c + 1) * chunk).min(walls) {
                     table.wall(variant, seed, wall, &mut tally)?;
@@ -510,13 +608,16 @@ impl SideReport {
 pub struct ArenaReport {
     pub candidate: String,
     pub baseline: String,
+    /// The other three seats' agent, when it is not the baseline (absent from the JSON then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
     pub variant: String,
     pub seed: u64,
-    /// Walls played (each five times).
+    /// Walls played (each five times, eight against a field).
     pub deals: u64,
     pub deals_played: u64,
     /// Mean over walls of the candidate's points minus the baseline's in the same seat on
-    /// the same wall (each wall the mean of its four seats).
+    /// the same wall (each wall the mean of its four seats), both against the same others.
     pub mean_diff: f64,
     /// The standard error of `mean_diff`; `None` with a single wall.
     pub std_error: Option<f64>,
@@ -557,6 +658,7 @@ impl ArenaReport {
         ArenaReport {
             candidate: candidate.to_string(),
             baseline: baseline.to_string(),
+            field: None,
             variant: variant.to_string(),
             seed,
             deals: n,
@@ -710,8 +812,116 @@ mod tests {
             .build()
             .unwrap();
         let progress = Progress::new(ProgressMode::Quiet, 21, 0, "walls");
-        let tally = play_walls(&greedy, &greedy, &variant, 21, 3, &pool, &progress).unwrap();
+        let sides = Sides {
+            candidate: &greedy,
+            baseline: &greedy,
+            field: None,
+        };
+        let tally = play_walls(sides, &variant, 21, 3, &pool, &progress).unwrap();
         assert_eq!((tally.walls, progress.done()), (21, 21));
+    }
+
+    /// Against a field, a match is the difference of the two plain matches against that
+    /// field, to the point: the candidate's tally is its own against the field, the
+    /// baseline's is the baseline's as a candidate against the field, and every wall's
+    /// difference (so its square) is theirs subtracted, under the default variant and taizhou.
+    /// Swapping the two sides negates it. A field named as the baseline is the plain match.
+    #[test]
+    fn a_match_against_a_field_is_two_matches_against_it_subtracted() {
+        const WALLS: u64 = 8;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let quiet = || Progress::new(ProgressMode::Quiet, WALLS, 0, "walls");
+        for name in [Variant::DEFAULT, "taizhou"] {
+            let variant = Arc::new(Variant::builtin(name).unwrap());
+            let [a, b, f] = ["value", "random", "greedy"]
+                .map(|n| n.parse::<AgentSpec>().unwrap().build(&variant).unwrap());
+            let against = |candidate, baseline, walls| {
+                let sides = Sides {
+                    candidate,
+                    baseline,
+                    field: Some(&f),
+                };
+                play_walls(sides, &variant, walls, 4, &pool, &quiet()).unwrap()
+            };
+            let both = against(&a, &b, WALLS);
+            let a_f = play_arena(&a, &f, &variant, WALLS, 4, &pool).unwrap();
+            let b_f = play_arena(&b, &f, &variant, WALLS, 4, &pool).unwrap();
+            assert_eq!(both.walls, WALLS);
+            assert_eq!(both.candidate, a_f.candidate, "{name}");
+            assert_eq!(both.baseline, b_f.candidate, "{name}");
+            assert_eq!(both.diff_sum, a_f.diff_sum - b_f.diff_sum, "{name}");
+            assert_ne!(both.diff_sum, 0, "{name}: value and random play alike");
+            // Each wall's difference, from the runs of its first k walls.
+            let cumulative = |walls| {
+                let a_f = play_arena(&a, &f, &variant, walls, 4, &pool).unwrap();
+                let b_f = play_arena(&b, &f, &variant, walls, 4, &pool).unwrap();
+                a_f.diff_sum - b_f.diff_sum
+            };
+            let mut squares = 0;
+            let mut before = 0;
+            for k in 1..=WALLS {
+                let now = cumulative(k);
+                squares += (now - before) * (now - before);
+                before = now;
+            }
+            assert_eq!(both.diff_sq_sum, squares, "{name}");
+            let swapped = against(&b, &a, WALLS);
+            assert_eq!(
+                (swapped.diff_sum, swapped.diff_sq_sum),
+                (-both.diff_sum, both.diff_sq_sum)
+            );
+            assert_eq!(
+                (swapped.candidate, swapped.baseline),
+                (both.baseline, both.candidate)
+            );
+        }
+        let settings = ExecSettings::default();
+        let arena = |field: &str| {
+            Arena::with_variant(
+                "value",
+                "random",
+                Arc::new(Variant::builtin("taiwan16").unwrap()),
+            )
+            .unwrap()
+            .with_field(Contender::Named(field), &settings)
+            .unwrap()
+        };
+        let plain = Arena::with_variant(
+            "value",
+            "random",
+            Arc::new(Variant::builtin("taiwan16").unwrap()),
+        )
+        .unwrap()
+        .play(5, 2, Some(1))
+        .unwrap()
+        .report;
+        let by_name = arena("random");
+        assert_eq!(by_name.field(), None);
+        assert_eq!(by_name.play(5, 2, Some(1)).unwrap().report, plain);
+        let greedy = arena("greedy").play(5, 2, Some(1)).unwrap().report;
+        assert_eq!(greedy.field.as_deref(), Some("greedy"));
+        assert_eq!((greedy.deals, greedy.deals_played), (5, 40));
+        assert!(greedy
+            .to_json()
+            .contains(r#""baseline":"random","field":"greedy","#));
+        assert!(!plain.to_json().contains("field"));
+        let unknown = Arena::with_variant(
+            "value",
+            "random",
+            Arc::new(Variant::builtin("taiwan16").unwrap()),
+        )
+        .unwrap()
+        .with_field(Contender::Named("greedier"), &settings);
+        assert!(matches!(
+            unknown,
+            Err(ArenaError::AgentName {
+                side: Side::Field,
+                ..
+            })
+        ));
     }
 
     /// Points are zero-sum on every table, so the reference table's points sum to zero and

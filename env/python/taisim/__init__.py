@@ -276,12 +276,15 @@ def load_decisions(run, seats=None, out=None):
 
 
 def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=None,
-          bot_timeout=None):
+          bot_timeout=None, field=None):
     """A duplicate match of agent ``candidate`` against agent ``baseline`` on ``deals`` walls,
     exactly as ``taisim arena --json`` plays and reports it (the same Rust implementation):
     every wall is played five times, with the candidate in each seat in turn and the baseline
     in the other three, and by four baselines; each seat's difference on the same wall
-    cancels the luck of the tiles.
+    cancels the luck of the tiles. With ``field`` (an agent, given as a side is) the other
+    three seats are the field's around both sides, each played in every seat against it
+    (eight tables a wall, ``--field``): two agents measured head to head among the players
+    they will meet.
 
     Each side is an agent named as on the command line (one name: ``"random"``,
     ``"greedy"``, ``"defensive"``, ``"value"``, ``"trained"``, ``"search"``, ``"search:N"``,
@@ -294,7 +297,8 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
     ``exec:`` side may take over one decision (default 10). The GIL is released while the
     walls are played.
 
-    Returns a dict with the fields of ``--json``: ``candidate``, ``baseline``, ``variant``,
+    Returns a dict with the fields of ``--json``: ``candidate``, ``baseline``, ``field``
+    (only with a field other than the baseline), ``variant``,
     ``seed``, ``deals``, ``deals_played``, ``mean_diff`` (points per deal, candidate minus
     baseline), ``std_error``, ``ci95_low``, ``ci95_high`` (``None`` with one wall),
     ``candidate_stats`` and ``baseline_stats`` (``points_per_deal``, ``win_rate``,
@@ -310,13 +314,16 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
             raise UsageError(f"arena(): {name} must not be negative, got {value}")
     sides = [_arena_side(name, value) for name, value in (("candidate", candidate),
                                                           ("baseline", baseline))]
+    if field is not None:
+        field = _arena_side("field", field)
     if variant is not None and not isinstance(variant, str):
         from taisim._seed import variant_arg
 
         variant = variant_arg(variant)
     return _json.loads(_arena(*sides, deals=deals, seed=seed, variant=variant,
                               threads=threads,
-                              bot_timeout=None if bot_timeout is None else float(bot_timeout)))
+                              bot_timeout=None if bot_timeout is None else float(bot_timeout),
+                              field=field))
 
 
 def _arena_side(name, value):

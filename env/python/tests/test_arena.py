@@ -58,6 +58,24 @@ def test_arena_matches_the_binary(candidate, variant):
                         "baseline_stats"}
 
 
+def test_a_field_is_the_cli_report():
+    """``field=``: both sides against the field, as ``taisim arena --field``; the candidate's
+    side is its own match against the field, and a field that names no agent is refused."""
+    binary = newest_binary()
+    assert binary is not None, "no taisim binary under target/: run cargo build first"
+    args = ["--candidate", "value", "--baseline", "defensive", "--field", "greedy",
+            "--deals", "30", "--seed", "6", "--json"]
+    done = subprocess.run([binary, "arena", *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    got = taisim.arena("value", "defensive", field="greedy", deals=30, seed=6, threads=1)
+    assert got == json.loads(done.stdout)
+    assert got["field"] == "greedy" and got["deals_played"] == 240
+    alone = taisim.arena("value", "greedy", deals=30, seed=6)
+    assert "field" not in alone and got["candidate_stats"] == alone["candidate_stats"]
+    with pytest.raises(taisim.AgentError, match="field"):
+        taisim.arena("value", "greedy", field="greedier", deals=3)
+
+
 def test_arena_does_not_depend_on_threads():
     one = taisim.arena("greedy", "random", deals=300, seed=9, threads=1)
     two = taisim.arena("greedy", "random", deals=300, seed=9, threads=2)

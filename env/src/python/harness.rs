@@ -96,7 +96,7 @@ pub(super) fn simulate(
 /// (`bytes`, as `taisim.export_policy_bytes` gives them). The GIL is released while the
 /// walls are played.
 #[pyfunction]
-#[pyo3(signature = (candidate, baseline, *, deals, seed = 0, variant = None, threads = None, bot_timeout = None))]
+#[pyo3(signature = (candidate, baseline, *, deals, seed = 0, variant = None, threads = None, bot_timeout = None, field = None))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn arena(
     py: Python<'_>,
@@ -107,18 +107,25 @@ pub(super) fn arena(
     variant: Option<&str>,
     threads: Option<usize>,
     bot_timeout: Option<f64>,
+    field: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let bots = super::config::bot_settings(bot_timeout)?;
     let variant =
         Variant::by_name_or_path(variant.unwrap_or(Variant::DEFAULT)).map_err(errors::variant)?;
     let (candidate, baseline) = (Side::of(candidate)?, Side::of(baseline)?);
-    let duel = Arena::of(
+    let field = field.map(Side::of).transpose()?;
+    let mut duel = Arena::of(
         candidate.contender(),
         baseline.contender(),
         Arc::new(variant),
         &bots,
     )
     .map_err(errors::arena)?;
+    if let Some(field) = &field {
+        duel = duel
+            .with_field(field.contender(), &bots)
+            .map_err(errors::arena)?;
+    }
     let run = py
         .allow_threads(|| duel.play(deals, seed, threads))
         .map_err(errors::arena)?;
