@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use taisim_score::{score, try_settle, Ready, Variant, WinInput};
+use taisim_score::{score, try_settle, Ready, Variant, WinInput, DISCARDS_READ};
 use taisim_sim::algo::{self, Discards, HandRules};
 use taisim_sim::{Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View, WinContext};
 
@@ -34,7 +34,8 @@ use crate::knowledge::{hand_rules, sets_needed, unseen_counts};
 pub struct ValueAgent {
     variant: Arc<Variant>,
     reach: i8,
-    /// Scratch: the worths one decision works out (allocated once, with the agent).
+    /// Scratch: the worths and waits worked out in the current winning context (allocated
+    /// once, with the agent).
     memo: Box<Memo>,
 }
 
@@ -82,7 +83,7 @@ impl ValueAgent {
         }
         let table = Table::new(&self.variant, view, rules);
         let memo = &mut *self.memo;
-        memo.clear();
+        memo.enter(&table.input, rules);
         let mut worth = |t: Tile| {
             let mut after = *hand;
             after.remove(t);
@@ -114,7 +115,7 @@ impl ValueAgent {
 /// One decision's reading of the table: the seat's context and the unseen copies.
 struct Table<'a> {
     variant: &'a Variant,
-    /// The winning input of the seat's hand, but for the hand and the winning tile.
+    /// The winning input of the seat's hand, but for the hand (empty) and the winning tile.
     input: WinInput,
     rules: HandRules,
     unseen: [u8; Tile::NUM],
@@ -131,7 +132,7 @@ impl<'a> Table<'a> {
             dealer: ctx.dealer,
             round_wind: ctx.round_wind,
             streak: ctx.streak,
-            hand: *view.hand(),
+            hand: Hand::EMPTY,
             melds: view.own_melds().iter().copied().collect(),
             flowers: view.flowers(me),
             win_tile: None,
@@ -139,7 +140,9 @@ impl<'a> Table<'a> {
             context: WinContext::default(),
             ready: Ready::None,
             last_copy: false,
-            discards: Some(view.discards().len().min(u8::MAX as usize) as u8),
+            // Counts from DISCARDS_READ up score alike: clamped, the context (the memo's key)
+            // stays the same from one turn to the next once the early-win window is past.
+            discards: Some(view.discards().len().min(usize::from(DISCARDS_READ)) as u8),
             late_fresh_discard: false,
             wild: view.wild(),
         };
@@ -217,14 +220,21 @@ impl<'a> Table<'a> {
     }
 }
 
-/// The worths and waits one decision works out, by hand: the paths to a ready hand cross
-/// (discarding `a` then drawing and discarding `b` leaves what discarding `b` first does), and
-/// scoring a win is most of the agent's cost. Open addressing over a fixed array; an entry
-/// belongs to the decision whose generation it carries, so a new decision clears nothing.
-/// When it is full a worth is worked out again rather than kept.
+/// The worths and waits worked out in one winning context, by hand: the paths to a ready hand
+/// cross (discarding `a` then drawing and discarding `b` leaves what discarding `b` first
+/// does), a ready seat meets the hand it kept last turn again, and scoring a win is most of
+/// the agent's cost. A worth depends on the hand, the winning tile and the context (the
+/// seat, dealer, winds, melds, flowers, discard count clamped to [`DISCARDS_READ`], wild and
+/// sets needed): the memo keeps the context its entries belong to, and a decision in another
+/// one begins a new generation. Open addressing over a fixed array, a few probes long: an
+/// entry belongs to the generation it carries, so a new generation clears nothing, and a
+/// key that finds no free slot in its probes takes its first (the memo is scratch: a worth
+/// forgotten is worked out again, the same).
 #[derive(Clone, Debug)]
 struct Memo {
     generation: u32,
+    /// The winning context of this generation's entries.
+    context: Option<(WinInput, HandRules)>,
     slots: [Slot; Memo::SLOTS],
 }
 
@@ -236,10 +246,12 @@ struct Slot {
 }
 
 impl Memo {
-    /// Enough for the ready hands of one decision one from ready: about ten tied discards,
-    /// ten improving draws each, a few ready discards and waits each. A power of two (the
-    /// hash's top bits index it).
+    /// Enough for the ready hands of a decision one from ready and some turns after it: about
+    /// ten tied discards, ten improving draws each, a few ready discards and waits each. A
+    /// power of two (the hash's top bits index it).
     const SLOTS: usize = 1024;
+    /// Slots a key may take from its hash's: past them it evicts the first.
+    const PROBES: usize = 8;
     /// A hand's packed counts fill bits 0..102; a winning tile's kind is kept above them.
     const TILE_SHIFT: u32 = 102;
     /// Marks a ready hand's waits rather than a win's worth.
@@ -248,6 +260,7 @@ impl Memo {
     fn new() -> Memo {
         Memo {
             generation: 1,
+            context: None,
             slots: [Slot {
                 key: 0,
                 generation: 0,
@@ -256,36 +269,50 @@ impl Memo {
         }
     }
 
-    /// Forgets every entry: the next decision's generation begins.
-    fn clear(&mut self) {
+    /// Keeps the entries of `input`'s context (its hand and winning tile aside) under
+    /// `rules`, and forgets every other: a new generation begins when the context changes.
+    fn enter(&mut self, input: &WinInput, rules: HandRules) {
+        if self
+            .context
+            .as_ref()
+            .is_some_and(|(i, r)| i == input && *r == rules)
+        {
+            return;
+        }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            // Once in four billion decisions the generations wrap: clear for real.
-            *self = Memo::new();
+            // Once in four billion contexts the generations wrap: clear for real.
+            for slot in &mut self.slots {
+                slot.generation = 0;
+            }
+            self.generation = 1;
         }
+        self.context = Some((input.clone(), rules));
     }
 
     /// The value kept under `key` in this generation, or `work()` kept there.
     fn get_or(&mut self, key: u128, work: impl FnOnce() -> i64) -> i64 {
         let hash = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mut i = (hash >> (64 - Memo::SLOTS.trailing_zeros())) as usize;
-        for _ in 0..Memo::SLOTS {
+        let home = (hash >> (64 - Memo::SLOTS.trailing_zeros())) as usize;
+        let mut free = home;
+        for p in 0..Memo::PROBES {
+            let i = (home + p) % Memo::SLOTS;
             let slot = self.slots[i];
             if slot.generation != self.generation {
-                let value = work();
-                self.slots[i] = Slot {
-                    key,
-                    generation: self.generation,
-                    value,
-                };
-                return value;
+                free = i;
+                break;
             }
             if slot.key == key {
                 return slot.value;
             }
-            i = (i + 1) % Memo::SLOTS;
         }
-        work()
+        let value = work();
+        self.slots[free] = Slot {
+            key,
+            generation: self.generation,
+            value,
+        };
+        value
     }
 }
 
@@ -427,9 +454,10 @@ mod tests {
                 return;
             }
             weighed += 1;
-            let reference = Reference {
-                table: Table::new(&variant, view, rules),
-            };
+            let mut table = Table::new(&variant, view, rules);
+            // The count as it is, not clamped as the agent keys its memo by.
+            table.input.discards = Some(view.discards().len().min(255) as u8);
+            let reference = Reference { table };
             let worth = |t: Tile| {
                 let mut after = *hand;
                 after.remove(t);
@@ -460,6 +488,28 @@ mod tests {
             weighed > 300 && departures > 20,
             "{weighed} weighed, {departures} departures"
         );
+    }
+
+    /// The memo kept from one decision to the next changes no decision: one agent for each
+    /// seat of each variant, playing every turn of its seat through the deals one after
+    /// another (its winning context changing with melds, flowers and deals), decides at every
+    /// turn as a fresh agent does.
+    #[test]
+    fn the_memo_kept_across_decisions_changes_no_decision() {
+        let mut kept: std::collections::HashMap<(String, Seat), ValueAgent> = Default::default();
+        let mut weighed = 0;
+        for_each_turn(24, |name, seed, view, packed, _| {
+            let variant = Arc::new(Variant::builtin(name).unwrap());
+            let agent = kept
+                .entry((name.to_string(), view.seat()))
+                .or_insert_with(|| ValueAgent::new(Arc::clone(&variant)));
+            let got = agent.decide(view, packed);
+            let fresh = ValueAgent::new(variant).decide(view, packed);
+            assert_eq!(got, fresh, "{name} seed {seed} {:?}", view.hand());
+            let rules = hand_rules(view, sets_needed(view));
+            weighed += usize::from(Discards::new(view.hand(), rules).least().0 <= VALUE_SHANTEN);
+        });
+        assert!(weighed > 1_000, "{weighed} turns one from ready or nearer");
     }
 
     /// The worth of a win is its payment by self-draw plus its payments on each other seat's

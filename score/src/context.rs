@@ -24,6 +24,12 @@ pub enum Ready {
     Declared,
 }
 
+/// Discard counts ([`WinInput::discards`]) from this one up score alike: the early-win
+/// patterns (mahjongtime "Early winning", `detect`) read counts up to 9, and the first
+/// go-round's checks fewer. An agent that scores many wins may key what it keeps by the count
+/// clamped to this (the value agent keeps a seat's worths from one turn to the next).
+pub const DISCARDS_READ: u8 = 10;
+
 /// One win, everything scoring and settlement look at.
 ///
 /// Unchecked input: [`WinInput::validate`] (called by [`score`](super::score)) rejects a

@@ -337,6 +337,7 @@ pub(crate) fn hand_patterns(
     m.flag(HeavenlyReady, !f.dealer && fl.ready == Ready::OnDeal);
     m.flag(EarthlyReady, fl.ready != Ready::None);
     m.flag(ReadyOnOriginalHand, fl.ready == Ready::OnDeal);
+    // Counts of DISCARDS_READ and more must score alike (tested).
     m.flag(EarlyWin, fl.discards.is_some_and(|d| (6..=9).contains(&d)));
     m.flag(EarlyWinFirstFive, fl.discards.is_some_and(|d| d <= 5));
     if want & (TrueSingleWait.bit() | LastCopySingle.bit()) != 0 {

@@ -46,7 +46,7 @@ mod variant;
 
 pub use amount::Amount;
 pub use breakdown::{PatternList, PatternTai, Score};
-pub use context::{physical_copies_fit, Ready, WinInput};
+pub use context::{physical_copies_fit, Ready, WinInput, DISCARDS_READ};
 pub use deal::{score_deal, score_deal_with, DealScore};
 pub use error::{ScoreError, SettleError};
 pub use pattern::{PatternId, PatternSet, CHAINS};

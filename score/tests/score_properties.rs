@@ -54,6 +54,50 @@ fn settlements_of_simulated_deals_sum_to_zero() {
     }
 }
 
+/// Every win of seeded deals under every variant scores and settles the same with any count
+/// of discards from `DISCARDS_READ` up (what the value agent's memo relies on), and some win
+/// scores otherwise with fewer (the count is read at all).
+#[test]
+fn discard_counts_from_discards_read_up_score_alike() {
+    use taisim_score::{score, try_settle, WinInput, DISCARDS_READ};
+    let mut early_differs = 0;
+    for name in Variant::names() {
+        let variant = Variant::builtin(name).unwrap();
+        let st = variant.settlement();
+        let outcome = |input: &WinInput| {
+            score(input, &variant).map(|s| {
+                let pay = try_settle(&s, input, &variant, st.base, st.per_tai).ok();
+                (s, pay)
+            })
+        };
+        for seed in 0..300u64 {
+            let context = DealContext {
+                round_wind: Wind::new((seed / 4) as u8),
+                dealer: Wind::new(seed as u8),
+                streak: 0,
+            };
+            let deal = common::play_greedy(&variant, seed, context);
+            for seat in taisim_sim::Seat::ALL {
+                let Some(input) = WinInput::from_deal(&deal, seat) else {
+                    continue;
+                };
+                let at = |n: u8| {
+                    outcome(&WinInput {
+                        discards: Some(n),
+                        ..input.clone()
+                    })
+                };
+                let read = at(DISCARDS_READ);
+                for n in [DISCARDS_READ + 1, 17, 40, 90, u8::MAX] {
+                    assert_eq!(at(n), read, "{name} seed {seed} {seat}: {n} discards");
+                }
+                early_differs += (0..DISCARDS_READ).any(|n| at(n) != read) as u32;
+            }
+        }
+    }
+    assert!(early_differs > 0, "no win scores differently early");
+}
+
 #[test]
 fn variants_round_trip_through_toml() {
     for name in Variant::names() {

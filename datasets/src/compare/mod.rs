@@ -415,7 +415,7 @@ impl Comparison {
                 None => "play differs only where the engine rules do",
             };
             out.push(format!(
-                "no agent here responds to the scoring table ({} {} by the hand and the rules, not by tai): {play}; play value (greedy that weighs its waits by the table, a sixth of its speed) or search (as in --agents search:64,greedy,greedy,greedy) to see players respond",
+                "no agent here responds to the scoring table ({} {} by the hand and the rules, not by tai): {play}; play value (greedy that weighs its waits by the table, a fifth of its speed) or search (as in --agents search:64,greedy,greedy,greedy) to see players respond",
                 ignoring.join(", "),
                 if ignoring.len() == 1 { "plays" } else { "play" }
             ));
