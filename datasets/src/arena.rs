@@ -270,17 +270,14 @@ impl Arena {
         progress.finish();
         let tally = tally?;
         let seconds = start.elapsed().as_secs_f64();
-        let mut report = ArenaReport::new(
+        let report = ArenaReport::new(
             &tally,
             &self.candidate.0,
             &self.baseline.0,
+            self.field(),
             self.variant.name(),
             seed,
         );
-        if let Some((name, _)) = &self.field {
-            report.field = Some(name.clone());
-            report.deals_played = 8 * tally.walls;
-        }
         Ok(ArenaRun {
             report,
             seconds,
@@ -393,17 +390,6 @@ struct Table {
 }
 
 impl Table {
-    /// Plays the wall seeded `seed` with the current seating and returns each seat's points:
-    /// the variant's own settlement, through the scorer's model.
-    fn play(
-        &mut self,
-        variant: &Variant,
-        seed: u64,
-        context: DealContext,
-    ) -> Result<(Deal, [i64; 4]), WallFailure> {
-        play_table(&mut self.seats, &mut self.legal, variant, seed, context)
-    }
-
     /// Plays wall `wall` five times (eight against a field) into `tally`.
     fn wall(
         &mut self,
@@ -428,7 +414,16 @@ impl Table {
         };
         // Without a field, one table of four baselines is every seat's reference.
         let reference = match self.baseline {
-            None => Some(self.play(variant, wall_seed, context).map_err(fail)?),
+            None => Some(
+                play_table(
+                    &mut self.seats,
+                    &mut self.legal,
+                    variant,
+                    wall_seed,
+                    context,
+                )
+                .map_err(fail)?,
+            ),
             Some(_) => None,
         };
         let mut diff: i128 = 0;
@@ -440,25 +435,31 @@ impl Table {
                     points[s]
                 }
                 (None, Some(baseline)) => {
-                    std::mem::swap(&mut self.seats[s], baseline);
-                    let played = play_table(
+                    let (deal, points) = play_seated(
                         &mut self.seats,
+                        baseline,
+                        seat,
                         &mut self.legal,
                         variant,
                         wall_seed,
                         context,
-                    );
-                    std::mem::swap(&mut self.seats[s], baseline);
-                    let (deal, points) = played.map_err(fail)?;
+                    )
+                    .map_err(fail)?;
                     tally.baseline.add(&deal, seat, points[s]);
                     points[s]
                 }
                 (None, None) => unreachable!("a table without a field plays the reference"),
             };
-            std::mem::swap(&mut self.seats[s], &mut self.candidate);
-            let played = self.play(variant, wall_seed, context);
-            std::mem::swap(&mut self.seats[s], &mut self.candidate);
-            let (deal, points) = played.map_err(fail)?;
+            let (deal, points) = play_seated(
+                &mut self.seats,
+                &mut self.candidate,
+                seat,
+                &mut self.legal,
+                variant,
+                wall_seed,
+                context,
+            )
+            .map_err(fail)?;
             tally.candidate.add(&deal, seat, points[s]);
             diff += i128::from(points[s]) - i128::from(base_points);
         }
@@ -487,6 +488,22 @@ fn play_table(
     let st = variant.settlement();
     let scored = score_deal(&deal, variant, st.base, st.per_tai).map_err(EngineError::from)?;
     Ok((deal, scored.payments.0))
+}
+
+/// [`play_table`] with `agent` in `seat` in place of its agent, which is put back after.
+fn play_seated(
+    seats: &mut [BuiltinAgent; 4],
+    agent: &mut BuiltinAgent,
+    seat: Seat,
+    legal: &mut ActionList,
+    variant: &Variant,
+    seed: u64,
+    context: DealContext,
+) -> Result<(Deal, [i64; 4]), WallFailure> {
+    std::mem::swap(&mut seats[seat as usize], agent);
+    let played = play_table(seats, legal, variant, seed, context);
+    std::mem::swap(&mut seats[seat as usize], agent);
+    played
 }
 
 /// Why a wall could not be played.
@@ -637,10 +654,13 @@ impl ArenaReport {
         serde_json::to_string(self).expect("a report serialises")
     }
 
+    /// The report of the tally `t`, played against `field` when it is not the baseline
+    /// (eight tables a wall, not five).
     pub fn new(
         t: &Tally,
         candidate: &str,
         baseline: &str,
+        field: Option<&str>,
         variant: &str,
         seed: u64,
     ) -> ArenaReport {
@@ -658,11 +678,11 @@ impl ArenaReport {
         ArenaReport {
             candidate: candidate.to_string(),
             baseline: baseline.to_string(),
-            field: None,
+            field: field.map(str::to_string),
             variant: variant.to_string(),
             seed,
             deals: n,
-            deals_played: 5 * n,
+            deals_played: if field.is_some() { 8 } else { 5 } * n,
             mean_diff,
             std_error,
             ci95_low: std_error.map(|se| mean_diff - Z95 * se),
@@ -687,7 +707,7 @@ mod tests {
             diff_sq_sum: walls.iter().map(|x| x * x).sum(),
             ..Tally::default()
         };
-        let r = ArenaReport::new(&t, "greedy", "random", "taiwan16", 0);
+        let r = ArenaReport::new(&t, "greedy", "random", None, "taiwan16", 0);
         let xs: Vec<f64> = walls.iter().map(|&x| x as f64 / 4.0).collect();
         let n = xs.len() as f64;
         let mean = xs.iter().sum::<f64>() / n;
@@ -703,7 +723,7 @@ mod tests {
             diff_sq_sum: 64,
             ..Tally::default()
         };
-        let r = ArenaReport::new(&one, "greedy", "random", "taiwan16", 0);
+        let r = ArenaReport::new(&one, "greedy", "random", None, "taiwan16", 0);
         assert_eq!((r.mean_diff, r.ci95_low, r.ci95_high), (2.0, None, None));
     }
 
