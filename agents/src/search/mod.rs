@@ -373,7 +373,7 @@ impl Search {
         self.decision = SearchDecision::default();
         let win = legal.iter().copied().find(|a| a.is_win());
         let default = match &mut self.value {
-            Some(value) => value.decide(view, &legal.iter().copied().collect()),
+            Some(value) => value.act(view, legal),
             None => GreedyAgent.act(view, legal),
         };
         self.rollout.set_own_seat(view.seat());
