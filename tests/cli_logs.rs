@@ -196,7 +196,7 @@ fn review_reports_every_legal_action() {
         );
         let est = d["estimates"].as_array().unwrap();
         if est.is_empty() {
-            continue; // a win offered, taken without a search
+            continue; // a win offered to a search named wins=take
         }
         assert!(est.len() >= 2, "{d}");
         assert!(

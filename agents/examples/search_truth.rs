@@ -26,6 +26,8 @@
 //!
 //! `--departures PATH` (anywhere among the arguments) writes every departure to PATH as CSV
 //! (`deal,decision,phase,chosen,default,estimate,truth`), and
+//! `--wins-only` judges only the decisions that offer a win (the search searches them unless
+//! its name says `wins=take`): what letting a win go for a later one is worth, in seconds.
 //! `search_truth compare A.csv B.csv DEALS` pairs two such runs of the same deals decision
 //! by decision: the first's gain over the second a seat and deal, with its standard error
 //! over the decisions (a decision both runs left alike, or departed from alike, adds exactly
@@ -123,6 +125,8 @@ fn main() {
         writeln!(file, "deal,decision,phase,chosen,default,estimate,truth").unwrap();
         file
     });
+    let wins_only = a.iter().any(|x| x == "--wins-only");
+    a.retain(|x| x != "--wins-only");
     let deals: u64 = a[1].parse().unwrap();
     let seed: u64 = a[2].parse().unwrap();
     let judged = &a[3];
@@ -179,6 +183,9 @@ fn main() {
     // Wall-clock seconds of the searched decisions (a share of the cost, not a benchmark).
     let mut phase_seconds = [0.0f64; PHASES];
     for_each_choice(&variant, seed, deals, |i, deal, view, legal, default| {
+        if wins_only && !legal.iter().any(|a| a.is_win()) {
+            return;
+        }
         let seat = view.seat();
         decision = if i == last_deal { decision + 1 } else { 0 };
         last_deal = i;

@@ -13,7 +13,7 @@ use crate::exec::{BotFault, ExecAgent, ExecSettings};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
 use crate::search::{
-    Draws, OwnPolicy, RolloutPolicy, Schedule, SearchAgent, SearchConfig, SearchDecision,
+    Draws, OwnPolicy, RolloutPolicy, Schedule, SearchAgent, SearchConfig, SearchDecision, Wins,
 };
 use crate::value::ValueAgent;
 
@@ -196,8 +196,10 @@ impl AgentSpec {
 }
 
 /// The settings a search agent's name may change, as `search:N:SETTING=VALUE` names them.
-pub const SEARCH_SETTINGS: [&str; 9] = [
-    "own",
+///
+/// The first eight are in the order the `search_truth` example reads them positionally; a
+/// new setting goes at the end.
+pub const SEARCH_SETTINGS: [&str; 10] = [
     "margin",
     "first",
     "indifference",
@@ -206,6 +208,8 @@ pub const SEARCH_SETTINGS: [&str; 9] = [
     "draws",
     "opening",
     "opening_discards",
+    "own",
+    "wins",
 ];
 
 /// A search agent as named: its budget and the settings its name changes from
@@ -235,6 +239,8 @@ pub struct SearchSpec {
     opening_discards: Option<u32>,
     /// The searching seat's own policy (`own=greedy` or `own=value`).
     own: Option<OwnPolicy>,
+    /// Whether a win offered on a discard is taken (`wins=take`) or searched (`wins=search`).
+    wins: Option<Wins>,
 }
 
 impl SearchSpec {
@@ -254,6 +260,7 @@ impl SearchSpec {
             opening: None,
             opening_discards: None,
             own: None,
+            wins: None,
         }
     }
 
@@ -274,6 +281,9 @@ impl SearchSpec {
         }
         if let Some(o) = self.own {
             config.own = o;
+        }
+        if let Some(w) = self.wins {
+            config.wins = w;
         }
         if let Schedule::Racing {
             first,
@@ -360,6 +370,13 @@ impl SearchSpec {
                     _ => return Err(bad("own", "greedy or value")),
                 })
             }
+            "wins" => {
+                self.wins = Some(match value {
+                    "take" => Wins::Take,
+                    "search" => Wins::Search,
+                    _ => return Err(bad("wins", "take or search")),
+                })
+            }
             "draws" => {
                 self.draws = Some(match value {
                     "seat" => Draws::BySeat,
@@ -428,6 +445,12 @@ impl fmt::Display for SearchSpec {
             f.write_str(match d {
                 Draws::BySeat => ":draws=seat",
                 Draws::Wall => ":draws=wall",
+            })?;
+        }
+        if let Some(w) = self.wins {
+            f.write_str(match w {
+                Wins::Take => ":wins=take",
+                Wins::Search => ":wins=search",
             })?;
         }
         Ok(())
@@ -648,7 +671,7 @@ mod tests {
         assert_eq!(spec.config(), SearchConfig::default());
 
         let name =
-            "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:opening_discards=8:own=value:prune=all:rollout=fast:draws=seat";
+            "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:opening_discards=8:own=value:prune=all:rollout=fast:draws=seat:wins=take";
         let tuned: AgentSpec = name.parse().unwrap();
         assert_eq!(tuned.to_string(), name);
         let AgentSpec::Search(spec) = &tuned else {
@@ -661,6 +684,7 @@ mod tests {
         assert_eq!(config.rollout, RolloutPolicy::Fast);
         assert_eq!(config.draws, Draws::BySeat);
         assert_eq!(config.own, OwnPolicy::Value);
+        assert_eq!(config.wins, Wins::Take);
         assert_eq!(
             config.schedule,
             Schedule::Racing {
@@ -673,7 +697,7 @@ mod tests {
         );
         // Settings in another order name the same agent, printed in the fixed order.
         let reordered: AgentSpec =
-            "search:512:draws=seat:own=value:opening_discards=8:opening=0.2:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
+            "search:512:wins=take:draws=seat:own=value:opening_discards=8:opening=0.2:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
                 .parse()
                 .unwrap();
         assert_eq!(reordered, tuned);
@@ -746,6 +770,10 @@ mod tests {
             ("search:64:first=0", "search setting first"),
             ("search:64:prune=some", "search setting prune: prior or all"),
             ("search:64:own=smart", "search setting own: greedy or value"),
+            (
+                "search:64:wins=never",
+                "search setting wins: take or search",
+            ),
             (
                 "search:64:rollout=smart",
                 "search setting rollout: greedy or fast",

@@ -816,7 +816,7 @@ impl Agent for PolicyAgent {
             }
         }
         match greedy {
-            // A win offered is always taken, as greedy and the search take it.
+            // A win offered is always taken, as greedy takes it.
             Some((_, g)) if g.is_win() => g,
             Some((margin, g)) if best.0 - greedy_score <= margin => g,
             _ => best.2,

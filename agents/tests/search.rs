@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use taisim_agents::search::{
     Belief, BeliefModel, Draws, OwnPolicy, Sampler, Schedule, SearchAgent, SearchConfig, TrueHands,
-    OPENING_DISCARDS,
+    Wins, OPENING_DISCARDS,
 };
 use taisim_agents::{Agent, GreedyAgent};
 use taisim_score::{score_deal, Variant};
@@ -540,4 +540,78 @@ fn the_opening_races_at_its_own_indifference() {
             "{boundary}: {differ:?} of {searched:?}"
         );
     }
+}
+
+/// A win offered is searched (`wins=search`, the default) with the win as the default action:
+/// every legal action gets an estimate, and another action is played only when its paired
+/// advantage over the win clears the margin; the decision depends on the view alone, as
+/// every other; and `wins=take` takes every win unsearched. Under taiwan16-2015, whose table
+/// pays most for what a seat builds on (its 起胡 minimum and dear self-draws), the search lets
+/// some wins go and takes others.
+#[test]
+fn a_win_is_searched_and_let_go_only_for_clearly_more() {
+    let variant = Arc::new(Variant::builtin("taiwan16-2015").unwrap());
+    let config = |wins| SearchConfig {
+        wins,
+        ..SearchConfig::with_budget(128)
+    };
+    assert_eq!(SearchConfig::default().wins, Wins::Search);
+    let mut legal = ActionList::new();
+    let mut other_legal = ActionList::new();
+    let mut rng = rng_from_seed(5);
+    let (mut taken, mut let_go, mut compared) = (0, 0, 0);
+    for i in 0..96u64 {
+        let mut deal = Deal::new(variant.rules(), deal_seed(53, i), context(i)).unwrap();
+        let seat = Seat::ALL[(i % 4) as usize];
+        while let Some(s) = deal.to_act() {
+            deal.legal_actions(&mut legal);
+            let view = deal.view(s);
+            let greedy = GreedyAgent.act(&view, &legal);
+            if s != seat || !legal.iter().any(|a| a.is_win()) {
+                deal.play(greedy).unwrap();
+                continue;
+            }
+            assert!(greedy.is_win());
+            let mut take = SearchAgent::new(Arc::clone(&variant), config(Wins::Take));
+            take.reset(deal.seed(), seat);
+            assert_eq!(take.act(&view, &legal), greedy);
+            assert!(take.last_decision().estimates.is_empty());
+
+            let mut search = SearchAgent::new(Arc::clone(&variant), config(Wins::Search));
+            search.reset(deal.seed(), seat);
+            let chosen = search.act(&view, &legal);
+            let d = search.last_decision().clone();
+            assert_eq!(d.default, Some(greedy));
+            let actions: Vec<Action> = d.estimates.iter().map(|e| e.action).collect();
+            if legal.len() > 1 {
+                assert_eq!(actions, legal.to_vec(), "deal {i}");
+            }
+            if chosen == greedy {
+                taken += 1;
+            } else {
+                let e = d.estimates.iter().find(|e| e.action == chosen).unwrap();
+                assert!(
+                    e.advantage > 0.0 && e.advantage > e.advantage_error,
+                    "deal {i}: {e:?}"
+                );
+                let_go += 1;
+            }
+            // The same decision from a deal whose hidden tiles differ.
+            if let Some(fill) = Fill::shuffled(&view.unseen(), &mut rng) {
+                if let Ok(mut other) = view.redeal(&fill) {
+                    if advance_to(&mut other, seat) {
+                        other.legal_actions(&mut other_legal);
+                        let mut b = SearchAgent::new(Arc::clone(&variant), config(Wins::Search));
+                        b.reset(other.seed(), seat);
+                        assert_eq!(b.act(&other.view(seat), &other_legal), chosen);
+                        assert_eq!(b.last_decision(), &d, "deal {i}");
+                        compared += 1;
+                    }
+                }
+            }
+            deal.play(chosen).unwrap();
+        }
+    }
+    assert!(taken > 0 && let_go > 0, "taken {taken}, let go {let_go}");
+    assert!(compared > 20, "{compared} compared");
 }

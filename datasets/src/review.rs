@@ -35,7 +35,7 @@ pub struct ReviewedDecision {
     pub greedy: Option<Action>,
     pub determinizations: u32,
     /// Every legal action's estimate, in the engine's order; empty when the search did not
-    /// search (a win offered is taken).
+    /// search (a win offered to a search named `wins=take`).
     pub estimates: Vec<ActionEstimate>,
 }
 
@@ -201,7 +201,7 @@ impl Review {
             s.push_str(&format!("\nstep {}: hand {}{offer}\n", d.step, d.hand));
             if d.estimates.is_empty() {
                 s.push_str(&format!(
-                    "  played {}; the search takes a win offered without searching\n",
+                    "  played {}; the search (wins=take) takes a win offered without searching\n",
                     d.played
                 ));
                 continue;
@@ -241,6 +241,7 @@ impl Review {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use taisim_agents::search::Wins;
     use taisim_agents::value::ValueAgent;
     use taisim_agents::{play_deal_with, BuiltinAgent};
     use taisim_sim::{deal_seed, DealContext, Wind};
@@ -261,10 +262,10 @@ mod tests {
     }
 
     /// Under every shipped variant: the review covers exactly the seat's decisions with a
-    /// choice, gives every legal action an estimate in the engine's order (a win offered
-    /// aside), and names greedy's choice and the search's default (the value agent's choice
+    /// choice, gives every legal action an estimate in the engine's order (a win offered too,
+    /// unless the search is named `wins=take`), and names greedy's choice and the search's default (the value agent's choice
     /// under `own=value`); and a review of a search agent's own play, plain (`search:24`) or
-    /// tuned (`search:24:margin=0:first=8:own=value`), by that agent marks at
+    /// tuned (`search:24:margin=0:first=8:own=value:wins=take`), by that agent marks at
     /// every decision the very action it played, which a review that rebuilt another state,
     /// another view, another seed or another configuration than the table's would not (the
     /// tuned agent's play is reviewed by the plain one too, and differs from it somewhere).
@@ -272,11 +273,12 @@ mod tests {
     fn the_review_covers_every_action_and_the_search_reviews_its_own_play() {
         const BUDGET: u32 = 24;
         let plain = SearchSpec::with_budget(BUDGET);
-        let tuned: SearchSpec = format!("{BUDGET}:margin=0:first=8:own=value")
+        let tuned: SearchSpec = format!("{BUDGET}:margin=0:first=8:own=value:wins=take")
             .parse()
             .unwrap();
         let mut checked = 0;
         let mut tuned_apart = 0;
+        let mut wins_searched = 0;
         for name in Variant::names() {
             let variant = Arc::new(Variant::builtin(name).unwrap());
             for i in 0..2u64 {
@@ -330,10 +332,11 @@ mod tests {
                     let win = legal.iter().any(|a| {
                         matches!(a, Action::Win | Action::SelfDrawWin | Action::FlowerWin)
                     });
-                    if win {
+                    if win && spec.config().wins == Wins::Take {
                         assert!(d.estimates.is_empty());
                         continue;
                     }
+                    wins_searched += usize::from(win);
                     let actions: Vec<Action> = d.estimates.iter().map(|e| e.action).collect();
                     assert_eq!(actions, legal.to_vec(), "{name} deal {i} step {}", d.step);
                     for e in &d.estimates {
@@ -358,6 +361,7 @@ mod tests {
             }
         }
         assert!(checked > 60, "{checked} decisions reviewed");
+        assert!(wins_searched > 0, "no win offered was searched");
         assert!(
             tuned_apart > 0,
             "the tuned search plays as the plain one throughout"

@@ -1,6 +1,6 @@
 //! The decisions the search studies look at: every decision of greedy self-play with a real
-//! choice, which is the set the search itself searches (more than one legal action, no win
-//! offered).
+//! choice, which is the set the search itself searches (more than one legal action; a win
+//! offered among them, which a search named `wins=take` takes unsearched).
 
 use taisim_agents::{Agent, GreedyAgent};
 use taisim_score::Variant;
@@ -22,7 +22,7 @@ pub fn for_each_choice(
             deal.legal_actions(&mut legal);
             let view = deal.view(seat);
             let default = GreedyAgent.act(&view, &legal);
-            if legal.len() > 1 && !legal.iter().any(|a| a.is_win()) {
+            if legal.len() > 1 {
                 visit(i, &deal, &view, &legal, default);
             }
             deal.play(default).unwrap();

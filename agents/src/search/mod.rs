@@ -22,7 +22,11 @@
 //! determinizations, exceeds [`SearchConfig::margin`] standard errors: a noisy estimate then
 //! falls back on a sound heuristic instead of a lucky one.
 //!
-//! A win offered is always taken, and a decision with one legal action is not searched.
+//! A win offered is searched like any other decision, the win being the default
+//! ([`Wins::Search`]): greedy takes every win, but a ready hand early in a deal may be worth
+//! more when it lets a discard go by for a self-draw (paid by all three) or plays on for a
+//! dearer hand, and the variant's table says by how much (`wins=take` takes every win
+//! unsearched). A decision with one legal action is not searched.
 //!
 //! The default and the searching seat's own later play in the rollouts are greedy's unless
 //! `own=value` names the [value agent](crate::value::ValueAgent) ([`OwnPolicy`]), which weighs
@@ -120,6 +124,20 @@ pub struct SearchConfig {
     /// The policy of the searching seat: its default action and its own play in the
     /// rollouts.
     pub own: OwnPolicy,
+    /// Whether a win offered is taken at once or searched against the other legal actions.
+    pub wins: Wins,
+}
+
+/// What the search does with a win it is offered (a discard it may win on, or a self-drawn
+/// winning hand).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Wins {
+    /// Taken at once, as greedy takes it.
+    Take,
+    /// Searched like any other decision, the win being the default action: let go only when
+    /// another action (passing a discard for a self-draw, or playing on for a dearer hand) is
+    /// worth clearly more under the variant's own table.
+    Search,
 }
 
 /// Who plays the searching seat outside the search's own choice: the *default* action, which
@@ -226,6 +244,7 @@ impl SearchConfig {
             },
             draws: Draws::Wall,
             own: OwnPolicy::Greedy,
+            wins: Wins::Search,
         }
     }
 }
@@ -379,9 +398,9 @@ impl Search {
         self.rollout.set_own_seat(view.seat());
         self.decision.default = Some(default);
         let chosen = match win {
-            Some(w) => w,
-            None if legal.len() == 1 => default,
-            None => self.search(view, legal, default, sampler, rng),
+            Some(w) if self.config.wins == Wins::Take => w,
+            _ if legal.len() == 1 => default,
+            _ => self.search(view, legal, default, sampler, rng),
         };
         self.decision.chosen = Some(chosen);
         chosen
