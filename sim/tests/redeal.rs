@@ -86,6 +86,7 @@ fn redealt_deals_are_legal_show_the_same_and_play_to_the_end() {
                 );
                 match Fill::shuffled(&unseen, &mut rng).map(|f| (view.redeal(&f), f)) {
                     Some((Ok(mut redealt), fill)) => {
+                        assert!(view.can_redeal(), "{name} deal {i}");
                         redealt
                             .validate()
                             .unwrap_or_else(|e| panic!("{name} deal {i}: {e}"));
@@ -122,6 +123,7 @@ fn redealt_deals_are_legal_show_the_same_and_play_to_the_end() {
                     }
                     Some((Err(RedealError::NotDeciding(_)), _)) => {
                         // Only the flower and kong robs, which the viewer answers at once.
+                        assert!(!view.can_redeal(), "{name} deal {i}");
                         assert!(deal.tile_on_offer().is_some() || view.flower_on_offer().is_some());
                         let legal = deal.legal();
                         assert!(legal.contains(Action::Win) && legal.len() == 2);

@@ -26,7 +26,9 @@
 //! ([`Wins::Search`]): greedy takes every win, but a ready hand early in a deal may be worth
 //! more when it lets a discard go by for a self-draw (paid by all three) or plays on for a
 //! dearer hand, and the variant's table says by how much (`wins=take` takes every win
-//! unsearched). A decision with one legal action is not searched.
+//! unsearched; a win robbing a kong or a flower, 搶槓 or 七搶一, is always taken, its
+//! decision not one the view can be redealt at). A decision with one legal action is not
+//! searched.
 //!
 //! The default and the searching seat's own later play in the rollouts are greedy's unless
 //! `own=value` names the [value agent](crate::value::ValueAgent) ([`OwnPolicy`]), which weighs
@@ -275,7 +277,7 @@ pub struct ActionEstimate {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchDecision {
     /// Every legal action's estimate, in the engine's order; empty when the decision was not
-    /// searched (one legal action, or a win taken).
+    /// searched (one legal action, or a win taken under `wins=take`).
     pub estimates: ArrayVec<ActionEstimate, MAX_CANDIDATES>,
     /// The searching seat's own policy's choice ([`OwnPolicy`]: greedy's unless named).
     pub default: Option<Action>,
@@ -398,7 +400,9 @@ impl Search {
         self.rollout.set_own_seat(view.seat());
         self.decision.default = Some(default);
         let chosen = match win {
-            Some(w) if self.config.wins == Wins::Take => w,
+            // A robbed kong's tile or flower (搶槓, 七搶一) is not a decision the view can
+            // be redealt at, so that win is taken unsearched.
+            Some(w) if self.config.wins == Wins::Take || !view.can_redeal() => w,
             _ if legal.len() == 1 => default,
             _ => self.search(view, legal, default, sampler, rng),
         };

@@ -137,6 +137,12 @@ impl Fill {
 }
 
 impl View<'_> {
+    /// Whether [`View::redeal`] can rebuild this decision: the viewer's turn, or a discard it
+    /// is asked about (not a kong's tile or a flower it may rob, 搶槓 and 七搶一).
+    pub fn can_redeal(&self) -> bool {
+        self.deal().redealable_for(self.seat())
+    }
+
     /// What this seat cannot see (see [`Unseen`]), worked out from what it can.
     pub fn unseen(&self) -> Unseen {
         self.deal().unseen_by(self.seat())
@@ -185,11 +191,14 @@ impl Deal {
         }
     }
 
-    fn redeal_for(&self, viewer: Seat, fill: &Fill) -> Result<Deal, RedealError> {
-        let deciding = self.to_act() == Some(viewer)
+    fn redealable_for(&self, viewer: Seat) -> bool {
+        self.to_act() == Some(viewer)
             && self.initial_cursor >= 4
-            && matches!(self.phase, Phase::Turn { .. } | Phase::Claims { .. });
-        if !deciding {
+            && matches!(self.phase, Phase::Turn { .. } | Phase::Claims { .. })
+    }
+
+    fn redeal_for(&self, viewer: Seat, fill: &Fill) -> Result<Deal, RedealError> {
+        if !self.redealable_for(viewer) {
             return Err(RedealError::NotDeciding(viewer));
         }
         let unseen = self.unseen_by(viewer);
