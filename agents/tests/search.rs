@@ -615,3 +615,32 @@ fn a_win_is_searched_and_let_go_only_for_clearly_more() {
     assert!(taken > 0 && let_go > 0, "taken {taken}, let go {let_go}");
     assert!(compared > 20, "{compared} compared");
 }
+
+/// A win robbing a kong or a flower (搶槓, 七搶一) is taken unsearched: the view cannot be
+/// redealt at those decisions (`View::can_redeal`), so no determinization could be drawn.
+/// Under every shipped variant, at every such decision of greedy self-play.
+#[test]
+fn a_win_robbing_a_kong_or_a_flower_is_taken_unsearched() {
+    let mut robs = 0;
+    let mut legal = ActionList::new();
+    for variant in variants() {
+        let mut search = SearchAgent::new(Arc::clone(&variant), SearchConfig::with_budget(16));
+        for i in 0..400u64 {
+            let mut deal = Deal::new(variant.rules(), deal_seed(59, i), context(i)).unwrap();
+            while let Some(s) = deal.to_act() {
+                deal.legal_actions(&mut legal);
+                let view = deal.view(s);
+                let greedy = GreedyAgent.act(&view, &legal);
+                if !view.can_redeal() && legal.len() > 1 {
+                    assert!(greedy.is_win(), "{} deal {i}: {legal:?}", variant.name());
+                    search.reset(deal.seed(), s);
+                    assert_eq!(search.act(&view, &legal), greedy);
+                    assert!(search.last_decision().estimates.is_empty());
+                    robs += 1;
+                }
+                deal.play(greedy).unwrap();
+            }
+        }
+    }
+    assert!(robs > 0, "no rob met");
+}
