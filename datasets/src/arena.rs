@@ -426,6 +426,11 @@ impl Table {
             ),
             Some(_) => None,
         };
+        // The wall played with `agent` in `seat` and the field in the others.
+        let mut seated = |agent: &mut BuiltinAgent, seat: Seat| {
+            let (seats, legal) = (&mut self.seats, &mut self.legal);
+            play_seated(seats, agent, seat, legal, variant, wall_seed, context).map_err(fail)
+        };
         let mut diff: i128 = 0;
         for seat in Seat::ALL {
             let s = seat as usize;
@@ -435,31 +440,13 @@ impl Table {
                     points[s]
                 }
                 (None, Some(baseline)) => {
-                    let (deal, points) = play_seated(
-                        &mut self.seats,
-                        baseline,
-                        seat,
-                        &mut self.legal,
-                        variant,
-                        wall_seed,
-                        context,
-                    )
-                    .map_err(fail)?;
+                    let (deal, points) = seated(baseline, seat)?;
                     tally.baseline.add(&deal, seat, points[s]);
                     points[s]
                 }
                 (None, None) => unreachable!("a table without a field plays the reference"),
             };
-            let (deal, points) = play_seated(
-                &mut self.seats,
-                &mut self.candidate,
-                seat,
-                &mut self.legal,
-                variant,
-                wall_seed,
-                context,
-            )
-            .map_err(fail)?;
+            let (deal, points) = seated(&mut self.candidate, seat)?;
             tally.candidate.add(&deal, seat, points[s]);
             diff += i128::from(points[s]) - i128::from(base_points);
         }
