@@ -239,7 +239,7 @@ pub struct SearchSpec {
     opening_discards: Option<u32>,
     /// The searching seat's own policy (`own=greedy` or `own=value`).
     own: Option<OwnPolicy>,
-    /// Whether a win offered on a discard is taken (`wins=take`) or searched (`wins=search`).
+    /// Whether a win offered is taken (`wins=take`) or searched (`wins=search`).
     wins: Option<Wins>,
 }
 

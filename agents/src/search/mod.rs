@@ -277,7 +277,8 @@ pub struct ActionEstimate {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchDecision {
     /// Every legal action's estimate, in the engine's order; empty when the decision was not
-    /// searched (one legal action, or a win taken under `wins=take`).
+    /// searched (one legal action, or a win taken unsearched: under `wins=take`, or one
+    /// robbing a kong or a flower).
     pub estimates: ArrayVec<ActionEstimate, MAX_CANDIDATES>,
     /// The searching seat's own policy's choice ([`OwnPolicy`]: greedy's unless named).
     pub default: Option<Action>,
