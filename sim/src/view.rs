@@ -158,6 +158,15 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The kong the viewer may rob (搶槓), when that is its decision: the seat declaring it,
+    /// and whether the kong is concealed. The declarer still holds the kong's tiles (one
+    /// copy of [`View::tile_on_offer`] for a kong added to a pung, four for a concealed one).
+    pub fn kong_on_offer(&self) -> Option<(Seat, bool)> {
+        (self.deal.to_act() == Some(self.seat))
+            .then(|| self.deal.kong_on_offer())
+            .flatten()
+    }
+
     /// The flower the viewer may rob (七搶一), when that is its decision.
     pub fn flower_on_offer(&self) -> Option<crate::tile::Flower> {
         (self.deal.to_act() == Some(self.seat))

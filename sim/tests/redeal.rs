@@ -15,7 +15,7 @@ use taisim_sim::{
 fn shown(view: &View<'_>) -> String {
     let mut s = format!(
         "seat {} hand {:?} seen {:?} left {} drawable {} offer {:?} drawn {:?} wild {:?} \
-         missed {} barred {:?} waits {:?} ctx {:?} to_act {:?}",
+         missed {} barred {:?} waits {:?} ctx {:?} to_act {:?} kong {:?} flower {:?}",
         view.seat(),
         view.hand(),
         view.seen_counts(),
@@ -29,6 +29,8 @@ fn shown(view: &View<'_>) -> String {
         view.waits(),
         view.context(),
         view.to_act().is_some(),
+        view.kong_on_offer(),
+        view.flower_on_offer(),
     );
     for seat in Wind::ALL {
         s += &format!(
@@ -61,13 +63,95 @@ fn advance_to(deal: &mut Deal, seat: Seat) -> bool {
     false
 }
 
-#[test]
-fn redealt_deals_are_legal_show_the_same_and_play_to_the_end() {
-    const DEALS: u64 = 300;
-    let mut checked = 0u64;
-    let mut with_hidden_kongs = 0u64;
+/// What the checks met, over a run of deals.
+#[derive(Default)]
+struct Tally {
+    /// Decisions redealt.
+    checked: u64,
+    /// Of them, decisions facing a face-down kong.
+    with_hidden_kongs: u64,
+    /// Of them, decisions robbing a kong, and robbing a flower.
+    robs: [u64; 2],
+}
+
+/// Checks the decision of `deal`'s seat to act: its view's unseen tiles fill the hidden
+/// places, and a redealt deal is legal, shows the seat the same, offers it the same actions,
+/// depends on the view alone and plays on by random choices to a legal end.
+fn check_decision(
+    name: &str,
+    i: u64,
+    deal: &Deal,
+    rng: &mut impl rand_core::RngCore,
+    tally: &mut Tally,
+) {
+    let seat = deal.to_act().unwrap();
+    let view = deal.view(seat);
+    let unseen = view.unseen();
+    assert_eq!(
+        unseen.counts.iter().map(|&n| n as usize).sum::<usize>(),
+        unseen.places(),
+        "{name} deal {i}: the unseen tiles fill the hidden places"
+    );
+    let mut legal = ActionList::new();
+    match Fill::shuffled(&unseen, rng).map(|f| (view.redeal(&f), f)) {
+        Some((Ok(mut redealt), fill)) => {
+            assert!(view.can_redeal(), "{name} deal {i}");
+            redealt
+                .validate()
+                .unwrap_or_else(|e| panic!("{name} deal {i}: {e}"));
+            tally.with_hidden_kongs += u64::from(unseen.hidden_kongs.0.iter().any(|&n| n > 0));
+            tally.robs[0] += u64::from(view.kong_on_offer().is_some());
+            tally.robs[1] += u64::from(view.flower_on_offer().is_some());
+            if advance_to(&mut redealt, seat) {
+                assert_eq!(shown(&redealt.view(seat)), shown(&deal.view(seat)));
+                assert_eq!(redealt.legal(), deal.legal(), "{name} deal {i}");
+                // The redealt deal differs from the real one in everything hidden (hands,
+                // kongs, wall, the answers of the seats asked before): redealing either with
+                // the same fill gives the same deal.
+                let again = redealt.view(seat).redeal(&fill).unwrap();
+                assert_eq!(again, view.redeal(&fill).unwrap(), "{name} deal {i}");
+                let other = Fill::shuffled(&unseen, rng).unwrap();
+                assert_eq!(
+                    view.redeal(&other).unwrap(),
+                    redealt.view(seat).redeal(&other).unwrap(),
+                    "{name} deal {i}: a redeal depends on the view alone"
+                );
+            } else {
+                // A seat asked before the viewer won on the redealt hands.
+                assert!(deal.tile_on_offer().is_some());
+            }
+            // Played on by random choices to an end, checked at every step.
+            while !redealt.is_over() {
+                redealt.legal_actions(&mut legal);
+                let a = legal[bounded(rng, legal.len() as u32) as usize];
+                redealt.play(a).unwrap();
+                redealt
+                    .validate()
+                    .unwrap_or_else(|e| panic!("{name} deal {i}: {e}"));
+            }
+            tally.checked += 1;
+        }
+        Some((Err(RedealError::NotDeciding(_)), _)) => {
+            // Only a flower robbed while the flowers first dealt are still being replaced.
+            assert!(!view.can_redeal(), "{name} deal {i}");
+            assert!(view.flower_on_offer().is_some(), "{name} deal {i}");
+            let legal = deal.legal();
+            assert!(legal.contains(Action::Win) && legal.len() == 2);
+        }
+        Some((Err(e), _)) => panic!("{name} deal {i}: {e}"),
+        None => panic!("{name} deal {i}: no fill"),
+    }
+}
+
+/// Plays `deals` deals of every rules set with `choose` at every decision, checking each
+/// decision ([`check_decision`]).
+fn check_deals(
+    deals: u64,
+    mut choose: impl FnMut(&Deal, &ActionList, &mut rand_pcg::Pcg64Mcg) -> Action,
+) -> Tally {
+    let mut tally = Tally::default();
     for (name, rules) in rule_sets::rule_sets() {
-        for i in 0..DEALS {
+        for i in 0..deals {
             let context = DealContext {
                 round_wind: Wind::new((i / 4) as u8),
                 dealer: Wind::new(i as u8),
@@ -76,69 +160,70 @@ fn redealt_deals_are_legal_show_the_same_and_play_to_the_end() {
             let mut deal = Deal::new(rules, i, context).unwrap();
             let mut rng = rng_from_seed(i ^ 0x5eed);
             let mut legal = ActionList::new();
-            while let Some(seat) = deal.to_act() {
-                let view = deal.view(seat);
-                let unseen = view.unseen();
-                assert_eq!(
-                    unseen.counts.iter().map(|&n| n as usize).sum::<usize>(),
-                    unseen.places(),
-                    "{name} deal {i}: the unseen tiles fill the hidden places"
-                );
-                match Fill::shuffled(&unseen, &mut rng).map(|f| (view.redeal(&f), f)) {
-                    Some((Ok(mut redealt), fill)) => {
-                        assert!(view.can_redeal(), "{name} deal {i}");
-                        redealt
-                            .validate()
-                            .unwrap_or_else(|e| panic!("{name} deal {i}: {e}"));
-                        with_hidden_kongs +=
-                            u64::from(unseen.hidden_kongs.0.iter().any(|&n| n > 0));
-                        if advance_to(&mut redealt, seat) {
-                            assert_eq!(shown(&redealt.view(seat)), shown(&deal.view(seat)));
-                            assert_eq!(redealt.legal(), deal.legal(), "{name} deal {i}");
-                            // The redealt deal differs from the real one in everything hidden
-                            // (hands, kongs, wall, the answers of the seats asked before):
-                            // redealing either with the same fill gives the same deal.
-                            let again = redealt.view(seat).redeal(&fill).unwrap();
-                            assert_eq!(again, view.redeal(&fill).unwrap(), "{name} deal {i}");
-                            let other = Fill::shuffled(&unseen, &mut rng).unwrap();
-                            assert_eq!(
-                                view.redeal(&other).unwrap(),
-                                redealt.view(seat).redeal(&other).unwrap(),
-                                "{name} deal {i}: a redeal depends on the view alone"
-                            );
-                        } else {
-                            // A seat asked before the viewer won on the redealt hands.
-                            assert!(deal.tile_on_offer().is_some());
-                        }
-                        // Played on by random choices to an end, checked at every step.
-                        while !redealt.is_over() {
-                            redealt.legal_actions(&mut legal);
-                            let a = legal[bounded(&mut rng, legal.len() as u32) as usize];
-                            redealt.play(a).unwrap();
-                            redealt
-                                .validate()
-                                .unwrap_or_else(|e| panic!("{name} deal {i}: {e}"));
-                        }
-                        checked += 1;
-                    }
-                    Some((Err(RedealError::NotDeciding(_)), _)) => {
-                        // Only the flower and kong robs, which the viewer answers at once.
-                        assert!(!view.can_redeal(), "{name} deal {i}");
-                        assert!(deal.tile_on_offer().is_some() || view.flower_on_offer().is_some());
-                        let legal = deal.legal();
-                        assert!(legal.contains(Action::Win) && legal.len() == 2);
-                    }
-                    Some((Err(e), _)) => panic!("{name} deal {i}: {e}"),
-                    None => panic!("{name} deal {i}: no fill"),
-                }
+            while deal.to_act().is_some() {
+                check_decision(name, i, &deal, &mut rng, &mut tally);
                 deal.legal_actions(&mut legal);
-                let a = legal[bounded(&mut rng, legal.len() as u32) as usize];
+                let a = choose(&deal, &legal, &mut rng);
                 deal.play(a).unwrap();
             }
         }
     }
-    assert!(checked > 6 * DEALS * 20, "{checked} decisions redealt");
-    assert!(with_hidden_kongs > 0, "no decision faced a face-down kong");
+    tally
+}
+
+#[test]
+fn redealt_deals_are_legal_show_the_same_and_play_to_the_end() {
+    const DEALS: u64 = 300;
+    let tally = check_deals(DEALS, |_, legal, rng| {
+        legal[bounded(rng, legal.len() as u32) as usize]
+    });
+    assert!(
+        tally.checked > 6 * DEALS * 20,
+        "{} decisions redealt",
+        tally.checked
+    );
+    assert!(
+        tally.with_hidden_kongs > 0,
+        "no decision faced a face-down kong"
+    );
+}
+
+/// Random play seldom makes a hand ready, so it seldom meets a kong or a flower that another
+/// seat may rob. Play that wins whenever it may, pungs every discard it may, adds every kong
+/// it may, and otherwise discards a tile of least shanten does: the same checks at those
+/// decisions too.
+#[test]
+fn a_kong_or_a_flower_a_seat_may_rob_is_redealt() {
+    let tally = check_deals(150, |deal, legal, rng| {
+        let find = |f: fn(&Action) -> bool| legal.iter().copied().find(f);
+        if let Some(a) = find(|a| a.is_win())
+            .or_else(|| find(|a| matches!(a, Action::AddedKong(_) | Action::Pung)))
+        {
+            return a;
+        }
+        if legal.contains(&Action::Pass) {
+            return Action::Pass;
+        }
+        let seat = deal.to_act().unwrap();
+        let view = deal.view(seat);
+        let sets = view.rules().sets - view.own_melds().len() as u8;
+        let rules = taisim_sim::algo::HandRules::new(sets, view.rules().special);
+        let (_, least) = taisim_sim::algo::Discards::new(view.hand(), rules).least();
+        let discards: Vec<Action> = least
+            .into_iter()
+            .map(Action::Discard)
+            .filter(|a| legal.contains(a))
+            .collect();
+        match discards.len() {
+            0 => legal[bounded(rng, legal.len() as u32) as usize],
+            n => discards[bounded(rng, n as u32) as usize],
+        }
+    });
+    eprintln!(
+        "robs redealt (kong, flower): {:?} of {} decisions",
+        tally.robs, tally.checked
+    );
+    assert!(tally.robs[0] > 0, "no decision robbing a kong was redealt");
 }
 
 #[test]

@@ -244,6 +244,89 @@ fn robbing_an_added_kong() {
     }
 }
 
+/// `robber`'s decision to rob the kong on offer in `deal`, redealt on many fills: each
+/// redealt deal is legal, shows the kong and offers the same actions, the declarer holds the
+/// kong's tiles again, and robbing it or letting it be made plays on as in a real deal.
+fn check_rob_redealt(deal: &Deal, robber: Seat, declarer: Seat, tile: taisim_sim::Tile) {
+    let view = deal.view(robber);
+    assert!(view.can_redeal());
+    let (_, concealed) = view.kong_on_offer().unwrap();
+    let copies = if concealed { 4 } else { 1 };
+    let unseen = view.unseen();
+    assert_eq!(
+        unseen.hand_sizes[declarer] as usize,
+        deal.hand(declarer).len() - copies,
+        "the kong's tiles are on show, not hidden"
+    );
+    let mut rng = taisim_sim::rng_from_seed(11);
+    for _ in 0..20 {
+        let fill = taisim_sim::Fill::shuffled(&unseen, &mut rng).unwrap();
+        let redealt = view.redeal(&fill).unwrap();
+        redealt.validate().unwrap();
+        assert_eq!(redealt.to_act(), Some(robber));
+        assert_eq!(redealt.tile_on_offer(), Some(tile));
+        assert_eq!(redealt.kong_on_offer(), deal.kong_on_offer());
+        assert_eq!(legal(&redealt), vec![Action::Win, Action::Pass]);
+        assert_eq!(redealt.hand(declarer).count(tile) as usize, copies);
+        assert_eq!(redealt.hand(declarer).len(), deal.hand(declarer).len());
+        let mut robbed = redealt.clone();
+        play(&mut robbed, robber, Action::Win);
+        let r = robbed.result().unwrap();
+        assert!(r.context.robbing_kong && r.winners.contains(robber));
+        assert_eq!(r.payer, Some(declarer));
+        let mut made = redealt;
+        play(&mut made, robber, Action::Pass);
+        assert_eq!(
+            made.to_act(),
+            Some(declarer),
+            "the declarer draws its replacement"
+        );
+    }
+}
+
+#[test]
+fn a_kong_on_offer_is_redealt() {
+    // The added kong of `robbing_an_added_kong`.
+    let hands = [
+        "7m1m1s9s2p5p8pSWNEE6s7s8s3p3s",
+        "12m99p33p66p77s99sWWNN",
+        "77m44p11p22s55s8m6mCCFF",
+        "123456p789p1s2s3s89mPP",
+    ];
+    let mut deal = rigged(Rules::TAIWAN16, hands, "C F P 7m", "5s");
+    play(&mut deal, E, Action::Discard(t("7m")));
+    play(&mut deal, W, Action::Pung);
+    play(&mut deal, N, Action::Pass);
+    play(&mut deal, W, Action::Discard(t("8m")));
+    play(&mut deal, N, Action::Discard(t("C")));
+    play(&mut deal, W, Action::Pass);
+    play(&mut deal, E, Action::Discard(t("F")));
+    play(&mut deal, W, Action::Pass);
+    play(&mut deal, S, Action::Discard(t("P")));
+    play(&mut deal, N, Action::Pass);
+    play(&mut deal, W, Action::AddedKong(t("7m")));
+    assert_eq!(deal.view(N).kong_on_offer(), Some((W, false)));
+    assert_eq!(deal.view(E).kong_on_offer(), None, "not E's decision");
+    check_rob_redealt(&deal, N, W, t("7m"));
+
+    // The concealed kong of `concealed_kong_robbed_only_when_the_rules_say`, under rules
+    // that let it be robbed (no shipped variant does).
+    let hands = [
+        "5555p1m9m1s9sSWNCFP6s7s8s",
+        "46p123m456m789m123sEE",
+        "33m44s11p22s55s8m6mCCFF",
+        "7p8p9p1s2s3s7m8m9mNNPPP2m2m",
+    ];
+    let rules = Rules {
+        rob_concealed_kong: true,
+        ..Rules::TAIWAN16
+    };
+    let mut deal = rigged(rules, hands, "", "3p");
+    play(&mut deal, E, Action::ConcealedKong(t("5p")));
+    assert_eq!(deal.view(S).kong_on_offer(), Some((E, true)));
+    check_rob_redealt(&deal, S, E, t("5p"));
+}
+
 #[test]
 fn concealed_kong_robbed_only_when_the_rules_say() {
     // E holds four 5p; S waits on 5p (46p).
@@ -335,6 +418,41 @@ fn seven_flowers_rob_the_eighth() {
             assert_eq!(deal.to_act(), Some(W));
             assert_eq!(deal.drawn_tile(), Some(t("5m")));
         }
+    }
+}
+
+/// A seat deciding whether to rob a flower (七搶一) may redeal that decision: the redealt
+/// deal is legal, offers it the same flower and actions, and robbing or passing there plays
+/// on as in the real deal.
+#[test]
+fn a_flower_on_offer_is_redealt() {
+    let hands = [
+        "123m456m789m123p45pEEE",
+        "f1f2f3f4f5f6f7 1s2s3s4s5s6s7s8s9s",
+        "11p22p33p44p66p77p88p99p",
+        "SSWWNNCCFFPP1m2m3m4m",
+    ];
+    let mut deal = rigged(Rules::TAIWAN16, hands, "C f8", "SWN5s6s7s8s 5m");
+    play(&mut deal, E, Action::Discard(t("E")));
+    play(&mut deal, S, Action::Discard(t("C")));
+    play(&mut deal, N, Action::Pass);
+    let view = deal.view(S);
+    assert!(view.can_redeal());
+    let mut rng = taisim_sim::rng_from_seed(7);
+    for _ in 0..20 {
+        let fill = taisim_sim::Fill::shuffled(&view.unseen(), &mut rng).unwrap();
+        let redealt = view.redeal(&fill).unwrap();
+        redealt.validate().unwrap();
+        assert_eq!(redealt.to_act(), Some(S));
+        assert_eq!(redealt.flower_on_offer(), Some(Flower::Bamboo));
+        assert_eq!(legal(&redealt), vec![Action::Win, Action::Pass]);
+        let mut robbed = redealt.clone();
+        play(&mut robbed, S, Action::Win);
+        let r = robbed.result().unwrap();
+        assert_eq!((r.outcome, r.payer), (Outcome::FlowerWin, Some(W)));
+        let mut passed = redealt;
+        play(&mut passed, S, Action::Pass);
+        assert_eq!(passed.to_act(), Some(W));
     }
 }
 

@@ -496,6 +496,17 @@ impl Deal {
         }
     }
 
+    /// The kong a 搶槓 decision is about: the seat declaring it, and whether it is concealed
+    /// (its tile is [`Deal::tile_on_offer`]). Public: the kong is declared aloud.
+    pub fn kong_on_offer(&self) -> Option<(Seat, bool)> {
+        match self.phase {
+            Phase::RobKong {
+                seat, concealed, ..
+            } => Some((seat, concealed)),
+            _ => None,
+        }
+    }
+
     /// The flower a 七搶一 decision is about.
     pub fn flower_on_offer(&self) -> Option<Flower> {
         match self.phase {

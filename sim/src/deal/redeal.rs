@@ -3,7 +3,8 @@
 //!
 //! A seat at a decision sees its own hand, every meld (other seats' concealed kongs face
 //! down), flower and discard, the ready declarations, the wild indicator, how many tiles each
-//! seat holds and how many are left in the wall. It cannot see the other seats' concealed
+//! seat holds and how many are left in the wall, and a kong's tiles while a seat declares it
+//! and the others may rob it (搶槓). It cannot see the other seats' concealed
 //! tiles, the kinds of their concealed kongs, the order of the wall, nor what the other seats
 //! answered to offers it was not asked about. [`View::unseen`] counts what is hidden and where
 //! it lies; [`View::redeal`] builds a deal from the visible part of the real one and a
@@ -33,7 +34,8 @@ pub struct Unseen {
     /// Copies of each wall tile ([`WallTile::index`]: kinds, then flowers) the viewer cannot
     /// see. They fill exactly the places below.
     pub counts: [u8; WALL_KINDS],
-    /// Concealed tiles each other seat holds (0 for the viewer, who sees its own).
+    /// Concealed tiles each other seat holds (0 for the viewer, who sees its own), less the
+    /// tiles of a kong it is declaring while the others may rob it (搶槓): those are on show.
     pub hand_sizes: BySeat<u8>,
     /// Concealed kongs each other seat has laid face down, kinds unseen (four tiles each).
     pub hidden_kongs: BySeat<u8>,
@@ -66,7 +68,7 @@ pub struct Fill {
 /// Why a [`Fill`] or a deal could not be redealt.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RedealError {
-    #[error("{0} is not deciding on its turn or on a discard (only those decisions are redealt)")]
+    #[error("{0} is not deciding, or decides while the flowers first dealt are replaced (only its decisions after them are redealt)")]
     NotDeciding(Seat),
     #[error("{seat} holds {want} concealed tiles; the fill gives {got}")]
     HandSize { seat: Seat, want: u8, got: u8 },
@@ -137,8 +139,9 @@ impl Fill {
 }
 
 impl View<'_> {
-    /// Whether [`View::redeal`] can rebuild this decision: the viewer's turn, or a discard it
-    /// is asked about (not a kong's tile or a flower it may rob, 搶槓 and 七搶一).
+    /// Whether [`View::redeal`] can rebuild this decision: the viewer's turn, a discard it is
+    /// asked about, or a kong's tile or a flower it may rob (搶槓, 七搶一), once the initial
+    /// replacement of flowers is over.
     pub fn can_redeal(&self) -> bool {
         self.deal().redealable_for(self.seat())
     }
@@ -150,8 +153,10 @@ impl View<'_> {
 
     /// A deal that shows this seat exactly what the real one shows it, with `fill` in place of
     /// everything it cannot see (see the module documentation). Only a decision of the
-    /// viewer's own is redealt: its turn, or an offer it is asked about (the seats asked
-    /// before it are asked again in the redealt deal, since their answers are hidden).
+    /// viewer's own is redealt: its turn, or an offer it is asked about (a discard, a kong's
+    /// tile or a flower; the seats asked before it are asked again in the redealt deal, since
+    /// their answers are hidden). A kong on offer is dealt back to its declarer beside the
+    /// fill's hand for that seat, which leaves the kong's tiles out ([`Unseen::hand_sizes`]).
     ///
     /// What the other seats did unseen is not carried over: whether they passed a win (過水)
     /// or a pung (弃先碰后) since their last discard. The redealt deal counts its decisions
@@ -183,6 +188,12 @@ impl Deal {
                 .filter(|m| m.kind() == MeldKind::ConcealedKong)
                 .count() as u8;
         }
+        // A kong that may be robbed is on show: its tiles are the declarer's, not unseen.
+        if let Some((declarer, kong)) = self.kong_tiles().filter(|&(s, _)| s != viewer) {
+            let (tile, n) = kong;
+            counts[tile.index()] -= n;
+            hand_sizes[declarer] -= n;
+        }
         Unseen {
             counts,
             hand_sizes,
@@ -191,10 +202,30 @@ impl Deal {
         }
     }
 
+    /// The seat declaring a kong others may rob, with the kong's kind and the copies of it
+    /// that seat still holds (one added to a pung, four laid concealed).
+    fn kong_tiles(&self) -> Option<(Seat, (Tile, u8))> {
+        match self.phase {
+            Phase::RobKong {
+                tile,
+                seat,
+                concealed,
+                ..
+            } => Some((seat, (tile, if concealed { 4 } else { 1 }))),
+            _ => None,
+        }
+    }
+
     fn redealable_for(&self, viewer: Seat) -> bool {
         self.to_act() == Some(viewer)
             && self.initial_cursor >= 4
-            && matches!(self.phase, Phase::Turn { .. } | Phase::Claims { .. })
+            && matches!(
+                self.phase,
+                Phase::Turn { .. }
+                    | Phase::Claims { .. }
+                    | Phase::RobKong { .. }
+                    | Phase::RobFlower { .. }
+            )
     }
 
     fn redeal_for(&self, viewer: Seat, fill: &Fill) -> Result<Deal, RedealError> {
@@ -296,10 +327,20 @@ impl Deal {
             claimable: self.claimable,
             hand_wild: self.hand_wild,
         };
+        let kong = self.kong_tiles();
         for seat in Seat::ALL {
-            if seat != viewer {
+            if seat != viewer && kong.is_none_or(|(declarer, _)| declarer != seat) {
                 deal.waits[seat] = waits(&deal.hands[seat], deal.hand_rules(seat));
             }
+        }
+        if let Some((declarer, (tile, n))) = kong {
+            // The declarer's cached waits are those of the hand it waited with, which the
+            // engine reads again only once the kong is settled; a concealed kong's tiles then
+            // form a set of their own.
+            let rules = deal.hand_rules(declarer);
+            let rules = rules.with_sets(rules.sets - u8::from(n == 4));
+            deal.waits[declarer] = waits(&deal.hands[declarer], rules);
+            deal.hands[declarer].add_n(tile, n);
         }
         if let Phase::Claims {
             tile, discarder, ..
@@ -318,6 +359,30 @@ impl Deal {
                 winners: SeatSet::EMPTY,
                 meld: None,
                 chow: None,
+            };
+        }
+        if let Phase::RobKong {
+            tile,
+            seat,
+            concealed,
+            ..
+        } = self.phase
+        {
+            // As with a discard: every seat that may rob on the redealt hands is asked again.
+            let mut pending = SeatSet::EMPTY;
+            for k in 1..4 {
+                let other = seat.add(k);
+                if deal.may_win_on_offer(other) && deal.can_win_with(other, tile) {
+                    pending.insert(other);
+                }
+            }
+            debug_assert!(pending.contains(viewer), "the viewer may rob the kong");
+            deal.phase = Phase::RobKong {
+                tile,
+                seat,
+                concealed,
+                pending,
+                winners: SeatSet::EMPTY,
             };
         }
         Ok(deal)
