@@ -195,7 +195,7 @@ fn review_reports_every_legal_action() {
             "greedy's choice is the default: {d}"
         );
         // Every decision with a choice is searched, a win offered included (this deal's seat
-        // robs no kong or flower, whose win would be taken unsearched).
+        // robs no flower before the first turn, whose win would be taken unsearched).
         let est = d["estimates"].as_array().unwrap();
         assert!(est.len() >= 2, "{d}");
         assert!(

@@ -119,7 +119,7 @@ fn rollouts(args: &[String]) {
             let view = deal.view(seat);
             if legal.len() > 1 {
                 belief.prepare(&view);
-                // Robbing a kong or a flower is a win decision, never searched nor redealt.
+                // A flower robbed before the first turn is never searched nor redealt.
                 if let Some(Ok(redealt)) = belief.sample(&view, &mut rng).map(|f| view.redeal(f)) {
                     positions.push((redealt, seat));
                 }

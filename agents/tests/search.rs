@@ -616,31 +616,67 @@ fn a_win_is_searched_and_let_go_only_for_clearly_more() {
     assert!(compared > 20, "{compared} compared");
 }
 
-/// A win robbing a kong or a flower (搶槓, 七搶一) is taken unsearched: the view cannot be
-/// redealt at those decisions (`View::can_redeal`), so no determinization could be drawn.
+/// A win robbing a kong or a flower (搶槓, 七搶一) is searched like any other win: every legal
+/// action estimated, the win the default, and a deal whose hidden tiles differ (the kong's
+/// declarer holding other tiles beside the kong's) giving the same decision and estimates.
 /// Under every shipped variant, at every such decision of greedy self-play.
 #[test]
-fn a_win_robbing_a_kong_or_a_flower_is_taken_unsearched() {
-    let mut robs = 0;
+fn a_win_robbing_a_kong_or_a_flower_is_searched() {
+    let mut robs = [0u32; 2];
+    let mut compared = 0;
     let mut legal = ActionList::new();
+    let mut other_legal = ActionList::new();
     for variant in variants() {
         let mut search = SearchAgent::new(Arc::clone(&variant), SearchConfig::with_budget(16));
-        for i in 0..400u64 {
+        let mut rng = rng_from_seed(0x70b);
+        for i in 0..3000u64 {
             let mut deal = Deal::new(variant.rules(), deal_seed(59, i), context(i)).unwrap();
             while let Some(s) = deal.to_act() {
                 deal.legal_actions(&mut legal);
                 let view = deal.view(s);
                 let greedy = GreedyAgent.act(&view, &legal);
-                if !view.can_redeal() && legal.len() > 1 {
-                    assert!(greedy.is_win(), "{} deal {i}: {legal:?}", variant.name());
+                let rob = [
+                    view.kong_on_offer().is_some(),
+                    view.flower_on_offer().is_some(),
+                ];
+                if rob.contains(&true) && legal.len() > 1 {
+                    let name = variant.name();
+                    assert!(greedy.is_win(), "{name} deal {i}: {legal:?}");
+                    assert!(view.can_redeal(), "{name} deal {i}");
                     search.reset(deal.seed(), s);
-                    assert_eq!(search.act(&view, &legal), greedy);
-                    assert!(search.last_decision().estimates.is_empty());
-                    robs += 1;
+                    let chosen = search.act(&view, &legal);
+                    let d = search.last_decision().clone();
+                    assert_eq!(d.default, Some(greedy));
+                    let actions: Vec<Action> = d.estimates.iter().map(|e| e.action).collect();
+                    assert_eq!(
+                        actions,
+                        legal.to_vec(),
+                        "{name} deal {i}: every action estimated"
+                    );
+                    let fill = Fill::shuffled(&view.unseen(), &mut rng).unwrap();
+                    let mut other = view.redeal(&fill).unwrap();
+                    other.validate().unwrap();
+                    if advance_to(&mut other, s) {
+                        other.legal_actions(&mut other_legal);
+                        let mut b =
+                            SearchAgent::new(Arc::clone(&variant), SearchConfig::with_budget(16));
+                        b.reset(other.seed(), s);
+                        assert_eq!(
+                            b.act(&other.view(s), &other_legal),
+                            chosen,
+                            "{name} deal {i}"
+                        );
+                        assert_eq!(b.last_decision(), &d, "{name} deal {i}");
+                        compared += 1;
+                    }
+                    for (n, r) in robs.iter_mut().zip(rob) {
+                        *n += u32::from(r);
+                    }
                 }
                 deal.play(greedy).unwrap();
             }
         }
     }
-    assert!(robs > 0, "no rob met");
+    assert!(robs[0] > 0, "no kong robbed: {robs:?}");
+    assert!(compared > 0, "no rob compared on another deal");
 }

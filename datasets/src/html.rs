@@ -263,7 +263,7 @@ function reviewHtml(step) {
     const list = review.decisions.map(d => `step ${d.step}: played ${actionText(d.played)}` + (actionText(d.search_plays) !== actionText(d.played) ? `; search plays ${actionText(d.search_plays)}` : "")).join("<br>");
     return `<div class="muted">Not a decision of seat ${review.seat} with a choice. Its decisions:</div><div>${list}</div>`;
   }
-  if (!d.estimates.length) return `played ${actionText(d.played)}: a win taken without searching (wins=take, or a rob)`;
+  if (!d.estimates.length) return `played ${actionText(d.played)}: a win taken without searching (wins=take, or a flower robbed before the first turn)`;
   const rows = d.estimates.map(e => {
     const cls = [JSON.stringify(e.action) === JSON.stringify(d.played) ? "played" : "", JSON.stringify(e.action) === JSON.stringify(d.search_plays) ? "search" : ""].join(" ");
     const mean = e.mean === null ? "–" : e.mean.toFixed(3);

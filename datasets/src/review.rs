@@ -35,8 +35,8 @@ pub struct ReviewedDecision {
     pub greedy: Option<Action>,
     pub determinizations: u32,
     /// Every legal action's estimate, in the engine's order; empty when the search did not
-    /// search (a win it took unsearched: under `wins=take`, or one robbing a kong or a
-    /// flower).
+    /// search (a win it took unsearched: under `wins=take`, or one robbing a flower before the
+    /// first turn).
     pub estimates: Vec<ActionEstimate>,
 }
 
@@ -202,7 +202,7 @@ impl Review {
             s.push_str(&format!("\nstep {}: hand {}{offer}\n", d.step, d.hand));
             if d.estimates.is_empty() {
                 s.push_str(&format!(
-                    "  played {}; a win the search takes without searching (wins=take, or a rob)\n",
+                    "  played {}; a win the search takes without searching (wins=take, or a flower robbed before the first turn)\n",
                     d.played
                 ));
                 continue;
@@ -264,7 +264,7 @@ mod tests {
 
     /// Under every shipped variant: the review covers exactly the seat's decisions with a
     /// choice, gives every legal action an estimate in the engine's order (a win offered too,
-    /// unless the search is named `wins=take` or the win robs a kong or a flower), and names greedy's choice and the search's default (the value agent's choice
+    /// unless the search is named `wins=take` or the win robs a flower before the first turn), and names greedy's choice and the search's default (the value agent's choice
     /// under `own=value`); and a review of a search agent's own play, plain (`search:24`) or
     /// tuned (`search:24:margin=0:first=8:own=value:wins=take`), by that agent marks at
     /// every decision the very action it played, which a review that rebuilt another state,

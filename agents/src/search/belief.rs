@@ -103,14 +103,21 @@ impl Belief {
 
     /// Works out, from the view, what every sample of this decision shares.
     pub fn prepare(&mut self, view: &View<'_>) {
-        self.unseen = Some(view.unseen());
+        let unseen = view.unseen();
+        self.unseen = Some(unseen);
         self.rules = Some(hand_rules(view, 0));
         let me = view.seat();
         let discards = view.discards();
-        let offer = view.tile_on_offer();
+        let offer = view.discard_on_offer();
         let multiple = view.rules().multiple_winners;
-        // The seat whose discard is on offer, when the viewer answers one.
-        let discarder = offer.and_then(|_| discards.last().map(|d| d.seat()));
+        // The seat whose discard is on offer, when the viewer answers one, or whose kong it
+        // may rob (搶槓): the seats asked before the viewer could not win on the tile.
+        let kong = view.kong_on_offer();
+        let (offered, offerer) = match (offer, kong) {
+            (Some(t), _) => (Some(t), discards.last().map(|d| d.seat())),
+            (None, Some((declarer, _))) => (view.tile_on_offer(), Some(declarer)),
+            (None, None) => (None, None),
+        };
         let wild = view.wild();
         let dead_wild = |t: Tile| Some(t) == wild && !view.rules().wilds_in_claims;
         for (k, slot) in self.opponents.iter_mut().enumerate() {
@@ -141,17 +148,19 @@ impl Belief {
                     }
                 }
             }
-            if let (Some(t), Some(from)) = (offer, discarder) {
+            if let (Some(t), Some(from)) = (offered, offerer) {
                 // Asked before the viewer and not the winner alone (it would have won).
                 let before = seat.distance_from(from) < me.distance_from(from);
                 if before && from != seat && !multiple && !dead_wild(t) {
                     passed.insert(t);
                 }
             }
+            // A concealed kong being declared is a set of its own, its tiles on show.
+            let declaring = u8::from(kong == Some((seat, true)));
             *slot = Opponent {
                 seat: Some(seat),
-                size: view.hand_len(seat) as u8,
-                rules_sets: view.rules().sets - melds,
+                size: unseen.hand_sizes[seat],
+                rules_sets: view.rules().sets - melds - declaring,
                 turns: match declared {
                     Some(i) => own.iter().filter(|&&j| j <= i).count() as u32,
                     None => own.len() as u32,

@@ -26,8 +26,9 @@
 //! ([`Wins::Search`]): greedy takes every win, but a ready hand early in a deal may be worth
 //! more when it lets a discard go by for a self-draw (paid by all three) or plays on for a
 //! dearer hand, and the variant's table says by how much (`wins=take` takes every win
-//! unsearched; a win robbing a kong or a flower, 搶槓 or 七搶一, is always taken, its
-//! decision not one the view can be redealt at). A decision with one legal action is not
+//! unsearched). A win robbing a kong or a flower (搶槓, 七搶一) is searched too; only a flower
+//! robbed while the flowers first dealt are still being replaced is taken unsearched, that
+//! decision not one the view can be redealt at. A decision with one legal action is not
 //! searched.
 //!
 //! The default and the searching seat's own later play in the rollouts are greedy's unless
@@ -278,7 +279,7 @@ pub struct ActionEstimate {
 pub struct SearchDecision {
     /// Every legal action's estimate, in the engine's order; empty when the decision was not
     /// searched (one legal action, or a win taken unsearched: under `wins=take`, or one
-    /// robbing a kong or a flower).
+    /// robbing a flower while the flowers first dealt are replaced).
     pub estimates: ArrayVec<ActionEstimate, MAX_CANDIDATES>,
     /// The searching seat's own policy's choice ([`OwnPolicy`]: greedy's unless named).
     pub default: Option<Action>,
@@ -401,8 +402,8 @@ impl Search {
         self.rollout.set_own_seat(view.seat());
         self.decision.default = Some(default);
         let chosen = match win {
-            // A robbed kong's tile or flower (搶槓, 七搶一) is not a decision the view can
-            // be redealt at, so that win is taken unsearched.
+            // A flower robbed while the flowers first dealt are replaced (七搶一 before the
+            // first turn) is not a decision the view can be redealt at: that win is taken.
             Some(w) if self.config.wins == Wins::Take || !view.can_redeal() => w,
             _ if legal.len() == 1 => default,
             _ => self.search(view, legal, default, sampler, rng),

@@ -38,8 +38,16 @@ impl Sampler for TrueHands<'_> {
         let fill = &mut self.unshuffled;
         *fill = Fill::default();
         for o in Seat::ALL.into_iter().filter(|&o| o != view.seat()) {
-            let hand = self.deal.hand(o);
-            fill.hands[o] = *hand;
+            let mut hand = *self.deal.hand(o);
+            // A kong the viewer may rob is on show: its tiles are no part of the hidden hand.
+            if let (Some((declarer, concealed)), Some(t)) =
+                (view.kong_on_offer(), view.tile_on_offer())
+            {
+                if declarer == o {
+                    hand.remove_n(t, if concealed { 4 } else { 1 });
+                }
+            }
+            fill.hands[o] = hand;
             for t in hand.tiles() {
                 counts[t.index()] -= 1;
             }

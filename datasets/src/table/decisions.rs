@@ -249,7 +249,7 @@ pub fn describe(column: &str) -> Option<&'static str> {
         "obs_version" => "the observation layout (taisim_agents::OBS_VERSION)",
         "variant" => "the variant's name",
         "search_action" => "the search's choice (action-space index): the deciding search agent's, or with --label-with the labelling search's, which the seat did not necessarily play; null where no search decided (another agent's decision without --label-with). Columns search_* are present only in runs whose recorded seats are search agents or made with --label-with",
-        "search_mean" => "per action-space index (144 values): the search's mean points for the seat at the end of the deal after that action, over its rollouts; NaN where it did not estimate the action (illegal, left out by its prior, a win taken unsearched (wins=take, or one robbing a kong or a flower), a decision no search saw)",
+        "search_mean" => "per action-space index (144 values): the search's mean points for the seat at the end of the deal after that action, over its rollouts; NaN where it did not estimate the action (illegal, left out by its prior, a win taken unsearched (wins=take, or one robbing a flower before the first turn), a decision no search saw)",
         "search_advantage" => "per action-space index: the mean points more than the search's default (greedy's choice, or the value agent's under own=value) on the same determinizations (0 for the default itself); NaN where not estimated",
         "search_rollouts" => "per action-space index: the rollouts behind search_mean (fewer for actions dropped early by its racing schedule); 0 where not estimated",
         _ => return None,
