@@ -219,6 +219,9 @@ fn robbing_an_added_kong() {
         assert_eq!(deal.view(N).tile_on_offer(), Some(t("7m")));
         assert_eq!(deal.view(N).discard_on_offer(), None);
         assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+        assert_eq!(deal.view(N).kong_on_offer(), Some((W, false)));
+        assert_eq!(deal.view(E).kong_on_offer(), None, "not E's decision");
+        check_rob_redealt(&deal, N, W, t("7m"));
         if rob {
             play(&mut deal, N, Action::Win);
             let r = deal.result().unwrap();
@@ -285,49 +288,6 @@ fn check_rob_redealt(deal: &Deal, robber: Seat, declarer: Seat, tile: taisim_sim
 }
 
 #[test]
-fn a_kong_on_offer_is_redealt() {
-    // The added kong of `robbing_an_added_kong`.
-    let hands = [
-        "7m1m1s9s2p5p8pSWNEE6s7s8s3p3s",
-        "12m99p33p66p77s99sWWNN",
-        "77m44p11p22s55s8m6mCCFF",
-        "123456p789p1s2s3s89mPP",
-    ];
-    let mut deal = rigged(Rules::TAIWAN16, hands, "C F P 7m", "5s");
-    play(&mut deal, E, Action::Discard(t("7m")));
-    play(&mut deal, W, Action::Pung);
-    play(&mut deal, N, Action::Pass);
-    play(&mut deal, W, Action::Discard(t("8m")));
-    play(&mut deal, N, Action::Discard(t("C")));
-    play(&mut deal, W, Action::Pass);
-    play(&mut deal, E, Action::Discard(t("F")));
-    play(&mut deal, W, Action::Pass);
-    play(&mut deal, S, Action::Discard(t("P")));
-    play(&mut deal, N, Action::Pass);
-    play(&mut deal, W, Action::AddedKong(t("7m")));
-    assert_eq!(deal.view(N).kong_on_offer(), Some((W, false)));
-    assert_eq!(deal.view(E).kong_on_offer(), None, "not E's decision");
-    check_rob_redealt(&deal, N, W, t("7m"));
-
-    // The concealed kong of `concealed_kong_robbed_only_when_the_rules_say`, under rules
-    // that let it be robbed (no shipped variant does).
-    let hands = [
-        "5555p1m9m1s9sSWNCFP6s7s8s",
-        "46p123m456m789m123sEE",
-        "33m44s11p22s55s8m6mCCFF",
-        "7p8p9p1s2s3s7m8m9mNNPPP2m2m",
-    ];
-    let rules = Rules {
-        rob_concealed_kong: true,
-        ..Rules::TAIWAN16
-    };
-    let mut deal = rigged(rules, hands, "", "3p");
-    play(&mut deal, E, Action::ConcealedKong(t("5p")));
-    assert_eq!(deal.view(S).kong_on_offer(), Some((E, true)));
-    check_rob_redealt(&deal, S, E, t("5p"));
-}
-
-#[test]
 fn concealed_kong_robbed_only_when_the_rules_say() {
     // E holds four 5p; S waits on 5p (46p).
     let hands = [
@@ -343,6 +303,8 @@ fn concealed_kong_robbed_only_when_the_rules_say() {
     let mut deal = rigged(rules, hands, "", "3p");
     play(&mut deal, E, Action::ConcealedKong(t("5p")));
     assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+    assert_eq!(deal.view(S).kong_on_offer(), Some((E, true)));
+    check_rob_redealt(&deal, S, E, t("5p"));
     play(&mut deal, S, Action::Win);
     assert!(deal.result().unwrap().context.robbing_kong);
 
@@ -402,6 +364,7 @@ fn seven_flowers_rob_the_eighth() {
                                           // W draws f8 and shows it: S may take it.
         assert_eq!(deal.flower_on_offer(), Some(Flower::Bamboo));
         assert_eq!(legal(&deal), vec![Action::Win, Action::Pass]);
+        check_flower_redealt(&deal, S, W);
         if rob {
             play(&mut deal, S, Action::Win);
             let r = deal.result().unwrap();
@@ -421,38 +384,27 @@ fn seven_flowers_rob_the_eighth() {
     }
 }
 
-/// A seat deciding whether to rob a flower (七搶一) may redeal that decision: the redealt
-/// deal is legal, offers it the same flower and actions, and robbing or passing there plays
-/// on as in the real deal.
-#[test]
-fn a_flower_on_offer_is_redealt() {
-    let hands = [
-        "123m456m789m123p45pEEE",
-        "f1f2f3f4f5f6f7 1s2s3s4s5s6s7s8s9s",
-        "11p22p33p44p66p77p88p99p",
-        "SSWWNNCCFFPP1m2m3m4m",
-    ];
-    let mut deal = rigged(Rules::TAIWAN16, hands, "C f8", "SWN5s6s7s8s 5m");
-    play(&mut deal, E, Action::Discard(t("E")));
-    play(&mut deal, S, Action::Discard(t("C")));
-    play(&mut deal, N, Action::Pass);
-    let view = deal.view(S);
+/// `robber`'s decision to rob the flower on offer in `deal` (七搶一), redealt on many fills:
+/// each redealt deal is legal, offers it the same flower and actions, and robbing or passing
+/// there plays on as in the real deal.
+fn check_flower_redealt(deal: &Deal, robber: Seat, revealer: Seat) {
+    let view = deal.view(robber);
     assert!(view.can_redeal());
     let mut rng = taisim_sim::rng_from_seed(7);
     for _ in 0..20 {
         let fill = taisim_sim::Fill::shuffled(&view.unseen(), &mut rng).unwrap();
         let redealt = view.redeal(&fill).unwrap();
         redealt.validate().unwrap();
-        assert_eq!(redealt.to_act(), Some(S));
-        assert_eq!(redealt.flower_on_offer(), Some(Flower::Bamboo));
+        assert_eq!(redealt.to_act(), Some(robber));
+        assert_eq!(redealt.flower_on_offer(), deal.flower_on_offer());
         assert_eq!(legal(&redealt), vec![Action::Win, Action::Pass]);
         let mut robbed = redealt.clone();
-        play(&mut robbed, S, Action::Win);
+        play(&mut robbed, robber, Action::Win);
         let r = robbed.result().unwrap();
-        assert_eq!((r.outcome, r.payer), (Outcome::FlowerWin, Some(W)));
+        assert_eq!((r.outcome, r.payer), (Outcome::FlowerWin, Some(revealer)));
         let mut passed = redealt;
-        play(&mut passed, S, Action::Pass);
-        assert_eq!(passed.to_act(), Some(W));
+        play(&mut passed, robber, Action::Pass);
+        assert_eq!(passed.to_act(), Some(revealer));
     }
 }
 
