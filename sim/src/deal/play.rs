@@ -149,15 +149,11 @@ impl Deal {
     /// A kong is declared: seats that win on its tile may rob it first (an added kong always,
     /// a concealed one only where the rules say).
     pub(super) fn declare_kong(&mut self, seat: Seat, tile: Tile, concealed: bool) {
-        let mut robbers = SeatSet::EMPTY;
-        if !concealed || self.rules.rob_concealed_kong {
-            for k in 1..4 {
-                let other = seat.add(k);
-                if self.may_win_on_offer(other) && self.can_win_with(other, tile) {
-                    robbers.insert(other);
-                }
-            }
-        }
+        let robbers = if !concealed || self.rules.rob_concealed_kong {
+            self.kong_robbers(seat, tile)
+        } else {
+            SeatSet::EMPTY
+        };
         if robbers.is_empty() {
             self.complete_kong(seat, tile, concealed);
         } else {
@@ -169,6 +165,19 @@ impl Deal {
                 winners: SeatSet::EMPTY,
             };
         }
+    }
+
+    /// The seats that may win on `tile` as `declarer` makes a kong of it (搶槓): asked when
+    /// the kong is declared, and again when a redeal rebuilds the decision on other hands.
+    pub(super) fn kong_robbers(&self, declarer: Seat, tile: Tile) -> SeatSet {
+        let mut robbers = SeatSet::EMPTY;
+        for k in 1..4 {
+            let other = declarer.add(k);
+            if self.may_win_on_offer(other) && self.can_win_with(other, tile) {
+                robbers.insert(other);
+            }
+        }
+        robbers
     }
 
     pub(super) fn complete_kong(&mut self, seat: Seat, tile: Tile, concealed: bool) {

@@ -189,8 +189,7 @@ impl Deal {
                 .count() as u8;
         }
         // A kong that may be robbed is on show: its tiles are the declarer's, not unseen.
-        if let Some((declarer, kong)) = self.kong_tiles().filter(|&(s, _)| s != viewer) {
-            let (tile, n) = kong;
+        if let Some((declarer, (tile, n))) = self.kong_tiles().filter(|&(s, _)| s != viewer) {
             counts[tile.index()] -= n;
             hand_sizes[declarer] -= n;
         }
@@ -205,15 +204,9 @@ impl Deal {
     /// The seat declaring a kong others may rob, with the kong's kind and the copies of it
     /// that seat still holds (one added to a pung, four laid concealed).
     fn kong_tiles(&self) -> Option<(Seat, (Tile, u8))> {
-        match self.phase {
-            Phase::RobKong {
-                tile,
-                seat,
-                concealed,
-                ..
-            } => Some((seat, (tile, if concealed { 4 } else { 1 }))),
-            _ => None,
-        }
+        let (declarer, concealed) = self.kong_on_offer()?;
+        let tile = self.tile_on_offer()?;
+        Some((declarer, (tile, if concealed { 4 } else { 1 })))
     }
 
     fn redealable_for(&self, viewer: Seat) -> bool {
@@ -369,13 +362,7 @@ impl Deal {
         } = self.phase
         {
             // As with a discard: every seat that may rob on the redealt hands is asked again.
-            let mut pending = SeatSet::EMPTY;
-            for k in 1..4 {
-                let other = seat.add(k);
-                if deal.may_win_on_offer(other) && deal.can_win_with(other, tile) {
-                    pending.insert(other);
-                }
-            }
+            let pending = deal.kong_robbers(seat, tile);
             debug_assert!(pending.contains(viewer), "the viewer may rob the kong");
             deal.phase = Phase::RobKong {
                 tile,
