@@ -176,7 +176,8 @@ fn main() {
     let [[win, self_draw, deal_in], [base_win, base_self_draw, base_deal_in]] =
         t.outcomes.map(|o| o.rates(seats));
     println!(
-        "budget {budget} margin {margin} belief {belief:?} {}: {} walls, mean_diff {mean:+.3} ± {se:.3} (95% [{:+.3}, {:+.3}])  win {:.3}/{:.3} self {:.3}/{:.3} dealin {:.3}/{:.3}  {:.1} ms/turn-ish  {:.0}s",
+        "budget {budget} margin {margin} belief {} {}: {} walls, mean_diff {mean:+.3} ± {se:.3} (95% [{:+.3}, {:+.3}])  win {:.3}/{:.3} self {:.3}/{:.3} dealin {:.3}/{:.3}  {:.1} ms/turn-ish  {:.0}s",
+        a[5],
         variant.name(),
         t.diffs.walls,
         mean - 1.96 * se,
