@@ -28,6 +28,17 @@
 //! (`deal,decision,phase,chosen,default,estimate,truth`), and
 //! `--wins-only` judges only the decisions that offer a win (the search searches them unless
 //! its name says `wins=take`): what letting a win go for a later one is worth, in seconds.
+//! `--on-search` judges the search on its own trajectory instead, on the arena's walls: wall
+//! `i` of SEED dealt as `taisim arena --seed SEED` deals it (its round and dealer drawn from
+//! its seed; `--first-wall N` starts at wall N), played four times, each seat in turn playing
+//! the search's choice at each of its decisions (the other seats greedy), and each of its
+//! departures judged as above. By the performance-difference identity the judged gains' sum
+//! is then, in expectation, what the seat's points gain over greedy's in the same seat of the
+//! same walls: the arena's mean_diff, which the report gives too, realized and far noisier.
+//! On greedy's trajectory the sum is the departures' worth in the states greedy reaches
+//! (under the first deal's round and dealer), not what the search would gain. With
+//! `--wins-only` the seat plays greedy except at a win offered. `compare` pairs runs on
+//! greedy's trajectory only (on the search's own, two settings reach different decisions).
 //! `search_truth compare A.csv B.csv DEALS` pairs two such runs of the same deals decision
 //! by decision: the first's gain over the second a seat and deal, with its standard error
 //! over the decisions (a decision both runs left alike, or departed from alike, adds exactly
@@ -47,9 +58,9 @@ use taisim_agents::search::{
     rollout, RolloutPolicy, Sampler, SearchAgent, SearchConfig, TrueHands,
 };
 use taisim_agents::{Agent, AgentSpec, BuiltinAgent, GreedyAgent, SearchSpec, SEARCH_SETTINGS};
-use taisim_score::Variant;
+use taisim_score::{score_deal, Variant};
 use taisim_sim::algo::Discards;
-use taisim_sim::{deal_seed, rng_from_seed, Action, ActionList, Seat, View};
+use taisim_sim::{deal_seed, rng_from_seed, Action, ActionList, Deal, DealContext, Seat, View};
 
 /// The points of `actions[0]` less those of `actions[1]` at the decision of `view`, both
 /// played on the same fill.
@@ -126,7 +137,13 @@ fn main() {
         file
     });
     let wins_only = a.iter().any(|x| x == "--wins-only");
-    a.retain(|x| x != "--wins-only");
+    let on_search = a.iter().any(|x| x == "--on-search");
+    a.retain(|x| x != "--wins-only" && x != "--on-search");
+    let first_wall: u64 = a.iter().position(|x| x == "--first-wall").map_or(0, |i| {
+        let n = a.remove(i + 1);
+        a.remove(i);
+        n.parse().unwrap()
+    });
     let deals: u64 = a[1].parse().unwrap();
     let seed: u64 = a[2].parse().unwrap();
     let judged = &a[3];
@@ -182,9 +199,9 @@ fn main() {
     let mut phase_rollouts = [0.0f64; PHASES];
     // Wall-clock seconds of the searched decisions (a share of the cost, not a benchmark).
     let mut phase_seconds = [0.0f64; PHASES];
-    for_each_choice(&variant, seed, deals, |i, deal, view, legal, default| {
+    let mut judge = |i: u64, deal: &Deal, view: &View<'_>, legal: &ActionList, default: Action| {
         if wins_only && !legal.iter().any(|a| a.is_win()) {
-            return;
+            return default;
         }
         let seat = view.seat();
         decision = if i == last_deal { decision + 1 } else { 0 };
@@ -274,19 +291,37 @@ fn main() {
                 .unwrap();
             }
         }
-    });
+        chosen
+    };
+    // The seats judged: all four of greedy self-play, or one a deal playing what it chose.
+    let seat_deals = if on_search {
+        let walls = first_wall..first_wall + deals;
+        let realized = on_search_trajectory(&variant, seed, walls.clone(), &mut judge);
+        println!(
+            "on the search's own trajectory, the arena's walls {walls:?} of seed {seed}, each seat in turn \
+             searching, the rest greedy: its points less greedy's in the same seat, realized (the arena's \
+             mean_diff): {:+.4} ± {:.4} a seat and deal",
+            realized.0, realized.1
+        );
+        (4 * deals) as f64
+    } else {
+        for_each_choice(&variant, seed, deals, |i, deal, view, legal, default| {
+            judge(i, deal, view, legal, default);
+        });
+        (4 * deals) as f64
+    };
     let who = match tuned {
         Some(spec) => format!("search:{spec} ({config:?})"),
         None => judged.clone(),
     };
     println!("{who}, {deals} deals of seed {seed}, {searched} searched decisions, {fills} true-state fills a departure");
     println!(
-        "true gain of the departures per deal (all four seats): {:+.4} ± {:.4}",
-        groups[0].truth / deals as f64,
+        "true gain of the departures a seat and deal: {:+.4} ± {:.4}",
+        groups[0].truth / seat_deals,
         {
             let g = &groups[0];
             let m = g.truth / g.n.max(1.0);
-            ((g.truth_sq / g.n.max(1.0) - m * m).max(0.0) * g.n).sqrt() / deals as f64
+            ((g.truth_sq / g.n.max(1.0) - m * m).max(0.0) * g.n).sqrt() / seat_deals
         }
     );
     for (g, name) in groups.iter().zip(names) {
@@ -310,10 +345,62 @@ fn main() {
                 phase_searched[p],
                 phase_rollouts[p] / phase_searched[p].max(1.0),
                 phase_seconds[p] / phase_seconds.iter().sum::<f64>().max(f64::MIN_POSITIVE),
-                g.truth / (4 * deals) as f64
+                g.truth / seat_deals
             );
         }
     }
+}
+
+/// Plays walls `walls` of `seed` as the arena deals them (wall `i` seeded `deal_seed(seed, i)`,
+/// its round and dealer drawn from that seed), each four times: with each seat in turn
+/// playing what `judge` returns at its decisions with a real choice (the other seats, and that
+/// seat elsewhere, greedy). Returns the mean over the seat-walls of that seat's points less
+/// its points in greedy self-play of the same wall, with its standard error: the arena's
+/// mean_diff on these walls.
+fn on_search_trajectory(
+    variant: &Variant,
+    seed: u64,
+    walls: std::ops::Range<u64>,
+    judge: &mut impl FnMut(u64, &Deal, &View<'_>, &ActionList, Action) -> Action,
+) -> (f64, f64) {
+    let mut legal = ActionList::new();
+    let (mut sum, mut sq, mut n) = (0.0f64, 0.0f64, 0.0f64);
+    let new_deal = |i| {
+        let wall_seed = deal_seed(seed, i);
+        Deal::new(variant.rules(), wall_seed, DealContext::drawn(wall_seed)).unwrap()
+    };
+    for (i, seat) in walls.flat_map(|i| Seat::ALL.map(|seat| (i, seat))) {
+        let [mut deal, mut greedy_deal] = [new_deal(i), new_deal(i)];
+        while let Some(s) = deal.to_act() {
+            deal.legal_actions(&mut legal);
+            let action = {
+                let view = deal.view(s);
+                let default = GreedyAgent.act(&view, &legal);
+                if s == seat && legal.len() > 1 {
+                    judge(i, &deal, &view, &legal, default)
+                } else {
+                    default
+                }
+            };
+            deal.play(action).unwrap();
+        }
+        while let Some(s) = greedy_deal.to_act() {
+            let action = GreedyAgent.act_in(&greedy_deal, s, &mut legal);
+            greedy_deal.play(action).unwrap();
+        }
+        let points = |deal: &Deal| {
+            let st = variant.settlement();
+            score_deal(deal, variant, st.base, st.per_tai)
+                .unwrap()
+                .payments[seat] as f64
+        };
+        let d = points(&deal) - points(&greedy_deal);
+        sum += d;
+        sq += d * d;
+        n += 1.0;
+    }
+    let mean = sum / n;
+    (mean, ((sq / n - mean * mean).max(0.0) / n).sqrt())
 }
 
 /// Pairs two runs' departures (see the module documentation).
