@@ -293,8 +293,10 @@ fn main() {
         }
         chosen
     };
-    // The seats judged: all four of greedy self-play, or one a deal playing what it chose.
-    let seat_deals = if on_search {
+    // Every seat of every deal is judged: of greedy self-play, or on the search's own
+    // trajectory one table a seat.
+    let seat_deals = (4 * deals) as f64;
+    if on_search {
         let walls = first_wall..first_wall + deals;
         let realized = on_search_trajectory(&variant, seed, walls.clone(), &mut judge);
         println!(
@@ -303,13 +305,11 @@ fn main() {
              mean_diff): {:+.4} ± {:.4} a seat and deal",
             realized.0, realized.1
         );
-        (4 * deals) as f64
     } else {
         for_each_choice(&variant, seed, deals, |i, deal, view, legal, default| {
             judge(i, deal, view, legal, default);
         });
-        (4 * deals) as f64
-    };
+    }
     let who = match tuned {
         Some(spec) => format!("search:{spec} ({config:?})"),
         None => judged.clone(),
@@ -369,35 +369,40 @@ fn on_search_trajectory(
         let wall_seed = deal_seed(seed, i);
         Deal::new(variant.rules(), wall_seed, DealContext::drawn(wall_seed)).unwrap()
     };
-    for (i, seat) in walls.flat_map(|i| Seat::ALL.map(|seat| (i, seat))) {
-        let [mut deal, mut greedy_deal] = [new_deal(i), new_deal(i)];
-        while let Some(s) = deal.to_act() {
-            deal.legal_actions(&mut legal);
-            let action = {
-                let view = deal.view(s);
-                let default = GreedyAgent.act(&view, &legal);
-                if s == seat && legal.len() > 1 {
-                    judge(i, &deal, &view, &legal, default)
-                } else {
-                    default
-                }
-            };
-            deal.play(action).unwrap();
-        }
+    let payments = |deal: &Deal| {
+        let st = variant.settlement();
+        score_deal(deal, variant, st.base, st.per_tai)
+            .unwrap()
+            .payments
+    };
+    for i in walls {
+        // Greedy self-play of the wall: every seat's reference, played once.
+        let mut greedy_deal = new_deal(i);
         while let Some(s) = greedy_deal.to_act() {
             let action = GreedyAgent.act_in(&greedy_deal, s, &mut legal);
             greedy_deal.play(action).unwrap();
         }
-        let points = |deal: &Deal| {
-            let st = variant.settlement();
-            score_deal(deal, variant, st.base, st.per_tai)
-                .unwrap()
-                .payments[seat] as f64
-        };
-        let d = points(&deal) - points(&greedy_deal);
-        sum += d;
-        sq += d * d;
-        n += 1.0;
+        let reference = payments(&greedy_deal);
+        for seat in Seat::ALL {
+            let mut deal = new_deal(i);
+            while let Some(s) = deal.to_act() {
+                deal.legal_actions(&mut legal);
+                let action = {
+                    let view = deal.view(s);
+                    let default = GreedyAgent.act(&view, &legal);
+                    if s == seat && legal.len() > 1 {
+                        judge(i, &deal, &view, &legal, default)
+                    } else {
+                        default
+                    }
+                };
+                deal.play(action).unwrap();
+            }
+            let d = (payments(&deal)[seat] - reference[seat]) as f64;
+            sum += d;
+            sq += d * d;
+            n += 1.0;
+        }
     }
     let mean = sum / n;
     (mean, ((sq / n - mean * mean).max(0.0) / n).sqrt())
