@@ -80,10 +80,15 @@ fn search(c: &mut Criterion) {
             })
         });
         group.sample_size(10);
-        for budget in [64u32, SearchConfig::DEFAULT_DETERMINIZATIONS] {
-            group.bench_function(format!("decision_search_{budget}"), |b| {
-                let mut agent =
-                    SearchAgent::new(Arc::clone(&variant), SearchConfig::with_budget(budget));
+        // `search:64`, `search:2048` and plain `search` (2048, tuned late in the deal).
+        let configs = [
+            ("64", SearchConfig::with_budget(64)),
+            ("2048", SearchConfig::with_budget(2048)),
+            ("plain", SearchConfig::plain()),
+        ];
+        for (label, config) in configs {
+            group.bench_function(format!("decision_search_{label}"), |b| {
+                let mut agent = SearchAgent::new(Arc::clone(&variant), config);
                 b.iter(|| {
                     let mut n = 0;
                     for (deal, legal) in &positions {

@@ -410,25 +410,37 @@ fn on_search_trajectory(
 
 /// Pairs two runs' departures (see the module documentation).
 fn compare(first: &str, second: &str, deals: u64) {
-    // (deal, decision) -> (phase, chosen, truth).
+    // (deal, decision) -> (phase, chosen, truth). A line that does not read whole (the last
+    // line of a file another run is still writing) is left out and counted.
     let read = |path: &str| -> HashMap<(u64, u64), (usize, String, f64)> {
-        let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
-        file.lines()
-            .skip(1)
-            .map(|line| {
-                let line = line.unwrap();
-                let f: Vec<&str> = line.split(',').collect();
-                let key = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        let file = std::io::BufReader::new(
+            std::fs::File::open(path).unwrap_or_else(|e| panic!("{path}: {e}")),
+        );
+        let parse = |line: &str| {
+            let f: Vec<&str> = line.split(',').collect();
+            Some((
+                (f.first()?.parse().ok()?, f.get(1)?.parse().ok()?),
                 (
-                    key,
-                    (
-                        f[2].parse().unwrap(),
-                        f[3].to_string(),
-                        f[6].parse().unwrap(),
-                    ),
-                )
+                    f.get(2)?.parse().ok()?,
+                    f.get(3)?.to_string(),
+                    f.get(6)?.parse().ok()?,
+                ),
+            ))
+        };
+        let mut partial = 0;
+        let rows = file
+            .lines()
+            .skip(1)
+            .filter_map(|line| {
+                let row = line.ok().as_deref().and_then(parse);
+                partial += usize::from(row.is_none());
+                row
             })
-            .collect()
+            .collect();
+        if partial > 0 {
+            eprintln!("{path}: {partial} line(s) not whole, left out (is a run still writing it?)");
+        }
+        rows
     };
     let (a, b) = (read(first), read(second));
     let mut keys: Vec<_> = a.keys().chain(b.keys()).copied().collect();

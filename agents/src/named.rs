@@ -14,6 +14,7 @@ use crate::greedy::{DefensiveAgent, GreedyAgent};
 use crate::policy::{Policy, PolicyAgent, PolicyError};
 use crate::search::{
     Draws, OwnPolicy, RolloutPolicy, Schedule, SearchAgent, SearchConfig, SearchDecision, Wins,
+    PLAIN_LATE_DISCARDS,
 };
 use crate::value::ValueAgent;
 
@@ -46,7 +47,7 @@ pub enum AgentSpec {
     Policy(PathBuf),
     /// `search`, `search:N` or `search:N:SETTING=VALUE...`: the sampling player with `N`
     /// determinizations a decision ([`SearchConfig::DEFAULT_DETERMINIZATIONS`] for plain
-    /// `search`), its tuning as named.
+    /// `search`, tuned as [`SearchSpec::DEFAULT`]), its tuning as named.
     Search(SearchSpec),
     /// `exec:COMMAND`: a program outside taisim speaking the JSON-lines protocol
     /// (`docs/protocol.md`), run through the shell.
@@ -244,8 +245,15 @@ pub struct SearchSpec {
 }
 
 impl SearchSpec {
-    /// Plain `search`.
-    pub const DEFAULT: SearchSpec = SearchSpec::with_budget(SearchConfig::DEFAULT_DETERMINIZATIONS);
+    /// Plain `search`, as tuned ([`SearchConfig::plain`]): its name in full is
+    /// `search:2048:indifference=0.05:opening=0.2:opening_discards=32`.
+    pub const DEFAULT: SearchSpec = {
+        let mut spec = SearchSpec::with_budget(SearchConfig::DEFAULT_DETERMINIZATIONS);
+        spec.indifference = Some(SearchConfig::PLAIN_LATE_INDIFFERENCE.to_bits());
+        spec.opening = Some(SearchConfig::INDIFFERENCE.to_bits());
+        spec.opening_discards = Some(PLAIN_LATE_DISCARDS);
+        spec
+    };
 
     /// `search:N`, untuned.
     pub const fn with_budget(determinizations: u32) -> SearchSpec {
@@ -663,12 +671,33 @@ mod tests {
     #[test]
     fn a_tuned_search_gets_the_settings_its_name_gives_and_prints_back_as_written() {
         let plain: AgentSpec = "search".parse().unwrap();
-        assert_eq!(plain, "search:2048".parse().unwrap());
+        // Plain `search` is tuned; its settings in full name the same agent.
+        let in_full: AgentSpec = "search:2048:indifference=0.05:opening=0.2:opening_discards=32"
+            .parse()
+            .unwrap();
+        assert_eq!(plain, in_full);
+        assert_eq!(in_full.to_string(), "search");
+        assert_ne!(plain, "search:2048".parse().unwrap());
         assert_eq!(plain.to_string(), "search");
         let AgentSpec::Search(spec) = &plain else {
             panic!("{plain:?}")
         };
         assert_eq!(spec.config(), SearchConfig::default());
+        assert_eq!(
+            spec.config().schedule,
+            Schedule::Racing {
+                first: 64,
+                cull: 1.5,
+                indifference: 0.05,
+                opening: Some(0.2),
+                opening_discards: 32,
+            }
+        );
+        // `search:2048` is the untuned budget: 0.2 throughout.
+        let AgentSpec::Search(budget) = "search:2048".parse().unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(budget.config(), SearchConfig::with_budget(2048));
 
         let name =
             "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:opening_discards=8:own=value:prune=all:rollout=fast:draws=seat:wins=take";
@@ -715,7 +744,7 @@ mod tests {
                 opening: None,
                 opening_discards: 16,
             },
-            ..SearchConfig::default()
+            ..SearchConfig::with_budget(2048)
         };
         assert_eq!(spec.config(), expected);
         // A tuned agent is named as tuned (the arena and the datasets show its name).
@@ -723,10 +752,19 @@ mod tests {
             .build(&Arc::new(Variant::builtin("taiwan16").unwrap()))
             .unwrap();
         assert_eq!(agent.name(), "search:2048:indifference=0.1");
-        let untuned = plain
+        let untuned: AgentSpec = "search:2048".parse().unwrap();
+        let untuned = untuned
             .build(&Arc::new(Variant::builtin("taiwan16").unwrap()))
             .unwrap();
         assert_eq!(untuned.name(), "search:2048");
+        // Plain `search` is named in full where its settings matter (a run's agents).
+        let plain = plain
+            .build(&Arc::new(Variant::builtin("taiwan16").unwrap()))
+            .unwrap();
+        assert_eq!(
+            plain.name(),
+            "search:2048:indifference=0.05:opening=0.2:opening_discards=32"
+        );
         // Four seats, one of them tuned: the settings' colons do not split the list.
         let four = parse_agents("search:64:prune=all,greedy,greedy,greedy").unwrap();
         assert_eq!(four[0].to_string(), "search:64:prune=all");

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use taisim_agents::search::{
     Belief, BeliefModel, Draws, OwnPolicy, Sampler, Schedule, SearchAgent, SearchConfig, TrueHands,
-    Wins, OPENING_DISCARDS,
+    Wins, OPENING_DISCARDS, PLAIN_LATE_DISCARDS,
 };
 use taisim_agents::{Agent, GreedyAgent};
 use taisim_score::{score_deal, Variant};
@@ -495,7 +495,8 @@ fn the_opening_races_at_its_own_indifference() {
     };
     let variant = Arc::new(Variant::builtin("taiwan16").unwrap());
     let agent = |config| SearchAgent::new(Arc::clone(&variant), config);
-    for boundary in [OPENING_DISCARDS, 8] {
+    // 32: plain `search`'s ([`PLAIN_LATE_DISCARDS`]).
+    for boundary in [OPENING_DISCARDS, 8, PLAIN_LATE_DISCARDS] {
         let mut both = agent(racing(0.05, Some(0.5), boundary));
         // The boundary is read only with an opening indifference.
         let mut open = agent(racing(0.5, None, 0));

@@ -16,7 +16,8 @@
 //! played on the first determinizations, then, doubling the count each round, only those whose
 //! paired advantage over greedy's choice (the *default*) is not clearly below a gain worth
 //! having; a decision stops as soon as the default alone is left (most decisions: greedy's
-//! choice is clearly as good as any), else at the budget. Sequential halving
+//! choice is clearly as good as any), else at the budget. Plain `search` ([`SearchConfig::plain`])
+//! deems smaller gains worth having late in the deal, where rollouts are short. Sequential halving
 //! ([`Schedule::Halving`]) is the alternative. The default is always kept, and the search plays
 //! another action only when its advantage over the default, paired on the same
 //! determinizations, exceeds [`SearchConfig::margin`] standard errors: a noisy estimate then
@@ -241,7 +242,7 @@ impl SearchConfig {
             schedule: Schedule::Racing {
                 first: 64,
                 cull: 1.5,
-                indifference: 0.2,
+                indifference: SearchConfig::INDIFFERENCE,
                 opening: None,
                 opening_discards: OPENING_DISCARDS,
             },
@@ -252,9 +253,47 @@ impl SearchConfig {
     }
 }
 
+impl SearchConfig {
+    /// The racing's indifference of `search:N`, in points at taiwan16's stakes.
+    pub const INDIFFERENCE: f64 = 0.2;
+
+    /// The indifference of plain `search` once [`PLAIN_LATE_DISCARDS`] discards lie on the
+    /// table; before, it races at `search:N`'s [`SearchConfig::INDIFFERENCE`].
+    pub const PLAIN_LATE_INDIFFERENCE: f64 = 0.05;
+
+    /// The configuration of plain `search`: `search:2048`, whose racing deems a gain of 0.05
+    /// points worth its rollouts from [`PLAIN_LATE_DISCARDS`] discards on (its name in full:
+    /// `search:2048:indifference=0.05:opening=0.2:opening_discards=32`). Late in the deal the
+    /// rollouts are short, so the small indifference costs little (1.10 times the time of
+    /// `search:2048`), and the small departures it lets through there gain: +0.012 ± 0.003 a
+    /// seat and deal over `search:2048`, paired decision by decision on three development
+    /// seeds (1093, 1094, 1095; BENCHMARKS.md, twenty-fourth session). Earlier, where the
+    /// rollouts are long, the small indifference cost twice the time for no gain.
+    pub const fn plain() -> SearchConfig {
+        let mut config = SearchConfig::with_budget(SearchConfig::DEFAULT_DETERMINIZATIONS);
+        if let Schedule::Racing {
+            indifference,
+            opening,
+            opening_discards,
+            ..
+        } = &mut config.schedule
+        {
+            *opening = Some(*indifference);
+            *indifference = SearchConfig::PLAIN_LATE_INDIFFERENCE;
+            *opening_discards = PLAIN_LATE_DISCARDS;
+        }
+        config
+    }
+}
+
+/// Discards on the table (eight turns of each seat) from which plain `search` races at
+/// [`SearchConfig::PLAIN_LATE_INDIFFERENCE`].
+pub const PLAIN_LATE_DISCARDS: u32 = 32;
+
+/// Plain `search` ([`SearchConfig::plain`]).
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
-        SearchConfig::with_budget(SearchConfig::DEFAULT_DETERMINIZATIONS)
+        SearchConfig::plain()
     }
 }
 
