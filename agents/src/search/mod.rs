@@ -264,10 +264,10 @@ impl SearchConfig {
     /// The configuration of plain `search`: `search:2048`, whose racing deems a gain of 0.05
     /// points worth its rollouts from [`PLAIN_LATE_DISCARDS`] discards on (its name in full:
     /// `search:2048:indifference=0.05:opening=0.2:opening_discards=32`). Late in the deal the
-    /// rollouts are short, so the small indifference costs little (1.10 times the time of
-    /// `search:2048`), and the small departures it lets through there gain: +0.012 ± 0.003 a
-    /// seat and deal over `search:2048`, paired decision by decision on three development
-    /// seeds (1093, 1094, 1095; BENCHMARKS.md, twenty-fourth session). Earlier, where the
+    /// rollouts are short, so the small indifference costs little (1.04 to 1.10 times the time
+    /// of `search:2048`), and the small departures it lets through there gain: +0.011 ± 0.003
+    /// a seat and deal over `search:2048`, paired decision by decision on four development
+    /// seeds (1093 to 1096; BENCHMARKS.md, twenty-fourth and twenty-fifth sessions). Earlier, where the
     /// rollouts are long, the small indifference cost twice the time for no gain.
     pub const fn plain() -> SearchConfig {
         let mut config = SearchConfig::with_budget(SearchConfig::DEFAULT_DETERMINIZATIONS);
