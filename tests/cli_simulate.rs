@@ -478,3 +478,185 @@ fn closed_or_full_stdout_never_panics() {
     }
     assert_eq!(tried, 18);
 }
+
+/// A run's table files and manifests, by name, with their bytes.
+fn run_files(out: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = support::table_files(out);
+    for e in std::fs::read_dir(out).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("manifest") {
+            files.insert(name, std::fs::read(e.path()).unwrap());
+        }
+    }
+    files
+}
+
+fn manifest_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A run records how its agents played its first deal. The same agent name played another
+/// way (here `policy:PATH` after its weights file is written again; in use, as often plain
+/// `search` or any agent after a newer taisim changes it) neither resumes the run, nor adds
+/// a shard to it, nor replays its deals, and a refused resume leaves the run as it was.
+/// With the weights put back, all three go on, to the files of an uninterrupted run.
+#[test]
+fn parts_played_otherwise_never_join_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let first = format!("{root}/tests/fixtures/policy_obs_v2.safetensors");
+    let second = format!("{root}/agents/policies/trained.safetensors");
+    let weights = dir.path().join("w.safetensors");
+    std::fs::copy(&first, &weights).unwrap();
+    let policy = format!("policy:{}", weights.display());
+    let agents = format!("{policy},greedy,greedy,greedy");
+    let play = |out: &Path, extra: &[&str]| {
+        let args = [
+            "simulate",
+            "--deals",
+            "400",
+            "--part-size",
+            "100",
+            "--seed",
+            "3",
+            "--agents",
+            &agents,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        taisim(&[&args[..], extra].concat())
+    };
+    let resume = |out: &Path| {
+        taisim(&[
+            "simulate",
+            "--resume",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (whole, killed, shared) = (
+        dir.path().join("whole"),
+        dir.path().join("killed"),
+        dir.path().join("shared"),
+    );
+    for (out, extra) in [
+        (&whole, &[][..]),
+        (&killed, &[]),
+        (&shared, &["--shard", "1/2"]),
+    ] {
+        let o = play(out, extra);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let recorded = manifest_json(&whole.join("manifest.json"))["play"].clone();
+    assert_eq!(recorded["deal_id"], 0);
+    assert_eq!(recorded["agents"][0], policy.as_str());
+    assert_eq!(recorded["agents"][1], "greedy");
+    assert_eq!(recorded["sha256"].as_str().unwrap().len(), 64);
+    // Every run of the same agents on the same seed records the same fingerprint.
+    for m in [
+        killed.join("manifest.json"),
+        shared.join("manifest-shard-00001-of-00002.json"),
+    ] {
+        assert_eq!(manifest_json(&m)["play"], recorded);
+    }
+    std::fs::remove_file(killed.join("deals/part-00002.parquet")).unwrap();
+
+    // The weights written again: the same name now plays otherwise.
+    std::fs::copy(&second, &weights).unwrap();
+    let before = run_files(&killed);
+    let o = resume(&killed);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("play otherwise than those that wrote manifest.json")
+            && stderr(&o).contains("play deal 0 otherwise"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        run_files(&killed),
+        before,
+        "a refused resume changes nothing"
+    );
+    let o = play(&shared, &["--shard", "2/2"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("manifest-shard-00001-of-00002.json"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!shared.join("manifest-shard-00002-of-00002.json").exists());
+    let o = taisim(&["replay", whole.to_str().unwrap(), "5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot replay deal 5"),
+        "{}",
+        stderr(&o)
+    );
+
+    // The weights put back: the run resumes to the uninterrupted run's files, the second
+    // shard joins the first, and the deal replays.
+    std::fs::copy(&first, &weights).unwrap();
+    let o = resume(&killed);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(support::table_files(&killed), support::table_files(&whole));
+    let o = play(&shared, &["--shard", "2/2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = taisim(&["report", shared.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = taisim(&["replay", whole.to_str().unwrap(), "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // Shards whose manifests record two ways of play are not one run.
+    let second_shard = shared.join("manifest-shard-00002-of-00002.json");
+    let mut m = manifest_json(&second_shard);
+    m["play"]["sha256"] = serde_json::json!("0".repeat(64));
+    std::fs::write(&second_shard, m.to_string()).unwrap();
+    let o = taisim(&["report", shared.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("shard 2/2 was played otherwise than shard 1/2"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A run whose manifest records no play fingerprint (an older taisim's) resumes, says that
+/// its play was not checked, and is not given this taisim's fingerprint for parts it did
+/// not play; once no kept part is left unvouched for, the fingerprint is recorded.
+#[test]
+fn a_run_without_a_fingerprint_resumes_unvouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("older");
+    let o = taisim(&[&SMALL[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = out.join("manifest.json");
+    let recorded = manifest_json(&path)["play"].clone();
+    assert!(recorded.is_object(), "{recorded}");
+    let strip = || {
+        let mut m = manifest_json(&path);
+        m.as_object_mut().unwrap().remove("play");
+        std::fs::write(&path, m.to_string()).unwrap();
+    };
+    strip();
+    std::fs::remove_file(out.join("deals/part-00001.parquet")).unwrap();
+    let o = taisim(&["simulate", "--resume", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("manifest.json records no play fingerprint"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(manifest_json(&path).get("play").is_none());
+
+    // Every part played again by this taisim: now it vouches for them all.
+    strip();
+    std::fs::remove_dir_all(out.join("deals")).unwrap();
+    std::fs::remove_dir_all(out.join("wins")).unwrap();
+    std::fs::remove_dir_all(out.join("tai")).unwrap();
+    let o = taisim(&["simulate", "--resume", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(manifest_json(&path)["play"], recorded);
+}

@@ -123,6 +123,16 @@ impl fmt::Display for AgentSpec {
 }
 
 impl AgentSpec {
+    /// The name with every setting spelled out: plain `search` as its tuned settings
+    /// (`search:2048:indifference=0.05:…`, which a later taisim may tune otherwise); any
+    /// other agent as it prints.
+    pub fn in_full(&self) -> String {
+        match self {
+            AgentSpec::Search(spec) => format!("search:{spec}"),
+            other => other.to_string(),
+        }
+    }
+
     /// Whether the agent's play depends on the variant's scoring table (its patterns, tai
     /// and settlement), so that a change to the table can change how it plays. `search`
     /// does: it plays the action of highest expected points, scored under the variant it
@@ -765,6 +775,13 @@ mod tests {
             plain.name(),
             "search:2048:indifference=0.05:opening=0.2:opening_discards=32"
         );
+        // `in_full` names each agent as it is built: plain `search` with its settings.
+        let plain_spec: AgentSpec = "search".parse().unwrap();
+        assert_eq!(plain_spec.in_full(), plain.name());
+        assert_eq!(one.in_full(), "search:2048:indifference=0.1");
+        let policy: AgentSpec = "policy:w.safetensors".parse().unwrap();
+        assert_eq!(policy.in_full(), "policy:w.safetensors");
+        assert_eq!(AgentSpec::Greedy.in_full(), "greedy");
         // Four seats, one of them tuned: the settings' colons do not split the list.
         let four = parse_agents("search:64:prune=all,greedy,greedy,greedy").unwrap();
         assert_eq!(four[0].to_string(), "search:64:prune=all");

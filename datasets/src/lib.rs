@@ -24,6 +24,7 @@ mod arena;
 mod atomic;
 pub mod compare;
 mod error;
+mod fingerprint;
 pub mod html;
 mod journal;
 mod layout;
@@ -57,6 +58,7 @@ pub use arena::{
 pub use atomic::{check_replaceable, write_atomically};
 pub use compare::{CompareError, CompareOptions, Comparison};
 pub use error::{EngineError, HarnessError};
+pub use fingerprint::PlayFingerprint;
 pub use load::{load_decisions, load_decisions_into, Decisions, SearchLabels};
 pub use log::{
     deal_log, tell_deal, verify_log, write_run_log, DealLog, LogError, LogHeader, Verified,

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::HarnessError;
+use crate::fingerprint::PlayFingerprint;
 use crate::part::PartRecord;
 use crate::spec::{RecordedSpec, RunSpec, Shard};
 
@@ -62,6 +63,12 @@ pub struct Manifest {
     pub variant_file: String,
     /// How seeds derive, for anyone reproducing a deal without taisim's code.
     pub seeding: String,
+    /// How the agents played the run's first deal ([`PlayFingerprint`]): a taisim whose
+    /// agents play it otherwise neither adds parts to the run nor replays its deals. Absent
+    /// when a seat is an outside program, in a run started before taisim recorded it, and
+    /// in one whose kept parts no recorded fingerprint vouched for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<PlayFingerprint>,
     /// Parts in the whole run, all shards together.
     pub parts_in_run: u64,
     /// The parts `[first, end)` this manifest's shard plays.
@@ -91,6 +98,7 @@ impl Manifest {
                     deal j: seed = deal_seed(game seed, j); deal_id = g * 65536 + j"
                     .to_string(),
             },
+            play: None,
             parts_in_run: spec.parts(),
             shard_parts: [parts.start, parts.end],
             rows: Rows::default(),

@@ -51,6 +51,11 @@ pub(crate) struct Player<'a> {
     actions: Vec<u8>,
     /// With `--label-with`: the labelling search of each seat, and its scratch.
     labellers: Option<Labellers>,
+    /// Only while a play fingerprint is taken ([`crate::fingerprint`]): every decision's
+    /// action and what each search worked out for it, as bytes.
+    trace: Option<Vec<u8>>,
+    /// The last deal's payments, seat order E, S, W, N.
+    pays: [i64; 4],
 }
 
 /// The search that labels the recorded decisions (`--label-with`), one per seat so that each
@@ -83,23 +88,49 @@ impl Labellers {
 
 /// Records the decision about to be played in `deal` (with `--decisions`) and labels it:
 /// by `labellers` if given, else by what the acting agent worked out (`own`, a search's).
-fn record(
+/// Returns the labelling search's decision when a labeller (not `own`) made it.
+fn record<'l>(
     recorder: &mut DecisionsColumns,
-    labellers: Option<&mut Labellers>,
+    labellers: Option<&'l mut Labellers>,
     deal: &Deal,
     action: Action,
     step: u32,
     own: Option<&SearchDecision>,
-) {
+) -> Option<&'l SearchDecision> {
     if !recorder.record(deal, action, step) || !recorder.labelled() {
-        return;
+        return None;
     }
-    let decision = match labellers {
-        Some(l) => l.label(deal),
-        None => own,
+    match labellers {
+        Some(l) => {
+            let decision = l.label(deal);
+            if let Some(d) = decision {
+                recorder.label(deal, d);
+            }
+            decision
+        }
+        None => {
+            if let Some(d) = own {
+                recorder.label(deal, d);
+            }
+            None
+        }
+    }
+}
+
+/// Appends what a search worked out to a fingerprint's trace: its choice and every
+/// estimate, the means rounded to `f32` as the decisions table keeps them.
+fn trace_decision(trace: &mut Vec<u8>, deal: &Deal, decision: &SearchDecision) {
+    let index = |a: Option<Action>| {
+        a.and_then(|a| action_to_index(a, deal))
+            .map_or(u8::MAX, |i| i as u8)
     };
-    if let Some(d) = decision {
-        recorder.label(deal, d);
+    trace.push(index(decision.chosen));
+    trace.extend_from_slice(&decision.determinizations.to_le_bytes());
+    for e in &decision.estimates {
+        trace.push(index(Some(e.action)));
+        trace.extend_from_slice(&e.rollouts.to_le_bytes());
+        trace.extend_from_slice(&(e.mean as f32).to_le_bytes());
+        trace.extend_from_slice(&(e.advantage as f32).to_le_bytes());
     }
 }
 
@@ -118,7 +149,31 @@ impl<'a> Player<'a> {
             seats: Seats::new(agents),
             legal: ActionList::new(),
             actions: Vec::with_capacity(if spec.log_actions { 256 } else { 0 }),
+            trace: None,
+            pays: [0; 4],
         }
+    }
+
+    /// Plays the run's first deal (deal id 0: deal 0, or game 0's first deal) into `tables`
+    /// and returns its trace: the decisions' action indices, what every search (an acting
+    /// seat's, a labeller's) worked out along the deal, and the deal's payments.
+    pub fn trace_first_deal(&mut self, tables: &mut PartTables) -> Result<Vec<u8>, HarnessError> {
+        let (game, seed) = match self.spec.unit {
+            Unit::Deals => (None, deal_seed(self.spec.seed, 0)),
+            Unit::Games => (Some((0, 0)), deal_seed(deal_seed(self.spec.seed, 0), 0)),
+        };
+        debug_assert!(self.spec.log_actions, "a probe logs its actions");
+        self.trace = Some(Vec::new());
+        let played = self.play_deal::<true>(0, game, seed, DealContext::FIRST, tables);
+        let searched = self.trace.take().unwrap_or_default();
+        played?;
+        // The decisions, then what the searches worked out for them, then the payments.
+        let mut trace = self.actions.clone();
+        trace.extend_from_slice(&searched);
+        for p in self.pays {
+            trace.extend_from_slice(&p.to_le_bytes());
+        }
+        Ok(trace)
     }
 
     /// Plays unit `index` (a deal, or a whole game) into `tables`; returns the deals played.
@@ -126,7 +181,7 @@ impl<'a> Player<'a> {
         match self.spec.unit {
             Unit::Deals => {
                 let seed = deal_seed(self.spec.seed, index);
-                self.play_deal(index, None, seed, DealContext::FIRST, tables)?;
+                self.play_deal::<false>(index, None, seed, DealContext::FIRST, tables)?;
                 Ok(1)
             }
             Unit::Games => {
@@ -135,8 +190,13 @@ impl<'a> Player<'a> {
                 for j in 0..MAX_DEALS_PER_GAME {
                     let seed = deal_seed(game_seed, j);
                     let id = game_deal_id(index, j);
-                    let result =
-                        self.play_deal(id, Some((index, j as u16)), seed, context, tables)?;
+                    let result = self.play_deal::<false>(
+                        id,
+                        Some((index, j as u16)),
+                        seed,
+                        context,
+                        tables,
+                    )?;
                     match context.next(&result, &self.rules) {
                         Some(next) => context = next,
                         None => return Ok(j + 1),
@@ -149,7 +209,10 @@ impl<'a> Player<'a> {
 
     /// Plays one deal into `tables` and returns its result (the deal itself stays here: it
     /// is large, and a game needs only the result to go on).
-    fn play_deal(
+    ///
+    /// `TRACE`: a fingerprint's probe, which appends what the searches worked out to
+    /// `self.trace`; a run's own deals are compiled without it.
+    fn play_deal<const TRACE: bool>(
         &mut self,
         deal_id: u64,
         game: Option<(u64, u16)>,
@@ -172,14 +235,25 @@ impl<'a> Player<'a> {
                 l.seats[seat as usize].reset(seed, seat);
             }
         }
+        let mut trace = self.trace.as_mut();
         let mut step = 0u32;
         let mut log_action = |d: &Deal, a: Action, own: Option<&SearchDecision>| {
             if log {
                 // The action space has 144 entries, so an index fits a byte.
                 actions.push(action_to_index(a, d).map_or(u8::MAX, |i| i as u8));
             }
-            if let Some(r) = recorder.as_mut() {
-                record(r, labellers.as_deref_mut(), d, a, step, own);
+            let label = match recorder.as_mut() {
+                Some(r) => record(r, labellers.as_deref_mut(), d, a, step, own),
+                None => None,
+            };
+            // A fingerprint's probe logs the actions too; the trace adds what the searches
+            // worked out.
+            if TRACE {
+                if let Some(t) = trace.as_mut() {
+                    for decision in own.into_iter().chain(label) {
+                        trace_decision(t, d, decision);
+                    }
+                }
             }
             step += 1;
         };
@@ -287,6 +361,7 @@ impl<'a> Player<'a> {
             r.end_deal(deal_id, seats.map(|s| s.pay))
                 .map_err(|e| engine(e.into()))?;
         }
+        self.pays = seats.map(|s| s.pay);
         let conserved: i64 = seats.iter().map(|s| s.pay).sum();
         if conserved != 0 {
             return Err(engine(EngineError::NotConserved(conserved)));

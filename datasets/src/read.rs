@@ -20,6 +20,7 @@ use parquet::arrow::ProjectionMask;
 use sha2::{Digest, Sha256};
 
 use crate::error::HarnessError;
+use crate::fingerprint::PlayFingerprint;
 use crate::manifest::{Manifest, Status, VARIANT_FILE};
 use crate::part::{FileRecord, PartRecord};
 use crate::spec::{sha256_hex, RecordedSpec, Shard, Unit, MAX_DEALS_PER_GAME};
@@ -106,6 +107,18 @@ impl Run {
                         m.spec.shard, first.spec.shard
                     ),
                 ));
+            }
+            if let (Some(ours), Some(theirs)) = (&first.play, &m.play) {
+                let labels = [first.spec.shard, m.spec.shard].map(|s| format!("in shard {s}"));
+                if let Some(why) = ours.difference(theirs, [&labels[0], &labels[1]]) {
+                    return Err(corrupt(
+                        &Manifest::path(dir, m.spec.shard),
+                        format!(
+                            "shard {} was played otherwise than shard {} ({why}); one run holds one way of play",
+                            m.spec.shard, first.spec.shard
+                        ),
+                    ));
+                }
             }
         }
         for pair in manifests.windows(2) {
@@ -198,6 +211,12 @@ impl Run {
     /// but the shard).
     pub fn spec(&self) -> &RecordedSpec {
         &self.manifests[0].spec
+    }
+
+    /// How the run's agents played its first deal, as a manifest records it (the manifests
+    /// that record it agree); `None` when none does.
+    pub fn play(&self) -> Option<&PlayFingerprint> {
+        self.manifests.iter().find_map(|m| m.play.as_ref())
     }
 
     /// Shards the run was split into (1 for an unsharded run).

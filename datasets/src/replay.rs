@@ -16,6 +16,7 @@ use taisim_score::{
 use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
 use crate::error::{EngineError, HarnessError};
+use crate::fingerprint::{fingerprint, PlayFingerprint};
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
 use crate::resume::resume_spec;
 use crate::spec::RunSpec;
@@ -59,13 +60,38 @@ pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), Harn
         let batch = batch?;
         let ids = column::<UInt64Array>(&batch, "deal_id", &path)?;
         if let Some(row) = ids.values().iter().position(|&id| id == deal_id) {
-            return Ok((spec, recorded(&batch, row, &path)?));
+            let rec = recorded(&batch, row, &path)?;
+            if rec.actions.is_none() {
+                check_play(&spec, run.play(), deal_id)?;
+            }
+            return Ok((spec, rec));
         }
     }
     Err(HarnessError::Corrupt {
         path,
         message: format!("deal {deal_id} is missing from its part"),
     })
+}
+
+/// Before a deal of a run without recorded decisions is played again: that this taisim's
+/// agents play as the run's did (its [`PlayFingerprint`], when it records one).
+fn check_play(
+    spec: &RunSpec,
+    recorded: Option<&PlayFingerprint>,
+    deal_id: u64,
+) -> Result<(), HarnessError> {
+    let Some(theirs) = recorded else {
+        return Ok(());
+    };
+    let variant = spec.variant.variant();
+    let agents = build_agents(&spec.agents, variant).map_err(HarnessError::Unreplayable)?;
+    let ours = fingerprint(spec, variant, &agents)?;
+    match ours.and_then(|ours| ours.difference(theirs, ["here", "in the run"])) {
+        None => Ok(()),
+        Some(why) => Err(HarnessError::Usage(format!(
+            "cannot replay deal {deal_id}: the run recorded no decisions (made without --log-actions), so its deals are replayed by playing them again, and this taisim's agents play otherwise than those that made it ({why}); replay it with the taisim (and weights files) that made the run"
+        ))),
+    }
 }
 
 /// A seat column's value at `row`.

@@ -11,6 +11,7 @@ use taisim_agents::{build_agents_with, renew_bots, BotStderr, BuiltinAgent, Exec
 use taisim_score::Variant;
 
 use crate::error::HarnessError;
+use crate::fingerprint::fingerprint;
 use crate::journal::Journal;
 use crate::layout::{
     is_run_entry, lay_out, remove_manifest_temporaries, strays, table_dir_problem, RunLock,
@@ -171,6 +172,29 @@ pub fn simulate(
         Manifest::new(spec, options.command.clone())
     };
 
+    // How this taisim's agents play the run's first deal, checked against every manifest
+    // in the directory that records it (this shard's when resuming, the other shards'):
+    // parts played otherwise never join theirs.
+    let play = fingerprint(spec, variant, &agents)?;
+    if let Some(ours) = &play {
+        for other in Manifest::read_all(out)? {
+            let name = Manifest::file_name(other.spec.shard);
+            match &other.play {
+                Some(theirs) => {
+                    if let Some(why) = ours.difference(theirs, ["here", "in the run"]) {
+                        return Err(HarnessError::Usage(format!(
+                            "cannot play into {}: this taisim's agents play otherwise than those that wrote {name} ({why}); parts played two ways would mix in one run. Finish it with the taisim (and weights files) that started it, or play it again into a new directory",
+                            out.display()
+                        )));
+                    }
+                }
+                None => notes.push(format!(
+                    "{name} records no play fingerprint (an older taisim wrote it, or it keeps parts no fingerprint vouched for): whether its parts were played as this taisim plays is not checked"
+                )),
+            }
+        }
+    }
+
     // What earlier invocations recorded: the manifest's parts, then the journal's (parts
     // completed after the manifest was last written).
     let journal_path = Manifest::journal_path(out, spec.shard);
@@ -227,6 +251,12 @@ pub fn simulate(
         part::remove_temporaries(out, p)?;
     }
 
+    // The fingerprint is recorded only where it vouches for every part the manifest will
+    // hold: none is kept, or each was recorded under the same fingerprint (checked above).
+    // Parts that no fingerprint vouched for are never blessed as this taisim's play.
+    if done.is_empty() || manifest.play.is_some() {
+        manifest.play.clone_from(&play);
+    }
     // The manifest now records only what was checked; the journal starts empty.
     manifest.parts.clone_from(&done);
     manifest.rows = rows_of(&done);

@@ -1,0 +1,199 @@
+//! The play fingerprint: how a run's agents played its first deal, recorded in its
+//! manifest, so that parts played another way never join the run.
+//!
+//! A spec names its agents (`search`, `policy:w.safetensors`) but not how they play. The same
+//! name plays otherwise after a newer taisim changes an agent or plain `search`'s settings,
+//! or after a weights file is written again, and a resumed run, a shard added from another
+//! machine, or a replay of a deal would then mix two ways of play under one name. Every
+//! built-in agent is a function of the deal's seed and what it sees, so playing one deal
+//! again and comparing tells: its decisions, what each search worked out for them (its
+//! choice and estimates: a change that keeps the choices of this deal still shows) and its
+//! payments (a change to scoring or settlement shows too).
+
+use serde::{Deserialize, Serialize};
+use taisim_agents::{AgentSpec, BuiltinAgent};
+use taisim_score::Variant;
+
+use crate::error::HarnessError;
+use crate::play::Player;
+use crate::spec::{sha256_hex, RunSpec};
+use crate::table::PartTables;
+
+/// What the manifest records of the run's play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayFingerprint {
+    /// The deal played again: the run's first (deal id 0: deal 0, or game 0's first deal).
+    pub deal_id: u64,
+    /// Each seat's agent with every setting spelled out ([`AgentSpec::in_full`]), in seat
+    /// order E, S, W, N: for the reader, and to say which seat differs.
+    pub agents: [String; 4],
+    /// SHA-256 of the deal's trace: its decisions' action indices (a byte each, as
+    /// `--log-actions` records them); then, decision by decision, what every search (the
+    /// acting seat's, and a `--label-with` labeller's) worked out (its choice,
+    /// determinizations, and each action's index, rollouts, mean and advantage as `f32`,
+    /// little-endian); then the four payments (E, S, W, N; `i64`, little-endian).
+    pub sha256: String,
+}
+
+impl PlayFingerprint {
+    /// How `other` (another taisim's, or another shard's) differs from this one, or `None`
+    /// when they agree.
+    pub fn difference(&self, other: &PlayFingerprint, [this, that]: [&str; 2]) -> Option<String> {
+        if self == other {
+            return None;
+        }
+        let seats = ["E", "S", "W", "N"];
+        let renamed = (0..4).find(|&s| self.agents[s] != other.agents[s]);
+        Some(match renamed {
+            Some(s) => format!(
+                "seat {}'s agent is {} {this} and {} {that}",
+                seats[s], self.agents[s], other.agents[s]
+            ),
+            None if self.deal_id != other.deal_id => format!(
+                "the fingerprint is of deal {} {this} and of deal {} {that}",
+                self.deal_id, other.deal_id
+            ),
+            None => format!(
+                "the agents ({}) play deal {} otherwise: its decisions, the searches' estimates or its payments differ (trace SHA-256 {}… {this}, {}… {that})",
+                self.agents.join(","),
+                self.deal_id,
+                short(&self.sha256),
+                short(&other.sha256)
+            ),
+        })
+    }
+}
+
+fn short(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
+}
+
+/// The fingerprint of `agents` (built from `spec.agents` under `variant`) playing the run's
+/// first deal; `None` when a seat is an outside program (`exec:`): taisim cannot vouch for
+/// how another program plays, and would start it only to find out.
+pub(crate) fn fingerprint(
+    spec: &RunSpec,
+    variant: &Variant,
+    agents: &[BuiltinAgent; 4],
+) -> Result<Option<PlayFingerprint>, HarnessError> {
+    if spec.agents.iter().any(|a| matches!(a, AgentSpec::Exec(_))) {
+        return Ok(None);
+    }
+    // The run's decisions table and labeller too, so that the labels' search is traced.
+    let probe = RunSpec {
+        log_actions: true,
+        ..spec.clone()
+    };
+    let mut tables = PartTables::new(true, 1, probe.decisions, probe.search_labels());
+    let mut player = Player::new(&probe, variant, agents.clone());
+    let trace = player.trace_first_deal(&mut tables)?;
+    Ok(Some(PlayFingerprint {
+        deal_id: 0,
+        agents: spec.agents.each_ref().map(AgentSpec::in_full),
+        sha256: sha256_hex(&trace),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{RunVariant, Shard, Unit};
+    use crate::table::DecisionSeats;
+    use taisim_agents::{build_agents, parse_agents};
+
+    fn spec(agents: &str) -> RunSpec {
+        RunSpec {
+            variant: RunVariant::by_name_or_path("taiwan16").unwrap(),
+            unit: Unit::Deals,
+            count: 1000,
+            seed: 7,
+            agents: parse_agents(agents).unwrap(),
+            part_size: 100,
+            shard: Shard::WHOLE,
+            log_actions: false,
+            base: 0,
+            per_tai: 1,
+            decisions: None,
+            label_with: None,
+        }
+    }
+
+    fn of(spec: &RunSpec) -> Option<PlayFingerprint> {
+        let variant = spec.variant.variant();
+        let agents = build_agents(&spec.agents, variant).unwrap();
+        fingerprint(spec, variant, &agents).unwrap()
+    }
+
+    #[test]
+    fn the_fingerprint_follows_play_not_the_layout() {
+        let greedy = spec("greedy");
+        let a = of(&greedy).unwrap();
+        assert_eq!(a.deal_id, 0);
+        assert_eq!(a.agents, ["greedy"; 4].map(String::from));
+        assert_eq!(
+            of(&greedy).as_ref(),
+            Some(&a),
+            "the same spec, the same fingerprint"
+        );
+        // What only lays the rows out otherwise (actions logged, parts, the run's length,
+        // a shard) plays the first deal alike.
+        let laid_out = RunSpec {
+            log_actions: true,
+            part_size: 7,
+            count: 50,
+            shard: Shard { index: 2, count: 3 },
+            ..greedy.clone()
+        };
+        assert_eq!(of(&laid_out).as_ref(), Some(&a));
+        // Another seed's deal, another game of it, another agent: another trace.
+        let other_seed = of(&RunSpec {
+            seed: 8,
+            ..greedy.clone()
+        })
+        .unwrap();
+        let games = of(&RunSpec {
+            unit: Unit::Games,
+            ..greedy.clone()
+        })
+        .unwrap();
+        let random = of(&spec("random,greedy,greedy,greedy")).unwrap();
+        for other in [&other_seed, &games, &random] {
+            assert_ne!(other.sha256, a.sha256);
+        }
+        assert_eq!(random.agents[0], "random");
+        assert!(a.difference(&a, ["here", "there"]).is_none());
+        let renamed = a.difference(&random, ["here", "there"]).unwrap();
+        assert!(
+            renamed.starts_with("seat E's agent is greedy here and random there"),
+            "{renamed}"
+        );
+        let replayed = a.difference(&other_seed, ["here", "there"]).unwrap();
+        assert!(replayed.contains("play deal 0 otherwise"), "{replayed}");
+    }
+
+    /// A labeller's search is traced: greedy plays the same decisions under either labeller,
+    /// so only what the labels' search worked out tells the two apart.
+    #[test]
+    fn a_labellers_search_is_in_the_trace() {
+        let labelled = |budget: &str| {
+            of(&RunSpec {
+                decisions: Some(DecisionSeats::ALL),
+                label_with: Some(budget.parse().unwrap()),
+                ..spec("greedy")
+            })
+            .unwrap()
+        };
+        let (four, eight) = (labelled("search:4"), labelled("search:8"));
+        assert_eq!(four.agents, eight.agents);
+        assert_ne!(four.sha256, eight.sha256);
+        assert_eq!(labelled("search:4"), four);
+        let unlabelled = of(&spec("greedy")).unwrap();
+        assert_ne!(unlabelled.sha256, four.sha256);
+    }
+
+    #[test]
+    fn an_outside_program_has_no_fingerprint() {
+        assert_eq!(of(&spec("exec:false,greedy,greedy,greedy")), None);
+    }
+}
