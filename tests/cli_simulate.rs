@@ -595,6 +595,14 @@ fn parts_played_otherwise_never_join_a_run() {
         "{}",
         stderr(&o)
     );
+    let o = taisim(&["replay", whole.to_str().unwrap(), "--all", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(o.stdout.is_empty(), "nothing is replayed");
+    assert!(
+        stderr(&o).contains("cannot replay the run's deals"),
+        "{}",
+        stderr(&o)
+    );
 
     // The weights put back: the run resumes to the uninterrupted run's files, the second
     // shard joins the first, and the deal replays.
@@ -607,6 +615,8 @@ fn parts_played_otherwise_never_join_a_run() {
     let o = taisim(&["report", shared.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = taisim(&["replay", whole.to_str().unwrap(), "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = taisim(&["replay", whole.to_str().unwrap(), "--all", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
 
     // Shards whose manifests record two ways of play are not one run.

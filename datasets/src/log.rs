@@ -189,13 +189,9 @@ pub(crate) fn log_of(
             log
         }
     };
-    if let Some(Event::End(e)) = log.messages.last().map(|m| &m.event) {
-        if e.payments.0 != rec.pays {
-            return Err(corrupt(format!(
-                "replays to payments {:?} but the run recorded {:?}",
-                e.payments.0, rec.pays
-            )));
-        }
+    match log.messages.last().map(|m| &m.event) {
+        Some(Event::End(e)) => rec.check(out, deal_id, &log.deal, e.payments.0)?,
+        _ => return Err(corrupt("the log does not end with the deal's end".into())),
     }
     Ok(log)
 }
@@ -206,6 +202,9 @@ pub fn write_run_log(out: &Path, w: &mut dyn Write) -> Result<u64, HarnessError>
     use arrow_array::UInt64Array;
     let run = crate::read::Run::open(out)?;
     let spec = crate::resume_spec(out, run.spec().shard)?;
+    if !spec.log_actions {
+        crate::replay::check_play(&spec, run.play(), "the run's deals")?;
+    }
     let columns = crate::replay::deal_columns(spec.log_actions);
     let mut n = 0;
     for part in &run.parts {

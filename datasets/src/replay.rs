@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt64Array, UInt8Array};
+use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt16Array, UInt64Array, UInt8Array};
 use taisim_agents::{build_agents, index_to_action, play_deal_with};
 use taisim_score::{
     score_deal, settle_all_pairs, DealScore, ScoreError, SettlementModel, WinInput,
@@ -27,7 +27,38 @@ pub(crate) struct Recorded {
     pub seed: u64,
     pub context: DealContext,
     pub pays: [i64; 4],
+    /// Decisions, discards and tiles left when the deal ended.
+    pub decisions: u16,
+    pub turns: u16,
+    pub tiles_left: u8,
     pub actions: Option<Vec<u8>>,
+}
+
+impl Recorded {
+    /// Checks a deal played again (`deal`, ended, paying `pays`) against its row: its
+    /// payments, and the decisions, discards and tiles left it ended with, so that play that
+    /// went otherwise shows even when it pays the same.
+    pub(crate) fn check(
+        &self,
+        out: &Path,
+        deal_id: u64,
+        deal: &Deal,
+        pays: [i64; 4],
+    ) -> Result<(), HarnessError> {
+        let turns = u16::try_from(deal.discards().len()).unwrap_or(u16::MAX);
+        let ours = (pays, deal.steps(), turns, deal.tiles_left());
+        let theirs = (self.pays, self.decisions, self.turns, self.tiles_left);
+        if ours == theirs {
+            return Ok(());
+        }
+        Err(HarnessError::Corrupt {
+            path: out.to_path_buf(),
+            message: format!(
+                "deal {deal_id} replays to payments {:?}, {} decisions, {} discards and {} tiles left, but the run recorded {:?}, {}, {} and {}",
+                ours.0, ours.1, ours.2, ours.3, theirs.0, theirs.1, theirs.2, theirs.3
+            ),
+        })
+    }
 }
 
 /// The run's spec with its variant's text, and the deals row of `deal_id`.
@@ -62,7 +93,7 @@ pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), Harn
         if let Some(row) = ids.values().iter().position(|&id| id == deal_id) {
             let rec = recorded(&batch, row, &path)?;
             if rec.actions.is_none() {
-                check_play(&spec, run.play(), deal_id)?;
+                check_play(&spec, run.play(), &format!("deal {deal_id}"))?;
             }
             return Ok((spec, rec));
         }
@@ -75,10 +106,10 @@ pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), Harn
 
 /// Before a deal of a run without recorded decisions is played again: that this taisim's
 /// agents play as the run's did (its [`PlayFingerprint`], when it records one).
-fn check_play(
+pub(crate) fn check_play(
     spec: &RunSpec,
     recorded: Option<&PlayFingerprint>,
-    deal_id: u64,
+    what: &str,
 ) -> Result<(), HarnessError> {
     let Some(theirs) = recorded else {
         return Ok(());
@@ -89,7 +120,7 @@ fn check_play(
     match ours.and_then(|ours| ours.difference(theirs, ["here", "in the run"])) {
         None => Ok(()),
         Some(why) => Err(HarnessError::Usage(format!(
-            "cannot replay deal {deal_id}: the run recorded no decisions (made without --log-actions), so its deals are replayed by playing them again, and this taisim's agents play otherwise than those that made it ({why}); replay it with the taisim (and weights files) that made the run"
+            "cannot replay {what}: the run recorded no decisions (made without --log-actions), so its deals are replayed by playing them again, and this taisim's agents play otherwise than those that made it ({why}); replay it with the taisim (and weights files) that made the run"
         ))),
     }
 }
@@ -129,6 +160,9 @@ pub(crate) fn recorded(
     };
     Ok(Recorded {
         seed: column::<UInt64Array>(batch, "seed", path)?.value(row),
+        decisions: column::<UInt16Array>(batch, "decisions", path)?.value(row),
+        turns: column::<UInt16Array>(batch, "turns", path)?.value(row),
+        tiles_left: column::<UInt8Array>(batch, "tiles_left", path)?.value(row),
         context: DealContext {
             round_wind: seat_at(batch, "round_wind", row, path)?,
             dealer: seat_at(batch, "dealer", row, path)?,
@@ -254,16 +288,7 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
         pays[0], pays[1], pays[2], pays[3]
     )
     .map_err(io)?;
-    if pays != rec.pays {
-        return Err(HarnessError::Corrupt {
-            path: out.to_path_buf(),
-            message: format!(
-                "deal {deal_id} replays to payments {pays:?} but the run recorded {:?}",
-                rec.pays
-            ),
-        });
-    }
-    Ok(())
+    rec.check(out, deal_id, &deal, pays)
 }
 
 /// The deal's wild as a replay shows it, `None` when the deal turns up none: taizhou.md
@@ -405,9 +430,68 @@ pub(crate) fn deal_columns(log_actions: bool) -> Vec<&'static str> {
         "pay_s",
         "pay_w",
         "pay_n",
+        "decisions",
+        "turns",
+        "tiles_left",
     ];
     if log_actions {
         columns.push("actions");
     }
     columns
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use taisim_agents::{build_agents, parse_agents};
+    use taisim_score::Variant;
+
+    /// A deal played again is checked on every column it ends with, not only its payments:
+    /// play that went otherwise but pays the same (a drawn deal pays nothing either way)
+    /// still shows.
+    #[test]
+    fn a_replayed_deal_is_checked_on_its_decisions_discards_and_wall() {
+        let variant = std::sync::Arc::new(Variant::builtin("taiwan16").unwrap());
+        let mut agents = build_agents(&parse_agents("greedy").unwrap(), &variant).unwrap();
+        let mut deal = Deal::new(variant.rules(), 9, DealContext::FIRST).unwrap();
+        let steps = play_deal_with(&mut deal, &mut agents, &mut ActionList::new(), |_, _| {});
+        let pays = score_deal(&deal, &variant, 0, 1).unwrap().payments.0;
+        let rec = Recorded {
+            seed: 9,
+            context: DealContext::FIRST,
+            pays,
+            decisions: u16::try_from(steps).unwrap(),
+            turns: deal.discards().len() as u16,
+            tiles_left: deal.tiles_left(),
+            actions: None,
+        };
+        let out = Path::new("run");
+        rec.check(out, 3, &deal, pays).unwrap();
+        let wrong = [
+            Recorded {
+                decisions: rec.decisions + 1,
+                actions: None,
+                ..rec
+            },
+            Recorded {
+                turns: rec.turns - 1,
+                actions: None,
+                ..rec
+            },
+            Recorded {
+                tiles_left: rec.tiles_left + 2,
+                actions: None,
+                ..rec
+            },
+        ];
+        for r in &wrong {
+            let e = r.check(out, 3, &deal, pays).unwrap_err().to_string();
+            assert!(e.contains("deal 3 replays to payments"), "{e}");
+            assert!(e.contains("decisions") && e.contains("tiles left"), "{e}");
+        }
+        let mut other = pays;
+        other[0] += 1;
+        other[1] -= 1;
+        assert!(rec.check(out, 3, &deal, other).is_err());
+    }
 }

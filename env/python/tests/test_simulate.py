@@ -53,3 +53,21 @@ def test_bad_arguments_raise(tmp_path):
         taisim.simulate(tmp_path / "v", deals=10, part_size=5)
     with pytest.raises(taisim.UsageError, match="out"):
         taisim.simulate(resume=True)
+
+
+def test_a_run_played_otherwise_is_not_resumed(tmp_path):
+    run = tmp_path / "run"
+    taisim.simulate(run, deals=300, seed=5, part_size=100, agents="search:4,greedy,greedy,greedy")
+    path = run / "manifest.json"
+    manifest = json.loads(path.read_text())
+    assert manifest["play"]["deal_id"] == 0
+    assert manifest["play"]["agents"] == ["search:4", "greedy", "greedy", "greedy"]
+    assert len(manifest["play"]["sha256"]) == 64
+    # As a taisim whose search:4 plays the first deal otherwise would have recorded it.
+    manifest["play"]["sha256"] = "0" * 64
+    path.write_text(json.dumps(manifest))
+    os.remove(run / "deals" / "part-00001.parquet")
+    with pytest.raises(taisim.UsageError, match="play deal 0 otherwise"):
+        taisim.simulate(run, resume=True)
+    assert not (run / "deals" / "part-00001.parquet").exists()
+    assert json.loads(path.read_text()) == manifest
