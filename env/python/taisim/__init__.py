@@ -197,7 +197,11 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     Bad arguments raise a ``ValueError`` subclass naming the problem (``UsageError``,
     ``VariantError``, ``AgentError``, ``PolicyError``, ``StakesError``; ``TypeError`` for a
     wrong type); a failed write raises ``OSError`` and keeps the complete parts; an
-    ``exec:`` agent that fails raises ``BotError`` (a ``RuntimeError``) and keeps them too."""
+    ``exec:`` agent that fails raises ``BotError`` (a ``RuntimeError``) and keeps them too.
+    What ``taisim simulate`` prints on stderr (parts played again, a resume that could not
+    check how its parts were played, files that belong to no part) is a ``UserWarning``
+    each; a run whose agents play its first deal otherwise than when it was started is not
+    resumed (``UsageError``)."""
     for name, value in (("deals", deals), ("games", games), ("seed", seed),
                         ("threads", threads), ("part_size", part_size)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):

@@ -71,3 +71,20 @@ def test_a_run_played_otherwise_is_not_resumed(tmp_path):
         taisim.simulate(run, resume=True)
     assert not (run / "deals" / "part-00001.parquet").exists()
     assert json.loads(path.read_text()) == manifest
+
+
+def test_what_a_resume_says_reaches_python_as_warnings(tmp_path):
+    run = tmp_path / "run"
+    taisim.simulate(run, deals=300, seed=5, part_size=100)
+    path = run / "manifest.json"
+    manifest = json.loads(path.read_text())
+    del manifest["play"]  # as a taisim that did not record how its agents played
+    path.write_text(json.dumps(manifest))
+    os.remove(run / "deals" / "part-00002.parquet")
+    with pytest.warns(UserWarning) as caught:
+        taisim.simulate(run, resume=True)
+    said = [str(w.message) for w in caught]
+    assert "played again: part 2: deals/part-00002.parquet is missing" in said, said
+    assert any("manifest.json records no play fingerprint" in s for s in said), said
+    # Parts this taisim did not play are not vouched for in its name.
+    assert "play" not in json.loads(path.read_text())
