@@ -150,3 +150,33 @@ fn exit_codes_say_who_must_act() {
     let o = taisim(&["compare", a, a, "--markdown", d.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// Two runs whose agents are named alike but were set otherwise (plain `search` as two
+/// taisims tuned it, as their manifests' play records say) are compared with a warning.
+#[test]
+fn agents_named_alike_but_set_otherwise_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    simulate(&a, "taiwan16", "6", "search:4,greedy,greedy,greedy");
+    simulate(&b, "taiwan16-house", "6", "search:4,greedy,greedy,greedy");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let warned = |o: &std::process::Output| stdout(o).contains("named alike but set otherwise");
+    let o = taisim(&["compare", a, b]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!warned(&o), "{}", stdout(&o));
+
+    // As another taisim that tuned search:4 otherwise would have recorded run B.
+    let path = Path::new(b).join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    m["play"]["agents"][0] = serde_json::json!("search:4:indifference=0.3");
+    std::fs::write(&path, m.to_string()).unwrap();
+    let o = taisim(&["compare", a, b]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(warned(&o), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("A: search:4,greedy,greedy,greedy; B: search:4:indifference=0.3,"),
+        "{}",
+        stdout(&o)
+    );
+}

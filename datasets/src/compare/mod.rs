@@ -21,6 +21,7 @@ use taisim_agents::AgentSpec;
 use taisim_score::PatternId;
 
 use crate::error::HarnessError;
+use crate::fingerprint::PlayFingerprint;
 use crate::read::Run;
 use crate::report::Proportion;
 use crate::spec::{RecordedSpec, Unit};
@@ -64,6 +65,8 @@ pub struct Side {
     pub warnings: Vec<String>,
     /// Wins counted.
     pub wins: u64,
+    /// How its agents played its first deal, as its manifest records it.
+    pub play: Option<PlayFingerprint>,
 }
 
 impl Side {
@@ -371,6 +374,7 @@ impl Comparison {
             format: run.manifests[0].format.clone(),
             warnings: run.warnings.clone(),
             wins: wins as u64,
+            play: run.play().cloned(),
         };
         let (wins_a, wins_b) = (fold.wins.den[0], fold.wins.den[1]);
         let points = points && fold.deals > 0;
@@ -432,6 +436,21 @@ impl Comparison {
                 agents(&self.a).join(","),
                 agents(&self.b).join(",")
             ));
+        }
+        // Agents named alike are set alike only if their settings in full agree: plain
+        // `search` is tuned anew by some taisim versions.
+        if let (true, Some(pa), Some(pb)) = (
+            agents(&self.a) == agents(&self.b),
+            &self.a.play,
+            &self.b.play,
+        ) {
+            if pa.agents != pb.agents {
+                out.push(format!(
+                    "the runs' agents are named alike but set otherwise (A: {}; B: {}): the taisims that made them tune them differently, so the differences mix the players with the rules",
+                    pa.agents.join(","),
+                    pb.agents.join(",")
+                ));
+            }
         }
         let (va, vb) = (&self.a.spec.variant, &self.b.spec.variant);
         if va.sha256 == vb.sha256 {
