@@ -51,11 +51,13 @@ fn options(threads: usize, verify_checksums: bool) -> ReportOptions {
     }
 }
 
-/// A run shared by the read-only tests, made once.
+/// A run shared by the read-only tests, made once. A static is never dropped, so its
+/// directory is made under the build's own temporary directory (removed with `target/`),
+/// never left in the system's.
 fn sample() -> &'static Path {
     static DIR: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
     let (_, path) = DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
         let out = dir.path().join("run");
         run_into(&out, &spec());
         (dir, out)
