@@ -115,6 +115,15 @@ fn print_table(r: &ArenaReport, seconds: f64, threads: usize) {
         r.variant,
         r.seed
     );
+    for (name, in_full) in [
+        (Some(&r.candidate), &r.candidate_in_full),
+        (Some(&r.baseline), &r.baseline_in_full),
+        (r.field.as_ref(), &r.field_in_full),
+    ] {
+        if let (Some(name), Some(in_full)) = (name, in_full) {
+            outln!("{name} is {in_full}");
+        }
+    }
     outln!(
         "{} walls × {} = {} deals in {:.2} s ({:.0} walls/s on {} thread{})",
         r.deals,

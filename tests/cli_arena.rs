@@ -334,3 +334,32 @@ fn progress_stays_off_stdout_and_quiet_conflicts_with_it() {
     assert_eq!(both.status.code(), Some(2));
     assert!(stderr(&both).contains("--quiet"), "{}", stderr(&both));
 }
+
+/// Plain `search` is reported by its name and, beside it, its settings in full: the name
+/// alone does not say which search a report measured, as a later taisim may tune it
+/// otherwise. A name that says its settings has no second spelling.
+#[test]
+fn plain_search_is_reported_with_its_settings_in_full() {
+    let args = [
+        "arena",
+        "--candidate",
+        "search",
+        "--baseline",
+        "search:2",
+        "--deals",
+        "1",
+        "--threads",
+        "1",
+        "--quiet",
+    ];
+    let full = "search:2048:indifference=0.05:opening=0.2:opening_discards=32";
+    let o = taisim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains(&format!("\nsearch is {full}\n")), "{text}");
+    assert!(!text.contains("search:2 is"), "{text}");
+    let v = arena_json(&args[1..]);
+    assert_eq!(v["candidate"], "search");
+    assert_eq!(v["candidate_in_full"], full);
+    assert!(v.get("baseline_in_full").is_none(), "{v}");
+}

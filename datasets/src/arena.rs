@@ -133,10 +133,10 @@ impl Contender<'_> {
 /// A match ready to play: both sides' agents built for the variant, which was parsed once,
 /// each with the name the report gives it.
 pub struct Arena {
-    candidate: (String, BuiltinAgent),
-    baseline: (String, BuiltinAgent),
+    candidate: Entrant,
+    baseline: Entrant,
     /// The other three seats' agent when it is not the baseline ([`Arena::with_field`]).
-    field: Option<(String, BuiltinAgent)>,
+    field: Option<Entrant>,
     variant: Arc<Variant>,
 }
 
@@ -206,13 +206,30 @@ impl Arena {
         bots: &ExecSettings,
     ) -> Result<Arena, ArenaError> {
         let field = build_side(Side::Field, field, &self.variant, bots)?;
-        self.field = (field.0 != self.baseline.0).then_some(field);
+        self.field = (field.name != self.baseline.name).then_some(field);
         Ok(self)
+    }
+
+    /// The report of the walls in `tally`, dealt from `seed`, with the sides' names.
+    fn report(&self, tally: &Tally, seed: u64) -> ArenaReport {
+        ArenaReport {
+            candidate_in_full: self.candidate.in_full.clone(),
+            baseline_in_full: self.baseline.in_full.clone(),
+            field_in_full: self.field.as_ref().and_then(|f| f.in_full.clone()),
+            ..ArenaReport::new(
+                tally,
+                &self.candidate.name,
+                &self.baseline.name,
+                self.field(),
+                self.variant.name(),
+                seed,
+            )
+        }
     }
 
     /// The other three seats' agent's name, when it is not the baseline.
     pub fn field(&self) -> Option<&str> {
-        self.field.as_ref().map(|f| f.0.as_str())
+        self.field.as_ref().map(|f| f.name.as_str())
     }
 
     /// The variant the walls are dealt and settled under.
@@ -257,9 +274,9 @@ impl Arena {
         let progress = Progress::new(progress, deals, 0, "walls");
         let tally = play_walls(
             Sides {
-                candidate: &self.candidate.1,
-                baseline: &self.baseline.1,
-                field: self.field.as_ref().map(|f| &f.1),
+                candidate: &self.candidate.agent,
+                baseline: &self.baseline.agent,
+                field: self.field.as_ref().map(|f| &f.agent),
             },
             &self.variant,
             deals,
@@ -270,14 +287,7 @@ impl Arena {
         progress.finish();
         let tally = tally?;
         let seconds = start.elapsed().as_secs_f64();
-        let report = ArenaReport::new(
-            &tally,
-            &self.candidate.0,
-            &self.baseline.0,
-            self.field(),
-            self.variant.name(),
-            seed,
-        );
+        let report = self.report(&tally, seed);
         Ok(ArenaRun {
             report,
             seconds,
@@ -287,12 +297,22 @@ impl Arena {
 }
 
 /// An agent for `side` of a match, with the name the report gives it.
+/// A side's agent, with the names the report gives it.
+struct Entrant {
+    /// As named (`search`, `greedy`, a policy in memory by its bytes' hash).
+    name: String,
+    /// Its settings spelled out ([`AgentSpec::in_full`]) where the name does not say them
+    /// (plain `search`, which a later taisim may tune otherwise); `None` when it does.
+    in_full: Option<String>,
+    agent: BuiltinAgent,
+}
+
 fn build_side(
     side: Side,
     who: Contender<'_>,
     variant: &Arc<Variant>,
     bots: &ExecSettings,
-) -> Result<(String, BuiltinAgent), ArenaError> {
+) -> Result<Entrant, ArenaError> {
     match who {
         Contender::Named(name) => {
             let spec: AgentSpec = name
@@ -305,12 +325,18 @@ fn build_side(
                     spec: Box::new(spec.clone()),
                     source,
                 })?;
-            Ok((spec.to_string(), agent))
+            let (name, in_full) = (spec.to_string(), spec.in_full());
+            Ok(Entrant {
+                in_full: (in_full != name).then_some(in_full),
+                name,
+                agent,
+            })
         }
-        Contender::Policy { policy, bytes } => Ok((
-            Contender::memory_name(bytes),
-            BuiltinAgent::Policy(PolicyAgent::new(policy)),
-        )),
+        Contender::Policy { policy, bytes } => Ok(Entrant {
+            name: Contender::memory_name(bytes),
+            in_full: None,
+            agent: BuiltinAgent::Policy(PolicyAgent::new(policy)),
+        }),
     }
 }
 
@@ -629,6 +655,15 @@ pub struct ArenaReport {
     pub ci95_high: Option<f64>,
     pub candidate_stats: SideReport,
     pub baseline_stats: SideReport,
+    /// Each side's settings spelled out where its name does not say them (plain `search`
+    /// as `search:2048:indifference=0.05:…`, which a later taisim may tune otherwise);
+    /// absent from the JSON when the name says it all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidate_in_full: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_in_full: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field_in_full: Option<String>,
 }
 
 /// The normal quantile of a two-sided 95% interval.
@@ -676,6 +711,9 @@ impl ArenaReport {
             ci95_high: std_error.map(|se| mean_diff + Z95 * se),
             candidate_stats: SideReport::of(&t.candidate),
             baseline_stats: SideReport::of(&t.baseline),
+            candidate_in_full: None,
+            baseline_in_full: None,
+            field_in_full: None,
         }
     }
 }
@@ -759,6 +797,24 @@ mod tests {
         let two = two.report;
         assert_eq!(one, two);
         assert_eq!(one.candidate, "search:4");
+        // The name says search:4's settings; plain search's are spelled out beside it.
+        assert_eq!(one.candidate_in_full, None);
+        assert!(!one.to_json().contains("in_full"), "{}", one.to_json());
+        let plain = Arena::with_variant("search", "search:4", Arc::clone(search.variant()))
+            .unwrap()
+            .with_field(Contender::Named("search"), &ExecSettings::default())
+            .unwrap();
+        let plain = plain.report(&Tally::default(), 0);
+        assert_eq!(plain.candidate, "search");
+        assert_eq!(
+            plain.candidate_in_full.as_deref(),
+            Some("search:2048:indifference=0.05:opening=0.2:opening_discards=32")
+        );
+        assert_eq!(plain.baseline_in_full, None);
+        assert_eq!(plain.field_in_full, plain.candidate_in_full);
+        assert!(plain.to_json().contains(
+            r#""candidate_in_full":"search:2048:indifference=0.05:opening=0.2:opening_discards=32""#
+        ));
     }
 
     #[test]

@@ -306,7 +306,9 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
     ``seed``, ``deals``, ``deals_played``, ``mean_diff`` (points per deal, candidate minus
     baseline), ``std_error``, ``ci95_low``, ``ci95_high`` (``None`` with one wall),
     ``candidate_stats`` and ``baseline_stats`` (``points_per_deal``, ``win_rate``,
-    ``self_draw_rate``, ``deal_in_rate``). An unknown agent raises ``AgentError``, a policy
+    ``self_draw_rate``, ``deal_in_rate``); ``candidate_in_full``, ``baseline_in_full`` and
+    ``field_in_full`` spell out the settings of a side whose name does not (plain
+    ``search``). An unknown agent raises ``AgentError``, a policy
     that cannot be played ``PolicyError``, a bad variant ``VariantError``, no walls or a bad
     thread count ``UsageError`` (all ``ValueError``s); a policy file that cannot be read an
     ``OSError`` (``FileNotFoundError`` for a missing one); an ``exec:`` side that fails
