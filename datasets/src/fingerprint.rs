@@ -98,24 +98,14 @@ pub(crate) fn fingerprint(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{RunVariant, Shard, Unit};
+    use crate::spec::{Shard, Unit};
     use crate::table::DecisionSeats;
-    use taisim_agents::{build_agents, parse_agents};
+    use taisim_agents::build_agents;
 
     fn spec(agents: &str) -> RunSpec {
         RunSpec {
-            variant: RunVariant::by_name_or_path("taiwan16").unwrap(),
-            unit: Unit::Deals,
-            count: 1000,
             seed: 7,
-            agents: parse_agents(agents).unwrap(),
-            part_size: 100,
-            shard: Shard::WHOLE,
-            log_actions: false,
-            base: 0,
-            per_tai: 1,
-            decisions: None,
-            label_with: None,
+            ..crate::spec::test_spec(agents)
         }
     }
 

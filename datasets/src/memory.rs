@@ -109,23 +109,13 @@ pub fn human(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{RunVariant, Shard};
     use crate::DecisionSeats;
 
     fn spec(part_size: u64, count: u64) -> RunSpec {
         RunSpec {
-            variant: RunVariant::by_name_or_path("taiwan16").unwrap(),
-            unit: Unit::Deals,
             count,
-            seed: 0,
-            agents: taisim_agents::parse_agents("greedy").unwrap(),
             part_size,
-            shard: Shard::WHOLE,
-            log_actions: false,
-            base: 0,
-            per_tai: 1,
-            decisions: None,
-            label_with: None,
+            ..crate::spec::test_spec("greedy")
         }
     }
 

@@ -643,6 +643,26 @@ mod agent_names {
     }
 }
 
+/// For the crate's unit tests to vary: 1,000 deals of taiwan16 by `agents` (as `--agents`
+/// spells them), seed 0, in parts of 100, one point a tai.
+#[cfg(test)]
+pub(crate) fn test_spec(agents: &str) -> RunSpec {
+    RunSpec {
+        variant: RunVariant::by_name_or_path("taiwan16").unwrap(),
+        unit: Unit::Deals,
+        count: 1000,
+        seed: 0,
+        agents: parse_agents(agents).unwrap(),
+        part_size: 100,
+        shard: Shard::WHOLE,
+        log_actions: false,
+        base: 0,
+        per_tai: 1,
+        decisions: None,
+        label_with: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -664,21 +684,7 @@ mod tests {
     }
 
     fn sample() -> RunSpec {
-        let variant = RunVariant::by_name_or_path("taiwan16").unwrap();
-        RunSpec {
-            variant,
-            unit: Unit::Deals,
-            count: 1000,
-            seed: 0,
-            agents: parse_agents("greedy").unwrap(),
-            part_size: 100,
-            shard: Shard::WHOLE,
-            log_actions: false,
-            base: 0,
-            per_tai: 1,
-            decisions: None,
-            label_with: None,
-        }
+        test_spec("greedy")
     }
 
     /// Values a damaged manifest may hold: each is named, and the arithmetic on them
