@@ -299,3 +299,33 @@ fn the_review_of_the_search_agents_own_play_marks_what_it_played() {
         assert!(reviewed > 20, "{reviewed}");
     }
 }
+
+/// A run of the older manifest format (`taisim-run/1`: no variant column in the wins and tai
+/// tables) is not resumed, but its deals replay: the deals table, all a replay reads, is laid
+/// out as it is now, and every replayed deal ends as its row says.
+#[test]
+fn an_older_runs_deals_replay_though_it_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("older");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run-format-1");
+    for sub in ["", "deals", "wins", "tai"] {
+        std::fs::create_dir_all(run.join(sub)).unwrap();
+        for e in std::fs::read_dir(fixture.join(sub)).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_file() {
+                std::fs::copy(e.path(), run.join(sub).join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let run = run.to_str().unwrap();
+    let o = taisim(&["replay", run, "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("payments: "), "{}", stdout(&o));
+    let o = taisim(&["replay", run, "--all", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ends = stdout(&o).lines().filter(|l| l.contains("\"end\"")).count();
+    assert_eq!(ends, 60, "every deal of the run, each to its end");
+    let o = taisim(&["simulate", "--resume", "--out", run, "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("older taisim"), "{}", stderr(&o));
+}

@@ -201,7 +201,7 @@ pub(crate) fn log_of(
 pub fn write_run_log(out: &Path, w: &mut dyn Write) -> Result<u64, HarnessError> {
     use arrow_array::UInt64Array;
     let run = crate::read::Run::open(out)?;
-    let spec = crate::resume_spec(out, run.spec().shard)?;
+    let spec = crate::resume::replay_spec(out, run.spec().shard)?;
     if !spec.log_actions {
         crate::replay::check_play(&spec, run.play(), "the run's deals")?;
     }

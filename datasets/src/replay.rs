@@ -18,7 +18,7 @@ use taisim_sim::{ActionList, Deal, DealContext, Wind};
 use crate::error::{EngineError, HarnessError};
 use crate::fingerprint::{fingerprint, PlayFingerprint};
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
-use crate::resume::resume_spec;
+use crate::resume::replay_spec;
 use crate::spec::RunSpec;
 use crate::table::Table;
 
@@ -65,7 +65,7 @@ impl Recorded {
 pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), HarnessError> {
     let run = Run::open(out)?;
     // The shards agree on everything but the shard; any one's spec carries the variant.
-    let spec = resume_spec(out, run.spec().shard)?;
+    let spec = replay_spec(out, run.spec().shard)?;
     let unit = match spec.unit {
         crate::Unit::Deals => deal_id,
         crate::Unit::Games => deal_id / crate::spec::MAX_DEALS_PER_GAME,

@@ -326,6 +326,18 @@ pub(crate) fn inspect_part(
 
 /// The spec a resumed run must continue: the one its manifest recorded.
 pub fn resume_spec(out: &Path, shard: Shard) -> Result<RunSpec, HarnessError> {
+    let manifest = shard_manifest(out, shard)?;
+    refuse_older(out)?;
+    spec_with_variant(out, manifest)
+}
+
+/// The spec a run's manifest recorded, with its variant, from a run of any format this
+/// taisim reads: a replay reads the deals table alone, laid out alike in the older formats.
+pub(crate) fn replay_spec(out: &Path, shard: Shard) -> Result<RunSpec, HarnessError> {
+    spec_with_variant(out, shard_manifest(out, shard)?)
+}
+
+fn shard_manifest(out: &Path, shard: Shard) -> Result<Manifest, HarnessError> {
     let path = Manifest::path(out, shard);
     if !path.is_file() {
         return Err(HarnessError::Usage(format!(
@@ -335,8 +347,10 @@ pub fn resume_spec(out: &Path, shard: Shard) -> Result<RunSpec, HarnessError> {
             if shard.is_whole() { "" } else { " shard" }
         )));
     }
-    let manifest = Manifest::read(&path)?;
-    refuse_older(out)?;
+    Manifest::read(&path)
+}
+
+fn spec_with_variant(out: &Path, manifest: Manifest) -> Result<RunSpec, HarnessError> {
     let variant = recorded_variant(out, &manifest.spec.variant)?;
     Ok(manifest.spec.with_variant(variant))
 }
