@@ -231,6 +231,13 @@ impl SearchConfig {
     /// The most determinizations a name may ask for.
     pub const MAX_DETERMINIZATIONS: u32 = 1 << 20;
 
+    /// The racing's indifference of `search:N`, in points at taiwan16's stakes.
+    pub const INDIFFERENCE: f64 = 0.2;
+
+    /// The indifference of plain `search` once [`PLAIN_LATE_DISCARDS`] discards lie on the
+    /// table; before, it races at `search:N`'s [`SearchConfig::INDIFFERENCE`].
+    pub const PLAIN_LATE_INDIFFERENCE: f64 = 0.05;
+
     /// The configuration of `search:N`.
     pub const fn with_budget(determinizations: u32) -> SearchConfig {
         SearchConfig {
@@ -251,15 +258,6 @@ impl SearchConfig {
             wins: Wins::Search,
         }
     }
-}
-
-impl SearchConfig {
-    /// The racing's indifference of `search:N`, in points at taiwan16's stakes.
-    pub const INDIFFERENCE: f64 = 0.2;
-
-    /// The indifference of plain `search` once [`PLAIN_LATE_DISCARDS`] discards lie on the
-    /// table; before, it races at `search:N`'s [`SearchConfig::INDIFFERENCE`].
-    pub const PLAIN_LATE_INDIFFERENCE: f64 = 0.05;
 
     /// The configuration of plain `search`: `search:2048`, whose racing deems a gain of 0.05
     /// points worth its rollouts from [`PLAIN_LATE_DISCARDS`] discards on (its name in full:
