@@ -388,16 +388,8 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         }
         failure
     })?;
-    for why in &summary.repaired {
-        crate::output::errln!("taisim: played again: {why}");
-    }
-    for note in &summary.notes {
-        crate::output::errln!("taisim: {note}");
-    }
-    for name in &summary.strays {
-        crate::output::errln!(
-            "taisim: {name} is not a part of this run: left alone, but a glob of its table reads it too"
-        );
+    for message in summary.messages() {
+        crate::output::errln!("taisim: {message}");
     }
     if !args.quiet {
         let m = &summary.manifest;

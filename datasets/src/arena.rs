@@ -296,7 +296,6 @@ impl Arena {
     }
 }
 
-/// An agent for `side` of a match, with the name the report gives it.
 /// A side's agent, with the names the report gives it.
 struct Entrant {
     /// As named (`search`, `greedy`, a policy in memory by its bytes' hash).
@@ -307,6 +306,7 @@ struct Entrant {
     agent: BuiltinAgent,
 }
 
+/// The agent for `side` of a match, with the names the report gives it.
 fn build_side(
     side: Side,
     who: Contender<'_>,

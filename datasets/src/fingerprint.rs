@@ -13,10 +13,11 @@
 use serde::{Deserialize, Serialize};
 use taisim_agents::{AgentSpec, BuiltinAgent};
 use taisim_score::Variant;
+use taisim_sim::Wind;
 
 use crate::error::HarnessError;
 use crate::play::Player;
-use crate::spec::{sha256_hex, RunSpec};
+use crate::spec::{sha256_hex, short_sha256, RunSpec};
 use crate::table::PartTables;
 
 /// What the manifest records of the run's play.
@@ -43,12 +44,11 @@ impl PlayFingerprint {
         if self == other {
             return None;
         }
-        let seats = ["E", "S", "W", "N"];
         let renamed = (0..4).find(|&s| self.agents[s] != other.agents[s]);
         Some(match renamed {
             Some(s) => format!(
                 "seat {}'s agent is {} {this} and {} {that}",
-                seats[s], self.agents[s], other.agents[s]
+                Wind::ALL[s], self.agents[s], other.agents[s]
             ),
             None if self.deal_id != other.deal_id => format!(
                 "the fingerprint is of deal {} {this} and of deal {} {that}",
@@ -58,15 +58,11 @@ impl PlayFingerprint {
                 "the agents ({}) play deal {} otherwise: its decisions, the searches' estimates or its payments differ (trace SHA-256 {}… {this}, {}… {that})",
                 self.agents.join(","),
                 self.deal_id,
-                short(&self.sha256),
-                short(&other.sha256)
+                short_sha256(&self.sha256),
+                short_sha256(&other.sha256)
             ),
         })
     }
-}
-
-fn short(hash: &str) -> &str {
-    hash.get(..12).unwrap_or(hash)
 }
 
 /// The fingerprint of `agents` (built from `spec.agents` under `variant`) playing the run's

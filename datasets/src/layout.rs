@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::atomic::{write_shared, Shared};
 use crate::error::HarnessError;
 use crate::manifest::{Manifest, VARIANT_FILE};
-use crate::spec::{sha256_hex, RunSpec, Shard};
+use crate::spec::{sha256_hex, short_sha256, RunSpec, Shard};
 use crate::table::Table;
 
 /// What a run directory may hold: what a run writes, and what the report, the comparison
@@ -84,9 +84,9 @@ pub(crate) fn lay_out(out: &Path, spec: &RunSpec) -> Result<(), HarnessError> {
         Shared::Differs(found) => Err(HarnessError::Usage(format!(
             "{} holds a different {VARIANT_FILE} (SHA-256 {}…) than the variant asked for ({}, {}…)",
             out.display(),
-            &sha256_hex(&found)[..12],
+            short_sha256(&sha256_hex(&found)),
             spec.variant.name(),
-            &spec.variant.record().sha256[..12]
+            short_sha256(&spec.variant.record().sha256)
         ))),
     }
 }

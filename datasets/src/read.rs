@@ -23,7 +23,7 @@ use crate::error::HarnessError;
 use crate::fingerprint::PlayFingerprint;
 use crate::manifest::{Manifest, Status, VARIANT_FILE};
 use crate::part::{FileRecord, PartRecord};
-use crate::spec::{sha256_hex, RecordedSpec, Shard, Unit, MAX_DEALS_PER_GAME};
+use crate::spec::{sha256_hex, short_sha256, RecordedSpec, Shard, Unit, MAX_DEALS_PER_GAME};
 use crate::table::Table;
 
 /// Rows per record batch when reading: small enough that a batch of the widest projection
@@ -289,8 +289,8 @@ fn check_variant(dir: &Path, spec: &RecordedSpec) -> Result<(), HarnessError> {
             &path,
             format!(
                 "its SHA-256 is {}, the manifest recorded {}",
-                &hash[..12],
-                &spec.variant.sha256[..12.min(spec.variant.sha256.len())]
+                short_sha256(&hash),
+                short_sha256(&spec.variant.sha256)
             ),
         ));
     }
@@ -407,9 +407,9 @@ pub fn verify_checksum(path: &Path, record: &FileRecord) -> Result<(), HarnessEr
             path,
             format!(
                 "{bytes} bytes with SHA-256 {}…, but the manifest recorded {} bytes with {}…",
-                &hash[..12],
+                short_sha256(&hash),
                 record.bytes,
-                &record.sha256[..12.min(record.sha256.len())]
+                short_sha256(&record.sha256)
             ),
         ));
     }

@@ -19,8 +19,8 @@ use crate::journal;
 use crate::manifest::{Manifest, VARIANT_FILE};
 use crate::part::{self, FileRecord, PartRecord};
 use crate::spec::{
-    sha256_hex, spec_difference, PartOrigin, RecordedSpec, RunSpec, RunVariant, Shard,
-    VariantRecord,
+    sha256_hex, short_sha256, spec_difference, PartOrigin, RecordedSpec, RunSpec, RunVariant,
+    Shard, VariantRecord,
 };
 use crate::table::Table;
 
@@ -50,7 +50,7 @@ pub(crate) fn recorded_variant(
                     return Err(HarnessError::Usage(format!(
                         "cannot resume: {} is missing, and the run's variant {name} (SHA-256 {}…) is not a shipped one; put the variant file back as {VARIANT_FILE}",
                         path.display(),
-                        sha256.get(..12).unwrap_or(sha256)
+                        short_sha256(sha256)
                     )))
                 }
             }

@@ -75,6 +75,22 @@ pub struct RunSummary {
     pub notes: Vec<String>,
 }
 
+impl RunSummary {
+    /// What the run has to tell its user besides its counts, one message each: the parts
+    /// played again, its notes, and the files that belong to no part (the command line
+    /// prints them on stderr, Python raises them as warnings).
+    pub fn messages(&self) -> impl Iterator<Item = String> + '_ {
+        let repaired = self
+            .repaired
+            .iter()
+            .map(|why| format!("played again: {why}"));
+        let strays = self.strays.iter().map(|name| {
+            format!("{name} is not a part of this run: left alone, but a glob of its table reads it too")
+        });
+        repaired.chain(self.notes.iter().cloned()).chain(strays)
+    }
+}
+
 /// Plays the run `spec` describes into `out`.
 ///
 /// With `options.resume`, the spec must be the one the directory recorded (its manifest,

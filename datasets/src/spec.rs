@@ -245,6 +245,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     out
 }
 
+/// The first 12 hex digits of a SHA-256, as messages and reports abbreviate it (the whole
+/// text if it is shorter, or is not hex).
+pub fn short_sha256(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
+}
+
 /// A game stops after this many deals even if the dealer keeps the deal (it never does in
 /// practice: that needs tens of thousands of dealer wins or draws in a row). The bound keeps
 /// `deal_in_game` a `u16` and the deal ids of different games apart.
@@ -560,14 +566,13 @@ pub(crate) fn spec_difference<A: SpecVariant, B: SpecVariant>(
     [has, asks]: [&str; 2],
 ) -> String {
     let seats = |d: Option<DecisionSeats>| d.map_or("none".to_string(), |d| d.to_string());
-    let short = |h: &str| h.get(..12).unwrap_or(h).to_string();
     let (va, vb) = (a.variant.record(), b.variant.record());
     let labeller = |l: &Option<AgentSpec>| l.as_ref().map_or("none".to_string(), |l| l.to_string());
     let fields: [(&str, String, String); 11] = [
         (
             "variant",
-            format!("{} ({}…)", va.name, short(&va.sha256)),
-            format!("{} ({}…)", vb.name, short(&vb.sha256)),
+            format!("{} ({}…)", va.name, short_sha256(&va.sha256)),
+            format!("{} ({}…)", vb.name, short_sha256(&vb.sha256)),
         ),
         ("unit", a.unit.name().into(), b.unit.name().into()),
         ("count", a.count.to_string(), b.count.to_string()),

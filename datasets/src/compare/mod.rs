@@ -436,14 +436,9 @@ impl Comparison {
                 agents(&self.a).join(","),
                 agents(&self.b).join(",")
             ));
-        }
-        // Agents named alike are set alike only if their settings in full agree: plain
-        // `search` is tuned anew by some taisim versions.
-        if let (true, Some(pa), Some(pb)) = (
-            agents(&self.a) == agents(&self.b),
-            &self.a.play,
-            &self.b.play,
-        ) {
+        } else if let (Some(pa), Some(pb)) = (&self.a.play, &self.b.play) {
+            // Agents named alike are set alike only if their settings in full agree: plain
+            // `search` is tuned anew by some taisim versions.
             if pa.agents != pb.agents {
                 out.push(format!(
                     "the runs' agents are named alike but set otherwise (A: {}; B: {}): the taisims that made them tune them differently, so the differences mix the players with the rules",

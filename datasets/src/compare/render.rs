@@ -6,6 +6,7 @@ use taisim_sim::Wind;
 
 use super::{Comparison, PairedMean, PairedRatio, Side, PER_DEAL, PER_WIN};
 use crate::report::render::{count, fixed, md_escape, percent, percent_ci, signed, Section};
+use crate::spec::short_sha256;
 use crate::table::OUTCOMES;
 
 /// A value shown as a percentage (a rate) or a number with three places.
@@ -127,7 +128,7 @@ impl Comparison {
                 "{} ({}, sha256 {}); agents {}",
                 v.name,
                 v.origin,
-                &v.sha256[..12.min(v.sha256.len())],
+                short_sha256(&v.sha256),
                 s.spec
                     .agents
                     .iter()

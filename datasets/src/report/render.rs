@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use taisim_sim::{Outcome, Wind};
 
 use super::{AllPairsStats, Moments, PointsStats, Proportion, Report};
-use crate::spec::Unit;
+use crate::spec::{short_sha256, Unit};
 
 impl Report {
     /// The report as aligned text tables; `top` limits the pattern list.
@@ -49,7 +49,7 @@ impl Report {
 
     fn header(&self) -> Vec<(&'static str, String)> {
         let s = &self.spec;
-        let hash = &s.variant.sha256[..12.min(s.variant.sha256.len())];
+        let hash = short_sha256(&s.variant.sha256);
         let agents: Vec<String> = Wind::ALL
             .iter()
             .zip(&s.agents)

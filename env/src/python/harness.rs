@@ -90,16 +90,8 @@ pub(super) fn simulate(
     // What `taisim simulate` says on stderr reaches Python as warnings: parts played again,
     // the run's notes (a resume that could not check how its parts were played, fewer
     // threads than asked), and files that belong to no part of the run.
-    let said = summary
-        .repaired
-        .iter()
-        .map(|why| format!("played again: {why}"))
-        .chain(summary.notes.iter().cloned())
-        .chain(summary.strays.iter().map(|name| {
-            format!("{name} is not a part of this run: left alone, but a glob of its table reads it too")
-        }));
     let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
-    for message in said {
+    for message in summary.messages() {
         let message = std::ffi::CString::new(message.replace('\0', "\\0")).unwrap_or_default();
         PyErr::warn(py, &category, &message, 1)?;
     }
