@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use taisim_datasets::{check_replaceable, CompareOptions, Comparison};
+use taisim_datasets::{check_replaceable, expect_run_dir, CompareOptions, Comparison};
 
 use crate::failure::Failure;
 use crate::output::publish;
@@ -36,6 +36,8 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         .markdown
         .clone()
         .unwrap_or_else(|| args.run_b.join("compare.md"));
+    expect_run_dir(&args.run_a)?;
+    expect_run_dir(&args.run_b)?;
     check_replaceable(&path)?;
     let options = CompareOptions {
         verify_checksums: !args.no_checksums,

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use taisim_datasets::{check_replaceable, HarnessError, Report, ReportOptions};
+use taisim_datasets::{check_replaceable, expect_run_dir, HarnessError, Report, ReportOptions};
 
 use crate::output::publish;
 
@@ -42,7 +42,8 @@ pub fn report(args: &ReportArgs) -> Result<(), HarnessError> {
         .clone()
         .unwrap_or_else(|| args.run.join("report.md"));
     // A FIFO, a device, a link or a directory at the path is refused before the report is
-    // computed, not after.
+    // computed, not after; a run that is not a directory is named as such first.
+    expect_run_dir(&args.run)?;
     check_replaceable(&path)?;
     let report = Report::from_run(&args.run, &options)?;
     publish(

@@ -1,6 +1,7 @@
 //! Bad input the real binary must name plainly (issue 22, "Small"): negative numbers, a
 //! byte-order mark before JSON, `--variant` beside `--json`, input past any request's size,
-//! control characters in names, an output directory that cannot be made.
+//! control characters in names, an output directory that cannot be made, a file where a run
+//! belongs.
 
 use std::path::Path;
 
@@ -238,6 +239,36 @@ fn an_output_directory_that_cannot_be_made_is_exit_2() {
         let o = taisim(&["simulate", "--deals", "10", "--out", out.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         assert!(stderr(&o).contains(out.to_str().unwrap()), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), b"x");
+}
+
+/// A file given where a command reads a run, or where the path of what it writes needs a
+/// directory, is a usage error that names the path (it was exit 1, "cannot inspect
+/// FILE/report.md: Not a directory"); the file is left as it was.
+#[test]
+fn a_file_where_a_run_belongs_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let f = file.to_str().unwrap();
+    let inside = file.join("report.md");
+    let d = dir.path().to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["report", f], "is not a directory"),
+        (&["compare", f, f], "is not a directory"),
+        (&["compare", d, f], "is not a directory"),
+        (&["review", f, "0", "--seat", "E"], "is not a directory"),
+        (
+            &["report", d, "--markdown", inside.to_str().unwrap()],
+            "Not a directory",
+        ),
+    ];
+    for (args, says) in cases {
+        let o = taisim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(f), "{args:?}: {}", stderr(&o));
     }
     assert_eq!(std::fs::read(&file).unwrap(), b"x");
 }

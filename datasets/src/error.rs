@@ -131,8 +131,11 @@ impl HarnessError {
         move |source| {
             // `taisim_score::file` refuses a path that is not a regular file, or is larger
             // than its kind may be, as `InvalidInput`: what is at the path is wrong, not the
-            // machine.
-            if source.kind() == std::io::ErrorKind::InvalidInput {
+            // machine. So is a file where the path needs a directory (`NotADirectory`).
+            if matches!(
+                source.kind(),
+                std::io::ErrorKind::InvalidInput | std::io::ErrorKind::NotADirectory
+            ) {
                 return HarnessError::Usage(format!("{action} {}: {source}", path.display()));
             }
             HarnessError::Io {

@@ -55,6 +55,18 @@ fn corrupt(path: &Path, message: impl Into<String>) -> HarnessError {
     }
 }
 
+/// Refuses a `dir` that is not a directory, the user's mistake ([`HarnessError::Usage`]): a
+/// command that writes beside a run checks it before the path of what it writes.
+pub fn expect_run_dir(dir: &Path) -> Result<(), HarnessError> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    Err(HarnessError::Usage(format!(
+        "{} is not a directory; expected the output directory of `taisim simulate`",
+        dir.display()
+    )))
+}
+
 impl Run {
     /// Reads and cross-checks the manifests of the run in `dir`.
     ///
@@ -62,12 +74,7 @@ impl Run {
     /// mistake ([`HarnessError::Usage`]); manifests that disagree with each other, with
     /// `variant.toml` or with the files on disk are [`HarnessError::Corrupt`].
     pub fn open(dir: &Path) -> Result<Run, HarnessError> {
-        if !dir.is_dir() {
-            return Err(HarnessError::Usage(format!(
-                "{} is not a directory; expected the output directory of `taisim simulate`",
-                dir.display()
-            )));
-        }
+        expect_run_dir(dir)?;
         let mut manifests = Manifest::read_all(dir)?;
         if manifests.is_empty() {
             return Err(HarnessError::Usage(format!(
