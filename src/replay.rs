@@ -72,12 +72,7 @@ pub(crate) fn parse_budget(s: &str) -> Result<u32, String> {
 
 /// A search agent's name (`search`, `search:N`, `search:N:SETTING=VALUE`).
 pub(crate) fn parse_search(s: &str) -> Result<SearchSpec, String> {
-    match s.parse::<AgentSpec>().map_err(|e| e.to_string())? {
-        AgentSpec::Search(spec) => Ok(spec),
-        other => Err(format!(
-            "a review is a search agent's (search, search:N or search:N:SETTING=VALUE), not {other}"
-        )),
-    }
+    taisim_datasets::review::reviewing_search(s.parse::<AgentSpec>().map_err(|e| e.to_string())?)
 }
 
 /// The reviewing search: `--search`, else `search:` `--budget`, else plain `search`.

@@ -109,6 +109,17 @@ pub fn review(
     }
 }
 
+/// The search agent `agent` names, as a review's reviewing search; another agent is refused
+/// with a message that says what a review takes.
+pub fn reviewing_search(agent: AgentSpec) -> Result<SearchSpec, String> {
+    match agent {
+        AgentSpec::Search(spec) => Ok(spec),
+        other => Err(format!(
+            "a review is a search agent's (search, search:N or search:N:SETTING=VALUE), not {other}"
+        )),
+    }
+}
+
 impl Review {
     /// The reviewing agent's name, as the command line names agents (`search`,
     /// `search:512:indifference=0.05`).

@@ -11,6 +11,9 @@ engine.
   --json`` and ``--jsonl``.
 - ``taisim.arena()``: a duplicate match of two agents on the same walls, as ``taisim arena
   --json``.
+- ``taisim.replay()``: a deal of a run as its deal log, as ``taisim replay RUN DEAL --json``;
+  ``taisim.review()``: the search agent's reasons for one seat's decisions in it (every legal
+  action's expected points and standard error), as ``taisim review --json``.
 - ``taisim.bot.serve()``: a bot for taisim's table (``exec:COMMAND``, ``docs/protocol.md``)
   deciding on the observation and mask the environments give.
 
@@ -63,6 +66,8 @@ from taisim._native import simulate as _simulate
 from taisim._native import load_decisions as _load_decisions
 from taisim import bot
 from taisim._native import compare_json as _compare_json
+from taisim._native import replay_jsonl as _replay_jsonl
+from taisim._native import review_json as _review_json
 from taisim._native import obs_rows as _obs_rows
 from taisim._native import obs_scalar_columns as _obs_scalar_columns
 from taisim.aec import TaisimAEC, aec_env
@@ -229,6 +234,46 @@ def compare(run_a, run_b, *, verify_checksums=True):
     ``ValueError`` naming the difference; a directory that is not a run, ``ValueError``."""
     return _json.loads(_compare_json(_os_path(run_a), _os_path(run_b),
                                      verify_checksums=bool(verify_checksums)))
+
+
+def replay(run, deal_id):
+    """Deal ``deal_id`` of a ``taisim simulate`` run as a deal log, as ``taisim replay RUN DEAL
+    --json`` writes it: a list of dicts, the bot protocol's events (``docs/protocol.md``) with
+    every seat's view merged and each decision between them. The deal is played back from the
+    run's action log (``log_actions=True``), or else by the run's agents again, once their
+    play fingerprint is checked; either way the deal's end is checked against the deals table.
+    A deal the run does not hold, or a directory that is not a run, raises ``UsageError``;
+    agents that play otherwise than the run recorded, ``UsageError`` naming the seat or deal;
+    a run whose files disagree with the replay, ``CorruptRunError``."""
+    text = _replay_jsonl(_os_path(run), _deal_id(deal_id))
+    return [_json.loads(line) for line in text.splitlines() if line]
+
+
+def review(run, deal_id, seat, *, search=None):
+    """The search agent's review of ``seat``'s decisions (``"E"``, ``"S"``, ``"W"`` or
+    ``"N"``) in deal ``deal_id`` of a run, as ``taisim review --json`` prints it: a dict with
+    ``deal``, ``seat``, ``search`` (the reviewing agent's name), ``budget``, ``default_by`` and
+    ``decisions``; each decision has its ``step``, the ``hand``, the ``offer`` answered, the
+    action ``played``, what the search agent plays there (``search_plays``), its ``best`` and
+    ``default`` (greedy's or the value agent's choice), ``greedy``'s choice, the
+    ``determinizations`` and every legal action's ``estimates`` (``rollouts``, ``mean`` points,
+    ``std_error``, and the ``advantage`` over the default with its ``advantage_error``).
+    ``search`` names the reviewing agent as agents are named (``"search"``, ``"search:512"``,
+    ``"search:2048:own=value"``); ``None`` is plain ``search``. Another agent's name raises
+    ``UsageError``, a name of no agent ``AgentError``. It searches every legal action at each
+    decision: seconds a deal at the default budget."""
+    if search is not None and not isinstance(search, str):
+        raise TypeError(f"review(): search must be a str, not {type(search).__name__}")
+    return _json.loads(_review_json(_os_path(run), _deal_id(deal_id), seat, search=search))
+
+
+def _deal_id(deal_id):
+    # bool is an int to Python; a deal id of True is a mistake, not deal 1.
+    if isinstance(deal_id, bool) or not isinstance(deal_id, int):
+        raise TypeError(f"deal_id must be an int, not {type(deal_id).__name__}")
+    if deal_id < 0:
+        raise UsageError(f"deal_id must be at least 0; got {deal_id}")
+    return deal_id
 
 
 def _os_path(path):

@@ -191,3 +191,48 @@ pub(super) fn compare_json(
         Err(e @ CompareError::DifferentWalls { .. }) => Err(errors::usage(e)),
     }
 }
+
+/// `taisim.replay(run, deal_id)`: deal `deal_id` of a run as a deal log, as `taisim replay RUN
+/// DEAL --json` prints it (one JSON object a line; the Python wrapper parses them): played back
+/// from the run's action log, or by its agents again once the run's play fingerprint is
+/// checked, and checked against the deals table. The GIL is released while it plays.
+#[pyfunction]
+pub(super) fn replay_jsonl(
+    py: Python<'_>,
+    run: std::path::PathBuf,
+    deal_id: u64,
+) -> PyResult<String> {
+    py.allow_threads(|| taisim_datasets::deal_log(&run, deal_id))
+        .map(|log| log.to_jsonl())
+        .map_err(errors::harness)
+}
+
+/// `taisim.review(run, deal_id, seat, search=None)`: the search agent's review of one seat's
+/// decisions in a deal of a run, as `taisim review --json` prints it. `search` names the
+/// reviewing agent as agents are named (`search`, `search:N`, `search:N:SETTING=VALUE`;
+/// plain `search` when `None`); a name of another agent is a `UsageError`. The GIL is released
+/// while the searches run.
+#[pyfunction]
+#[pyo3(signature = (run, deal_id, seat, *, search = None))]
+pub(super) fn review_json(
+    py: Python<'_>,
+    run: std::path::PathBuf,
+    deal_id: u64,
+    seat: &str,
+    search: Option<&str>,
+) -> PyResult<String> {
+    use taisim_agents::{AgentSpec, SearchSpec};
+    use taisim_datasets::review::{review, reviewing_search};
+    let seat = super::config::parse_seat(seat)?;
+    let search = match search {
+        None => SearchSpec::DEFAULT,
+        Some(name) => reviewing_search(name.parse::<AgentSpec>().map_err(errors::agent)?)
+            .map_err(errors::usage)?,
+    };
+    py.allow_threads(|| {
+        let log = taisim_datasets::deal_log(&run, deal_id)?;
+        let r = review(&log.variant, log.deal_id, &log.decisions, seat, search);
+        Ok(r.to_json())
+    })
+    .map_err(errors::harness)
+}

@@ -72,6 +72,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(harness::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(harness::arena, m)?)?;
     m.add_function(wrap_pyfunction!(harness::compare_json, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::replay_jsonl, m)?)?;
+    m.add_function(wrap_pyfunction!(harness::review_json, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_logits, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(policy::trained_policy_bytes, m)?)?;

@@ -1,0 +1,100 @@
+"""taisim.replay and taisim.review: `taisim replay RUN DEAL --json` and `taisim review --json`
+from Python (issue 23, "everywhere agents go" and "a review of its reasons")."""
+
+import json
+
+import pytest
+
+import taisim
+
+AGENTS = "greedy,search:4,random,greedy"
+
+
+def _run(path, log_actions, variant="taiwan16"):
+    return taisim.simulate(path, deals=6, seed=19, agents=AGENTS, variant=variant, part_size=3,
+                           threads=2, log_actions=log_actions)
+
+
+@pytest.mark.parametrize("variant", ["taiwan16", "taizhou"])
+def test_a_deal_replays_alike_from_its_log_and_from_its_agents(tmp_path, variant):
+    logged = _run(tmp_path / "logged", True, variant)
+    played = _run(tmp_path / "played", False, variant)
+    seeds = set()
+    for deal_id in range(6):
+        events = taisim.replay(logged, deal_id)
+        # The run without an action log is played again by its agents (search:4 among them)
+        # and must come out event for event as the recorded one.
+        assert taisim.replay(played, deal_id) == events
+        start, end = events[0], events[-1]
+        assert start["type"] == "start" and start["deal"] == deal_id
+        assert start["variant"] == variant
+        seeds.add(start["seed"])
+        assert end["type"] == "end" and end["deal"] == deal_id
+        assert sum(end["payments"].values()) == 0
+        steps = [e["step"] for e in events if e["type"] == "decision"]
+        assert steps == list(range(1, len(steps) + 1))
+        # Every event is plain JSON, as the command line writes it.
+        assert json.loads(json.dumps(events)) == events
+    assert len(seeds) == 6
+
+
+def test_the_review_of_a_searching_seat_plays_as_it_played(tmp_path):
+    run = _run(tmp_path / "run", False)
+    reviewed = 0
+    for deal_id in range(3):
+        r = taisim.review(run, deal_id, "S", search="search:4")
+        assert (r["deal"], r["seat"], r["search"], r["budget"]) == (deal_id, "S", "search:4", 4)
+        assert r["default_by"] == "greedy"
+        played = [e for e in taisim.replay(run, deal_id)
+                  if e["type"] == "decision" and e["actor"] == "S"]
+        by_step = {e["step"]: e["action"] for e in played}
+        for d in r["decisions"]:
+            reviewed += 1
+            # Seat S played search:4, and the review's agent is search:4 on the same view:
+            # what it plays is what the seat played at the table.
+            assert d["played"] == by_step[d["step"]]
+            assert d["search_plays"] == d["played"]
+            actions = [e["action"] for e in d["estimates"]]
+            assert len(actions) >= 2 and d["played"] in actions and d["best"] in actions
+            assert 1 <= d["determinizations"] <= 4
+            for e in d["estimates"]:
+                assert 0 < e["rollouts"] <= 4
+                assert e["std_error"] is None or e["std_error"] >= 0
+    assert reviewed > 10
+
+
+def test_the_reviewing_search_is_plain_search_unless_named(tmp_path):
+    run = _run(tmp_path / "run", True)
+    plain = taisim.review(run, 0, "E")
+    assert (plain["search"], plain["budget"], plain["default_by"]) == ("search", 2048, "greedy")
+    tuned = taisim.review(run, 0, "E", search="search:2:own=value")
+    assert tuned["search"] == "search:2:own=value" and tuned["default_by"] == "value"
+    for r in (plain, tuned):
+        assert r["decisions"]
+        # Seat E played greedy: greedy's choice is what it played, whoever reviews it.
+        assert all(d["greedy"] == d["played"] for d in r["decisions"])
+    assert [d["step"] for d in plain["decisions"]] == [d["step"] for d in tuned["decisions"]]
+
+
+def test_bad_arguments_are_named(tmp_path):
+    run = _run(tmp_path / "run", True)
+    with pytest.raises(taisim.UsageError, match="deal 6"):
+        taisim.replay(run, 6)
+    with pytest.raises(taisim.UsageError, match="deal 99"):
+        taisim.review(run, 99, "E")
+    with pytest.raises(taisim.UsageError, match="at least 0"):
+        taisim.replay(run, -1)
+    with pytest.raises(TypeError, match="deal_id must be an int"):
+        taisim.replay(run, True)
+    with pytest.raises(taisim.UsageError, match="seat"):
+        taisim.review(run, 0, "X")
+    with pytest.raises(taisim.UsageError, match="a review is a search agent's"):
+        taisim.review(run, 0, "E", search="greedy")
+    with pytest.raises(taisim.AgentError):
+        taisim.review(run, 0, "E", search="search:0")
+    with pytest.raises(TypeError, match="search must be a str"):
+        taisim.review(run, 0, "E", search=4)
+    with pytest.raises(taisim.UsageError, match="not a directory"):
+        taisim.replay(tmp_path / "run" / "manifest.json", 0)
+    with pytest.raises(taisim.UsageError, match="holds no manifest"):
+        taisim.replay(tmp_path, 0)
