@@ -65,48 +65,88 @@ pub fn review(
     seat: Seat,
     search: SearchSpec,
 ) -> Review {
-    let agent_config = search.config();
-    let mut every_action = agent_config;
-    every_action.prune = false;
-    let mut out = Vec::new();
-    let mut legal = ActionList::new();
-    for (before, played) in decisions {
-        if before.to_act() != Some(seat) {
-            continue;
-        }
-        before.legal_actions(&mut legal);
-        if legal.len() < 2 {
-            continue;
-        }
-        let view = before.view(seat);
-        let search_plays = {
-            let mut agent = SearchAgent::new(Arc::clone(variant), agent_config);
-            agent.reset(before.seed(), seat);
-            agent.act(&view, &legal)
-        };
-        let mut agent = SearchAgent::new(Arc::clone(variant), every_action);
-        agent.reset(before.seed(), seat);
-        agent.act(&view, &legal);
-        let d = agent.last_decision();
-        out.push(ReviewedDecision {
-            step: before.steps() + 1,
-            hand: *view.hand(),
-            offer: view.tile_on_offer(),
-            played: *played,
-            search_plays: Some(search_plays),
-            best: d.best,
-            default: d.default,
-            greedy: Some(GreedyAgent.act(&view, &legal)),
-            determinizations: d.determinizations,
-            estimates: d.estimates.to_vec(),
-        });
-    }
+    let out = decisions
+        .iter()
+        .filter_map(|(before, played)| {
+            let r = reasons(variant, before, seat, search)?;
+            Some(ReviewedDecision {
+                step: before.steps() + 1,
+                hand: *before.view(seat).hand(),
+                offer: before.tile_on_offer(),
+                played: *played,
+                search_plays: Some(r.search_plays),
+                best: r.best,
+                default: r.default,
+                greedy: Some(r.greedy),
+                determinizations: r.determinizations,
+                estimates: r.estimates,
+            })
+        })
+        .collect();
     Review {
         deal_id,
         seat,
         search,
         decisions: out,
     }
+}
+
+/// What the reviewing search works out at one decision (see [`reasons`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reasons {
+    /// What the reviewing search agent plays here.
+    pub search_plays: Action,
+    /// The action of highest mean among those raced to the end.
+    pub best: Option<Action>,
+    /// The search's default: its own policy's choice.
+    pub default: Option<Action>,
+    /// Greedy's choice.
+    pub greedy: Action,
+    pub determinizations: u32,
+    /// Every legal action's estimate, in the engine's order (empty for a win taken
+    /// unsearched).
+    pub estimates: Vec<ActionEstimate>,
+}
+
+/// The review of the decision `seat` faces in `deal`, as [`review`] makes it for each
+/// decision of a deal: `None` when the seat is not the one to act or has a single legal
+/// action. It decides on the seat's view alone, so it serves a state still being played (an
+/// environment's) as well as a recorded one.
+pub fn reasons(
+    variant: &Arc<Variant>,
+    deal: &Deal,
+    seat: Seat,
+    search: SearchSpec,
+) -> Option<Reasons> {
+    if deal.to_act() != Some(seat) {
+        return None;
+    }
+    let mut legal = ActionList::new();
+    deal.legal_actions(&mut legal);
+    if legal.len() < 2 {
+        return None;
+    }
+    let agent_config = search.config();
+    let mut every_action = agent_config;
+    every_action.prune = false;
+    let view = deal.view(seat);
+    let search_plays = {
+        let mut agent = SearchAgent::new(Arc::clone(variant), agent_config);
+        agent.reset(deal.seed(), seat);
+        agent.act(&view, &legal)
+    };
+    let mut agent = SearchAgent::new(Arc::clone(variant), every_action);
+    agent.reset(deal.seed(), seat);
+    agent.act(&view, &legal);
+    let d = agent.last_decision();
+    Some(Reasons {
+        search_plays,
+        best: d.best,
+        default: d.default,
+        greedy: GreedyAgent.act(&view, &legal),
+        determinizations: d.determinizations,
+        estimates: d.estimates.to_vec(),
+    })
 }
 
 /// The search agent `agent` names, as a review's reviewing search; another agent is refused

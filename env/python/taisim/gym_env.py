@@ -95,6 +95,27 @@ class Env(gym.Env):
             raise RuntimeError("call reset() before action_masks()")
         return self._mask
 
+    def review(self, search=None):
+        """The search agent's reasons at the learner's decision now: every legal action's
+        estimated expected points with its standard error, as ``taisim review`` gives them for
+        a deal of a run; a teacher's labels for the state the learner is in.
+        ``search`` names the reviewing search as agents are named (``"search:512"``,
+        ``"search:2048:own=value"``; ``None`` is plain ``search``). It decides on the seat's
+        view alone, as the search agent does at the table, so the review never reads a hidden
+        tile: ``search_plays`` is exactly what that agent would play here. The dict holds
+        ``search``, ``budget``, ``default_by``, ``seat``, ``step``; ``search_plays``,
+        ``best``, ``default`` and ``greedy`` as action indices (``best`` and ``default`` None
+        when nothing was searched); ``determinizations``; and ``rollouts``, ``mean`` (the
+        seat's expected points at the end of the deal), ``std_error``, ``advantage`` (over the
+        default) and ``advantage_error``, arrays of ``ACTION_SPACE_SIZE`` indexed by action,
+        0 or NaN where an action is not legal or not estimated. Every legal action is searched:
+        a fraction of a second to seconds at the default budget; the GIL is released.
+        Another agent's name raises ``UsageError``, a name of no agent ``AgentError``.
+        Before ``reset()`` or after the deal ends it raises ``UsageError``."""
+        if search is not None and not isinstance(search, str):
+            raise TypeError(f"review(): search must be a str, not {type(search).__name__}")
+        return self._native.review(search=search)
+
     def render(self):
         """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None."""
         if self.render_mode == "ansi":

@@ -1,8 +1,10 @@
-"""taisim.replay and taisim.review: `taisim replay RUN DEAL --json` and `taisim review --json`
-from Python (issue 23, "everywhere agents go" and "a review of its reasons")."""
+"""taisim.replay and taisim.review (`taisim replay RUN DEAL --json` and `taisim review --json`
+from Python), and the review of a decision being played: `Env.review` and the AEC env's
+`review` (issue 23, "everywhere agents go" and "a review of its reasons")."""
 
 import json
 
+import numpy as np
 import pytest
 
 import taisim
@@ -98,3 +100,82 @@ def test_bad_arguments_are_named(tmp_path):
         taisim.replay(tmp_path / "run" / "manifest.json", 0)
     with pytest.raises(taisim.UsageError, match="holds no manifest"):
         taisim.replay(tmp_path, 0)
+
+
+def _learner_plays(env, seed, pick):
+    """Plays one deal, the learner choosing ``pick(review)`` at each decision; returns the
+    rewards and outcome and the reviews."""
+    _, info = env.reset(seed=seed)
+    reviews = []
+    terminated = False
+    while not terminated:
+        r = env.review(search="search:8")
+        reviews.append((r, info["action_mask"]))
+        _, _, terminated, _, info = env.step(pick(r))
+    return (info["rewards"], info["outcome"]), reviews
+
+
+def test_env_review_plays_as_the_search_agent_and_greedy_play():
+    """A learner that plays what the review says ``search:8`` plays, in seat E, meets the very
+    deal that ``search:8`` as E's opponent plays while the learner in S plays the review's
+    greedy choice: both ends are alike, seat by seat. A review that read another view, seed
+    or state than the agent's would part from it somewhere."""
+    searched = 0
+    for seed in range(3):
+        a, reviews = _learner_plays(taisim.Env(seat="E", opponents="greedy"), seed,
+                                    lambda r: r["search_plays"])
+        b, _ = _learner_plays(taisim.Env(seat="S", opponents="search:8,greedy,greedy,greedy"),
+                              seed, lambda r: r["greedy"])
+        assert a == b
+        for r, mask in reviews:
+            legal = set(np.flatnonzero(mask))
+            assert (r["search"], r["budget"], r["seat"]) == ("search:8", 8, "E")
+            assert {r["search_plays"], r["greedy"]} <= legal
+            estimated = set(np.flatnonzero(~np.isnan(r["mean"])))
+            if r["determinizations"]:
+                searched += 1
+                # Every legal action is searched, nothing else.
+                assert estimated == legal == set(np.flatnonzero(r["rollouts"]))
+                assert r["default"] in legal and r["best"] in legal
+                assert r["advantage"][r["default"]] == 0.0
+            else:
+                assert not estimated and len(legal) == 1
+    assert searched > 20
+
+
+def test_aec_review_is_of_the_seat_to_act():
+    env = taisim.aec_env()
+    env.reset(seed=4)
+    steps = []
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            with pytest.raises(taisim.UsageError, match="no decision"):
+                env.review(search="search:4")
+            env.step(None)
+            continue
+        r = env.review(search="search:4")
+        assert r["seat"] == agent
+        mask = env.observe(agent)["action_mask"]
+        assert mask[r["search_plays"]] == 1 and mask[r["greedy"]] == 1
+        steps.append(r["step"])
+        env.step(r["search_plays"])
+    assert steps == sorted(steps) and len(set(steps)) == len(steps) and len(steps) > 20
+
+
+def test_env_review_refuses_what_it_cannot_review():
+    env = taisim.Env(opponents="greedy")
+    with pytest.raises(taisim.UsageError, match="call reset"):
+        env.review()
+    _, info = env.reset(seed=2)
+    with pytest.raises(taisim.UsageError, match="a review is a search agent's"):
+        env.review(search="value")
+    with pytest.raises(taisim.AgentError):
+        env.review(search="search:-3")
+    with pytest.raises(TypeError, match="search must be a str"):
+        env.review(search=64)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    with pytest.raises(taisim.UsageError, match="deal is over"):
+        env.review(search="search:4")

@@ -1,8 +1,12 @@
 //! `NativeAec`: all four seats, turn by turn (the PettingZoo AEC environment).
 
+use std::sync::Arc;
+
 use numpy::ndarray::Array2;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use taisim_score::Variant;
 
 use super::config::{action_index, mask_i8, parse_seat, variant_and_reward, ObsMask};
 use super::errors;
@@ -13,6 +17,8 @@ use crate::{AecConfig, AecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH};
 #[pyclass(name = "NativeAec", module = "taisim._native")]
 pub(super) struct PyAec {
     env: AecEnv,
+    /// The variant the deals are played and scored under (the review's searches need it).
+    variant: Arc<Variant>,
 }
 
 #[pymethods]
@@ -22,12 +28,13 @@ impl PyAec {
     fn new(variant: &str, reward: &str, base: Option<i64>, per_tai: Option<i64>) -> PyResult<Self> {
         let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
         let config = AecConfig {
-            variant,
+            variant: Arc::clone(&variant),
             reward,
             ..AecConfig::default()
         };
         Ok(PyAec {
             env: AecEnv::new(config).map_err(errors::env)?,
+            variant,
         })
     }
 
@@ -79,6 +86,17 @@ impl PyAec {
     }
 
     /// The table as text (`render_mode="ansi"`); the seat to act is marked `>`.
+    /// The search agent's reasons at the decision of the seat to act now (see
+    /// `review::reasons_dict`); `search` names the reviewing search (plain `search` when
+    /// `None`).
+    #[pyo3(signature = (search = None))]
+    fn review<'py>(&self, py: Python<'py>, search: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+        let seat = self.env.deal().to_act().ok_or_else(|| {
+            errors::usage("no decision to review: the deal is over, or not yet dealt (call reset)")
+        })?;
+        super::review::reasons_dict(py, &self.variant, self.env.deal(), seat, search)
+    }
+
     fn render(&self) -> String {
         render_deal(self.env.deal(), None)
     }

@@ -221,14 +221,9 @@ pub(super) fn review_json(
     seat: &str,
     search: Option<&str>,
 ) -> PyResult<String> {
-    use taisim_agents::{AgentSpec, SearchSpec};
-    use taisim_datasets::review::{review, reviewing_search};
+    use taisim_datasets::review::review;
     let seat = super::config::parse_seat(seat)?;
-    let search = match search {
-        None => SearchSpec::DEFAULT,
-        Some(name) => reviewing_search(name.parse::<AgentSpec>().map_err(errors::agent)?)
-            .map_err(errors::usage)?,
-    };
+    let search = super::review::reviewing_spec(search)?;
     py.allow_threads(|| {
         let log = taisim_datasets::deal_log(&run, deal_id)?;
         let r = review(&log.variant, log.deal_id, &log.decisions, seat, search);

@@ -19,6 +19,7 @@ mod errors;
 mod harness;
 mod policy;
 mod render;
+mod review;
 mod scoring;
 mod single;
 mod vec_env;

@@ -1,18 +1,25 @@
 //! `NativeEnv`: one learner seat against built-in agents (the Gymnasium `taisim.Env`).
 
+use std::sync::Arc;
+
 use numpy::IntoPyArray;
 use numpy::PyArray1;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use taisim_score::Variant;
 
 use super::config::{action_index, env_config, info_dict, mask_i8, Reset, StepOut};
 use super::errors;
 use super::render::render_deal;
+use super::review::reasons_dict;
 use crate::Env;
 
 /// One learner seat against built-in agents.
 #[pyclass(name = "NativeEnv", module = "taisim._native")]
 pub(super) struct PyEnv {
     env: Env,
+    /// The variant the deals are played and scored under (the review's searches need it).
+    variant: Arc<Variant>,
 }
 
 #[pymethods]
@@ -31,6 +38,7 @@ impl PyEnv {
         let config = env_config(variant, seat, opponents, reward, base, per_tai, bot_timeout)?;
         Ok(PyEnv {
             env: Env::new(&config).map_err(errors::env)?,
+            variant: config.variant,
         })
     }
 
@@ -66,6 +74,19 @@ impl PyEnv {
     /// The current legal-action mask.
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         mask_i8(py, self.env.action_mask())
+    }
+
+    /// The search agent's reasons at the learner's decision now (see `review::reasons_dict`);
+    /// `search` names the reviewing search (plain `search` when `None`).
+    #[pyo3(signature = (search = None))]
+    fn review<'py>(&self, py: Python<'py>, search: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+        let deal = self.env.deal();
+        if !self.env.is_running() {
+            return Err(errors::usage(
+                "no decision to review: the deal is over, or not yet dealt (call reset)",
+            ));
+        }
+        reasons_dict(py, &self.variant, deal, self.env.seat(), search)
     }
 
     /// The table as text (`render_mode="ansi"`); the learner's seat is marked `*`, the seat
