@@ -4,8 +4,9 @@
 use std::sync::Arc;
 
 use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3};
+use rayon::prelude::*;
 use taisim_agents::{ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_LEN, OBS_WIDTH};
-use taisim_sim::{deal_seed, Action};
+use taisim_sim::{deal_seed, Action, Deal, Seat};
 
 use crate::single::{Core, EnvConfig, EnvError, Info};
 
@@ -302,6 +303,41 @@ impl VecEnv {
     /// current deal's.
     pub fn info(&self, i: usize) -> &Info {
         &self.infos[i]
+    }
+
+    /// Whether the batch has been reset (before, no deal is dealt).
+    pub fn is_started(&self) -> bool {
+        self.started
+    }
+
+    /// The learner's seat, the same in every environment.
+    pub fn seat(&self) -> Seat {
+        self.cores[0].seat()
+    }
+
+    /// Environment `i`'s deal (for inspection: it shows every seat's hand).
+    pub fn deal(&self, i: usize) -> &Deal {
+        self.cores[i].deal()
+    }
+
+    /// `f` of every environment's deal, in order, on as many threads as the batch steps on
+    /// (work of seconds, such as a search of each learner's decision: a pool of that width is
+    /// built for it when the batch's own count is not rayon's global width). `f` sees one deal
+    /// at a time, so what it returns does not depend on the thread count.
+    pub fn map_deals<T: Send>(&self, f: impl Fn(&Deal) -> T + Sync) -> Vec<T> {
+        let count = self.threads.count;
+        let all = || self.cores.par_iter().map(|c| f(c.deal())).collect();
+        if count <= 1 {
+            self.cores.iter().map(|c| f(c.deal())).collect()
+        } else if count == rayon::current_num_threads() {
+            all()
+        } else {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(count)
+                .build()
+                .expect("cannot start worker threads")
+                .install(all)
+        }
     }
 }
 

@@ -188,6 +188,23 @@ class VecEnv(_GymVectorEnv):
             raise RuntimeError("call reset() before action_masks()")
         return self._mask_out(self._masks)
 
+    def review(self, search=None):
+        """The search agent's review of every environment's decision now, as ``Env.review``
+        gives it for one, with the batch as the first axis: ``search_plays``, ``best``,
+        ``default``, ``greedy``, ``determinizations`` and ``step`` of shape ``(num_envs,)``
+        (``best`` and ``default`` -1 where nothing was searched: a single legal action);
+        ``rollouts``, ``mean``, ``std_error``, ``advantage`` and ``advantage_error`` of shape
+        ``(num_envs, ACTION_SPACE_SIZE)``, 0 or NaN where an action is not legal; ``search``,
+        ``budget``, ``default_by`` and ``seat`` once. The searches run on the batch's threads
+        with the GIL released, each deciding on its environment's view alone, so the result
+        does not depend on the thread count: a teacher's labels for a whole batch (plain
+        ``search`` takes about a tenth of a second to seconds a decision). ``search`` names the
+        reviewing search as agents are named; ``None`` is plain ``search``. Before ``reset()``
+        it raises ``UsageError``."""
+        if search is not None and not isinstance(search, str):
+            raise TypeError(f"review(): search must be a str, not {type(search).__name__}")
+        return self._native.review(search=search)
+
     def info(self, i):
         """The info of environment ``i``: its finished deal's right after an auto-reset, else
         its current deal's."""

@@ -179,3 +179,51 @@ def test_env_review_refuses_what_it_cannot_review():
         _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     with pytest.raises(taisim.UsageError, match="deal is over"):
         env.review(search="search:4")
+
+
+def _same_review(batch, i, one):
+    for key in ("search_plays", "greedy", "determinizations", "step"):
+        assert batch[key][i] == one[key], key
+    for key in ("best", "default"):
+        assert batch[key][i] == (-1 if one[key] is None else one[key]), key
+    for key in ("rollouts", "mean", "std_error", "advantage", "advantage_error"):
+        np.testing.assert_array_equal(batch[key][i], one[key], err_msg=key)
+
+
+def test_vec_env_review_is_each_environment_review_on_any_thread_count():
+    """The batch's review of environment i is `Env.review` of the same deal (dealt from the
+    environment's `deal_seed`), step after step, and the same on 1 and 2 threads."""
+    batches = [taisim.VecEnv(num_envs=3, opponents="greedy", threads=t) for t in (1, 2)]
+    for envs in batches:
+        envs.reset(seed=5)
+    singles = []
+    for i in range(3):
+        env = taisim.Env(opponents="greedy")
+        env.reset(seed=int(batches[0].info(i)["deal_seed"]))
+        singles.append(env)
+    live = [True] * 3
+    for _ in range(6):
+        reviews = [envs.review(search="search:8") for envs in batches]
+        assert (reviews[0]["search"], reviews[0]["seat"]) == ("search:8", "E")
+        assert reviews[0]["mean"].shape == (3, taisim.ACTION_SPACE_SIZE)
+        for i, env in enumerate(singles):
+            if live[i]:
+                _same_review(reviews[0], i, env.review(search="search:8"))
+            _same_review(reviews[1], i, {k: (v[i] if hasattr(v, "shape") else v)
+                                         for k, v in reviews[0].items()})
+        actions = reviews[0]["search_plays"]
+        for envs in batches:
+            envs.step(actions)
+        for i, env in enumerate(singles):
+            if live[i]:
+                live[i] = not env.step(int(actions[i]))[2]
+    assert any(live)
+
+
+def test_vec_env_review_before_reset_is_refused():
+    envs = taisim.VecEnv(num_envs=2, opponents="greedy")
+    with pytest.raises(taisim.UsageError, match="call reset"):
+        envs.review()
+    envs.reset(seed=1)
+    with pytest.raises(taisim.UsageError, match="a review is a search agent's"):
+        envs.review(search="greedy")

@@ -1,17 +1,18 @@
-//! The search agent's review from Python: of a decision being played in an environment
-//! (`Env.review`, `aec_env().review`), as arrays over the action space for learners, and the
-//! name of the reviewing search that `taisim.review` shares.
+//! The search agent's review from Python: of the decision being played in an environment
+//! (`Env.review`, the AEC env's `review`, and `VecEnv.review` for a whole batch), as arrays
+//! over the action space for learners; and the name of the reviewing search, which
+//! `taisim.review` shares.
 
 use std::sync::Arc;
 
-use numpy::ndarray::Array1;
+use numpy::ndarray::{Array1, Array2};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use taisim_agents::{action_index, AgentSpec, SearchSpec, ACTION_SPACE_SIZE};
 use taisim_datasets::review::{reasons, reviewing_search};
 use taisim_score::Variant;
-use taisim_sim::{Deal, Seat};
+use taisim_sim::{ActionList, Deal, Seat};
 
 use super::errors;
 
@@ -25,15 +26,85 @@ pub(super) fn reviewing_spec(search: Option<&str>) -> PyResult<SearchSpec> {
     }
 }
 
+/// One decision's review as rows of the action space.
+struct Row {
+    search_plays: usize,
+    best: Option<usize>,
+    default: Option<usize>,
+    greedy: usize,
+    determinizations: u32,
+    rollouts: [i64; ACTION_SPACE_SIZE],
+    mean: [f64; ACTION_SPACE_SIZE],
+    std_error: [f64; ACTION_SPACE_SIZE],
+    advantage: [f64; ACTION_SPACE_SIZE],
+    advantage_error: [f64; ACTION_SPACE_SIZE],
+}
+
+/// The review of the decision `seat` faces in `deal`; `Err` with a message when the seat is
+/// not the one to act. A seat with a single legal action has nothing to review: no estimate,
+/// and `search_plays` and `greedy` are that action.
+fn row(variant: &Arc<Variant>, deal: &Deal, seat: Seat, spec: SearchSpec) -> Result<Row, String> {
+    if deal.to_act() != Some(seat) {
+        return Err(format!(
+            "no decision of seat {seat} to review: it is not the seat to act"
+        ));
+    }
+    let offer = deal.tile_on_offer();
+    // Every legal action has an index (the action space's own tests); a miss is a bug.
+    let index = |a| action_index(a, offer).expect("a legal action has an index");
+    let mut row = Row {
+        search_plays: 0,
+        best: None,
+        default: None,
+        greedy: 0,
+        determinizations: 0,
+        rollouts: [0; ACTION_SPACE_SIZE],
+        mean: [f64::NAN; ACTION_SPACE_SIZE],
+        std_error: [f64::NAN; ACTION_SPACE_SIZE],
+        advantage: [f64::NAN; ACTION_SPACE_SIZE],
+        advantage_error: [f64::NAN; ACTION_SPACE_SIZE],
+    };
+    match reasons(variant, deal, seat, spec) {
+        Some(r) => {
+            row.search_plays = index(r.search_plays);
+            row.best = r.best.map(index);
+            row.default = r.default.map(index);
+            row.greedy = index(r.greedy);
+            row.determinizations = r.determinizations;
+            for e in &r.estimates {
+                let i = index(e.action);
+                row.rollouts[i] = i64::from(e.rollouts);
+                row.mean[i] = e.mean;
+                row.std_error[i] = e.std_error;
+                row.advantage[i] = e.advantage;
+                row.advantage_error[i] = e.advantage_error;
+            }
+        }
+        None => {
+            let mut legal = ActionList::new();
+            deal.legal_actions(&mut legal);
+            row.search_plays = index(legal[0]);
+            row.greedy = row.search_plays;
+        }
+    }
+    Ok(row)
+}
+
+/// What names the reviewing search in both forms of the review.
+fn name_items(d: &Bound<'_, PyDict>, spec: SearchSpec) -> PyResult<()> {
+    d.set_item("search", AgentSpec::Search(spec).to_string())?;
+    d.set_item("budget", spec.determinizations)?;
+    d.set_item("default_by", spec.config().own.name())
+}
+
 /// The reviewing search's reasons at the decision `seat` faces in `deal`, as a dict of the
-/// action space: `search`, `budget` and `default_by` name the reviewing agent; `step` is the
-/// decision's number in the deal (from 1); `search_plays`, `best`, `default` and `greedy` are
-/// action indices (`best` and `default` `None` for a win taken unsearched); `determinizations`;
-/// and `rollouts` (`int64`), `mean`, `std_error`, `advantage` and `advantage_error`
-/// (`float64`), each an array of `ACTION_SPACE_SIZE` entries indexed by action, 0 and NaN
-/// where the action is not legal or was not estimated. A seat with a single legal action has
-/// nothing to review: every array is empty of estimates, and `search_plays` is that action.
-/// The searches run with the GIL released.
+/// action space: `search`, `budget` and `default_by` name the reviewing agent; `seat`, and
+/// `step`, the decision's number in the deal (from 1); `search_plays`, `best`, `default` and
+/// `greedy` as action indices (`best` and `default` `None` when nothing was searched);
+/// `determinizations`; and `rollouts` (`int64`), `mean`, `std_error`, `advantage` and
+/// `advantage_error` (`float64`), each an array of `ACTION_SPACE_SIZE` entries indexed by
+/// action, 0 and NaN where the action is not legal or was not estimated. The searches run with
+/// the GIL released.
 pub(super) fn reasons_dict<'py>(
     py: Python<'py>,
     variant: &Arc<Variant>,
@@ -42,63 +113,83 @@ pub(super) fn reasons_dict<'py>(
     search: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = reviewing_spec(search)?;
-    if deal.to_act() != Some(seat) {
-        return Err(errors::usage(format!(
-            "no decision of seat {seat} to review: it is not the seat to act"
-        )));
-    }
-    let offer = deal.tile_on_offer();
-    let index = |a| {
-        action_index(a, offer).ok_or_else(|| {
-            errors::bug(format!(
-                "the legal action {a} has no index in the action space"
-            ))
-        })
-    };
-    let r = py.allow_threads(|| reasons(variant, deal, seat, spec));
+    let r = py
+        .allow_threads(|| row(variant, deal, seat, spec))
+        .map_err(errors::usage)?;
     let d = PyDict::new(py);
-    d.set_item("search", AgentSpec::Search(spec).to_string())?;
-    d.set_item("budget", spec.determinizations)?;
-    d.set_item("default_by", spec.config().own.name())?;
+    name_items(&d, spec)?;
     d.set_item("seat", seat.to_string())?;
     d.set_item("step", deal.steps() + 1)?;
-    let mut rollouts = Array1::<i64>::zeros(ACTION_SPACE_SIZE);
-    let nan = || Array1::<f64>::from_elem(ACTION_SPACE_SIZE, f64::NAN);
-    let (mut mean, mut std_error, mut advantage, mut advantage_error) =
-        (nan(), nan(), nan(), nan());
-    match r {
-        Some(r) => {
-            d.set_item("search_plays", index(r.search_plays)?)?;
-            d.set_item("best", r.best.map(index).transpose()?)?;
-            d.set_item("default", r.default.map(index).transpose()?)?;
-            d.set_item("greedy", index(r.greedy)?)?;
-            d.set_item("determinizations", r.determinizations)?;
-            for e in &r.estimates {
-                let i = index(e.action)?;
-                rollouts[i] = i64::from(e.rollouts);
-                mean[i] = e.mean;
-                std_error[i] = e.std_error;
-                advantage[i] = e.advantage;
-                advantage_error[i] = e.advantage_error;
-            }
-        }
-        None => {
-            // One legal action: the search plays it, as every agent does.
-            let mut legal = taisim_sim::ActionList::new();
-            deal.legal_actions(&mut legal);
-            let only = index(legal[0])?;
-            for key in ["search_plays", "greedy"] {
-                d.set_item(key, only)?;
-            }
-            d.set_item("best", py.None())?;
-            d.set_item("default", py.None())?;
-            d.set_item("determinizations", 0)?;
-        }
-    }
-    d.set_item("rollouts", rollouts.into_pyarray(py))?;
-    d.set_item("mean", mean.into_pyarray(py))?;
-    d.set_item("std_error", std_error.into_pyarray(py))?;
-    d.set_item("advantage", advantage.into_pyarray(py))?;
-    d.set_item("advantage_error", advantage_error.into_pyarray(py))?;
+    d.set_item("search_plays", r.search_plays)?;
+    d.set_item("best", r.best)?;
+    d.set_item("default", r.default)?;
+    d.set_item("greedy", r.greedy)?;
+    d.set_item("determinizations", r.determinizations)?;
+    d.set_item("rollouts", r.rollouts.to_vec().into_pyarray(py))?;
+    d.set_item("mean", r.mean.to_vec().into_pyarray(py))?;
+    d.set_item("std_error", r.std_error.to_vec().into_pyarray(py))?;
+    d.set_item("advantage", r.advantage.to_vec().into_pyarray(py))?;
+    d.set_item(
+        "advantage_error",
+        r.advantage_error.to_vec().into_pyarray(py),
+    )?;
+    Ok(d)
+}
+
+/// [`reasons_dict`] of every environment of a batch at once, its learner's decision in each,
+/// on the batch's threads with the GIL released: the same keys, each value with the batch as
+/// its first axis (`(N,)` and `(N, ACTION_SPACE_SIZE)`; `seat` one string, `step` an array),
+/// and `best` and `default` -1 where nothing was searched.
+pub(super) fn batch_dict<'py>(
+    py: Python<'py>,
+    variant: &Arc<Variant>,
+    envs: &crate::VecEnv,
+    search: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let spec = reviewing_spec(search)?;
+    let seat = envs.seat();
+    let rows: Result<Vec<(Row, u16)>, String> = py.allow_threads(|| {
+        envs.map_deals(|deal| row(variant, deal, seat, spec).map(|r| (r, deal.steps() + 1)))
+            .into_iter()
+            .collect()
+    });
+    // Every environment of a started batch waits on its learner: a miss is a bug.
+    let rows = rows.map_err(errors::bug)?;
+    let n = rows.len();
+    let column = |f: &dyn Fn(&Row) -> i64| Array1::from_iter(rows.iter().map(|(r, _)| f(r)));
+    let matrix = |f: &dyn Fn(&Row) -> &[f64; ACTION_SPACE_SIZE]| {
+        Array2::from_shape_fn((n, ACTION_SPACE_SIZE), |(i, a)| f(&rows[i].0)[a])
+    };
+    let none = |x: Option<usize>| x.map_or(-1, |i| i as i64);
+    let d = PyDict::new(py);
+    name_items(&d, spec)?;
+    d.set_item("seat", seat.to_string())?;
+    d.set_item(
+        "step",
+        Array1::from_iter(rows.iter().map(|&(_, s)| i64::from(s))).into_pyarray(py),
+    )?;
+    d.set_item(
+        "search_plays",
+        column(&|r| r.search_plays as i64).into_pyarray(py),
+    )?;
+    d.set_item("best", column(&|r| none(r.best)).into_pyarray(py))?;
+    d.set_item("default", column(&|r| none(r.default)).into_pyarray(py))?;
+    d.set_item("greedy", column(&|r| r.greedy as i64).into_pyarray(py))?;
+    d.set_item(
+        "determinizations",
+        column(&|r| i64::from(r.determinizations)).into_pyarray(py),
+    )?;
+    d.set_item(
+        "rollouts",
+        Array2::from_shape_fn((n, ACTION_SPACE_SIZE), |(i, a)| rows[i].0.rollouts[a])
+            .into_pyarray(py),
+    )?;
+    d.set_item("mean", matrix(&|r| &r.mean).into_pyarray(py))?;
+    d.set_item("std_error", matrix(&|r| &r.std_error).into_pyarray(py))?;
+    d.set_item("advantage", matrix(&|r| &r.advantage).into_pyarray(py))?;
+    d.set_item(
+        "advantage_error",
+        matrix(&|r| &r.advantage_error).into_pyarray(py),
+    )?;
     Ok(d)
 }

@@ -21,6 +21,8 @@ pub(super) const MAX_NUM_ENVS: usize = 1 << 16;
 pub(super) struct PyVecEnv {
     envs: VecEnv,
     actions: Vec<usize>,
+    /// The variant the deals are played and scored under (the review's searches need it).
+    variant: std::sync::Arc<taisim_score::Variant>,
 }
 
 /// `(obs, masks)`.
@@ -245,11 +247,27 @@ impl PyVecEnv {
         Ok(PyVecEnv {
             envs,
             actions: vec![0; num_envs],
+            variant: config.variant,
         })
     }
 
     fn num_envs(&self) -> usize {
         self.envs.num_envs()
+    }
+
+    /// The search agent's reasons at every environment's decision now (see
+    /// `review::batch_dict`); `search` names the reviewing search (plain `search` when
+    /// `None`).
+    #[pyo3(signature = (search = None))]
+    fn review<'py>(
+        &self,
+        py: Python<'py>,
+        search: Option<&str>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        if !self.envs.is_started() {
+            return Err(errors::usage("no decision to review: call reset first"));
+        }
+        super::review::batch_dict(py, &self.variant, &self.envs, search)
     }
 
     /// `(obs, mask)`.
