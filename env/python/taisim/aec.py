@@ -104,7 +104,8 @@ class TaisimAEC(AECEnv):
         seat's expected points at the end of the deal), ``std_error``, ``advantage`` (over the
         default) and ``advantage_error``, arrays of ``ACTION_SPACE_SIZE`` indexed by action,
         0 or NaN where an action is not legal or not estimated. Every legal action is searched:
-        a fraction of a second to seconds at the default budget; the GIL is released.
+        tens of milliseconds a decision at the default budget, 0.3 s at most
+        (``scripts/bench_review.py``); the GIL is released.
         Another agent's name raises ``UsageError``, a name of no agent ``AgentError``.
         When no seat is to act (the deal is over) it raises ``UsageError``."""
         if search is not None and not isinstance(search, str):
