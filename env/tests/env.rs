@@ -346,6 +346,49 @@ fn aec_follows_the_pettingzoo_protocol() {
     }
 }
 
+/// `map_deals` (what `VecEnv.review` runs its searches through) hands `f` every environment's
+/// deal once, in order, whichever way the batch is threaded: the caller alone (1), the global
+/// pool's width (`new`), or a pool of another width (2 or 3).
+#[test]
+fn map_deals_sees_every_deal_in_order_on_any_thread_count() {
+    const N: usize = 23;
+    let config = EnvConfig::with_opponents("greedy").unwrap();
+    let mut batches = vec![
+        VecEnv::with_threads(N, &config, 1).unwrap(),
+        VecEnv::new(N, &config).unwrap(),
+        VecEnv::with_threads(N, &config, 2).unwrap(),
+        VecEnv::with_threads(N, &config, 3).unwrap(),
+    ];
+    let mut rng = rng_from_seed(4);
+    for envs in &mut batches {
+        assert!(!envs.is_started());
+        envs.reset(9);
+        assert!(envs.is_started() && envs.seat() == Seat::East);
+    }
+    for _ in 0..30 {
+        let actions: Vec<usize> = (0..N)
+            .map(|i| pick(batches[0].masks().row(i).as_slice().unwrap(), &mut rng))
+            .collect();
+        for envs in &mut batches {
+            envs.step(&actions).unwrap();
+        }
+        // What a review needs of each deal: its seed, its step and the seat to act.
+        let seen = |envs: &VecEnv| envs.map_deals(|d| (d.seed(), d.steps(), d.to_act()));
+        let first = seen(&batches[0]);
+        let expected: Vec<_> = (0..N)
+            .map(|i| {
+                let d = batches[0].deal(i);
+                (d.seed(), d.steps(), d.to_act())
+            })
+            .collect();
+        assert_eq!(first, expected);
+        assert!(first.iter().all(|&(_, _, seat)| seat == Some(Seat::East)));
+        for envs in &batches[1..] {
+            assert_eq!(seen(envs), first);
+        }
+    }
+}
+
 #[test]
 fn vec_env_is_independent_of_threads_and_matches_single_envs() {
     // The batch is stepped on the calling thread alone (1), halved between the caller and a
