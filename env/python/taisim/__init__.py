@@ -65,6 +65,7 @@ from taisim._native import score_many_json as _score_many_json
 from taisim._native import simulate as _simulate
 from taisim._native import load_decisions as _load_decisions
 from taisim import bot
+from taisim._seed import search_arg as _search_arg
 from taisim._native import compare_json as _compare_json
 from taisim._native import replay_jsonl as _replay_jsonl
 from taisim._native import review_json as _review_json
@@ -262,9 +263,8 @@ def review(run, deal_id, seat, *, search=None):
     ``"search:2048:own=value"``); ``None`` is plain ``search``. Another agent's name raises
     ``UsageError``, a name of no agent ``AgentError``. It searches every legal action at each
     decision: seconds a deal at the default budget."""
-    if search is not None and not isinstance(search, str):
-        raise TypeError(f"review(): search must be a str, not {type(search).__name__}")
-    return _json.loads(_review_json(_os_path(run), _deal_id(deal_id), seat, search=search))
+    return _json.loads(_review_json(_os_path(run), _deal_id(deal_id), seat,
+                                    search=_search_arg(search)))
 
 
 def _deal_id(deal_id):

@@ -82,3 +82,10 @@ def numpy_info(info):
     value carries its own numpy type."""
     info["deal_seed"] = np.uint64(info["deal_seed"])
     return info
+
+
+def search_arg(search):
+    """A review's ``search`` argument: None (plain ``search``) or an agent's name."""
+    if search is not None and not isinstance(search, str):
+        raise TypeError(f"review(): search must be a str, not {type(search).__name__}")
+    return search

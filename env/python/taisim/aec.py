@@ -6,7 +6,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec, UsageError
-from taisim._seed import check_action, check_seed, optional_int, to_u64, variant_arg
+from taisim._seed import (check_action, check_seed, optional_int, search_arg, to_u64,
+                          variant_arg)
 
 SEATS = ["E", "S", "W", "N"]
 
@@ -91,26 +92,10 @@ class TaisimAEC(AECEnv):
         self._sync()
 
     def review(self, search=None):
-        """The search agent's reasons at the decision of ``agent_selection`` now: every legal
-        action's estimated expected points with its standard error, as ``taisim review``
-        gives them for a deal of a run.
-        ``search`` names the reviewing search as agents are named (``"search:512"``,
-        ``"search:2048:own=value"``; ``None`` is plain ``search``). It decides on the seat's
-        view alone, as the search agent does at the table, so the review never reads a hidden
-        tile: ``search_plays`` is exactly what that agent would play here. The dict holds
-        ``search``, ``budget``, ``default_by``, ``seat``, ``step``; ``search_plays``,
-        ``best``, ``default`` and ``greedy`` as action indices (``best`` and ``default`` None
-        when nothing was searched); ``determinizations``; and ``rollouts``, ``mean`` (the
-        seat's expected points at the end of the deal), ``std_error``, ``advantage`` (over the
-        default) and ``advantage_error``, arrays of ``ACTION_SPACE_SIZE`` indexed by action,
-        0 or NaN where an action is not legal or not estimated. Every legal action is searched:
-        tens of milliseconds a decision at the default budget, 0.3 s at most
-        (``scripts/bench_review.py``); the GIL is released.
-        Another agent's name raises ``UsageError``, a name of no agent ``AgentError``.
-        When no seat is to act (the deal is over) it raises ``UsageError``."""
-        if search is not None and not isinstance(search, str):
-            raise TypeError(f"review(): search must be a str, not {type(search).__name__}")
-        return self._native.review(search=search)
+        """The search agent's reasons at the decision of ``agent_selection`` now, as
+        ``taisim.Env.review`` gives them for a learner (the same dict). When no seat is to act
+        (the deal is over) it raises ``UsageError``."""
+        return self._native.review(search=search_arg(search))
 
     def render(self):
         """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None."""

@@ -4,7 +4,8 @@ import gymnasium as gym
 import numpy as np
 
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeEnv, UsageError
-from taisim._seed import check_action, numpy_info, optional_int, to_u64, variant_arg
+from taisim._seed import (check_action, numpy_info, optional_int, search_arg, to_u64,
+                          variant_arg)
 
 
 class Env(gym.Env):
@@ -113,9 +114,7 @@ class Env(gym.Env):
         (``scripts/bench_review.py``); the GIL is released.
         Another agent's name raises ``UsageError``, a name of no agent ``AgentError``.
         Before ``reset()`` or after the deal ends it raises ``UsageError``."""
-        if search is not None and not isinstance(search, str):
-            raise TypeError(f"review(): search must be a str, not {type(search).__name__}")
-        return self._native.review(search=search)
+        return self._native.review(search=search_arg(search))
 
     def render(self):
         """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None."""

@@ -7,7 +7,7 @@ from gymnasium.vector.utils import batch_space
 
 from taisim._native import (ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, IllegalActionError,
                             NativeVecEnv, UsageError)
-from taisim._seed import numpy_info, optional_int, to_u64, variant_arg
+from taisim._seed import numpy_info, optional_int, search_arg, to_u64, variant_arg
 
 
 class VecEnv(_GymVectorEnv):
@@ -202,9 +202,7 @@ class VecEnv(_GymVectorEnv):
         ``scripts/bench_review.py``). ``search`` names the
         reviewing search as agents are named; ``None`` is plain ``search``. Before ``reset()``
         it raises ``UsageError``."""
-        if search is not None and not isinstance(search, str):
-            raise TypeError(f"review(): search must be a str, not {type(search).__name__}")
-        return self._native.review(search=search)
+        return self._native.review(search=search_arg(search))
 
     def info(self, i):
         """The info of environment ``i``: its finished deal's right after an auto-reset, else
