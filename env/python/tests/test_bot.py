@@ -60,10 +60,15 @@ def test_a_failing_bot_raises_runtime_error_naming_it():
     env = taisim.Env(opponents="exec:" + sys.executable + " -c 'print(1)'", bot_timeout=2)
     with pytest.raises(taisim.BotError, match="exec:.*hello"):
         env.reset(seed=0)
+    # The review of a deal stopped by the bot is that fault, not a review of another turn.
+    with pytest.raises(taisim.BotError, match="exec:.*hello"):
+        env.review(search="search:4")
     assert issubclass(taisim.BotError, RuntimeError)
     envs = taisim.VecEnv(num_envs=2, opponents="exec:" + sys.executable + " -c 'print(1)'", threads=1)
     with pytest.raises(taisim.BotError, match="environment 0: bot exec:"):
         envs.reset(seed=0)
+    with pytest.raises(taisim.BotError, match="environment 0: bot exec:"):
+        envs.review(search="search:4")
     with pytest.raises(taisim.UsageError, match="bot_timeout"):
         taisim.Env(opponents="greedy", bot_timeout=0)
 

@@ -80,6 +80,11 @@ impl PyEnv {
     /// `search` names the reviewing search (plain `search` when `None`).
     #[pyo3(signature = (search = None))]
     fn review<'py>(&self, py: Python<'py>, search: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+        // An `exec:` opponent that failed left the deal where it stopped: that fault, not a
+        // review of some other seat's turn.
+        if let Some(f) = self.env.bot_fault() {
+            return Err(errors::bot(Box::new(f.clone())));
+        }
         let deal = self.env.deal();
         if !self.env.is_running() {
             return Err(errors::usage(

@@ -267,6 +267,9 @@ impl PyVecEnv {
         if !self.envs.is_started() {
             return Err(errors::usage("no decision to review: call reset first"));
         }
+        if let Some((i, f)) = self.envs.bot_fault() {
+            return Err(errors::bot_in(i, f.clone()));
+        }
         super::review::batch_dict(py, &self.variant, &self.envs, search)
     }
 
