@@ -105,8 +105,8 @@ class Env(gym.Env):
         view alone, as the search agent does at the table, so the review never reads a hidden
         tile: ``search_plays`` is exactly what that agent would play here. The dict holds
         ``search``, ``budget``, ``default_by``, ``seat``, ``step``; ``search_plays``,
-        ``best``, ``default`` and ``greedy`` as action indices (``best`` and ``default`` None
-        when nothing was searched); ``determinizations``; and ``rollouts``, ``mean`` (the
+        ``best``, ``default`` and ``greedy`` as action indices (``best`` None when nothing
+        was searched); ``determinizations``; and ``rollouts``, ``mean`` (the
         seat's expected points at the end of the deal), ``std_error``, ``advantage`` (over the
         default) and ``advantage_error``, arrays of ``ACTION_SPACE_SIZE`` indexed by action,
         0 or NaN where an action is not legal or not estimated. Every legal action is searched:

@@ -192,7 +192,7 @@ class VecEnv(_GymVectorEnv):
         """The search agent's review of every environment's decision now, as ``Env.review``
         gives it for one, with the batch as the first axis: ``search_plays``, ``best``,
         ``default``, ``greedy``, ``determinizations`` and ``step`` of shape ``(num_envs,)``
-        (``best`` and ``default`` -1 where nothing was searched: a single legal action);
+        (``best`` -1 where nothing was searched);
         ``rollouts``, ``mean``, ``std_error``, ``advantage`` and ``advantage_error`` of shape
         ``(num_envs, ACTION_SPACE_SIZE)``, 0 or NaN where an action is not legal; ``search``,
         ``budget``, ``default_by`` and ``seat`` once. The searches run on the batch's threads

@@ -139,7 +139,9 @@ def test_env_review_plays_as_the_search_agent_and_greedy_play():
                 assert r["default"] in legal and r["best"] in legal
                 assert r["advantage"][r["default"]] == 0.0
             else:
-                assert not estimated and len(legal) == 1
+                # A single legal action (or a flower robbed before the first turn): nothing
+                # searched, the default is what is played.
+                assert not estimated and r["best"] is None and r["default"] in legal
     assert searched > 20
 
 

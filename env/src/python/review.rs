@@ -40,18 +40,35 @@ struct Row {
     advantage_error: [f64; ACTION_SPACE_SIZE],
 }
 
-/// The review of the decision `seat` faces in `deal`; `Err` with a message when the seat is
-/// not the one to act. A seat with a single legal action has nothing to review: no estimate,
-/// and `search_plays` and `greedy` are that action.
-fn row(variant: &Arc<Variant>, deal: &Deal, seat: Seat, spec: SearchSpec) -> Result<Row, String> {
+/// Why a decision could not be reviewed.
+enum Refusal {
+    /// The seat is not the one to act (the caller's mistake).
+    NotToAct(Seat),
+    /// A legal action without an index in the action space (a bug in taisim).
+    NoIndex(taisim_sim::Action),
+}
+
+impl Refusal {
+    fn into_err(self) -> PyErr {
+        match self {
+            Refusal::NotToAct(seat) => errors::usage(format!(
+                "no decision of seat {seat} to review: it is not the seat to act"
+            )),
+            Refusal::NoIndex(a) => errors::bug(format!(
+                "the legal action {a} has no index in the action space"
+            )),
+        }
+    }
+}
+
+/// The review of the decision `seat` faces in `deal`. A seat with a single legal action has
+/// nothing to review: no estimate, and `search_plays`, `default` and `greedy` are that action.
+fn row(variant: &Arc<Variant>, deal: &Deal, seat: Seat, spec: SearchSpec) -> Result<Row, Refusal> {
     if deal.to_act() != Some(seat) {
-        return Err(format!(
-            "no decision of seat {seat} to review: it is not the seat to act"
-        ));
+        return Err(Refusal::NotToAct(seat));
     }
     let offer = deal.tile_on_offer();
-    // Every legal action has an index (the action space's own tests); a miss is a bug.
-    let index = |a| action_index(a, offer).expect("a legal action has an index");
+    let index = |a| action_index(a, offer).ok_or(Refusal::NoIndex(a));
     let mut row = Row {
         search_plays: 0,
         best: None,
@@ -66,13 +83,13 @@ fn row(variant: &Arc<Variant>, deal: &Deal, seat: Seat, spec: SearchSpec) -> Res
     };
     match reasons(variant, deal, seat, spec) {
         Some(r) => {
-            row.search_plays = index(r.search_plays);
-            row.best = r.best.map(index);
-            row.default = r.default.map(index);
-            row.greedy = index(r.greedy);
+            row.search_plays = index(r.search_plays)?;
+            row.best = r.best.map(index).transpose()?;
+            row.default = r.default.map(index).transpose()?;
+            row.greedy = index(r.greedy)?;
             row.determinizations = r.determinizations;
             for e in &r.estimates {
-                let i = index(e.action);
+                let i = index(e.action)?;
                 row.rollouts[i] = i64::from(e.rollouts);
                 row.mean[i] = e.mean;
                 row.std_error[i] = e.std_error;
@@ -83,7 +100,8 @@ fn row(variant: &Arc<Variant>, deal: &Deal, seat: Seat, spec: SearchSpec) -> Res
         None => {
             let mut legal = ActionList::new();
             deal.legal_actions(&mut legal);
-            row.search_plays = index(legal[0]);
+            row.search_plays = index(legal[0])?;
+            row.default = Some(row.search_plays);
             row.greedy = row.search_plays;
         }
     }
@@ -100,7 +118,8 @@ fn name_items(d: &Bound<'_, PyDict>, spec: SearchSpec) -> PyResult<()> {
 /// The reviewing search's reasons at the decision `seat` faces in `deal`, as a dict of the
 /// action space: `search`, `budget` and `default_by` name the reviewing agent; `seat`, and
 /// `step`, the decision's number in the deal (from 1); `search_plays`, `best`, `default` and
-/// `greedy` as action indices (`best` and `default` `None` when nothing was searched);
+/// `greedy` as action indices (`best` `None` when nothing was searched: a single legal
+/// action, or a flower robbed before the first turn, taken unsearched);
 /// `determinizations`; and `rollouts` (`int64`), `mean`, `std_error`, `advantage` and
 /// `advantage_error` (`float64`), each an array of `ACTION_SPACE_SIZE` entries indexed by
 /// action, 0 and NaN where the action is not legal or was not estimated. The searches run with
@@ -115,7 +134,7 @@ pub(super) fn reasons_dict<'py>(
     let spec = reviewing_spec(search)?;
     let r = py
         .allow_threads(|| row(variant, deal, seat, spec))
-        .map_err(errors::usage)?;
+        .map_err(Refusal::into_err)?;
     let d = PyDict::new(py);
     name_items(&d, spec)?;
     d.set_item("seat", seat.to_string())?;
@@ -139,7 +158,7 @@ pub(super) fn reasons_dict<'py>(
 /// [`reasons_dict`] of every environment of a batch at once, its learner's decision in each,
 /// on the batch's threads with the GIL released: the same keys, each value with the batch as
 /// its first axis (`(N,)` and `(N, ACTION_SPACE_SIZE)`; `seat` one string, `step` an array),
-/// and `best` and `default` -1 where nothing was searched.
+/// and `best` -1 where nothing was searched.
 pub(super) fn batch_dict<'py>(
     py: Python<'py>,
     variant: &Arc<Variant>,
@@ -148,13 +167,19 @@ pub(super) fn batch_dict<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = reviewing_spec(search)?;
     let seat = envs.seat();
-    let rows: Result<Vec<(Row, u16)>, String> = py.allow_threads(|| {
+    let rows: Result<Vec<(Row, u16)>, Refusal> = py.allow_threads(|| {
         envs.map_deals(|deal| row(variant, deal, seat, spec).map(|r| (r, deal.steps() + 1)))
             .into_iter()
             .collect()
     });
-    // Every environment of a started batch waits on its learner: a miss is a bug.
-    let rows = rows.map_err(errors::bug)?;
+    // Every environment of a started batch waits on its learner's decision, so a refusal
+    // here is a bug in taisim, not the caller's mistake.
+    let rows = rows.map_err(|e| match e {
+        Refusal::NotToAct(seat) => errors::bug(format!(
+            "an environment of the batch waits on another seat than its learner, {seat}"
+        )),
+        e => e.into_err(),
+    })?;
     let n = rows.len();
     let column = |f: &dyn Fn(&Row) -> i64| Array1::from_iter(rows.iter().map(|(r, _)| f(r)));
     let matrix = |f: &dyn Fn(&Row) -> &[f64; ACTION_SPACE_SIZE]| {
