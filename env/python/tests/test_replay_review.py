@@ -115,16 +115,18 @@ def _learner_plays(env, seed, pick):
     return (info["rewards"], info["outcome"]), reviews
 
 
-def test_env_review_plays_as_the_search_agent_and_greedy_play():
-    """A learner that plays what the review says ``search:8`` plays, in seat E, meets the very
-    deal that ``search:8`` as E's opponent plays while the learner in S plays the review's
-    greedy choice: both ends are alike, seat by seat. A review that read another view, seed
-    or state than the agent's would part from it somewhere."""
+@pytest.mark.parametrize("variant", sorted(taisim.GYM_IDS.values()))
+def test_env_review_plays_as_the_search_agent_and_greedy_play(variant):
+    """Under every shipped variant: a learner that plays what the review says ``search:8``
+    plays, in seat E, meets the very deal that ``search:8`` as E's opponent plays while the
+    learner in S plays the review's greedy choice: both ends are alike, seat by seat. A review
+    that read another view, seed or state than the agent's would part from it somewhere."""
     searched = 0
-    for seed in range(3):
-        a, reviews = _learner_plays(taisim.Env(seat="E", opponents="greedy"), seed,
-                                    lambda r: r["search_plays"])
-        b, _ = _learner_plays(taisim.Env(seat="S", opponents="search:8,greedy,greedy,greedy"),
+    for seed in range(2):
+        a, reviews = _learner_plays(taisim.Env(variant=variant, seat="E", opponents="greedy"),
+                                    seed, lambda r: r["search_plays"])
+        b, _ = _learner_plays(taisim.Env(variant=variant, seat="S",
+                                         opponents="search:8,greedy,greedy,greedy"),
                               seed, lambda r: r["greedy"])
         assert a == b
         for r, mask in reviews:
@@ -142,7 +144,7 @@ def test_env_review_plays_as_the_search_agent_and_greedy_play():
                 # A single legal action (or a flower robbed before the first turn): nothing
                 # searched, the default is what is played.
                 assert not estimated and r["best"] is None and r["default"] in legal
-    assert searched > 20
+    assert searched > 10
 
 
 def test_aec_review_is_of_the_seat_to_act():
