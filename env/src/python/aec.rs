@@ -85,7 +85,6 @@ impl PyAec {
         self.env.step(action).map_err(errors::env)
     }
 
-    /// The table as text (`render_mode="ansi"`); the seat to act is marked `>`.
     /// The search agent's reasons at the decision of the seat to act now (see
     /// `review::reasons_dict`); `search` names the reviewing search (plain `search` when
     /// `None`).
@@ -97,6 +96,7 @@ impl PyAec {
         super::review::reasons_dict(py, &self.variant, self.env.deal(), seat, search)
     }
 
+    /// The table as text (`render_mode="ansi"`); the seat to act is marked `>`.
     fn render(&self) -> String {
         render_deal(self.env.deal(), None)
     }
