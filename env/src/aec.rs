@@ -180,6 +180,11 @@ impl AecEnv {
         self.truncations
     }
 
+    /// The variant the deals are played and rewarded under.
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.config.variant
+    }
+
     /// The deal being played.
     pub fn deal(&self) -> &Deal {
         &self.deal

@@ -188,6 +188,9 @@ pub(crate) fn context_for(config_context: Option<DealContext>, seed: u64) -> Dea
 /// [`VecEnv`]: crate::VecEnv
 #[derive(Clone, Debug)]
 pub(crate) struct Core {
+    /// The variant the deals are played and rewarded under (a search reviewing the
+    /// learner's decision scores by it), and its rules.
+    variant: Arc<Variant>,
     rules: Rules,
     seat: Seat,
     reward: Reward,
@@ -217,6 +220,7 @@ impl Core {
         let deal = Deal::new(rules, 0, context)?;
         let wild = deal.wild();
         Ok(Core {
+            variant: Arc::clone(&config.variant),
             rules,
             seat: config.seat,
             reward: config.reward.under(&config.variant),
@@ -392,6 +396,10 @@ impl Core {
 
     pub(crate) fn seat(&self) -> Seat {
         self.seat
+    }
+
+    pub(crate) fn variant(&self) -> &Arc<Variant> {
+        &self.variant
     }
 
     pub(crate) fn legal(&self) -> &ActionList {
@@ -597,6 +605,11 @@ impl Env {
 
     pub fn seat(&self) -> Seat {
         self.core.seat()
+    }
+
+    /// The variant the deals are played and rewarded under.
+    pub fn variant(&self) -> &Arc<Variant> {
+        self.core.variant()
     }
 }
 

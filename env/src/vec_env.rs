@@ -6,6 +6,7 @@ use std::sync::Arc;
 use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3};
 use rayon::prelude::*;
 use taisim_agents::{ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_LEN, OBS_WIDTH};
+use taisim_score::Variant;
 use taisim_sim::{deal_seed, Action, Deal, Seat};
 
 use crate::single::{Core, EnvConfig, EnvError, Info};
@@ -313,6 +314,11 @@ impl VecEnv {
     /// The learner's seat, the same in every environment.
     pub fn seat(&self) -> Seat {
         self.cores[0].seat()
+    }
+
+    /// The variant the deals are played and rewarded under, the same in every environment.
+    pub fn variant(&self) -> &Arc<Variant> {
+        self.cores[0].variant()
     }
 
     /// Environment `i`'s deal (for inspection: it shows every seat's hand).

@@ -1,12 +1,9 @@
 //! `NativeAec`: all four seats, turn by turn (the PettingZoo AEC environment).
 
-use std::sync::Arc;
-
 use numpy::ndarray::Array2;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use taisim_score::Variant;
 
 use super::config::{action_index, mask_i8, parse_seat, variant_and_reward, ObsMask};
 use super::errors;
@@ -17,8 +14,6 @@ use crate::{AecConfig, AecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH};
 #[pyclass(name = "NativeAec", module = "taisim._native")]
 pub(super) struct PyAec {
     env: AecEnv,
-    /// The variant the deals are played and scored under (the review's searches need it).
-    variant: Arc<Variant>,
 }
 
 #[pymethods]
@@ -28,13 +23,12 @@ impl PyAec {
     fn new(variant: &str, reward: &str, base: Option<i64>, per_tai: Option<i64>) -> PyResult<Self> {
         let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
         let config = AecConfig {
-            variant: Arc::clone(&variant),
+            variant,
             reward,
             ..AecConfig::default()
         };
         Ok(PyAec {
             env: AecEnv::new(config).map_err(errors::env)?,
-            variant,
         })
     }
 
@@ -93,7 +87,7 @@ impl PyAec {
         let seat = self.env.deal().to_act().ok_or_else(|| {
             errors::usage("no decision to review: the deal is over, or not yet dealt (call reset)")
         })?;
-        super::review::reasons_dict(py, &self.variant, self.env.deal(), seat, search)
+        super::review::reasons_dict(py, self.env.variant(), self.env.deal(), seat, search)
     }
 
     /// The table as text (`render_mode="ansi"`); the seat to act is marked `>`.

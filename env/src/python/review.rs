@@ -161,12 +161,11 @@ pub(super) fn reasons_dict<'py>(
 /// and `best` -1 where nothing was searched.
 pub(super) fn batch_dict<'py>(
     py: Python<'py>,
-    variant: &Arc<Variant>,
     envs: &crate::VecEnv,
     search: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = reviewing_spec(search)?;
-    let seat = envs.seat();
+    let (seat, variant) = (envs.seat(), envs.variant());
     let rows: Result<Vec<(Row, u16)>, Refusal> = py.allow_threads(|| {
         envs.map_deals(|deal| row(variant, deal, seat, spec).map(|r| (r, deal.steps() + 1)))
             .into_iter()

@@ -1,12 +1,9 @@
 //! `NativeEnv`: one learner seat against built-in agents (the Gymnasium `taisim.Env`).
 
-use std::sync::Arc;
-
 use numpy::IntoPyArray;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use taisim_score::Variant;
 
 use super::config::{action_index, env_config, info_dict, mask_i8, Reset, StepOut};
 use super::errors;
@@ -18,8 +15,6 @@ use crate::Env;
 #[pyclass(name = "NativeEnv", module = "taisim._native")]
 pub(super) struct PyEnv {
     env: Env,
-    /// The variant the deals are played and scored under (the review's searches need it).
-    variant: Arc<Variant>,
 }
 
 #[pymethods]
@@ -38,7 +33,6 @@ impl PyEnv {
         let config = env_config(variant, seat, opponents, reward, base, per_tai, bot_timeout)?;
         Ok(PyEnv {
             env: Env::new(&config).map_err(errors::env)?,
-            variant: config.variant,
         })
     }
 
@@ -91,7 +85,7 @@ impl PyEnv {
                 "no decision to review: the deal is over, or not yet dealt (call reset)",
             ));
         }
-        reasons_dict(py, &self.variant, deal, self.env.seat(), search)
+        reasons_dict(py, self.env.variant(), deal, self.env.seat(), search)
     }
 
     /// The table as text (`render_mode="ansi"`); the learner's seat is marked `*`, the seat

@@ -21,8 +21,6 @@ pub(super) const MAX_NUM_ENVS: usize = 1 << 16;
 pub(super) struct PyVecEnv {
     envs: VecEnv,
     actions: Vec<usize>,
-    /// The variant the deals are played and scored under (the review's searches need it).
-    variant: std::sync::Arc<taisim_score::Variant>,
 }
 
 /// `(obs, masks)`.
@@ -247,7 +245,6 @@ impl PyVecEnv {
         Ok(PyVecEnv {
             envs,
             actions: vec![0; num_envs],
-            variant: config.variant,
         })
     }
 
@@ -270,7 +267,7 @@ impl PyVecEnv {
         if let Some((i, f)) = self.envs.bot_fault() {
             return Err(errors::bot_in(i, f.clone()));
         }
-        super::review::batch_dict(py, &self.variant, &self.envs, search)
+        super::review::batch_dict(py, &self.envs, search)
     }
 
     /// `(obs, mask)`.
