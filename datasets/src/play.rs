@@ -158,13 +158,10 @@ impl<'a> Player<'a> {
     /// and returns its trace: the decisions' action indices, what every search (an acting
     /// seat's, a labeller's) worked out along the deal, and the deal's payments.
     pub fn trace_first_deal(&mut self, tables: &mut PartTables) -> Result<Vec<u8>, HarnessError> {
-        let (game, seed) = match self.spec.unit {
-            Unit::Deals => (None, deal_seed(self.spec.seed, 0)),
-            Unit::Games => (Some((0, 0)), deal_seed(deal_seed(self.spec.seed, 0), 0)),
-        };
+        let (id, game, seed) = self.unit_deal(0, 0);
         debug_assert!(self.spec.log_actions, "a probe logs its actions");
         self.trace = Some(Vec::new());
-        let played = self.play_deal::<true>(0, game, seed, DealContext::FIRST, tables);
+        let played = self.play_deal::<true>(id, game, seed, DealContext::FIRST, tables);
         let searched = self.trace.take().unwrap_or_default();
         played?;
         // The decisions, then what the searches worked out for them, then the payments.
@@ -176,27 +173,32 @@ impl<'a> Player<'a> {
         Ok(trace)
     }
 
+    /// Deal `j` of unit `index` (`j` is 0 in a run of deals), as the manifest's `seeding`
+    /// says: its deal id, its game and place in it (`None` in a run of deals), and its seed.
+    fn unit_deal(&self, index: u64, j: u64) -> (u64, Option<(u64, u16)>, u64) {
+        match self.spec.unit {
+            Unit::Deals => (index, None, deal_seed(self.spec.seed, index)),
+            Unit::Games => (
+                game_deal_id(index, j),
+                Some((index, j as u16)),
+                deal_seed(deal_seed(self.spec.seed, index), j),
+            ),
+        }
+    }
+
     /// Plays unit `index` (a deal, or a whole game) into `tables`; returns the deals played.
     pub fn play_unit(&mut self, index: u64, tables: &mut PartTables) -> Result<u64, HarnessError> {
         match self.spec.unit {
             Unit::Deals => {
-                let seed = deal_seed(self.spec.seed, index);
-                self.play_deal::<false>(index, None, seed, DealContext::FIRST, tables)?;
+                let (id, game, seed) = self.unit_deal(index, 0);
+                self.play_deal::<false>(id, game, seed, DealContext::FIRST, tables)?;
                 Ok(1)
             }
             Unit::Games => {
-                let game_seed = deal_seed(self.spec.seed, index);
                 let mut context = DealContext::FIRST;
                 for j in 0..MAX_DEALS_PER_GAME {
-                    let seed = deal_seed(game_seed, j);
-                    let id = game_deal_id(index, j);
-                    let result = self.play_deal::<false>(
-                        id,
-                        Some((index, j as u16)),
-                        seed,
-                        context,
-                        tables,
-                    )?;
+                    let (id, game, seed) = self.unit_deal(index, j);
+                    let result = self.play_deal::<false>(id, game, seed, context, tables)?;
                     match context.next(&result, &self.rules) {
                         Some(next) => context = next,
                         None => return Ok(j + 1),
