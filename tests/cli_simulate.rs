@@ -670,3 +670,102 @@ fn a_run_without_a_fingerprint_resumes_unvouched() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(manifest_json(&path)["play"], recorded);
 }
+
+/// A run that lost its manifest resumes from its journal, whose header records how the
+/// invocation that wrote it played: parts played another way are refused there too (the
+/// journal named, nothing changed), the same play resumes to the run's files and is vouched
+/// for in the new manifest, and a journal that records no play (an older taisim's) resumes
+/// unvouched, with a note.
+#[test]
+fn a_lost_manifest_is_vouched_for_by_its_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let first = format!("{root}/tests/fixtures/policy_obs_v2.safetensors");
+    let second = format!("{root}/agents/policies/trained.safetensors");
+    let weights = dir.path().join("w.safetensors");
+    std::fs::copy(&first, &weights).unwrap();
+    let agents = format!("policy:{},greedy,greedy,greedy", weights.display());
+    let out = dir.path().join("run");
+    let o = taisim(&[
+        "simulate",
+        "--deals",
+        "400",
+        "--part-size",
+        "100",
+        "--seed",
+        "3",
+        "--agents",
+        &agents,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let whole = support::table_files(&out);
+    let manifest = out.join("manifest.json");
+    let recorded = manifest_json(&manifest);
+    assert!(recorded["play"].is_object(), "{recorded}");
+    let journal = out.join(".manifest.json.journal");
+    // What a kill after every part but the third leaves once the manifest is lost: the
+    // journal (its header as `simulate` writes it, with or without the play), the files.
+    let lose_manifest = |play: bool| {
+        let mut header = serde_json::json!({
+            "journal": "taisim-journal/1",
+            "spec": recorded["spec"],
+        });
+        if play {
+            header["play"] = recorded["play"].clone();
+        }
+        let mut text = format!("{header}\n");
+        for p in recorded["parts"].as_array().unwrap() {
+            if p["index"] != 2 {
+                text.push_str(&format!("{p}\n"));
+            }
+        }
+        std::fs::write(&journal, text).unwrap();
+        std::fs::remove_file(&manifest).unwrap();
+        std::fs::remove_file(out.join("deals/part-00002.parquet")).unwrap();
+    };
+    let resume = || {
+        taisim(&[
+            "simulate",
+            "--resume",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+
+    lose_manifest(true);
+    std::fs::copy(&second, &weights).unwrap();
+    let before = run_files(&out);
+    let journal_before = std::fs::read(&journal).unwrap();
+    let o = resume();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("play otherwise than those that wrote .manifest.json.journal")
+            && stderr(&o).contains("play deal 0 otherwise"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(run_files(&out), before, "a refused resume changes nothing");
+    assert_eq!(std::fs::read(&journal).unwrap(), journal_before);
+
+    std::fs::copy(&first, &weights).unwrap();
+    let o = resume();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("fingerprint"), "{}", stderr(&o));
+    assert_eq!(support::table_files(&out), whole);
+    assert_eq!(manifest_json(&manifest)["play"], recorded["play"]);
+
+    lose_manifest(false);
+    let o = resume();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(".manifest.json.journal records no play fingerprint"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(support::table_files(&out), whole);
+    assert!(manifest_json(&manifest).get("play").is_none());
+}

@@ -1,7 +1,7 @@
 //! A run: check the output directory, play the shard's missing parts in parallel, write the
 //! manifest.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -216,8 +216,18 @@ pub fn simulate(
     let journal_path = Manifest::journal_path(out, spec.shard);
     let mut recorded: BTreeMap<u64, PartRecord> =
         manifest.parts.drain(..).map(|r| (r.index, r)).collect();
+    // Whether the journal's records were played as this taisim plays: its header says so,
+    // or (a journal of a taisim before headers recorded play) the manifest that the same
+    // invocation wrote just before it does. Without a manifest, only the header can.
+    let mut journal_vouched = manifest.play.is_some();
+    let mut from_journal = BTreeSet::new();
     if options.resume {
         let journal = crate::journal::read(&journal_path)?;
+        let journal_name = || {
+            journal_path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        };
         if let Some(theirs) = journal.spec.filter(|s| !same_run(s, spec)) {
             return Err(HarnessError::Usage(format!(
                 "cannot resume: the journal {} is of another run ({}); move it away",
@@ -225,7 +235,24 @@ pub fn simulate(
                 spec_difference(&theirs, spec, ["the journal has", "the run has"])
             )));
         }
+        if let (Some(ours), Some(theirs)) = (&play, &journal.play) {
+            if let Some(why) = ours.difference(theirs, ["here", "in the run"]) {
+                return Err(HarnessError::Usage(format!(
+                    "cannot play into {}: this taisim's agents play otherwise than those that wrote {} ({why}); parts played two ways would mix in one run. Finish it with the taisim (and weights files) that started it, or play it again into a new directory",
+                    out.display(),
+                    journal_name()
+                )));
+            }
+        }
+        journal_vouched |= journal.play.is_some();
+        if play.is_some() && !journal_vouched && !journal.records.is_empty() {
+            notes.push(format!(
+                "{} records no play fingerprint (an older taisim wrote it, and no manifest vouches for it): whether the parts it records were played as this taisim plays is not checked",
+                journal_name()
+            ));
+        }
         for r in journal.records {
+            from_journal.insert(r.index);
             recorded.insert(r.index, r);
         }
     }
@@ -268,9 +295,17 @@ pub fn simulate(
     }
 
     // The fingerprint is recorded only where it vouches for every part the manifest will
-    // hold: none is kept, or each was recorded under the same fingerprint (checked above).
-    // Parts that no fingerprint vouched for are never blessed as this taisim's play.
-    if done.is_empty() || manifest.play.is_some() {
+    // hold: each kept part was recorded under the same fingerprint (checked above), by the
+    // manifest or by the journal. Parts that no fingerprint vouched for are never blessed as
+    // this taisim's play.
+    let vouched = |r: &PartRecord| {
+        if from_journal.contains(&r.index) {
+            journal_vouched
+        } else {
+            manifest.play.is_some()
+        }
+    };
+    if done.iter().all(vouched) {
         manifest.play.clone_from(&play);
     }
     // The manifest now records only what was checked; the journal starts empty.
@@ -278,7 +313,7 @@ pub fn simulate(
     manifest.rows = rows_of(&done);
     manifest.status = Status::Running;
     manifest.write(out).map_err(unwritable(out))?;
-    let journal = Journal::create(&journal_path, spec)?;
+    let journal = Journal::create(&journal_path, spec, play.as_ref())?;
 
     let unit_count = |p: u64| {
         let (a, b) = spec.part_units(p);
