@@ -54,10 +54,11 @@ pub struct Review {
 /// Reviews `seat`'s decisions among `decisions` (each the deal before it and the action
 /// played) with two searches at each, both configured as `search` names them: the agent as
 /// it plays (what it would play here), and the same search with every legal action a
-/// candidate (the estimates). Both are fresh agents reset for the deal, deciding on the
-/// seat's view alone; a search agent's decision depends only on the deal's seed, its seat
-/// and its view, so the first plays exactly what that agent played at the table. A decision with one legal action
-/// is skipped.
+/// candidate (the estimates; one search serves both when `search` prunes no candidate).
+/// Both are fresh agents reset for the deal, deciding on the seat's view alone; a search
+/// agent's decision depends only on the deal's seed, its seat and its view, so the first
+/// plays exactly what that agent played at the table. A decision with one legal action is
+/// skipped.
 pub fn review(
     variant: &Arc<Variant>,
     deal_id: u64,
@@ -130,14 +131,20 @@ pub fn reasons(
     let mut every_action = agent_config;
     every_action.prune = false;
     let view = deal.view(seat);
-    let search_plays = {
-        let mut agent = SearchAgent::new(Arc::clone(variant), agent_config);
+    let searched = |config| {
+        let mut agent = SearchAgent::new(Arc::clone(variant), config);
         agent.reset(deal.seed(), seat);
-        agent.act(&view, &legal)
+        let played = agent.act(&view, &legal);
+        (played, agent)
     };
-    let mut agent = SearchAgent::new(Arc::clone(variant), every_action);
-    agent.reset(deal.seed(), seat);
-    agent.act(&view, &legal);
+    let (search_plays, agent) = searched(agent_config);
+    // A search that prunes no candidate already estimated every action: the same search
+    // again would only repeat it.
+    let agent = if agent_config.prune {
+        searched(every_action).1
+    } else {
+        agent
+    };
     let d = agent.last_decision();
     Some(Reasons {
         search_plays,
@@ -416,5 +423,42 @@ mod tests {
             tuned_apart > 0,
             "the tuned search plays as the plain one throughout"
         );
+    }
+
+    /// A search that prunes nothing (`prune=all`) is searched once for its review: what it
+    /// plays and every estimate are those of that search alone, to the bit, under the
+    /// variants of the plain and the wild paths.
+    #[test]
+    fn an_unpruned_search_reviews_from_its_own_search() {
+        let spec: SearchSpec = "16:prune=all".parse().unwrap();
+        assert!(!spec.config().prune);
+        let mut checked = 0;
+        for name in ["taiwan16", "taizhou"] {
+            let variant = Arc::new(Variant::builtin(name).unwrap());
+            let g = "greedy"
+                .parse::<AgentSpec>()
+                .unwrap()
+                .build(&variant)
+                .unwrap();
+            let mut agents = [g.clone(), g.clone(), g.clone(), g];
+            let decisions = played(&variant, deal_seed(43, 0), &mut agents);
+            for (deal, _) in decisions.iter().step_by(5) {
+                let seat = deal.to_act().unwrap();
+                let Some(r) = reasons(&variant, deal, seat, spec) else {
+                    continue;
+                };
+                let mut legal = ActionList::new();
+                deal.legal_actions(&mut legal);
+                let mut agent = SearchAgent::new(Arc::clone(&variant), spec.config());
+                agent.reset(deal.seed(), seat);
+                assert_eq!(r.search_plays, agent.act(&deal.view(seat), &legal));
+                let d = agent.last_decision();
+                assert_eq!((r.best, r.default), (d.best, d.default));
+                assert_eq!(r.determinizations, d.determinizations);
+                assert_eq!(r.estimates, d.estimates.to_vec());
+                checked += usize::from(!r.estimates.is_empty());
+            }
+        }
+        assert!(checked > 10, "{checked} searched decisions");
     }
 }
