@@ -1,7 +1,9 @@
 //! The search agent's cost a decision in real play: greedy self-play deals in which one seat
 //! (East, South, West, North in turn) is the search agent, every decision of that seat with a
 //! choice timed in the thread's own CPU time, so other processes on a shared machine do not
-//! inflate it. Prints the mean, median, 99th percentile and maximum in milliseconds.
+//! inflate it, and in wall-clock time (for a search on several threads, `threads=N`, whose
+//! helpers' CPU time the calling thread's does not count). Prints the mean, median, 99th
+//! percentile and maximum in milliseconds.
 //!
 //! `cargo run --release -p taisim-agents --example search_timing -- [AGENT] [VARIANT] [DEALS] [SEED]`
 //! (defaults: `search taiwan16 50 1`).
@@ -29,10 +31,12 @@ fn thread_cpu_seconds() -> f64 {
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
-/// Times every decision with a choice of the agent it wraps.
+/// Times every decision with a choice of the agent it wraps: the calling thread's CPU time,
+/// and the wall-clock time (what a search on several threads, `threads=N`, saves).
 struct Timed {
     inner: BuiltinAgent,
     millis: Vec<f64>,
+    wall_millis: Vec<f64>,
 }
 
 impl Agent for Timed {
@@ -45,8 +49,10 @@ impl Agent for Timed {
             return self.inner.act(view, legal);
         }
         let start = thread_cpu_seconds();
+        let wall = std::time::Instant::now();
         let a = self.inner.act(view, legal);
         self.millis.push((thread_cpu_seconds() - start) * 1e3);
+        self.wall_millis.push(wall.elapsed().as_secs_f64() * 1e3);
         a
     }
 
@@ -72,6 +78,7 @@ fn main() {
     let mut timed = Timed {
         inner: spec.build(&variant).expect("agent"),
         millis: Vec::new(),
+        wall_millis: Vec::new(),
     };
     let mut legal = ActionList::new();
     for i in 0..deals {
@@ -90,15 +97,22 @@ fn main() {
             deal.play(action).expect("a legal action");
         }
     }
-    timed.millis.sort_by(f64::total_cmp);
     let n = timed.millis.len();
-    let mean = timed.millis.iter().sum::<f64>() / n.max(1) as f64;
-    let at = |q: f64| timed.millis[((n as f64 - 1.0) * q).round() as usize];
+    let summary = |millis: &mut Vec<f64>| {
+        millis.sort_by(f64::total_cmp);
+        let mean = millis.iter().sum::<f64>() / n.max(1) as f64;
+        let at = |q: f64| millis[((n as f64 - 1.0) * q).round() as usize];
+        format!(
+            "mean {mean:.1} ms, median {:.1}, p99 {:.1}, max {:.1}",
+            at(0.5),
+            at(0.99),
+            at(1.0)
+        )
+    };
     println!(
-        "{spec} {variant_name}: {deals} deals, {n} decisions with a choice: mean {mean:.1} ms, median {:.1}, p99 {:.1}, max {:.1} (thread CPU time)",
-        at(0.5),
-        at(0.99),
-        at(1.0)
+        "{spec} {variant_name}: {deals} deals, {n} decisions with a choice: {} (thread CPU time); {} (wall)",
+        summary(&mut timed.millis),
+        summary(&mut timed.wall_millis)
     );
 }
 

@@ -210,7 +210,7 @@ impl AgentSpec {
 ///
 /// The first eight are in the order the `search_truth` example reads them positionally; a
 /// new setting goes at the end.
-pub const SEARCH_SETTINGS: [&str; 10] = [
+pub const SEARCH_SETTINGS: [&str; 11] = [
     "margin",
     "first",
     "indifference",
@@ -221,6 +221,7 @@ pub const SEARCH_SETTINGS: [&str; 10] = [
     "opening_discards",
     "own",
     "wins",
+    "threads",
 ];
 
 /// A search agent as named: its budget and the settings its name changes from
@@ -252,6 +253,9 @@ pub struct SearchSpec {
     own: Option<OwnPolicy>,
     /// Whether a win offered is taken (`wins=take`) or searched (`wins=search`).
     wins: Option<Wins>,
+    /// Threads a decision's rollouts are played on ([`SearchConfig::threads`]): the same
+    /// play on any number.
+    threads: Option<u32>,
 }
 
 impl SearchSpec {
@@ -279,6 +283,7 @@ impl SearchSpec {
             opening_discards: None,
             own: None,
             wins: None,
+            threads: None,
         }
     }
 
@@ -302,6 +307,9 @@ impl SearchSpec {
         }
         if let Some(w) = self.wins {
             config.wins = w;
+        }
+        if let Some(t) = self.threads {
+            config.threads = t;
         }
         if let Schedule::Racing {
             first,
@@ -395,6 +403,15 @@ impl SearchSpec {
                     _ => return Err(bad("wins", "take or search")),
                 })
             }
+            "threads" => {
+                self.threads = Some(
+                    value
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|t| (1..=SearchConfig::MAX_THREADS).contains(t))
+                        .ok_or_else(|| bad("threads", "a whole number of threads from 1 to 256"))?,
+                )
+            }
             "draws" => {
                 self.draws = Some(match value {
                     "seat" => Draws::BySeat,
@@ -470,6 +487,9 @@ impl fmt::Display for SearchSpec {
                 Wins::Take => ":wins=take",
                 Wins::Search => ":wins=search",
             })?;
+        }
+        if let Some(t) = self.threads {
+            write!(f, ":threads={t}")?;
         }
         Ok(())
     }
@@ -710,7 +730,7 @@ mod tests {
         assert_eq!(budget.config(), SearchConfig::with_budget(2048));
 
         let name =
-            "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:opening_discards=8:own=value:prune=all:rollout=fast:draws=seat:wins=take";
+            "search:512:margin=0.5:first=32:indifference=0.05:opening=0.2:opening_discards=8:own=value:prune=all:rollout=fast:draws=seat:wins=take:threads=3";
         let tuned: AgentSpec = name.parse().unwrap();
         assert_eq!(tuned.to_string(), name);
         let AgentSpec::Search(spec) = &tuned else {
@@ -724,6 +744,7 @@ mod tests {
         assert_eq!(config.draws, Draws::BySeat);
         assert_eq!(config.own, OwnPolicy::Value);
         assert_eq!(config.wins, Wins::Take);
+        assert_eq!(config.threads, 3);
         assert_eq!(
             config.schedule,
             Schedule::Racing {
@@ -736,7 +757,7 @@ mod tests {
         );
         // Settings in another order name the same agent, printed in the fixed order.
         let reordered: AgentSpec =
-            "search:512:wins=take:draws=seat:own=value:opening_discards=8:opening=0.2:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
+            "search:512:threads=3:wins=take:draws=seat:own=value:opening_discards=8:opening=0.2:rollout=fast:prune=all:indifference=0.05:first=32:margin=0.5"
                 .parse()
                 .unwrap();
         assert_eq!(reordered, tuned);
@@ -837,6 +858,12 @@ mod tests {
                 "search:64:draws=front",
                 "search setting draws: seat or wall",
             ),
+            (
+                "search:64:threads=0",
+                "search setting threads: a whole number",
+            ),
+            ("search:64:threads=257", "from 1 to 256"),
+            ("search:64:threads=two", "search setting threads"),
             ("search:0:prune=all", "whole number of determinizations"),
         ] {
             let err = name.parse::<AgentSpec>().unwrap_err().to_string();

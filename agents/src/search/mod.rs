@@ -48,6 +48,13 @@
 //! generator is seeded from the deal's seed, its seat and the public state, so two deals that
 //! differ only in what the seat cannot see get the same decision and the same estimates
 //! (tested). It allocates nothing per decision or rollout: its scratch is sized when built.
+//!
+//! With [`SearchConfig::threads`] above 1 a decision's rollouts are played on that many
+//! threads: each round's fills are drawn first, in order, then played in contiguous shares,
+//! one a thread (each with its own rollout scratch), then tallied in the order drawn, so the
+//! decision and its estimates are those of one thread (tested). The threads are started for
+//! each round (scoped threads: nothing outlives a decision), and the round's fills are kept
+//! in buffers that grow to the largest round once.
 
 mod belief;
 mod estimate;
@@ -130,6 +137,11 @@ pub struct SearchConfig {
     pub own: OwnPolicy,
     /// Whether a win offered is taken at once or searched against the other legal actions.
     pub wins: Wins,
+    /// Threads a decision's rollouts are played on (1 to [`SearchConfig::MAX_THREADS`]). The
+    /// determinizations are still drawn one after another from the decision's generator,
+    /// and each one's points are tallied in the order drawn, so the decision and every
+    /// estimate are the same on any number of threads.
+    pub threads: u32,
 }
 
 /// What the search does with a win it is offered (a discard it may win on, or a self-drawn
@@ -231,6 +243,9 @@ impl SearchConfig {
     /// The most determinizations a name may ask for.
     pub const MAX_DETERMINIZATIONS: u32 = 1 << 20;
 
+    /// The most threads a decision may play its rollouts on.
+    pub const MAX_THREADS: u32 = 256;
+
     /// The racing's indifference of `search:N`, in points at taiwan16's stakes.
     pub const INDIFFERENCE: f64 = 0.2;
 
@@ -256,6 +271,7 @@ impl SearchConfig {
             draws: Draws::Wall,
             own: OwnPolicy::Greedy,
             wins: Wins::Search,
+            threads: 1,
         }
     }
 
@@ -348,6 +364,10 @@ struct Search {
     /// stakes, and this many times as many under the variant.
     stakes: f64,
     rollout: Rollout,
+    /// The rollouts of the threads beside the caller's (`threads` − 1 of them), with the
+    /// round's fills and points (see [`Search::play_round`]).
+    helpers: Vec<Rollout>,
+    round: Round,
     /// The searching seat's default policy when it is not greedy ([`OwnPolicy::Value`]).
     value: Option<ValueAgent>,
     candidates: Candidates,
@@ -373,7 +393,11 @@ impl SearchAgent {
                 stakes: stake_ratio(&variant),
                 variant,
                 config,
+                helpers: (1..config.threads.clamp(1, SearchConfig::MAX_THREADS))
+                    .map(|_| Rollout::new(config.rollout, own.clone()))
+                    .collect(),
                 rollout: Rollout::new(config.rollout, own),
+                round: Round::default(),
                 value,
                 candidates: Candidates::new(),
                 decision: SearchDecision::default(),
@@ -437,6 +461,9 @@ impl Search {
             None => GreedyAgent.act(view, legal),
         };
         self.rollout.set_own_seat(view.seat());
+        for r in &mut self.helpers {
+            r.set_own_seat(view.seat());
+        }
         self.decision.default = Some(default);
         let chosen = match win {
             // A flower robbed while the flowers first dealt are replaced (七搶一 before the
@@ -457,7 +484,6 @@ impl Search {
         sampler: &mut impl Sampler,
         mut rng: Pcg64Mcg,
     ) -> Action {
-        let seat = view.seat();
         sampler.prepare(view, &mut rng);
         self.candidates.clear();
         let keep = if self.config.prune && view.tile_on_offer().is_none() {
@@ -484,10 +510,8 @@ impl Search {
                 let rounds = (usize::BITS - (alive.max(2) - 1).leading_zeros()).max(1);
                 for round in 0..rounds {
                     let upto = (total >> (rounds - 1 - round)).max(1).max(done);
-                    while done < upto {
-                        self.play_determinization(view, seat, default_index, sampler, &mut rng);
-                        done += 1;
-                    }
+                    self.play_round(view, default_index, sampler, &mut rng, upto - done);
+                    done = upto;
                     if round + 1 < rounds {
                         halve(&mut self.candidates, default_index);
                     }
@@ -506,10 +530,8 @@ impl Search {
                 };
                 let mut upto = first.clamp(1, total);
                 loop {
-                    while done < upto {
-                        self.play_determinization(view, seat, default_index, sampler, &mut rng);
-                        done += 1;
-                    }
+                    self.play_round(view, default_index, sampler, &mut rng, upto - done);
+                    done = upto;
                     // A challenger clearly worse than the default is dropped.
                     for (i, c) in self.candidates.iter_mut().enumerate() {
                         if i != default_index
@@ -631,52 +653,163 @@ impl Search {
         keep
     }
 
-    /// Samples one determinization and plays every live candidate on it.
-    fn play_determinization(
+    /// Samples `count` determinizations and plays every live candidate on each, tallying
+    /// their points in the order drawn. On one thread each is played as soon as drawn; on
+    /// more, the round's fills are drawn first (the sampler and the generator are one
+    /// stream), then played in contiguous shares, one a thread, each with its own rollout
+    /// scratch, then tallied: the same points in the same order as on one thread.
+    fn play_round(
         &mut self,
         view: &View<'_>,
-        seat: Seat,
         default_index: usize,
         sampler: &mut impl Sampler,
         rng: &mut Pcg64Mcg,
+        count: u32,
     ) {
-        let Some(fill) = sampler.sample(view, rng) else {
-            return;
+        let live: ArrayVec<Option<Action>, MAX_CANDIDATES> = self
+            .candidates
+            .iter()
+            .map(|c| c.alive.then_some(c.action))
+            .collect();
+        let play = Play {
+            view,
+            variant: &self.variant,
+            draws: self.config.draws,
+            live: &live,
+            default_index,
         };
-        let Ok(mut base) = view.redeal(fill) else {
+        let width = live.len();
+        if self.helpers.is_empty() {
+            let mut row = [0.0; MAX_CANDIDATES];
+            for _ in 0..count {
+                let Some(fill) = sampler.sample(view, rng) else {
+                    continue;
+                };
+                if play.fill(&mut self.rollout, fill, &mut row[..width]) {
+                    tally(&mut self.candidates, &row[..width], default_index);
+                }
+            }
+            return;
+        }
+        let round = &mut self.round;
+        round.fills.clear();
+        for _ in 0..count {
+            if let Some(fill) = sampler.sample(view, rng) {
+                round.fills.push(fill.clone());
+            }
+        }
+        let n = round.fills.len();
+        round.points.clear();
+        round.points.resize(n * width, 0.0);
+        round.played.clear();
+        round.played.resize(n, false);
+        let share = n.div_ceil(self.helpers.len() + 1).max(1);
+        let play = &play;
+        let rollout = &mut self.rollout;
+        let helpers = &mut self.helpers;
+        std::thread::scope(|scope| {
+            let mut shares = round
+                .fills
+                .chunks(share)
+                .zip(round.points.chunks_mut(share * width))
+                .zip(round.played.chunks_mut(share));
+            let first = shares.next();
+            for (helper, ((fills, points), played)) in helpers.iter_mut().zip(shares) {
+                scope.spawn(move || play.share(helper, fills, points, played));
+            }
+            if let Some(((fills, points), played)) = first {
+                play.share(rollout, fills, points, played);
+            }
+        });
+        for (row, &done) in self.round.points.chunks(width).zip(&self.round.played) {
+            if done {
+                tally(&mut self.candidates, row, default_index);
+            }
+        }
+    }
+}
+
+/// A round's fills and what each determinization's rollouts scored, kept by the agent so
+/// that a round allocates only while the rounds grow past the largest one before.
+#[derive(Clone, Debug, Default)]
+struct Round {
+    fills: Vec<Fill>,
+    /// The points of every candidate on each fill, a row of the candidates' width a fill (0
+    /// for a candidate not played).
+    points: Vec<f64>,
+    /// Whether each fill was played (it always fits the view: tested).
+    played: Vec<bool>,
+}
+
+/// What every determinization of a round is played with: shared, read only, by the threads.
+struct Play<'a, 'v> {
+    view: &'a View<'v>,
+    variant: &'a Variant,
+    draws: Draws,
+    /// Each candidate's action while it is still played, in the candidates' order.
+    live: &'a [Option<Action>],
+    default_index: usize,
+}
+
+impl Play<'_, '_> {
+    /// Plays every live candidate on the determinization `fill` with `rollout`, writing each
+    /// one's points in `row` (every one alike when the offer went elsewhere before the seat
+    /// was asked); false when the fill does not fit the view (never: the belief's fills are
+    /// tested to).
+    fn fill(&self, rollout: &mut Rollout, fill: &Fill, row: &mut [f64]) -> bool {
+        let seat = self.view.seat();
+        let Ok(mut base) = self.view.redeal(fill) else {
             debug_assert!(false, "the belief's fill fits the view");
-            return;
+            return false;
         };
-        if self.config.draws == Draws::BySeat {
+        if self.draws == Draws::BySeat {
             base.split_wall_by_seat();
         }
-        if !self.rollout.advance_to(&mut base, seat) {
+        if !rollout.advance_to(&mut base, seat) {
             // The offer went elsewhere before the seat was asked: every candidate ends alike.
-            let p = self.rollout.finish(&mut base, seat, &self.variant) as f64;
-            for c in self.candidates.iter_mut().filter(|c| c.alive) {
-                c.add(p, p);
-            }
-            return;
+            row.fill(rollout.finish(&mut base, seat, self.variant) as f64);
+            return true;
         }
-        let mut default_points = 0.0;
-        let mut points: ArrayVec<f64, MAX_CANDIDATES> = ArrayVec::new();
-        for (i, c) in self.candidates.iter().enumerate() {
-            if !c.alive {
-                points.push(0.0);
-                continue;
-            }
-            let mut deal = base.clone();
-            deal.play_unchecked(c.action);
-            let p = self.rollout.finish(&mut deal, seat, &self.variant) as f64;
-            if i == default_index {
-                default_points = p;
-            }
-            points.push(p);
+        for (slot, action) in row.iter_mut().zip(self.live) {
+            *slot = match action {
+                Some(a) => {
+                    let mut deal = base.clone();
+                    deal.play_unchecked(*a);
+                    rollout.finish(&mut deal, seat, self.variant) as f64
+                }
+                None => 0.0,
+            };
         }
-        for (c, &p) in self.candidates.iter_mut().zip(&points) {
-            if c.alive {
-                c.add(p, default_points);
-            }
+        debug_assert!(
+            self.live[self.default_index].is_some(),
+            "the default is played"
+        );
+        true
+    }
+
+    /// Plays the determinizations `fills` with `rollout`, each one's row of points into
+    /// `points` and whether it was played into `played`.
+    fn share(
+        &self,
+        rollout: &mut Rollout,
+        fills: &[Fill],
+        points: &mut [f64],
+        played: &mut [bool],
+    ) {
+        let width = self.live.len();
+        for ((fill, row), done) in fills.iter().zip(points.chunks_mut(width)).zip(played) {
+            *done = self.fill(rollout, fill, row);
+        }
+    }
+}
+
+/// Adds one determinization's points (`row`, by candidate) to every live candidate's tally,
+/// paired with the default's.
+fn tally(candidates: &mut Candidates, row: &[f64], default_index: usize) {
+    let default_points = row[default_index];
+    for (c, &p) in candidates.iter_mut().zip(row) {
+        if c.alive {
+            c.add(p, default_points);
         }
     }
 }
