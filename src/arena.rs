@@ -13,7 +13,7 @@ use crate::simulate::{parse_seed, parse_threads, progress_mode, ProgressArg};
 #[derive(clap::Args)]
 pub struct ArenaArgs {
     /// The agent under test: random, greedy, defensive, value, trained, search, search:N,
-    /// search:N:SETTING=VALUE (a tuned search), policy:PATH, exec:COMMAND (one name).
+    /// search:N:SETTING=VALUE, search:SETTING=VALUE (a tuned search), policy:PATH, exec:COMMAND (one name).
     #[arg(long)]
     candidate: String,
     /// The agent it is measured against, in the other three seats and on the reference

@@ -23,7 +23,7 @@ use crate::failure::{CliError, Failure};
 #[derive(clap::Args)]
 pub struct BotArgs {
     /// The agent that decides: random, greedy, defensive, value, trained, policy:PATH, search,
-    /// search:N, search:N:SETTING=VALUE.
+    /// search:N, search:N:SETTING=VALUE, search:SETTING=VALUE.
     agent: String,
     /// The variant file of deals whose variant is not a shipped one (the start message names
     /// the variant; a shipped name is found by itself).

@@ -28,7 +28,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "S", value_parser = crate::replay::parse_seat)]
     seat: Seat,
     /// The other seats' agent (one name): random, greedy, defensive, value, trained, policy:PATH,
-    /// search, search:N, search:N:SETTING=VALUE, exec:COMMAND.
+    /// search, search:N, search:N:SETTING=VALUE, search:SETTING=VALUE, exec:COMMAND.
     #[arg(long, default_value = "search")]
     opponents: String,
     /// The deal's seed, 0 to 2^64 - 1 (it deals the wall, the dealer and the round wind)
@@ -40,7 +40,7 @@ pub struct PlayArgs {
     #[arg(long, value_parser = crate::replay::parse_budget)]
     review_budget: Option<u32>,
     /// The search agent that reviews your decisions, as agents are named: search, search:N,
-    /// search:N:SETTING=VALUE (a tuned search) [default: search].
+    /// search:N:SETTING=VALUE, search:SETTING=VALUE (a tuned search) [default: search].
     #[arg(long, conflicts_with = "review_budget", value_parser = crate::replay::parse_search)]
     review_search: Option<taisim_agents::SearchSpec>,
     /// No review after the deal.

@@ -39,7 +39,7 @@ pub struct ReplayArgs {
     #[arg(long, requires = "review", value_parser = parse_budget)]
     budget: Option<u32>,
     /// The reviewing search agent, as agents are named: search, search:N,
-    /// search:N:SETTING=VALUE (a tuned search) [default: search].
+    /// search:N:SETTING=VALUE, search:SETTING=VALUE (a tuned search) [default: search].
     #[arg(long, requires = "review", conflicts_with = "budget", value_parser = parse_search)]
     search: Option<SearchSpec>,
     /// Check a deal log: deal each deal from its seed, play the logged decisions and compare
@@ -70,7 +70,7 @@ pub(crate) fn parse_budget(s: &str) -> Result<u32, String> {
     }
 }
 
-/// A search agent's name (`search`, `search:N`, `search:N:SETTING=VALUE`).
+/// A search agent's name (`search`, `search:N`, `search:N:SETTING=VALUE, search:SETTING=VALUE`).
 pub(crate) fn parse_search(s: &str) -> Result<SearchSpec, String> {
     taisim_datasets::review::reviewing_search(s.parse::<AgentSpec>().map_err(|e| e.to_string())?)
 }

@@ -33,7 +33,7 @@ pub struct SimulateArgs {
     seed: Option<u64>,
     /// One agent for all seats, or four comma-separated in seat order E,S,W,N: random,
     /// greedy, defensive, value, trained (the shipped policy), policy:PATH, search, search:N,
-    /// search:N:SETTING=VALUE (a tuned search) [default: greedy]. A search agent at a recorded seat labels its decisions (the
+    /// search:N:SETTING=VALUE, search:SETTING=VALUE (a tuned search) [default: greedy]. A search agent at a recorded seat labels its decisions (the
     /// decisions table's search_* columns).
     #[arg(long)]
     agents: Option<String>,

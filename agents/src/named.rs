@@ -61,7 +61,7 @@ pub enum AgentParseError {
     Unknown { name: String },
     #[error("agent \"policy:\" needs a weights file path, as in policy:weights.safetensors")]
     MissingPolicyPath,
-    #[error("agent \"search:\" takes a whole number of determinizations from 1 to {max}, as in search:256; got {0:?}", max = SearchConfig::MAX_DETERMINIZATIONS)]
+    #[error("agent \"search:\" takes a whole number of determinizations from 1 to {max}, as in search:256, or settings of plain search, as in search:threads=4; got {0:?}", max = SearchConfig::MAX_DETERMINIZATIONS)]
     SearchBudget(String),
     #[error("search setting {0:?} is not SETTING=VALUE with a known setting; known: {known} (as in search:2048:indifference=0.05)", known = SEARCH_SETTINGS.join(", "))]
     SearchSetting(String),
@@ -425,18 +425,24 @@ impl SearchSpec {
     }
 }
 
-/// `N` or `N:SETTING=VALUE:...`, what follows `search:`.
+/// `N` or `N:SETTING=VALUE:...`, what follows `search:`; or `SETTING=VALUE:...`, plain
+/// `search` with those settings changed (`search:threads=4`).
 impl FromStr for SearchSpec {
     type Err = AgentParseError;
 
     fn from_str(s: &str) -> Result<SearchSpec, AgentParseError> {
-        let mut parts = s.split(':');
-        let n = parts.next().unwrap_or_default();
-        let mut spec = match n.parse::<u32>() {
-            Ok(n) if (1..=SearchConfig::MAX_DETERMINIZATIONS).contains(&n) => {
-                SearchSpec::with_budget(n)
+        let mut parts = s.split(':').peekable();
+        let first = parts.peek().copied().unwrap_or_default();
+        let mut spec = if first.contains('=') {
+            SearchSpec::DEFAULT
+        } else {
+            parts.next();
+            match first.parse::<u32>() {
+                Ok(n) if (1..=SearchConfig::MAX_DETERMINIZATIONS).contains(&n) => {
+                    SearchSpec::with_budget(n)
+                }
+                _ => return Err(AgentParseError::SearchBudget(first.to_string())),
             }
-            _ => return Err(AgentParseError::SearchBudget(n.to_string())),
         };
         for setting in parts {
             spec.set(setting)?;
@@ -713,6 +719,27 @@ mod tests {
             panic!("{plain:?}")
         };
         assert_eq!(spec.config(), SearchConfig::default());
+        // Settings without a budget change plain `search`'s, which its name then spells out.
+        let threaded: AgentSpec = "search:threads=4".parse().unwrap();
+        assert_eq!(
+            threaded.to_string(),
+            "search:2048:indifference=0.05:opening=0.2:opening_discards=32:threads=4"
+        );
+        let AgentSpec::Search(t) = &threaded else {
+            panic!("{threaded:?}")
+        };
+        assert_eq!(
+            t.config(),
+            SearchConfig {
+                threads: 4,
+                ..SearchConfig::default()
+            }
+        );
+        let late: AgentSpec = "search:opening_discards=24:margin=2".parse().unwrap();
+        assert_eq!(
+            late.to_string(),
+            "search:2048:margin=2:indifference=0.05:opening=0.2:opening_discards=24"
+        );
         assert_eq!(
             spec.config().schedule,
             Schedule::Racing {
@@ -865,6 +892,8 @@ mod tests {
             ("search:64:threads=257", "from 1 to 256"),
             ("search:64:threads=two", "search setting threads"),
             ("search:0:prune=all", "whole number of determinizations"),
+            ("search:threads", "whole number of determinizations"),
+            ("search:threads=4:256", "search setting \"256\""),
         ] {
             let err = name.parse::<AgentSpec>().unwrap_err().to_string();
             assert!(err.contains(expected), "{name}: {err}");

@@ -162,7 +162,7 @@ pub fn reviewing_search(agent: AgentSpec) -> Result<SearchSpec, String> {
     match agent {
         AgentSpec::Search(spec) => Ok(spec),
         other => Err(format!(
-            "a review is a search agent's (search, search:N or search:N:SETTING=VALUE), not {other}"
+            "a review is a search agent's (search, search:N, search:N:SETTING=VALUE or search:SETTING=VALUE), not {other}"
         )),
     }
 }
