@@ -196,7 +196,8 @@ def _same_review(batch, i, one):
 
 def test_vec_env_review_is_each_environment_review_on_any_thread_count():
     """The batch's review of environment i is `Env.review` of the same deal (dealt from the
-    environment's `deal_seed`), step after step, and the same on 1 and 2 threads."""
+    environment's `deal_seed`), step after step, and the same on 1 and 2 threads (of the
+    batch, and of the search's rollouts: `search:8:threads=2`)."""
     batches = [taisim.VecEnv(num_envs=3, opponents="greedy", threads=t) for t in (1, 2)]
     for envs in batches:
         envs.reset(seed=5)
@@ -213,6 +214,8 @@ def test_vec_env_review_is_each_environment_review_on_any_thread_count():
         for i, env in enumerate(singles):
             if live[i]:
                 _same_review(reviews[0], i, env.review(search="search:8"))
+                # A search on two threads reviews alike.
+                _same_review(reviews[0], i, env.review(search="search:8:threads=2"))
             _same_review(reviews[1], i, {k: (v[i] if hasattr(v, "shape") else v)
                                          for k, v in reviews[0].items()})
         actions = reviews[0]["search_plays"]
