@@ -496,22 +496,38 @@ fn manifest_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// A run records how its agents played its first deal. The same agent name played another
-/// way (here `policy:PATH` after its weights file is written again; in use, as often plain
-/// `search` or any agent after a newer taisim changes it) neither resumes the run, nor adds
-/// a shard to it, nor replays its deals, and a refused resume leaves the run as it was.
-/// With the weights put back, all three go on, to the files of an uninterrupted run.
-#[test]
-fn parts_played_otherwise_never_join_a_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = env!("CARGO_MANIFEST_DIR");
-    let first = format!("{root}/tests/fixtures/policy_obs_v2.safetensors");
-    let second = format!("{root}/agents/policies/trained.safetensors");
-    let weights = dir.path().join("w.safetensors");
-    std::fs::copy(&first, &weights).unwrap();
-    let policy = format!("policy:{}", weights.display());
-    let agents = format!("{policy},greedy,greedy,greedy");
-    let play = |out: &Path, extra: &[&str]| {
+/// A seat whose agent plays otherwise under the same name: `policy:PATH` in seat E (greedy in
+/// the others), whose weights file can be written again with other weights. (In use, as
+/// often plain `search` or any agent after a newer taisim changes it.)
+struct Rewritable {
+    weights: std::path::PathBuf,
+    /// `policy:PATH`, seat E's agent.
+    policy: String,
+}
+
+impl Rewritable {
+    fn new(dir: &Path) -> Rewritable {
+        let weights = dir.join("w.safetensors");
+        let policy = format!("policy:{}", weights.display());
+        let r = Rewritable { weights, policy };
+        r.write(false);
+        r
+    }
+
+    /// Writes the first weights, or (`other`) the second, into the agent's file.
+    fn write(&self, other: bool) {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let source = if other {
+            format!("{root}/agents/policies/trained.safetensors")
+        } else {
+            format!("{root}/tests/fixtures/policy_obs_v2.safetensors")
+        };
+        std::fs::copy(source, &self.weights).unwrap();
+    }
+
+    /// `simulate` of 400 deals of seed 3 in parts of 100 into `out`, with `extra` flags.
+    fn play(&self, out: &Path, extra: &[&str]) -> std::process::Output {
+        let agents = format!("{},greedy,greedy,greedy", self.policy);
         let args = [
             "simulate",
             "--deals",
@@ -527,7 +543,19 @@ fn parts_played_otherwise_never_join_a_run() {
             out.to_str().unwrap(),
         ];
         taisim(&[&args[..], extra].concat())
-    };
+    }
+}
+
+/// A run records how its agents played its first deal. The same agent name played another
+/// way (here `policy:PATH` after its weights file is written again; in use, as often plain
+/// `search` or any agent after a newer taisim changes it) neither resumes the run, nor adds
+/// a shard to it, nor replays its deals, and a refused resume leaves the run as it was.
+/// With the weights put back, all three go on, to the files of an uninterrupted run.
+#[test]
+fn parts_played_otherwise_never_join_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = Rewritable::new(dir.path());
+    let play = |out: &Path, extra: &[&str]| agent.play(out, extra);
     let resume = |out: &Path| {
         taisim(&[
             "simulate",
@@ -552,7 +580,7 @@ fn parts_played_otherwise_never_join_a_run() {
     }
     let recorded = manifest_json(&whole.join("manifest.json"))["play"].clone();
     assert_eq!(recorded["deal_id"], 0);
-    assert_eq!(recorded["agents"][0], policy.as_str());
+    assert_eq!(recorded["agents"][0], agent.policy.as_str());
     assert_eq!(recorded["agents"][1], "greedy");
     assert_eq!(recorded["sha256"].as_str().unwrap().len(), 64);
     // Every run of the same agents on the same seed records the same fingerprint.
@@ -565,7 +593,7 @@ fn parts_played_otherwise_never_join_a_run() {
     std::fs::remove_file(killed.join("deals/part-00002.parquet")).unwrap();
 
     // The weights written again: the same name now plays otherwise.
-    std::fs::copy(&second, &weights).unwrap();
+    agent.write(true);
     let before = run_files(&killed);
     let o = resume(&killed);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -606,7 +634,7 @@ fn parts_played_otherwise_never_join_a_run() {
 
     // The weights put back: the run resumes to the uninterrupted run's files, the second
     // shard joins the first, and the deal replays.
-    std::fs::copy(&first, &weights).unwrap();
+    agent.write(false);
     let o = resume(&killed);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(support::table_files(&killed), support::table_files(&whole));
@@ -679,27 +707,9 @@ fn a_run_without_a_fingerprint_resumes_unvouched() {
 #[test]
 fn a_lost_manifest_is_vouched_for_by_its_journal() {
     let dir = tempfile::tempdir().unwrap();
-    let root = env!("CARGO_MANIFEST_DIR");
-    let first = format!("{root}/tests/fixtures/policy_obs_v2.safetensors");
-    let second = format!("{root}/agents/policies/trained.safetensors");
-    let weights = dir.path().join("w.safetensors");
-    std::fs::copy(&first, &weights).unwrap();
-    let agents = format!("policy:{},greedy,greedy,greedy", weights.display());
+    let agent = Rewritable::new(dir.path());
     let out = dir.path().join("run");
-    let o = taisim(&[
-        "simulate",
-        "--deals",
-        "400",
-        "--part-size",
-        "100",
-        "--seed",
-        "3",
-        "--agents",
-        &agents,
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = agent.play(&out, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let whole = support::table_files(&out);
     let manifest = out.join("manifest.json");
@@ -737,7 +747,7 @@ fn a_lost_manifest_is_vouched_for_by_its_journal() {
     };
 
     lose_manifest(true);
-    std::fs::copy(&second, &weights).unwrap();
+    agent.write(true);
     let before = run_files(&out);
     let journal_before = std::fs::read(&journal).unwrap();
     let o = resume();
@@ -751,7 +761,7 @@ fn a_lost_manifest_is_vouched_for_by_its_journal() {
     assert_eq!(run_files(&out), before, "a refused resume changes nothing");
     assert_eq!(std::fs::read(&journal).unwrap(), journal_before);
 
-    std::fs::copy(&first, &weights).unwrap();
+    agent.write(false);
     let o = resume();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("fingerprint"), "{}", stderr(&o));
