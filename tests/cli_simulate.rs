@@ -544,6 +544,17 @@ impl Rewritable {
         ];
         taisim(&[&args[..], extra].concat())
     }
+
+    /// `simulate --resume` of the run in `out`.
+    fn resume(out: &Path) -> std::process::Output {
+        taisim(&[
+            "simulate",
+            "--resume",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    }
 }
 
 /// A run records how its agents played its first deal. The same agent name played another
@@ -556,15 +567,7 @@ fn parts_played_otherwise_never_join_a_run() {
     let dir = tempfile::tempdir().unwrap();
     let agent = Rewritable::new(dir.path());
     let play = |out: &Path, extra: &[&str]| agent.play(out, extra);
-    let resume = |out: &Path| {
-        taisim(&[
-            "simulate",
-            "--resume",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-    };
+    let resume = |out: &Path| Rewritable::resume(out);
     let (whole, killed, shared) = (
         dir.path().join("whole"),
         dir.path().join("killed"),
@@ -736,15 +739,7 @@ fn a_lost_manifest_is_vouched_for_by_its_journal() {
         std::fs::remove_file(&manifest).unwrap();
         std::fs::remove_file(out.join("deals/part-00002.parquet")).unwrap();
     };
-    let resume = || {
-        taisim(&[
-            "simulate",
-            "--resume",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-    };
+    let resume = || Rewritable::resume(&out);
 
     lose_manifest(true);
     agent.write(true);
