@@ -349,6 +349,14 @@ impl SearchSpec {
                 .map(f64::to_bits)
                 .ok_or_else(|| bad(setting, problem))
         };
+        // A whole number from 1 to `most`.
+        let count = |setting: &str, most: u32, problem: &str| {
+            value
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=most).contains(n))
+                .ok_or_else(|| bad(setting, problem))
+        };
         match name {
             "margin" => {
                 self.margin = Some(points("margin", "standard errors, a number 0 or more")?)
@@ -365,15 +373,11 @@ impl SearchSpec {
                 )
             }
             "first" => {
-                self.first = Some(
-                    value
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|f| (1..=SearchConfig::MAX_DETERMINIZATIONS).contains(f))
-                        .ok_or_else(|| {
-                            bad("first", "a whole number of determinizations from 1 to 2^20")
-                        })?,
-                )
+                self.first = Some(count(
+                    "first",
+                    SearchConfig::MAX_DETERMINIZATIONS,
+                    "a whole number of determinizations from 1 to 2^20",
+                )?)
             }
             "prune" => {
                 self.prune = Some(match value {
@@ -404,13 +408,11 @@ impl SearchSpec {
                 })
             }
             "threads" => {
-                self.threads = Some(
-                    value
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|t| (1..=SearchConfig::MAX_THREADS).contains(t))
-                        .ok_or_else(|| bad("threads", "a whole number of threads from 1 to 256"))?,
-                )
+                self.threads = Some(count(
+                    "threads",
+                    SearchConfig::MAX_THREADS,
+                    "a whole number of threads from 1 to 256",
+                )?)
             }
             "draws" => {
                 self.draws = Some(match value {
