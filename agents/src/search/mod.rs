@@ -50,11 +50,12 @@
 //! (tested). It allocates nothing per decision or rollout: its scratch is sized when built.
 //!
 //! With [`SearchConfig::threads`] above 1 a decision's rollouts are played on that many
-//! threads: each round's fills are drawn first, in order, then played in contiguous shares,
-//! one a thread (each with its own rollout scratch), then tallied in the order drawn, so the
-//! decision and its estimates are those of one thread (tested). The threads are started for
-//! each round (scoped threads: nothing outlives a decision), and the round's fills are kept
-//! in buffers that grow to the largest round once.
+//! threads: the calling thread draws each round's fills in order and hands each out as soon
+//! as it is drawn (each thread has its own rollout scratch), then plays fills too; the points
+//! come back with their place in the draw and are tallied in that order, so the decision
+//! and its estimates are those of one thread (tested). The threads are started for each
+//! round (scoped threads: nothing outlives a decision); the round's hand-out allocates a
+//! little (a channel's blocks), never per rollout.
 
 mod belief;
 mod estimate;
@@ -63,7 +64,7 @@ mod rollout;
 mod stake;
 mod true_hands;
 
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex};
 
 use arrayvec::ArrayVec;
 use rand_pcg::Pcg64Mcg;
@@ -655,9 +656,10 @@ impl Search {
 
     /// Samples `count` determinizations and plays every live candidate on each, tallying
     /// their points in the order drawn. On one thread each is played as soon as drawn; on
-    /// more, the round's fills are drawn first (the sampler and the generator are one
-    /// stream), then played in contiguous shares, one a thread, each with its own rollout
-    /// scratch, then tallied: the same points in the same order as on one thread.
+    /// more, the calling thread draws them in order (the sampler and the generator are one
+    /// stream) and hands each out as drawn to the threads, each with its own rollout scratch,
+    /// then plays them too, and the points are tallied in the order drawn once all are in:
+    /// the same points in the same order as on one thread.
     fn play_round(
         &mut self,
         view: &View<'_>,
@@ -691,37 +693,45 @@ impl Search {
             }
             return;
         }
-        let round = &mut self.round;
-        round.fills.clear();
-        for _ in 0..count {
-            if let Some(fill) = sampler.sample(view, rng) {
-                round.fills.push(fill.clone());
-            }
-        }
-        let n = round.fills.len();
-        round.points.clear();
-        round.points.resize(n * width, 0.0);
-        round.played.clear();
-        round.played.resize(n, false);
-        let share = n.div_ceil(self.helpers.len() + 1).max(1);
+        // The calling thread draws the fills in order and hands each to the helpers as soon
+        // as it is drawn, so that rollouts start while the fills are still being drawn; then
+        // it plays fills too. Each row comes back with its fill's place in the draw, and the
+        // rows are tallied in that order once all are in.
+        let (work, queue) = mpsc::channel::<(usize, Fill)>();
+        let queue = Mutex::new(queue);
+        let (rows, results) = mpsc::channel::<(usize, Option<[f64; MAX_CANDIDATES]>)>();
         let play = &play;
         let rollout = &mut self.rollout;
         let helpers = &mut self.helpers;
+        let mut drawn = 0;
         std::thread::scope(|scope| {
-            let mut shares = round
-                .fills
-                .chunks(share)
-                .zip(round.points.chunks_mut(share * width))
-                .zip(round.played.chunks_mut(share));
-            let first = shares.next();
-            for (helper, ((fills, points), played)) in helpers.iter_mut().zip(shares) {
-                scope.spawn(move || play.share(helper, fills, points, played));
+            for helper in helpers.iter_mut() {
+                let (queue, rows) = (&queue, rows.clone());
+                scope.spawn(move || play.take(helper, queue, &rows));
             }
-            if let Some(((fills, points), played)) = first {
-                play.share(rollout, fills, points, played);
+            for _ in 0..count {
+                if let Some(fill) = sampler.sample(view, rng) {
+                    // The receivers live until the scope ends: a send cannot fail.
+                    work.send((drawn, fill.clone())).ok();
+                    drawn += 1;
+                }
             }
+            drop(work);
+            play.take(rollout, &queue, &rows);
         });
-        for (row, &done) in self.round.points.chunks(width).zip(&self.round.played) {
+        drop(rows);
+        let round = &mut self.round;
+        round.points.clear();
+        round.points.resize(drawn * width, 0.0);
+        round.played.clear();
+        round.played.resize(drawn, false);
+        for (k, row) in results.try_iter() {
+            if let Some(row) = row {
+                round.points[k * width..(k + 1) * width].copy_from_slice(&row[..width]);
+                round.played[k] = true;
+            }
+        }
+        for (row, &done) in round.points.chunks(width).zip(&round.played) {
             if done {
                 tally(&mut self.candidates, row, default_index);
             }
@@ -729,11 +739,10 @@ impl Search {
     }
 }
 
-/// A round's fills and what each determinization's rollouts scored, kept by the agent so
-/// that a round allocates only while the rounds grow past the largest one before.
+/// What each determinization of a round scored, put back in the order drawn, kept by the
+/// agent so that a round allocates only while the rounds grow past the largest one before.
 #[derive(Clone, Debug, Default)]
 struct Round {
-    fills: Vec<Fill>,
     /// The points of every candidate on each fill, a row of the candidates' width a fill (0
     /// for a candidate not played).
     points: Vec<f64>,
@@ -787,18 +796,25 @@ impl Play<'_, '_> {
         true
     }
 
-    /// Plays the determinizations `fills` with `rollout`, each one's row of points into
-    /// `points` and whether it was played into `played`.
-    fn share(
+    /// Plays the fills `queue` hands out with `rollout` until it closes, sending each one's
+    /// place in the draw and row of points (`None`: not played) to `rows`.
+    fn take(
         &self,
         rollout: &mut Rollout,
-        fills: &[Fill],
-        points: &mut [f64],
-        played: &mut [bool],
+        queue: &Mutex<mpsc::Receiver<(usize, Fill)>>,
+        rows: &mpsc::Sender<(usize, Option<[f64; MAX_CANDIDATES]>)>,
     ) {
         let width = self.live.len();
-        for ((fill, row), done) in fills.iter().zip(points.chunks_mut(width)).zip(played) {
-            *done = self.fill(rollout, fill, row);
+        loop {
+            // A thread that panicked holding the lock only left the queue as it was.
+            let next = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
+            let Ok((k, fill)) = next else {
+                return;
+            };
+            let mut row = [0.0; MAX_CANDIDATES];
+            let played = self.fill(rollout, &fill, &mut row[..width]);
+            // The calling thread holds the receiver until every thread is done.
+            rows.send((k, played.then_some(row))).ok();
         }
     }
 }
