@@ -25,9 +25,10 @@ pub const JOURNAL_FORMAT: &str = "taisim-journal/1";
 struct Header {
     journal: String,
     spec: RecordedSpec,
-    /// How the invocation that wrote the journal played (its manifest's
-    /// [`PlayFingerprint`]): the records' voucher when the manifest is lost. Absent from the
-    /// journals of a taisim before it, and of a run with an outside program's seat.
+    /// How the agents of the invocation that wrote the journal play ([`PlayFingerprint`]),
+    /// checked against the run's manifests before it wrote a record: the records' voucher
+    /// when the manifest is lost. Absent from the journals of a taisim before it, and of a run
+    /// with an outside program's seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     play: Option<PlayFingerprint>,
 }
@@ -90,8 +91,8 @@ impl Journal {
 }
 
 /// What a journal holds: the spec and play fingerprint of its header (if the header is
-/// readable) and the part records. A line cut short by a kill (or otherwise unreadable) is skipped, which only means
-/// its part is played again.
+/// readable) and the part records. A line cut short by a kill (or otherwise unreadable) is
+/// skipped, which only means its part is played again.
 pub(crate) struct JournalText {
     pub spec: Option<RecordedSpec>,
     pub play: Option<PlayFingerprint>,

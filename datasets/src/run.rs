@@ -11,7 +11,7 @@ use taisim_agents::{build_agents_with, renew_bots, BotStderr, BuiltinAgent, Exec
 use taisim_score::Variant;
 
 use crate::error::HarnessError;
-use crate::fingerprint::fingerprint;
+use crate::fingerprint::{fingerprint, PlayFingerprint};
 use crate::journal::Journal;
 use crate::layout::{
     is_run_entry, lay_out, remove_manifest_temporaries, strays, table_dir_problem, RunLock,
@@ -196,14 +196,7 @@ pub fn simulate(
         for other in Manifest::read_all(out)? {
             let name = Manifest::file_name(other.spec.shard);
             match &other.play {
-                Some(theirs) => {
-                    if let Some(why) = ours.difference(theirs, ["here", "in the run"]) {
-                        return Err(HarnessError::Usage(format!(
-                            "cannot play into {}: this taisim's agents play otherwise than those that wrote {name} ({why}); parts played two ways would mix in one run. Finish it with the taisim (and weights files) that started it, or play it again into a new directory",
-                            out.display()
-                        )));
-                    }
-                }
+                Some(theirs) => same_play(out, ours, theirs, &name)?,
                 None => notes.push(format!(
                     "{name} records no play fingerprint (an older taisim wrote it, or it keeps parts no fingerprint vouched for): whether its parts were played as this taisim plays is not checked"
                 )),
@@ -236,13 +229,7 @@ pub fn simulate(
             )));
         }
         if let (Some(ours), Some(theirs)) = (&play, &journal.play) {
-            if let Some(why) = ours.difference(theirs, ["here", "in the run"]) {
-                return Err(HarnessError::Usage(format!(
-                    "cannot play into {}: this taisim's agents play otherwise than those that wrote {} ({why}); parts played two ways would mix in one run. Finish it with the taisim (and weights files) that started it, or play it again into a new directory",
-                    out.display(),
-                    journal_name()
-                )));
-            }
+            same_play(out, ours, theirs, &journal_name())?;
         }
         journal_vouched |= journal.play.is_some();
         if play.is_some() && !journal_vouched && !journal.records.is_empty() {
@@ -388,6 +375,23 @@ pub fn simulate(
 }
 
 /// The error for a part that alone needs more memory than the machine has.
+/// Refuses to play into `out` when this taisim's agents (`ours`) play otherwise than those
+/// that wrote `record` (a manifest or a journal, whose fingerprint is `theirs`).
+fn same_play(
+    out: &Path,
+    ours: &PlayFingerprint,
+    theirs: &PlayFingerprint,
+    record: &str,
+) -> Result<(), HarnessError> {
+    match ours.difference(theirs, ["here", "in the run"]) {
+        None => Ok(()),
+        Some(why) => Err(HarnessError::Usage(format!(
+            "cannot play into {}: this taisim's agents play otherwise than those that wrote {record} ({why}); parts played two ways would mix in one run. Finish it with the taisim (and weights files) that started it, or play it again into a new directory",
+            out.display()
+        ))),
+    }
+}
+
 fn too_large_parts(spec: &RunSpec, part_bytes: u64, available: u64) -> HarnessError {
     let decisions = if spec.decisions.is_some() {
         " (with its decisions table)"
