@@ -774,3 +774,49 @@ fn a_lost_manifest_is_vouched_for_by_its_journal() {
     assert_eq!(support::table_files(&out), whole);
     assert!(manifest_json(&manifest).get("play").is_none());
 }
+
+/// A search's threads change how fast it plays, never what: a run of `search:4` and one of
+/// `search:4:threads=2` write the same part files, byte for byte, and record the same spec
+/// and play; a part lost from the second is played again on three threads by a resume that
+/// names them, to the same files.
+#[test]
+fn a_searchs_threads_leave_its_run_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let seat_e = |agent: &str| format!("{agent},greedy,greedy,greedy");
+    let play = |out: &Path, agent: &str, extra: &[&str]| {
+        let args = [
+            "simulate",
+            "--deals",
+            "6",
+            "--part-size",
+            "2",
+            "--seed",
+            "5",
+            "--agents",
+            &seat_e(agent),
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let o = taisim(&[&args[..], extra].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    play(&one, "search:4", &[]);
+    play(&two, "search:4:threads=2", &[]);
+    let files = support::table_files(&one);
+    assert_eq!(files.len(), 9, "three parts of three tables");
+    assert_eq!(support::table_files(&two), files);
+    let manifest = |out: &Path| manifest_json(&out.join("manifest.json"));
+    let recorded = manifest(&one);
+    assert_eq!(recorded["spec"]["agents"][0], "search:4");
+    assert_eq!(recorded["play"]["agents"][0], "search:4");
+    for key in ["spec", "play"] {
+        assert_eq!(manifest(&two)[key], recorded[key], "{key}");
+    }
+
+    std::fs::remove_file(two.join("deals/part-00001.parquet")).unwrap();
+    play(&two, "search:4:threads=3", &["--resume"]);
+    assert_eq!(support::table_files(&two), files);
+    assert_eq!(manifest(&two)["spec"], recorded["spec"]);
+}

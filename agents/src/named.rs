@@ -133,6 +133,20 @@ impl AgentSpec {
         }
     }
 
+    /// The agent as a run records it: without the settings that change only how fast it
+    /// plays, never what (a search's `threads`: the same decisions on any number). A run's
+    /// files, manifest and fingerprint are then the same bytes whatever threads played it,
+    /// and a run may be resumed or sharded on a machine with another number of cores.
+    pub fn recorded(&self) -> AgentSpec {
+        match self {
+            AgentSpec::Search(spec) => AgentSpec::Search(SearchSpec {
+                threads: None,
+                ..*spec
+            }),
+            other => other.clone(),
+        }
+    }
+
     /// Whether the agent's play depends on the variant's scoring table (its patterns, tai
     /// and settlement), so that a change to the table can change how it plays. `search`
     /// does: it plays the action of highest expected points, scored under the variant it
@@ -737,6 +751,19 @@ mod tests {
                 ..SearchConfig::default()
             }
         );
+        // A run records it as plain `search`: threads change how fast it plays, not what.
+        assert_eq!(threaded.recorded(), plain);
+        assert_eq!(threaded.recorded().to_string(), "search");
+        for (name, recorded) in [
+            ("search:256:threads=2", "search:256"),
+            ("search:64:own=value:threads=3", "search:64:own=value"),
+            ("search:64:own=value", "search:64:own=value"),
+            ("greedy", "greedy"),
+            ("policy:w.safetensors", "policy:w.safetensors"),
+        ] {
+            let agent: AgentSpec = name.parse().unwrap();
+            assert_eq!(agent.recorded().to_string(), recorded, "{name}");
+        }
         let late: AgentSpec = "search:opening_discards=24:margin=2".parse().unwrap();
         assert_eq!(
             late.to_string(),

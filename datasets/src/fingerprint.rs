@@ -41,10 +41,15 @@ impl PlayFingerprint {
     /// How `other` (another taisim's, or another shard's) differs from this one, or `None`
     /// when they agree.
     pub fn difference(&self, other: &PlayFingerprint, [this, that]: [&str; 2]) -> Option<String> {
-        if self == other {
+        // A fingerprint written before runs left a search's threads out names them.
+        let recorded = |name: &str| {
+            name.parse::<AgentSpec>()
+                .map_or_else(|_| name.to_string(), |a| a.recorded().in_full())
+        };
+        let renamed = (0..4).find(|&s| recorded(&self.agents[s]) != recorded(&other.agents[s]));
+        if renamed.is_none() && self.deal_id == other.deal_id && self.sha256 == other.sha256 {
             return None;
         }
-        let renamed = (0..4).find(|&s| self.agents[s] != other.agents[s]);
         Some(match renamed {
             Some(s) => format!(
                 "seat {}'s agent is {} {this} and {} {that}",
@@ -86,7 +91,7 @@ pub(crate) fn fingerprint(
     let trace = player.trace_first_deal(&mut tables)?;
     Ok(Some(PlayFingerprint {
         deal_id: 0,
-        agents: spec.agents.each_ref().map(AgentSpec::in_full),
+        agents: spec.agents.each_ref().map(|a| a.recorded().in_full()),
         sha256: sha256_hex(&trace),
     }))
 }
@@ -176,6 +181,40 @@ mod tests {
         assert_eq!(labelled("search:4"), four);
         let unlabelled = of(&spec("greedy")).unwrap();
         assert_ne!(unlabelled.sha256, four.sha256);
+    }
+
+    /// A search's threads change how fast it plays, never what: the fingerprint is the same,
+    /// and one recorded before runs left the threads out (naming them) agrees with it.
+    #[test]
+    fn a_searchs_threads_are_not_its_play() {
+        let one = of(&spec("search:4,greedy,greedy,greedy")).unwrap();
+        let two = of(&spec("search:4:threads=2,greedy,greedy,greedy")).unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one.agents[0], "search:4");
+        let named = |seat_e: &str| PlayFingerprint {
+            agents: [seat_e, "greedy", "greedy", "greedy"].map(String::from),
+            ..one.clone()
+        };
+        let older = named("search:4:threads=2");
+        assert!(one.difference(&older, ["here", "there"]).is_none());
+        assert!(older.difference(&one, ["here", "there"]).is_none());
+        let renamed = one
+            .difference(&named("search:8:threads=2"), ["here", "there"])
+            .unwrap();
+        assert!(
+            renamed.starts_with("seat E's agent is search:4 here and search:8:threads=2 there"),
+            "{renamed}"
+        );
+        let replayed = one
+            .difference(
+                &PlayFingerprint {
+                    sha256: "0".repeat(64),
+                    ..older
+                },
+                ["here", "there"],
+            )
+            .unwrap();
+        assert!(replayed.contains("play deal 0 otherwise"), "{replayed}");
     }
 
     #[test]

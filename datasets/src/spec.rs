@@ -408,13 +408,13 @@ impl<V: SpecVariant> RunSpec<V> {
             unit: self.unit,
             count: self.count,
             seed: self.seed,
-            agents: self.agents.clone(),
+            agents: self.agents.each_ref().map(AgentSpec::recorded),
             part_size: self.part_size,
             log_actions: self.log_actions,
             base: self.base,
             per_tai: self.per_tai,
             decisions: self.decisions,
-            label_with: self.label_with.clone(),
+            label_with: self.label_with.as_ref().map(AgentSpec::recorded),
             part: p,
             units: [first, end],
         }
@@ -438,9 +438,14 @@ impl<V: SpecVariant> RunSpec<V> {
         names.join(",")
     }
 
-    /// The spec as its records hold it.
+    /// The spec as its records hold it: each agent as a run records it
+    /// ([`AgentSpec::recorded`]: a search's threads left out, as the rows do not depend on
+    /// them).
     pub fn record(&self) -> RecordedSpec {
-        self.with_variant(self.variant.record().clone())
+        let mut record = self.with_variant(self.variant.record().clone());
+        record.agents = record.agents.each_ref().map(AgentSpec::recorded);
+        record.label_with = record.label_with.as_ref().map(AgentSpec::recorded);
+        record
     }
 }
 
@@ -565,6 +570,7 @@ pub(crate) fn spec_difference<A: SpecVariant, B: SpecVariant>(
     b: &RunSpec<B>,
     [has, asks]: [&str; 2],
 ) -> String {
+    let (a, b) = (&a.record(), &b.record());
     let seats = |d: Option<DecisionSeats>| d.map_or("none".to_string(), |d| d.to_string());
     let (va, vb) = (a.variant.record(), b.variant.record());
     let labeller = |l: &Option<AgentSpec>| l.as_ref().map_or("none".to_string(), |l| l.to_string());
@@ -610,29 +616,36 @@ pub fn default_out_dir() -> std::path::PathBuf {
     std::path::Path::new("runs").join(now.format("%Y%m%d-%H%M%S").to_string())
 }
 
-/// An optional agent as its name (`search:256`).
+/// An optional agent as its name (`search:256`), as runs record it ([`AgentSpec::recorded`]).
 mod label_name {
     use super::*;
     use serde::{Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(agent: &Option<AgentSpec>, s: S) -> Result<S::Ok, S::Error> {
-        agent.as_ref().map(|a| a.to_string()).serialize(s)
+        agent
+            .as_ref()
+            .map(|a| a.recorded().to_string())
+            .serialize(s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<AgentSpec>, D::Error> {
         Option::<String>::deserialize(d)?
-            .map(|name| name.parse().map_err(serde::de::Error::custom))
+            .map(|name| {
+                name.parse::<AgentSpec>()
+                    .map(|a| a.recorded())
+                    .map_err(serde::de::Error::custom)
+            })
             .transpose()
     }
 }
 
-/// `[AgentSpec; 4]` as four strings.
+/// `[AgentSpec; 4]` as four strings, as runs record them ([`AgentSpec::recorded`]).
 mod agent_names {
     use super::*;
     use serde::{Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(agents: &[AgentSpec; 4], s: S) -> Result<S::Ok, S::Error> {
-        let names: Vec<String> = agents.iter().map(|a| a.to_string()).collect();
+        let names: Vec<String> = agents.iter().map(|a| a.recorded().to_string()).collect();
         names.serialize(s)
     }
 
@@ -644,7 +657,9 @@ mod agent_names {
                 names.len()
             )));
         }
-        parse_agents(&names.join(",")).map_err(serde::de::Error::custom)
+        // A record written before runs left a search's threads out compares as one since.
+        let agents = parse_agents(&names.join(",")).map_err(serde::de::Error::custom)?;
+        Ok(agents.each_ref().map(AgentSpec::recorded))
     }
 }
 
@@ -762,6 +777,51 @@ mod tests {
         assert_eq!(huge.parts(), 2);
         assert_eq!(huge.part_units(1), (u64::MAX / 2 + 1, u64::MAX));
         assert_eq!(huge.part_units(7), (u64::MAX, u64::MAX));
+    }
+
+    /// A search's threads change how fast it plays, never what: a run's records (its spec,
+    /// its parts' footers) are the same bytes on any number, a record naming them (as runs
+    /// recorded them before) reads as one that does not, and only play tells runs apart.
+    #[test]
+    fn a_searchs_threads_are_not_part_of_the_run() {
+        let labelled = |agents: &str, labeller: &str| RunSpec {
+            label_with: Some(labeller.parse().unwrap()),
+            ..test_spec(agents)
+        };
+        let one = labelled("search:4,greedy,greedy,greedy", "search:8");
+        let threaded = labelled(
+            "search:4:threads=2,greedy,greedy,greedy",
+            "search:8:threads=3",
+        );
+        assert!(same_run(&one, &threaded));
+        let json = |spec: &RunSpec| serde_json::to_value(spec.record()).unwrap();
+        assert_eq!(json(&one), json(&threaded));
+        assert_eq!(
+            one.part_origin(3).to_json(),
+            threaded.part_origin(3).to_json()
+        );
+        assert_eq!(
+            threaded.agents_arg(),
+            "search:4:threads=2,greedy,greedy,greedy"
+        );
+
+        let mut older = json(&one);
+        older["agents"][0] = "search:4:threads=2".into();
+        older["label_with"] = "search:8:threads=3".into();
+        let read: RecordedSpec = serde_json::from_value(older).unwrap();
+        assert!(same_run(&read, &one));
+        assert_eq!(read.agents, one.record().agents);
+        let mut older_footer = serde_json::to_value(one.part_origin(3)).unwrap();
+        older_footer["agents"][0] = "search:4:threads=2".into();
+        let footer: PartOrigin = serde_json::from_value(older_footer).unwrap();
+        assert_eq!(footer, one.part_origin(3));
+
+        let other = labelled("search:8:threads=2,greedy,greedy,greedy", "search:8");
+        assert!(!same_run(&one, &other));
+        assert_eq!(
+            spec_difference(&one, &other, ["the run has", "the command asks for"]),
+            "agents: the run has search:4,greedy,greedy,greedy, the command asks for search:8,greedy,greedy,greedy"
+        );
     }
 
     #[test]
