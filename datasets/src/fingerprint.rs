@@ -26,8 +26,9 @@ use crate::table::PartTables;
 pub struct PlayFingerprint {
     /// The deal played again: the run's first (deal id 0: deal 0, or game 0's first deal).
     pub deal_id: u64,
-    /// Each seat's agent with every setting spelled out ([`AgentSpec::in_full`]), in seat
-    /// order E, S, W, N: for the reader, and to say which seat differs.
+    /// Each seat's agent as a run records it ([`AgentSpec::recorded`]: a search's threads
+    /// left out) with every setting spelled out ([`AgentSpec::in_full`]), in seat order E, S,
+    /// W, N: for the reader, and to say which seat differs.
     pub agents: [String; 4],
     /// SHA-256 of the deal's trace: its decisions' action indices (a byte each, as
     /// `--log-actions` records them); then, decision by decision, what every search (the
