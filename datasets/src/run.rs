@@ -374,7 +374,6 @@ pub fn simulate(
     })
 }
 
-/// The error for a part that alone needs more memory than the machine has.
 /// Refuses to play into `out` when this taisim's agents (`ours`) play otherwise than those
 /// that wrote `record` (a manifest or a journal, whose fingerprint is `theirs`).
 fn same_play(
@@ -392,6 +391,7 @@ fn same_play(
     }
 }
 
+/// The error for a part that alone needs more memory than the machine has.
 fn too_large_parts(spec: &RunSpec, part_bytes: u64, available: u64) -> HarnessError {
     let decisions = if spec.decisions.is_some() {
         " (with its decisions table)"
