@@ -496,6 +496,18 @@ fn manifest_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// Asserts that `o` exited 2 because the agents play deal 0 otherwise than those that wrote
+/// `record` (a manifest or a journal).
+fn refused_as_played_otherwise(o: &std::process::Output, record: &str) {
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(o));
+    assert!(
+        stderr(o).contains(&format!("play otherwise than those that wrote {record}"))
+            && stderr(o).contains("play deal 0 otherwise"),
+        "{}",
+        stderr(o)
+    );
+}
+
 /// A seat whose agent plays otherwise under the same name: `policy:PATH` in seat E (greedy in
 /// the others), whose weights file can be written again with other weights. (In use, as
 /// often plain `search` or any agent after a newer taisim changes it.)
@@ -598,14 +610,7 @@ fn parts_played_otherwise_never_join_a_run() {
     // The weights written again: the same name now plays otherwise.
     agent.write(true);
     let before = run_files(&killed);
-    let o = resume(&killed);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("play otherwise than those that wrote manifest.json")
-            && stderr(&o).contains("play deal 0 otherwise"),
-        "{}",
-        stderr(&o)
-    );
+    refused_as_played_otherwise(&resume(&killed), "manifest.json");
     assert_eq!(
         run_files(&killed),
         before,
@@ -745,14 +750,7 @@ fn a_lost_manifest_is_vouched_for_by_its_journal() {
     agent.write(true);
     let before = run_files(&out);
     let journal_before = std::fs::read(&journal).unwrap();
-    let o = resume();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("play otherwise than those that wrote .manifest.json.journal")
-            && stderr(&o).contains("play deal 0 otherwise"),
-        "{}",
-        stderr(&o)
-    );
+    refused_as_played_otherwise(&resume(), ".manifest.json.journal");
     assert_eq!(run_files(&out), before, "a refused resume changes nothing");
     assert_eq!(std::fs::read(&journal).unwrap(), journal_before);
 
