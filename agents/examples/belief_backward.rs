@@ -316,6 +316,9 @@ impl Backward {
             self.weights.push(m as f64 * ln_eps);
             at = choice;
         }
+        // With a draw to choose, the first hand's factor is taken in the earliest draw's
+        // lookahead; without one, at the end.
+        let drew = at.is_some();
         let first_factor =
             |h: &Hand| -> f64 { -h.counts().iter().map(|&c| ln_fact(c as u32)).sum::<f64>() };
         let mut log_z = 0.0;
@@ -326,8 +329,8 @@ impl Backward {
             for (h, w) in hands.iter_mut().zip(&mut weights) {
                 // Each kind the tile drawn may have been, weighed by its copies and by how
                 // the history agrees back to the previous choice.
-                let mut options: [(f64, Hand, Option<usize>); Tile::NUM] =
-                    [(0.0, Hand::EMPTY, None); Tile::NUM];
+                let mut weight = [0.0f64; Tile::NUM];
+                let mut before_of = [Hand::EMPTY; Tile::NUM];
                 let mut total = 0.0;
                 let size = h.len() as f64;
                 for x in h.kinds().iter() {
@@ -338,25 +341,15 @@ impl Backward {
                     if choice.is_none() {
                         lw += first_factor(&before);
                     }
-                    let wx = h.count(x) as f64 * lw.exp();
-                    options[x.index()] = (wx, before, choice);
-                    total += wx;
+                    weight[x.index()] = h.count(x) as f64 * lw.exp();
+                    before_of[x.index()] = before;
+                    total += weight[x.index()];
                     next_at = choice;
                 }
                 *w += (total / size).ln();
-                let mut u = uniform(rng) * total;
-                let mut chosen = None;
-                for x in h.kinds().iter() {
-                    let o = &options[x.index()];
-                    if o.0 > 0.0 {
-                        chosen = Some(o.1);
-                        if u < o.0 {
-                            break;
-                        }
-                        u -= o.0;
-                    }
+                if let Some(x) = pick(&weight, total, rng) {
+                    *h = before_of[x.index()];
                 }
-                *h = chosen.unwrap_or(*h);
             }
             self.hands = hands;
             self.weights = weights;
@@ -386,16 +379,7 @@ impl Backward {
                 self.weights.fill(0.0);
             }
         }
-        if events.iter().all(|e| {
-            !matches!(
-                e,
-                Event::Turn {
-                    drawn: true,
-                    locked: false,
-                    ..
-                }
-            )
-        }) {
+        if !drew {
             for (h, w) in self.hands.iter().zip(&mut self.weights) {
                 *w += first_factor(h);
             }
