@@ -15,20 +15,31 @@
 //! hands, and the copy is checked against every decision the real seats make (the report's
 //! first line counts those that differ). The target is
 //!
-//!   `P(A) ∝ Π_k 1 / undrawn_k! · Π_seats E_histories[agree · 1 / Π_k first_k!]`
+//!   `P(A) ∝ Π_k 1 / undrawn_k! · Π_seats Σ_histories[agree · 1 / Π_k first_k!]`
 //!
 //! (a shuffled wall gives each assignment of kinds to places the probability
-//! `Π_k 1 / undrawn_k!` up to a constant; every backward history is one order of the draws,
-//! each as likely, and its first hand fills its 16 places in `16! / Π_k first_k!` ways).
+//! `Π_k 1 / undrawn_k!` up to a constant; a history is the sequence of kinds drawn, each
+//! sequence one assignment of kinds to the draws' places, and its first hand fills its 16
+//! places in `16! / Π_k first_k!` ways). The copies of a kind drawn are counted by the first
+//! hand's factor alone: weighing the kind drawn by its copies held as well (as the thirtieth
+//! session's build did) counts them twice, and favours hands whose draws made pairs.
 //!
 //! **The chain.** Pseudo-marginal Metropolis over the three hands now, STEPS rounds of one
 //! move a seat and then 64 samples STEPS / 64 rounds apart. A move swaps a held copy for an
 //! undrawn one, those near the hand's other tiles favoured by BETA (0: uniform; the Hastings
 //! ratio corrects for it). It starts from a fill of the shipped belief, and from the second
 //! of the viewer's turns of a deal from its own hands of the turn before, carried over each
-//! seat's play since. Its health shows in the report: the true hands are a sample of the
-//! exact posterior, so a chain at equilibrium scores its samples, on average, the mean
-//! `log Z` the true hands score.
+//! seat's play since; or, with `START=truth`, from the true hands (see `start_at_truth`).
+//!
+//! **Its health.** The report gives the mean `log Z` of the true hands, of a shipped fill and
+//! of the chain's samples: both the estimates the chain holds (which run high: a
+//! pseudo-marginal chain lingers where its estimate came out high) and fresh ones. Two
+//! comparisons:
+//! - a chain started from a fill and one started from the truth have the same target, so at
+//!   equilibrium their samples' fresh estimates, and their predictions, agree;
+//! - the true hands are a sample of the exact posterior, which is the target only as `EPS`
+//!   goes to 0: with `EPS` above 0 the target also holds hands that disagree with the play,
+//!   and its samples score below the truth.
 //!
 //! **The predictors**, at each of seat E's turns of greedy self-play, against the truth: which
 //! of E's held kinds some other seat waits on, and whether each is ready. The shipped belief
@@ -37,7 +48,7 @@
 //! already read twice). Turns after a kong or a flower on offer are left out (a kong's draws
 //! are not modelled).
 //!
-//! `cargo run --release -p taisim-agents --example belief_backward -- DEALS STEPS PARTICLES [FIRST_DEAL [BETA]]`
+//! `[START=truth] [EPS=0.02] cargo run --release -p taisim-agents --example belief_backward -- DEALS STEPS PARTICLES [FIRST_DEAL [BETA]]`
 
 use std::sync::Arc;
 
@@ -63,6 +74,14 @@ const NAMES: [&str; 5] = [
     "shipped reweighed ^0.5",
     "shipped reweighed ^1",
 ];
+
+/// Whether the chain starts from the true hands (`START=truth`): they are a sample of its
+/// target, so the chain is at equilibrium from its first step, and its samples are exact
+/// posterior samples, if correlated with the truth at first (the report gives how far they
+/// moved from it). A measure of what the exact posterior predicts, never a belief.
+fn start_at_truth() -> bool {
+    std::env::var("START").is_ok_and(|v| v == "truth")
+}
 
 fn eps() -> f64 {
     std::env::var("EPS").map_or(0.02, |v| v.parse().unwrap())
@@ -299,8 +318,8 @@ impl Backward {
     }
 
     /// An unbiased estimate of the weight of `seat`'s histories ending in `now`, its log:
-    /// `E_histories[EPS^disagreements / Π_k first_k!]` (see the module documentation). Each
-    /// tile drawn is chosen in proportion to how well the history before it agrees, up to the
+    /// `Σ_histories[EPS^disagreements / Π_k first_k!]` (see the module documentation). Each
+    /// kind drawn is chosen in proportion to how well the history before it agrees, up to the
     /// previous draw (a fully adapted backward particle filter, resampled when its weights
     /// collapse).
     fn log_z(&mut self, seat: Seat, now: &Hand, events: &[Event], rng: &mut Pcg64Mcg) -> f64 {
@@ -327,12 +346,11 @@ impl Backward {
             let mut hands = std::mem::take(&mut self.hands);
             let mut weights = std::mem::take(&mut self.weights);
             for (h, w) in hands.iter_mut().zip(&mut weights) {
-                // Each kind the tile drawn may have been, weighed by its copies and by how
-                // the history agrees back to the previous choice.
-                let mut weight = [0.0f64; Tile::NUM];
+                // Each kind the tile drawn may have been, weighed by how the history agrees
+                // back to the previous choice (in logs first: with a small EPS the factors
+                // may underflow).
+                let mut log_weight = [f64::NEG_INFINITY; Tile::NUM];
                 let mut before_of = [Hand::EMPTY; Tile::NUM];
-                let mut total = 0.0;
-                let size = h.len() as f64;
                 for x in h.kinds().iter() {
                     let mut before = *h;
                     before.remove(x);
@@ -341,12 +359,14 @@ impl Backward {
                     if choice.is_none() {
                         lw += first_factor(&before);
                     }
-                    weight[x.index()] = h.count(x) as f64 * lw.exp();
+                    log_weight[x.index()] = lw;
                     before_of[x.index()] = before;
-                    total += weight[x.index()];
                     next_at = choice;
                 }
-                *w += (total / size).ln();
+                let top = log_weight.iter().cloned().fold(f64::MIN, f64::max);
+                let weight = log_weight.map(|lw| (lw - top).exp());
+                let total: f64 = weight.iter().sum();
+                *w += top + total.ln();
                 if let Some(x) = pick(&weight, total, rng) {
                     *h = before_of[x.index()];
                 }
@@ -665,8 +685,12 @@ struct Tallies {
     truth_n: u64,
     sample_log_z: f64,
     sample_n: u64,
+    sample_fresh_log_z: f64,
     skipped: u64,
     warm_used: u64,
+    /// Tiles of a hand not in the true hand, summed: the chain's samples', a shipped fill's.
+    sample_moved: f64,
+    fill_moved: f64,
 }
 
 /// Predicted danger of each kind and readiness of each opponent, by predictor.
@@ -716,10 +740,16 @@ impl Study {
         }
         smoothed(&counts, n as f64, &mut p.danger[0]);
         smoothed(&ready_count, n as f64, &mut p.ready[0]);
-        // The chain starts from the first fill, or from its hands of the last evaluation.
+        // The chain starts from the first fill, or from its hands of the last evaluation, or
+        // from the truth.
         let unseen = view.unseen();
         let mut hands: Vec<Hand> = opponents.iter().map(|&o| fills[0].hands[o]).collect();
-        if let Some(carry) = warm.take() {
+        for (&o, f) in opponents.iter().zip(&hands) {
+            self.t.fill_moved += moved(f, deal.hand(o)) as f64;
+        }
+        if start_at_truth() {
+            hands = opponents.iter().map(|&o| *deal.hand(o)).collect();
+        } else if let Some(carry) = warm.take() {
             let advanced = advance(
                 &self.back,
                 carry,
@@ -740,7 +770,8 @@ impl Study {
             self.t.truth_n += 1;
         }
         self.reweigh(&view, &opponents, &fills, rec, &mut p);
-        self.chain(&view, &opponents, &mut hands, &unseen.counts, rec, &mut p);
+        let truth: Vec<Hand> = opponents.iter().map(|&o| *deal.hand(o)).collect();
+        self.chain(&view, &opponents, &mut hands, &truth, rec, &mut p);
         *warm = Some(Carry {
             hands,
             seen: [0, 1, 2, 3].map(|s| rec.events[s].len()),
@@ -797,16 +828,18 @@ impl Study {
     }
 
     /// Pseudo-marginal Metropolis over the opponents' hands now: `steps` rounds of one move a
-    /// seat, then `samples` samples `steps / samples` rounds apart.
+    /// seat, then `samples` samples `steps / samples` rounds apart; how far each sample is
+    /// from the `truth` is tallied.
     fn chain(
         &mut self,
         view: &View<'_>,
         opponents: &[Seat],
         hands: &mut [Hand],
-        unseen: &[u8],
+        truth: &[Hand],
         rec: &Record,
         p: &mut Predictions,
     ) {
+        let unseen = view.unseen().counts;
         let n = self.samples;
         let beta = self.beta;
         let mut undrawn = [0u8; Tile::NUM];
@@ -877,6 +910,17 @@ impl Study {
                 taken += 1;
                 self.t.sample_log_z += log_z.iter().sum::<f64>();
                 self.t.sample_n += 3;
+                // A fresh estimate too: the chain keeps estimates it accepted, which run high
+                // (a pseudo-marginal chain favours lucky ones); a fresh one is distributed as
+                // the truth's at equilibrium.
+                for (&o, h) in opponents.iter().zip(hands.iter()) {
+                    self.t.sample_fresh_log_z +=
+                        self.back
+                            .log_z(o, h, &rec.events[o as usize], &mut self.rng);
+                }
+                for (h, t) in hands.iter().zip(truth) {
+                    self.t.sample_moved += moved(h, t) as f64;
+                }
                 let mut any = 0u64;
                 for (j, &o) in opponents.iter().enumerate() {
                     let (s, w) = measure(view, o, &hands[j]);
@@ -928,6 +972,15 @@ impl Study {
             }
         }
     }
+}
+
+/// The tiles of `h` that `truth` does not hold (as many as the other way round: the sizes
+/// are equal).
+fn moved(h: &Hand, truth: &Hand) -> u32 {
+    Tile::ALL
+        .iter()
+        .map(|&x| h.count(x).saturating_sub(truth.count(x)) as u32)
+        .sum()
 }
 
 /// Frequencies out of `n` samples, each with half a count added (so none is 0 or 1).
@@ -1019,7 +1072,7 @@ fn report(study: &Study, deals: u64, first: u64, secs: f64) {
         t.replica_turns, t.replica_turn_miss, t.replica_offers, t.replica_offer_miss
     );
     println!(
-        "{deals} deals from {first}, {} steps, {} particles, beta {}, EPS {}; evaluations left out after a kong {}; warm starts {}; acceptance {:.3}; mean log Z: truth {:.2}, a shipped fill {:.2}, samples {:.2}; {secs:.0} s",
+        "{deals} deals from {first}, {} steps, {} particles, beta {}, EPS {}; evaluations left out after a kong {}; warm starts {}; acceptance {:.3}; mean log Z: truth {:.2}, a shipped fill {:.2}, samples {:.2} (fresh estimates {:.2}); {secs:.0} s",
         study.steps,
         study.back.particles,
         study.beta,
@@ -1030,6 +1083,13 @@ fn report(study: &Study, deals: u64, first: u64, secs: f64) {
         t.truth_log_z / t.truth_n.max(1) as f64,
         t.fill_log_z / t.truth_n.max(1) as f64,
         t.sample_log_z / t.sample_n.max(1) as f64,
+        t.sample_fresh_log_z / t.sample_n.max(1) as f64,
+    );
+    println!(
+        "chain started from {}; tiles a hand away from the truth: chain samples {:.2}, a shipped fill {:.2}",
+        if start_at_truth() { "the truth" } else { "a shipped fill" },
+        t.sample_moved / t.sample_n.max(1) as f64,
+        t.fill_moved / t.truth_n.max(1) as f64,
     );
     println!(
         "held kinds {}, {base:.4} dangerous; constant log loss {base_ll:.4}, readiness constant {:.4}",
@@ -1059,6 +1119,100 @@ fn report(study: &Study, deals: u64, first: u64, secs: f64) {
             lls.join(" "),
             r[1] / n,
             rs.join(" ")
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use taisim_sim::{parse_hand, parse_tile};
+
+    fn backward(particles: usize) -> Backward {
+        Backward {
+            particles,
+            special: Variant::builtin("taiwan16").unwrap().rules().special,
+            hands: Vec::new(),
+            weights: Vec::new(),
+        }
+    }
+
+    fn turn(d: &str) -> Event {
+        Event::Turn {
+            drawn: true,
+            d: parse_tile(d).unwrap(),
+            ready: false,
+            locked: false,
+            sets: 1,
+            public: [0; Tile::NUM],
+        }
+    }
+
+    /// `ln Σ_kinds x of h 1 / Π_k (h - x)_k!`: the first hand's factor summed over the kinds
+    /// drawn into `h`.
+    fn first_sum(h: &Hand) -> f64 {
+        h.kinds()
+            .iter()
+            .map(|x| {
+                let mut f = *h;
+                f.remove(x);
+                (-f.counts().iter().map(|&c| ln_fact(c as u32)).sum::<f64>()).exp()
+            })
+            .sum::<f64>()
+    }
+
+    fn disagreements(back: &Backward, h: &Hand, d: &str) -> i32 {
+        let d = parse_tile(d).unwrap();
+        (greedy_turn(h, back.rules(1), &[0; Tile::NUM]) != TurnChoice::Discard(d)) as i32
+    }
+
+    /// One draw: the filter is exact. A pair in the hand drawn into counts once, through the
+    /// first hand's factor (the thirtieth session's build counted it twice).
+    #[test]
+    fn one_draw_sums_each_kind_drawn_once() {
+        let mut back = backward(4);
+        let mut rng = rng_from_seed(1);
+        for (now, d) in [("112m9p", "E"), ("1m9pEC", "E"), ("111mE", "E")] {
+            let a = parse_hand(now).unwrap();
+            let mut h = a;
+            h.add(parse_tile(d).unwrap());
+            let exact = disagreements(&back, &h, d) as f64 * eps().ln() + first_sum(&h).ln();
+            let got = back.log_z(Seat::South, &a, &[turn(d)], &mut rng);
+            assert!(
+                (got - exact).abs() < 1e-9,
+                "{now} + {d}: {got} against {exact}"
+            );
+        }
+        // Worked by hand: 11m 2m 9p E drew 1m (F = 1m 2m 9p E, 1), 2m, 9p or E (each 1/2).
+        let h = parse_hand("112m9pE").unwrap();
+        assert!((first_sum(&h) - 2.5).abs() < 1e-12);
+    }
+
+    /// Two draws: the filter's estimate is unbiased; with many particles it is the exact sum
+    /// over both kinds drawn, each history weighed by its agreement.
+    #[test]
+    fn two_draws_match_the_exact_sum() {
+        let mut back = backward(40_000);
+        let mut rng = rng_from_seed(2);
+        let (now, d1, d2) = ("1124m", "9p", "E");
+        let a = parse_hand(now).unwrap();
+        let ln_eps = eps().ln();
+        let mut h2 = a;
+        h2.add(parse_tile(d2).unwrap());
+        let m2 = disagreements(&back, &h2, d2);
+        let mut exact = 0.0;
+        for x2 in h2.kinds().iter() {
+            let mut h1 = h2;
+            h1.remove(x2);
+            h1.add(parse_tile(d1).unwrap());
+            let m1 = disagreements(&back, &h1, d1);
+            exact += ((m1 + m2) as f64 * ln_eps).exp() * first_sum(&h1);
+        }
+        let got = back.log_z(Seat::South, &a, &[turn(d1), turn(d2)], &mut rng);
+        assert!(
+            (got - exact.ln()).abs() < 0.01,
+            "{got} against {}",
+            exact.ln()
         );
     }
 }
