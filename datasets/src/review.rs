@@ -138,9 +138,9 @@ pub fn reasons(
         (played, agent)
     };
     let (search_plays, agent) = searched(agent_config);
-    // A search that prunes no candidate already estimated every action: the same search
-    // again would only repeat it.
-    let agent = if agent_config.prune {
+    // A search that prunes no candidate here (one named `prune=all`, or any at an offer of a
+    // discard) already estimated every action: the same search again would only repeat it.
+    let agent = if agent_config.prunes_at(&view) {
         searched(every_action).1
     } else {
         agent
@@ -460,5 +460,66 @@ mod tests {
             }
         }
         assert!(checked > 10, "{checked} searched decisions");
+    }
+
+    /// At an offer of a discard a pruning search is the search of every action, to the bit,
+    /// so its review searches once there and still gives the estimates of a search that
+    /// prunes nothing, which is what a review shows at every decision. Under the variants of
+    /// the plain and the wild paths.
+    #[test]
+    fn a_pruning_search_at_an_offer_is_reviewed_from_its_own_search() {
+        let spec = SearchSpec::with_budget(16);
+        assert!(spec.config().prune);
+        let mut every_action = spec.config();
+        every_action.prune = false;
+        let mut offers = 0;
+        for name in ["taiwan16", "taizhou"] {
+            let variant = Arc::new(Variant::builtin(name).unwrap());
+            let g = "greedy"
+                .parse::<AgentSpec>()
+                .unwrap()
+                .build(&variant)
+                .unwrap();
+            for i in 0..3 {
+                let mut agents = [g.clone(), g.clone(), g.clone(), g.clone()];
+                let decisions = played(&variant, deal_seed(44, i), &mut agents);
+                for (deal, _) in &decisions {
+                    let seat = deal.to_act().unwrap();
+                    let Some(r) = reasons(&variant, deal, seat, spec) else {
+                        continue;
+                    };
+                    let view = deal.view(seat);
+                    assert_eq!(
+                        spec.config().prunes_at(&view),
+                        view.tile_on_offer().is_none()
+                    );
+                    if view.tile_on_offer().is_none() || r.estimates.is_empty() {
+                        continue;
+                    }
+                    let mut legal = ActionList::new();
+                    deal.legal_actions(&mut legal);
+                    let mut agent = SearchAgent::new(Arc::clone(&variant), every_action);
+                    agent.reset(deal.seed(), seat);
+                    let unpruned = agent.act(&view, &legal);
+                    let d = agent.last_decision();
+                    assert_eq!(
+                        r.estimates,
+                        d.estimates.to_vec(),
+                        "{name} step {}",
+                        deal.steps()
+                    );
+                    assert_eq!((r.best, r.default), (d.best, d.default));
+                    assert_eq!(r.search_plays, unpruned);
+                    // The premise of searching once: the pruning search itself estimated
+                    // every action, to the bit.
+                    let mut pruning = SearchAgent::new(Arc::clone(&variant), spec.config());
+                    pruning.reset(deal.seed(), seat);
+                    assert_eq!(pruning.act(&view, &legal), unpruned);
+                    assert_eq!(pruning.last_decision().estimates, d.estimates);
+                    offers += 1;
+                }
+            }
+        }
+        assert!(offers > 10, "{offers} offers reviewed");
     }
 }

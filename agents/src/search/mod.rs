@@ -299,6 +299,13 @@ impl SearchConfig {
         }
         config
     }
+
+    /// Whether the search keeps only the prior's candidates at the decision `view` faces:
+    /// at a turn, when `prune` is on. Every action offered on another seat's discard is a
+    /// candidate either way, so there a pruning search is the search of every action.
+    pub fn prunes_at(&self, view: &View<'_>) -> bool {
+        self.prune && view.tile_on_offer().is_none()
+    }
 }
 
 /// Discards on the table (eight turns of each seat) from which plain `search` races at
@@ -487,7 +494,7 @@ impl Search {
     ) -> Action {
         sampler.prepare(view, &mut rng);
         self.candidates.clear();
-        let keep = if self.config.prune && view.tile_on_offer().is_none() {
+        let keep = if self.config.prunes_at(view) {
             self.turn_candidates(view, legal, default, sampler, &mut rng)
         } else {
             u64::MAX
