@@ -25,7 +25,10 @@ export VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH"
 maturin develop --profile wheel --locked -m env/Cargo.toml
 # A skip other than the RL extras left out with TAISIM_RL=0 fails the run (conftest.py): a
 # broken install or a missing reader must not turn tests into quiet skips.
-TAISIM_NO_UNEXPECTED_SKIPS=1 python -m pytest env/python/tests -q -rs
+# Temporary files under target/: pytest's default place is shared by every run on the
+# machine, and it keeps only the three newest directories there, deleting older ones
+# whoever made them.
+TAISIM_NO_UNEXPECTED_SKIPS=1 python -m pytest env/python/tests -q -rs --basetemp "$PWD/target/pytest-tmp"
 
 echo "== Analysis scripts (DuckDB, matplotlib) on a small run of the binary cargo test built"
 bash scripts/check_analysis.sh .venv/bin/python target/debug/taisim
