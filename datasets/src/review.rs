@@ -320,6 +320,16 @@ mod tests {
         decisions
     }
 
+    /// Greedy in every seat.
+    fn greedy_table(variant: &Arc<Variant>) -> [BuiltinAgent; 4] {
+        let g = "greedy"
+            .parse::<AgentSpec>()
+            .unwrap()
+            .build(variant)
+            .unwrap();
+        [g.clone(), g.clone(), g.clone(), g]
+    }
+
     /// Under every shipped variant: the review covers exactly the seat's decisions with a
     /// choice, gives every legal action an estimate in the engine's order (a win offered too,
     /// unless the search is named `wins=take` or the win robs a flower before the first turn), and names greedy's choice and the search's default (the value agent's choice
@@ -435,13 +445,7 @@ mod tests {
         let mut checked = 0;
         for name in ["taiwan16", "taizhou"] {
             let variant = Arc::new(Variant::builtin(name).unwrap());
-            let g = "greedy"
-                .parse::<AgentSpec>()
-                .unwrap()
-                .build(&variant)
-                .unwrap();
-            let mut agents = [g.clone(), g.clone(), g.clone(), g];
-            let decisions = played(&variant, deal_seed(43, 0), &mut agents);
+            let decisions = played(&variant, deal_seed(43, 0), &mut greedy_table(&variant));
             for (deal, _) in decisions.iter().step_by(5) {
                 let seat = deal.to_act().unwrap();
                 let Some(r) = reasons(&variant, deal, seat, spec) else {
@@ -475,14 +479,8 @@ mod tests {
         let mut offers = 0;
         for name in ["taiwan16", "taizhou"] {
             let variant = Arc::new(Variant::builtin(name).unwrap());
-            let g = "greedy"
-                .parse::<AgentSpec>()
-                .unwrap()
-                .build(&variant)
-                .unwrap();
             for i in 0..3 {
-                let mut agents = [g.clone(), g.clone(), g.clone(), g.clone()];
-                let decisions = played(&variant, deal_seed(44, i), &mut agents);
+                let decisions = played(&variant, deal_seed(44, i), &mut greedy_table(&variant));
                 for (deal, _) in &decisions {
                     let seat = deal.to_act().unwrap();
                     let Some(r) = reasons(&variant, deal, seat, spec) else {
