@@ -338,8 +338,6 @@ impl Backward {
         // With a draw to choose, the first hand's factor is taken in the earliest draw's
         // lookahead; without one, at the end.
         let drew = at.is_some();
-        let first_factor =
-            |h: &Hand| -> f64 { -h.counts().iter().map(|&c| ln_fact(c as u32)).sum::<f64>() };
         let mut log_z = 0.0;
         while let Some(j) = at {
             let mut next_at = None;
@@ -357,7 +355,7 @@ impl Backward {
                     let (m, choice) = self.segment(seat, events, j, &mut before);
                     let mut lw = m as f64 * ln_eps;
                     if choice.is_none() {
-                        lw += first_factor(&before);
+                        lw += ln_first_factor(&before);
                     }
                     log_weight[x.index()] = lw;
                     before_of[x.index()] = before;
@@ -401,7 +399,7 @@ impl Backward {
         }
         if !drew {
             for (h, w) in self.hands.iter().zip(&mut self.weights) {
-                *w += first_factor(h);
+                *w += ln_first_factor(h);
             }
         }
         let max = self.weights.iter().cloned().fold(f64::MIN, f64::max);
@@ -553,6 +551,15 @@ fn hands_count(hands: &[Hand], t: Tile) -> u8 {
 
 fn ln_fact(n: u32) -> f64 {
     (1..=n).map(|k| (k as f64).ln()).sum()
+}
+
+/// `ln (1 / Π_k first_k!)`: the first hand's factor (see the module documentation).
+fn ln_first_factor(first: &Hand) -> f64 {
+    -first
+        .counts()
+        .iter()
+        .map(|&c| ln_fact(c as u32))
+        .sum::<f64>()
 }
 
 /// A seat's shanten and waits, its melds counted.
@@ -743,12 +750,13 @@ impl Study {
         // The chain starts from the first fill, or from its hands of the last evaluation, or
         // from the truth.
         let unseen = view.unseen();
+        let truth: Vec<Hand> = opponents.iter().map(|&o| *deal.hand(o)).collect();
         let mut hands: Vec<Hand> = opponents.iter().map(|&o| fills[0].hands[o]).collect();
-        for (&o, f) in opponents.iter().zip(&hands) {
-            self.t.fill_moved += moved(f, deal.hand(o)) as f64;
+        for (f, t) in hands.iter().zip(&truth) {
+            self.t.fill_moved += moved(f, t) as f64;
         }
         if start_at_truth() {
-            hands = opponents.iter().map(|&o| *deal.hand(o)).collect();
+            hands.clone_from(&truth);
         } else if let Some(carry) = warm.take() {
             let advanced = advance(
                 &self.back,
@@ -761,16 +769,15 @@ impl Study {
             self.t.warm_used += advanced.iter().zip(&hands).filter(|(a, b)| a != b).count() as u64;
             hands = advanced;
         }
-        for &o in &opponents {
+        for (&o, t) in opponents.iter().zip(&truth) {
             let events = &rec.events[o as usize];
-            self.t.truth_log_z += self.back.log_z(o, deal.hand(o), events, &mut self.rng);
+            self.t.truth_log_z += self.back.log_z(o, t, events, &mut self.rng);
             self.t.fill_log_z += self
                 .back
                 .log_z(o, &fills[0].hands[o], events, &mut self.rng);
             self.t.truth_n += 1;
         }
         self.reweigh(&view, &opponents, &fills, rec, &mut p);
-        let truth: Vec<Hand> = opponents.iter().map(|&o| *deal.hand(o)).collect();
         self.chain(&view, &opponents, &mut hands, &truth, rec, &mut p);
         *warm = Some(Carry {
             hands,
@@ -1156,7 +1163,7 @@ mod tests {
             .map(|x| {
                 let mut f = *h;
                 f.remove(x);
-                (-f.counts().iter().map(|&c| ln_fact(c as u32)).sum::<f64>()).exp()
+                ln_first_factor(&f).exp()
             })
             .sum::<f64>()
     }
