@@ -69,6 +69,11 @@ pub fn score_deal_with(
         return Ok(out);
     }
     let all_pairs = variant.settlement.model == SettlementModel::AllPairs;
+    // The deal's rules are its own: a deal played with several winners may reach a variant
+    // that settles one.
+    if all_pairs && result.winners.len() > 1 {
+        return Err(ScoreError::AllPairsWinners(result.winners.len() as usize));
+    }
     for seat in result.winners.iter() {
         let input = WinInput::from_deal(deal, seat).ok_or(ScoreError::NotAWin)?;
         let s = score(&input, variant)?;

@@ -74,6 +74,13 @@ pub enum ScoreError {
     MixedTables(PatternId),
     #[error("the deal is not over")]
     DealNotOver,
+    /// A deal of several winners (一砲多響) under all-pairs settlement, which values one
+    /// winner against the three others; variants refuse the pair of rules at load.
+    #[error(
+        "{0} winners under all-pairs settlement, which settles one winner against the three \
+         others (taizhou.md 胜负规则)"
+    )]
+    AllPairsWinners(usize),
     #[error("cannot settle: {0}")]
     Settle(#[from] SettleError),
 }

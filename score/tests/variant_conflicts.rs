@@ -4,7 +4,7 @@
 //! flipped, the wild indicator and the flowers switched, the hand size changed, a pattern of
 //! another variant added, each pattern removed, the settlement model switched.
 
-use taisim_score::{score_deal, Variant, VariantErrorKind};
+use taisim_score::{score_deal, ScoreError, Variant, VariantErrorKind};
 use taisim_sim::{DealContext, Wind};
 
 mod common;
@@ -173,4 +173,47 @@ fn conflicting_keys_are_refused_at_load_naming_them() {
     assert_eq!(e.key, "patterns.all_honors", "{e}");
     assert!(e.line.is_some(), "{e}");
     assert!(e.to_string().contains("台州 patterns"), "{e}");
+}
+
+/// All-pairs settlement (taizhou.md 胜负规则) values one winner against the three others:
+/// several winners on one discard are refused at load, and a deal that has them anyway (its
+/// rules are its own) is refused by the settlement instead of paying each winner as if it
+/// alone had won.
+#[test]
+fn all_pairs_settlement_refuses_several_winners() {
+    let text = "extends = \"taizhou\"\nname = \"tz-multi\"\n[rules]\nmultiple_winners = true\n";
+    let e = Variant::from_toml_str(text, "tz-multi.toml").unwrap_err();
+    assert_eq!(e.key, "rules.multiple_winners", "{e}");
+    assert_eq!(e.line, Some(4), "{e}");
+    assert!(matches!(e.kind, VariantErrorKind::Incompatible(_)), "{e}");
+
+    let taizhou = Variant::builtin("taizhou").unwrap();
+    let mut rules = taizhou.rules();
+    rules.multiple_winners = true;
+    let (base, per_tai) = common::fit_stakes(&taizhou, 0, 2);
+    let mut several = 0;
+    for seed in 0..3000u64 {
+        let context = DealContext {
+            round_wind: Wind::East,
+            dealer: Wind::new(seed as u8),
+            streak: 0,
+        };
+        let deal = common::play_greedy_rules(rules, seed, context);
+        let winners = deal.result().unwrap().winners.len();
+        let scored = score_deal(&deal, &taizhou, base, per_tai);
+        if winners > 1 {
+            several += 1;
+            assert_eq!(
+                scored,
+                Err(ScoreError::AllPairsWinners(winners as usize)),
+                "seed {seed}"
+            );
+        } else if let Ok(s) = scored {
+            assert_eq!(s.payments.0.iter().sum::<i64>(), 0, "seed {seed}");
+        }
+        if several == 3 {
+            return;
+        }
+    }
+    panic!("only {several} deals of several winners in 3000");
 }

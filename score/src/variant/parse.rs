@@ -339,6 +339,20 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
                 st_span,
             ));
         }
+        // taizhou.md 胜负规则 values one winner against the three others; with two winners
+        // each would be paid as if it alone had won, and a deal's payments would count the
+        // other winner's hand twice.
+        if rules.multiple_winners {
+            return Err(at(
+                VariantErrorKind::Incompatible(
+                    "model = \"all_pairs\" settles one winner against the three others \
+                     (taizhou.md 胜负规则): it needs multiple_winners = false",
+                ),
+                "rules",
+                "multiple_winners",
+                rules_span,
+            ));
+        }
     }
 
     let mut patterns = [None; PatternId::COUNT];

@@ -6,10 +6,15 @@
 
 use taisim_score::Variant;
 use taisim_sim::algo::{shanten, HandRules};
-use taisim_sim::{bounded, rng_from_seed, Action, ActionList, Deal, DealContext};
+use taisim_sim::{bounded, rng_from_seed, Action, ActionList, Deal, DealContext, Rules};
 
 pub fn play_greedy(variant: &Variant, seed: u64, context: DealContext) -> Deal {
-    let mut deal = Deal::new(variant.rules(), seed, context).unwrap();
+    play_greedy_rules(variant.rules(), seed, context)
+}
+
+/// [`play_greedy`] under `rules` that no variant need hold.
+pub fn play_greedy_rules(rules: Rules, seed: u64, context: DealContext) -> Deal {
+    let mut deal = Deal::new(rules, seed, context).unwrap();
     let mut rng = rng_from_seed(seed ^ 0x5c0e);
     let mut actions = ActionList::new();
     while !deal.is_over() {
