@@ -68,6 +68,9 @@ pub enum AgentParseError {
     /// A known setting with a value it cannot take: the setting, what it takes and the value.
     #[error("search setting {0}")]
     SearchSettingValue(String),
+    /// A setting named twice: the later value would silently win.
+    #[error("search setting {0:?} is given twice; give each setting once")]
+    SearchSettingTwice(String),
     #[error("agent \"exec:\" needs a command, as in exec:python3 examples/bots/random_bot.py")]
     MissingCommand,
     #[error("expected one agent name for all seats or four comma-separated names in seat order E,S,W,N; got {0}")]
@@ -460,7 +463,13 @@ impl FromStr for SearchSpec {
                 _ => return Err(AgentParseError::SearchBudget(first.to_string())),
             }
         };
+        let mut named: Vec<&str> = Vec::new();
         for setting in parts {
+            let name = setting.split_once('=').map_or(setting, |(name, _)| name);
+            if named.contains(&name) {
+                return Err(AgentParseError::SearchSettingTwice(name.to_string()));
+            }
+            named.push(name);
             spec.set(setting)?;
         }
         Ok(spec)
@@ -923,6 +932,14 @@ mod tests {
             ("search:0:prune=all", "whole number of determinizations"),
             ("search:threads", "whole number of determinizations"),
             ("search:threads=4:256", "search setting \"256\""),
+            (
+                "search:16:indifference=0.1:indifference=0.2",
+                "search setting \"indifference\" is given twice",
+            ),
+            (
+                "search:own=value:threads=2:own=greedy",
+                "search setting \"own\" is given twice",
+            ),
         ] {
             let err = name.parse::<AgentSpec>().unwrap_err().to_string();
             assert!(err.contains(expected), "{name}: {err}");
