@@ -66,10 +66,10 @@ pub struct ScoreArgs {
     #[arg(long)]
     variant: Option<String>,
     /// Settle with this base (底); needs --per-tai too.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::simulate::parse_stake, allow_negative_numbers = true)]
     base: Option<i64>,
     /// Settle with this value per tai.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::simulate::parse_stake, allow_negative_numbers = true)]
     per_tai: Option<i64>,
     /// The turned-up wild indicator (taizhou 得牌), e.g. 9s.
     #[arg(long)]

@@ -71,10 +71,10 @@ pub struct SimulateArgs {
     #[arg(long, value_parser = whole::<u64>("part size"), allow_negative_numbers = true)]
     part_size: Option<u64>,
     /// Settlement base (底) [default: the variant's].
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, value_parser = parse_stake, allow_negative_numbers = true)]
     base: Option<i64>,
     /// Settlement value per tai [default: the variant's].
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, value_parser = parse_stake, allow_negative_numbers = true)]
     per_tai: Option<i64>,
     /// Seconds an exec: agent may take over one decision before the run stops with an error
     /// naming it [default: 10]. The rows do not depend on it.
@@ -197,10 +197,29 @@ pub(crate) fn parse_deal_id(s: &str) -> Result<u64, String> {
 
 /// A worker thread count, bounded as a run bounds it.
 pub fn parse_threads(s: &str) -> Result<usize, String> {
-    let n = parse_u64("thread count", s)?;
-    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    let n = parse_whole("thread count", s, taisim_datasets::MAX_THREADS as u64);
+    let n = match n {
+        Ok(n) => n as usize,
+        // Past the largest a run may start, however many digits: say that limit, not u64's.
+        Err(_) if s.trim().bytes().all(|b| b.is_ascii_digit()) && !s.trim().is_empty() => {
+            return Err(format!(
+                "a thread count of {} is more than the {} a run may start",
+                s.trim(),
+                taisim_datasets::MAX_THREADS
+            ))
+        }
+        Err(e) => return Err(e),
+    };
     check_threads(Some(n)).map_err(|e| e.to_string())?;
     Ok(n)
+}
+
+/// `--base` and `--per-tai`: a whole number of points (its range is the variant's to check),
+/// with a message that names the option's meaning (clap's own says only "invalid digit").
+pub(crate) fn parse_stake(s: &str) -> Result<i64, String> {
+    s.trim()
+        .parse::<i64>()
+        .map_err(|_| format!("{s:?} is not a stake: expected a whole number of points, as in 5"))
 }
 
 /// `--bot-timeout`: seconds, more than 0 and at most a day.

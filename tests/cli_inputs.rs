@@ -88,6 +88,18 @@ fn negative_numbers_must_be_at_least_zero() {
             stderr(&o)
         );
     }
+    // Not whole numbers: a stake is named, never "invalid digit".
+    for (flag, value) in [("--base", "1.5"), ("--per-tai", "nan"), ("--base", "1e30")] {
+        let o = taisim(&["simulate", "--deals", "5", flag, value, "--out", out]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("is not a stake"), "{}", stderr(&o));
+    }
+    // Past a run's thread limit, however many digits: that limit is named, not u64's.
+    for value in ["5000", "99999999999999999999"] {
+        let o = taisim(&["simulate", "--deals", "5", "--threads", value, "--out", out]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("more than the 1024"), "{}", stderr(&o));
+    }
     // Past a small type's range: the largest is named.
     let o = taisim(&[
         "score",

@@ -179,9 +179,11 @@ pub const POLICY_FILE_LIMIT: u64 = 256 << 20;
 /// Why a policy could not be loaded, saved or built.
 #[derive(Debug, thiserror::Error)]
 pub enum PolicyError {
-    #[error("cannot read or write policy file {path}: {source}")]
+    #[error("cannot {op} policy file {path}: {source}", op = if *writing { "write" } else { "read" })]
     Io {
         path: PathBuf,
+        /// Whether the file was being written (saved), not read.
+        writing: bool,
         source: std::io::Error,
     },
     #[error("{}: {source}", path.display())]
@@ -630,6 +632,7 @@ impl Policy {
         let bytes = taisim_score::file::read_regular(path, POLICY_FILE_LIMIT, "a policy file")
             .map_err(|source| PolicyError::Io {
                 path: path.to_path_buf(),
+                writing: false,
                 source,
             })?;
         Policy::from_bytes(&bytes).map_err(|source| PolicyError::InFile {
@@ -643,6 +646,7 @@ impl Policy {
         let path = path.as_ref();
         std::fs::write(path, self.to_bytes()).map_err(|source| PolicyError::Io {
             path: path.to_path_buf(),
+            writing: true,
             source,
         })
     }

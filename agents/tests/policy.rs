@@ -140,10 +140,15 @@ fn save_load_round_trip_and_by_name() {
     assert!(matches!(&agent, BuiltinAgent::Policy(p) if **p.policy() == policy));
     assert_eq!(agent.name(), "policy");
     std::fs::remove_file(&path).unwrap();
-    assert!(matches!(
-        AgentSpec::Policy(path).build(&variant),
-        Err(PolicyError::Io { .. })
-    ));
+    let err = AgentSpec::Policy(path).build(&variant).unwrap_err();
+    assert!(
+        matches!(err, PolicyError::Io { writing: false, .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string().starts_with("cannot read policy file"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -196,7 +196,7 @@ fn chains_that_cannot_be_resolved_are_named_errors() {
         "extends = \"taiwan16\"\nname = \"end\"\n",
     );
 
-    let cases: [Case; 15] = [
+    let cases: [Case; 16] = [
         (
             "partial.toml",
             "name = \"t\"\nscoring = \"tai\"\n[tai]\nmax = 20\n[patterns]\nall_chows = 3\n",
@@ -308,6 +308,23 @@ fn chains_that_cannot_be_resolved_are_named_errors() {
             "",
             Some(1),
             "longer than 16 files",
+        ),
+        // A points base whose table the file drops: placed at the drop, not at the base's
+        // `scoring`.
+        (
+            "no-points.toml",
+            "extends = \"taizhou\"\nname = \"x\"\npoints = false\n",
+            |k| {
+                matches!(
+                    k,
+                    VariantErrorKind::PointsTable {
+                        scoring_is_points: true
+                    }
+                )
+            },
+            "no-points.toml",
+            Some(3),
+            "needs a [points] table",
         ),
         (
             "false.toml",

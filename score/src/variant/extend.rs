@@ -390,9 +390,22 @@ fn relocate(mut e: VariantError, merged_text: &str, layers: &[VariantText]) -> V
                 }
             })
     };
-    let found = path.as_deref().and_then(|p| {
-        let parts: Vec<&str> = p.split('.').collect();
-        set_in(layers, &parts)
+    // A points variant left without its table: the layer that dropped it (`points = false`)
+    // caused the error, not the base that chose points scoring.
+    let dropped = match e.kind {
+        VariantErrorKind::PointsTable {
+            scoring_is_points: true,
+        } => set_in(layers, &["points"]),
+        _ => None,
+    };
+    if dropped.is_some() {
+        e.key = "points".into();
+    }
+    let found = dropped.or_else(|| {
+        path.as_deref().and_then(|p| {
+            let parts: Vec<&str> = p.split('.').collect();
+            set_in(layers, &parts)
+        })
     });
     match found {
         Some((origin, line)) => {
