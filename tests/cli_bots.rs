@@ -103,7 +103,11 @@ for line in sys.stdin:
             print("HELLO THERE", flush=True)
             continue
         version = 2 if mode == "version" else 1
-        print(json.dumps({"type": "hello", "protocol": version, "name": "faulty"}), flush=True)
+        hello = json.dumps({"type": "hello", "protocol": version, "name": "faulty"}) + "\n"
+        # "early": a line no request asked for, written with the hello (one write), so that
+        # it waits at the table before the first request however the processes are timed.
+        sys.stdout.write(hello + ('{"id": 0}\n' if mode == "early" else ""))
+        sys.stdout.flush()
     elif t == "start":
         rngs[(msg["deal"], msg["seat"])] = random.Random(msg["seed"])
         # One byte a start, appended: processes of parallel parts may count at once.
@@ -125,6 +129,13 @@ for line in sys.stdin:
                 continue
             if mode == "illegal":
                 print(json.dumps({"id": len(legal) + 7}), flush=True)
+                continue
+            if mode == "twice":
+                # Both copies in one write: the second waits at the table before the next
+                # request however the processes are timed.
+                answer = json.dumps({"id": choice}) + "\n"
+                sys.stdout.write(answer + answer)
+                sys.stdout.flush()
                 continue
         print(json.dumps({"id": choice}), flush=True)
 "#;
@@ -216,6 +227,30 @@ fn a_bot_that_sends_garbage_is_named_and_the_run_resumes() {
 #[test]
 fn a_bot_that_answers_an_illegal_action_is_named_and_the_run_resumes() {
     fault_then_resume("illegal", &["not legal", "it sent: {\"id\": "]);
+}
+
+/// A bot that answers every request twice: taken as the answers to later requests, the
+/// copies would put every decision after the first out of step.
+#[test]
+fn a_bot_that_answers_twice_is_named_and_the_run_resumes() {
+    fault_then_resume("twice", &["before it was asked", "it sent: {\"id\": "]);
+}
+
+/// A line before the first request is not taken as the answer to it.
+#[test]
+fn a_bot_that_sends_a_line_before_the_first_request_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = FaultBot::new("early", 1_000_000);
+    let o = simulate(&dir.path().join("run"), &bot.agent, &["--threads", "1"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    for e in [
+        "(\"faulty\") at seat E, its deal 1, decision 1 sent a line before it was asked",
+        "it sent: {\"id\": 0}",
+    ] {
+        assert!(err.contains(e), "no {e:?} in: {err}");
+    }
+    assert!(!dir.path().join("run/deals/part-00000.parquet").exists());
 }
 
 #[test]

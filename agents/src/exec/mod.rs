@@ -9,10 +9,10 @@
 //!
 //! A bot is reported, not trusted. The first fault (it cannot be started, exits, sends no
 //! hello, does not answer within [`ExecSettings::decision_timeout`], sends something that is
-//! not JSON, an answer that is not one of the legal actions) ends its process and is kept:
-//! [`Agent::fault`] then returns it, and until the caller stops the agent answers every
-//! decision with the first legal action, so the caller's loop finishes the deal without a
-//! panic and discards it.
+//! not JSON, an answer that is not one of the legal actions, a line it was not asked for)
+//! ends its process and is kept: [`Agent::fault`] then returns it, and until the caller
+//! stops the agent answers every decision with the first legal action, so the caller's loop
+//! finishes the deal without a panic and discards it.
 
 mod pipe;
 mod session;
@@ -92,6 +92,9 @@ pub enum FaultKind {
     BadAnswer(String),
     /// An answer naming no legal action.
     Illegal(String),
+    /// A line sent before the table asked for the decision: a second answer to an earlier
+    /// request, or a line no request asked for.
+    Unasked,
     /// Reading or writing the pipes failed, or the agent was driven wrongly.
     Io(String),
 }
@@ -113,6 +116,10 @@ impl fmt::Display for FaultKind {
             FaultKind::NotJson(e) => write!(f, "sent a line that is not JSON ({e})"),
             FaultKind::BadAnswer(why) => write!(f, "sent something that is not an answer: {why}"),
             FaultKind::Illegal(why) => write!(f, "answered an action that is not legal: {why}"),
+            FaultKind::Unasked => write!(
+                f,
+                "sent a line before it was asked for that decision (a bot answers each request once, and sends nothing else after its hello)"
+            ),
             FaultKind::Io(e) => write!(f, "{e}"),
         }
     }

@@ -182,6 +182,53 @@ impl Pipe {
         }
     }
 
+    /// The first line the bot wrote that no read has taken yet, if one is there now (perhaps
+    /// without its end): what is buffered, then what the pipe holds, read without waiting.
+    /// Blank lines are dropped, as [`Pipe::read_line`] skips them. Elsewhere than on Unix the
+    /// pipe blocks, and only the buffer is looked at.
+    pub fn unread(&mut self) -> Option<&[u8]> {
+        let mut looked = 0;
+        loop {
+            if let Some(i) = self.buf[self.start..]
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+            {
+                let from = self.start + i;
+                let end = self.buf[from..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(self.buf.len(), |n| from + n);
+                return Some(self.buf[from..end].trim_ascii_end());
+            }
+            // Only blank bytes: dropping them changes no line (a JSON line may start with
+            // white space).
+            self.buf.clear();
+            self.start = 0;
+            // A bot that writes nothing but white space, endlessly, is not looked at forever.
+            if cfg!(not(unix)) || looked > MAX_LINE {
+                return None;
+            }
+            self.buf.resize(8192, 0);
+            match self.stdout.read(&mut self.buf) {
+                Ok(n) => {
+                    self.buf.truncate(n);
+                    if n == 0 {
+                        // Closed: the next write or read reports it, with the exit status.
+                        return None;
+                    }
+                    looked += n;
+                }
+                Err(e) => {
+                    self.buf.clear();
+                    // Nothing there (WouldBlock), or an error the next read reports.
+                    if e.kind() != io::ErrorKind::Interrupted {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether the bot has exited, and how (waits a moment for a bot whose pipe just closed,
     /// so its status is known).
     pub fn exit_status(&mut self, wait: Duration) -> Option<ExitStatus> {

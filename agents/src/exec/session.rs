@@ -403,6 +403,29 @@ impl Session {
         self.tell(i, deal);
         let number = self.deals.get(i).map(|d| d.number);
         let step = deal.steps() + 1;
+        if !self.ensure_running() {
+            return None;
+        }
+        // Any line waiting now was sent before this request was written, so it answers no
+        // request: a second answer to the last one, or a line never asked for. Taken as this
+        // request's answer, it would put every later answer a decision out of step. A line
+        // that arrives after the request is written cannot be told from the answer, so a
+        // second answer sent a little late is caught at the bot's next request instead: the
+        // first moment it is certainly unasked. The look does not wait, so a bot that keeps
+        // to the protocol loses no time to it.
+        if let State::Running(pipe) = &mut self.state {
+            if let Some(line) = pipe.unread() {
+                let line = line.to_vec();
+                self.fail(
+                    Some(seat),
+                    number,
+                    Some(step),
+                    Some(&line),
+                    FaultKind::Unasked,
+                );
+                return None;
+            }
+        }
         write_request(&mut self.out, number.unwrap_or(0), deal, seat, legal);
         self.out.push('\n');
         let deadline = Instant::now() + self.settings.decision_timeout;
