@@ -67,6 +67,8 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The bots a command starts (exec: agents) end with it, even when a signal ends it.
+    taisim_agents::end_bots_with_process();
     let result: Result<(), Failure> = match &cli.command {
         Command::Simulate(args) => simulate::simulate(args),
         Command::EngineBench(args) => simulate::engine_bench(args),

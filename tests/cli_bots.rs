@@ -2,7 +2,7 @@
 //! and two threads; each kind of fault stops the run with exit status 1 and an error naming
 //! the bot, the deal, the decision and what it sent, keeps the complete parts and the bot's
 //! standard error, and `--resume` with the bot fixed ends byte-identical to a run never
-//! interrupted.
+//! interrupted; a bot and what it started do not outlive taisim ended by a signal.
 
 mod support;
 use std::path::{Path, PathBuf};
@@ -437,4 +437,157 @@ fn the_arena_seats_bots_as_candidate_and_baseline() {
         "{}",
         stderr(&o)
     );
+}
+
+/// Whether process `pid` has ended: gone, or a zombie nobody has waited for yet (its parent,
+/// taisim, is gone, and what adopts it may be slow to reap it, or never do so in a container).
+#[cfg(target_os = "linux")]
+fn ended(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name, which is in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
+        Err(_) => true,
+    }
+}
+
+/// Polls `done` every 50 ms until it holds or `seconds` pass (generous: the machine running
+/// the tests may be busy).
+#[cfg(target_os = "linux")]
+fn within(seconds: u64, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        if done() {
+            return true;
+        }
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// `taisim simulate` into `dir/run` with `agent` in every seat, its standard error in
+/// `dir/stderr`, started with SIGTERM and SIGINT at their default actions (tests run in the
+/// background may inherit SIGINT ignored, which taisim leaves ignored).
+#[cfg(target_os = "linux")]
+fn simulate_in_background(dir: &Path, agent: &str) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    std::fs::create_dir_all(dir).unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_taisim"));
+    cmd.args(["simulate", "--deals", "4", "--quiet", "--threads", "1"])
+        .arg("--out")
+        .arg(dir.join("run"))
+        .args(["--agents", agent])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
+    // SAFETY: signal(2) is async-signal-safe, as the time between fork and exec requires.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    cmd.spawn().unwrap()
+}
+
+/// The process ids a bot script wrote to `file` (written whole, by a rename), once there;
+/// fails if `taisim` ends first.
+#[cfg(target_os = "linux")]
+fn pids_in(file: &Path, taisim: &mut std::process::Child) -> Vec<i32> {
+    let mut pids = Vec::new();
+    let mut ended = None;
+    within(60, || {
+        if let Ok(text) = std::fs::read_to_string(file) {
+            pids = text
+                .split_whitespace()
+                .map(|p| p.parse().unwrap())
+                .collect();
+            return true;
+        }
+        ended = taisim.try_wait().unwrap();
+        ended.is_some()
+    });
+    if pids.is_empty() {
+        let _ = taisim.kill();
+        panic!("the bot never wrote {} (taisim: {ended:?})", file.display());
+    }
+    pids
+}
+
+/// Kills what is left of `pids` (so that a failing test leaves nothing running), then checks
+/// that nothing was.
+#[cfg(target_os = "linux")]
+fn assert_ended(pids: &[i32], what: &str) {
+    let ok = within(30, || pids.iter().all(|&p| ended(p)));
+    let left: Vec<i32> = pids.iter().copied().filter(|&p| !ended(p)).collect();
+    for &p in &left {
+        // SAFETY: a signal to a process this test's bot started.
+        unsafe {
+            libc::kill(p, libc::SIGKILL);
+        }
+    }
+    assert!(ok, "{what}: processes {left:?} outlived taisim");
+}
+
+/// A bot hung before its hello, and the process it started, end with taisim when SIGTERM or
+/// SIGINT ends it; and taisim still ends by that signal.
+#[cfg(target_os = "linux")]
+#[test]
+fn bots_and_what_they_start_end_when_taisim_is_signalled() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("hang.sh");
+    std::fs::write(
+        &script,
+        "sleep 1000 &\necho \"$$ $!\" > \"$1.tmp\" && mv \"$1.tmp\" \"$1\"\nwait\n",
+    )
+    .unwrap();
+    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
+        let pids = dir.path().join(format!("pids-{name}"));
+        let agent = format!("exec:sh {} {}", script.display(), pids.display());
+        let mut taisim = simulate_in_background(&dir.path().join(name), &agent);
+        let bot = pids_in(&pids, &mut taisim);
+        assert_eq!(bot.len(), 2, "{name}");
+        // SAFETY: a signal to the process this test started.
+        unsafe {
+            libc::kill(taisim.id() as i32, signal);
+        }
+        let mut status = None;
+        within(30, || {
+            status = taisim.try_wait().unwrap();
+            status.is_some()
+        });
+        if status.is_none() {
+            let _ = taisim.kill();
+        }
+        let status = taisim.wait().unwrap();
+        assert_ended(&bot, name);
+        assert_eq!(status.signal(), Some(signal), "{name}: {status}");
+    }
+}
+
+/// Killed outright, taisim can run nothing; the process it started (here the bot itself, which
+/// the shell executed in its place) still ends, by the parent-death signal.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bot_ends_when_taisim_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("hang.sh");
+    std::fs::write(
+        &script,
+        "echo \"$$\" > \"$1.tmp\" && mv \"$1.tmp\" \"$1\"\nexec sleep 1000\n",
+    )
+    .unwrap();
+    let pids = dir.path().join("pids");
+    // `exec sh`: the bot is the process taisim starts, whatever the shell does with `-c`.
+    let agent = format!("exec:exec sh {} {}", script.display(), pids.display());
+    let mut taisim = simulate_in_background(dir.path(), &agent);
+    let bot = pids_in(&pids, &mut taisim);
+    taisim.kill().unwrap();
+    taisim.wait().unwrap();
+    assert_ended(&bot, "SIGKILL");
 }

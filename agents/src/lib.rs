@@ -47,7 +47,9 @@ pub use agent::{
 };
 pub use dense::Layer;
 pub use efficiency::{ukeire, ukeire_under};
-pub use exec::{renew_bots, BotFault, BotStderr, ExecAgent, ExecSettings, FaultKind};
+pub use exec::{
+    end_bots_with_process, renew_bots, BotFault, BotStderr, ExecAgent, ExecSettings, FaultKind,
+};
 pub use greedy::{DefensiveAgent, GreedyAgent};
 pub use kind_head::{KindHead, KindScratch, KIND_BLOCKS};
 pub use named::{

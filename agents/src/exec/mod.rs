@@ -13,7 +13,12 @@
 //! ends its process and is kept: [`Agent::fault`] then returns it, and until the caller
 //! stops the agent answers every decision with the first legal action, so the caller's loop
 //! finishes the deal without a panic and discards it.
+//!
+//! A bot runs in a process group of its own, which is killed when its last agent is dropped
+//! and, in a program that calls [`end_bots_with_process`], when the program is ended by a
+//! signal.
 
+mod groups;
 mod pipe;
 mod session;
 
@@ -25,6 +30,7 @@ use std::time::Duration;
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Deal, Seat, View};
 
+pub use groups::end_bots_with_process;
 pub use pipe::{BotStderr, MAX_LINE};
 use session::Session;
 

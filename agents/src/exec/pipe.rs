@@ -46,6 +46,8 @@ pub(crate) struct Pipe {
     buf: Vec<u8>,
     /// Bytes of `buf` already handed out as lines.
     start: usize,
+    /// Killed and waited for: nothing more to end.
+    ended: bool,
 }
 
 impl Pipe {
@@ -78,22 +80,25 @@ impl Pipe {
                 Stdio::from(std::fs::File::create(path)?)
             }
         });
-        let mut child = cmd.spawn()?;
+        let mut child = super::groups::start(&mut cmd)?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        #[cfg(unix)]
-        {
-            use std::os::fd::AsRawFd;
-            set_nonblocking(stdin.as_raw_fd())?;
-            set_nonblocking(stdout.as_raw_fd())?;
-        }
-        Ok(Pipe {
+        // Made before anything else can fail, so that its drop ends the bot.
+        let pipe = Pipe {
             child,
             stdin: Some(stdin),
             stdout,
             buf: Vec::with_capacity(4096),
             start: 0,
-        })
+            ended: false,
+        };
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            set_nonblocking(pipe.stdin.as_ref().expect("just set").as_raw_fd())?;
+            set_nonblocking(pipe.stdout.as_raw_fd())?;
+        }
+        Ok(pipe)
     }
 
     /// Writes all of `data` before `deadline`.
@@ -242,18 +247,27 @@ impl Pipe {
         }
     }
 
-    /// Ends the bot: its input is closed (the signal to exit), then after `grace` it is
-    /// killed. Waits for it either way, so no zombie is left.
+    /// Ends the bot: its input is closed (the signal to exit); once it has exited, or after
+    /// `grace`, what is left of its process group is killed (what it started and left
+    /// running would otherwise outlive taisim). Waits for it, so no zombie is left.
     pub fn close(&mut self, grace: Duration) {
         self.stdin = None;
-        if self.exit_status(grace).is_none() {
-            self.kill();
-        }
+        let _ = self.exit_status(grace);
+        self.kill();
     }
 
-    /// Kills the bot at once (after a fault: nothing more it says is read).
+    /// Kills the bot and its process group at once (after a fault: nothing more it says is
+    /// read), and waits for it. Once done, does nothing.
     pub fn kill(&mut self) {
+        if self.ended {
+            return;
+        }
+        self.ended = true;
         self.stdin = None;
+        // The group's id is the bot's process id. When that process has already been waited
+        // for, the id still names the group as long as a member lives (POSIX reuses neither
+        // while in use); once none does it names nothing until the system gives the id out
+        // again, which it does only after cycling through the others.
         #[cfg(unix)]
         if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
             // SAFETY: a signal to the process group this bot was started in (its own).
@@ -261,8 +275,17 @@ impl Pipe {
                 libc::kill(-pid, libc::SIGKILL);
             }
         }
+        super::groups::forget(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+impl Drop for Pipe {
+    /// A bot is never left running by a table that is gone (its session ends it first, more
+    /// gently; this is for a pipe dropped on any other path).
+    fn drop(&mut self) {
+        self.kill();
     }
 }
 
