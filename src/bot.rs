@@ -4,12 +4,14 @@
 //! shows the seat exactly what the table's shows it: `exec:taisim bot greedy` plays as
 //! `greedy` does, to the byte.
 //!
-//! Anything it cannot follow (a message it cannot read, a deal it cannot rebuild, a request
-//! whose legal actions differ from the rebuilt deal's) is an error on its standard error and
-//! exit status 1, which the table reports as the bot's fault.
+//! Anything it cannot follow (a line that is not JSON or not UTF-8, a message it cannot read,
+//! a deal it cannot rebuild, a request whose legal actions differ from the rebuilt deal's) is
+//! bad input: an error on its standard error naming the line, and exit status 2. Reading or
+//! writing its pipes failing is exit status 1. Either way the table reports the bot's exit as
+//! its fault.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -37,8 +39,17 @@ struct Seated {
     agent: BuiltinAgent,
 }
 
-fn fail(message: String) -> Failure {
-    Failure::from(CliError::Protocol(format!("taisim bot: {message}")))
+/// Standard input sent what cannot be followed: the input's fault (exit 2).
+fn refuse(message: String) -> Failure {
+    Failure::from(CliError::Input(format!("taisim bot: {message}")))
+}
+
+/// Reading or writing a pipe failed, which is not the input's fault (exit 1).
+fn broken(what: &str, e: io::Error) -> Failure {
+    Failure::from(CliError::Io(io::Error::new(
+        e.kind(),
+        format!("taisim bot: {what}: {e}"),
+    )))
 }
 
 pub fn bot(args: &BotArgs) -> Result<(), Failure> {
@@ -64,11 +75,14 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
     let mut legal = ActionList::new();
     let mut hello = false;
     for (n, line) in stdin.lock().lines().enumerate() {
-        let line = line.map_err(|e| fail(format!("reading standard input: {e}")))?;
+        let line = line.map_err(|e| match e.kind() {
+            io::ErrorKind::InvalidData => refuse(format!("line {}: not UTF-8 text", n + 1)),
+            _ => broken("reading standard input", e),
+        })?;
         if line.trim().is_empty() {
             continue;
         }
-        let at = |why: String| fail(format!("line {}: {why}", n + 1));
+        let at = |why: String| refuse(format!("line {}: {why}", n + 1));
         let v: Value = serde_json::from_str(&line).map_err(|e| at(format!("not JSON: {e}")))?;
         let kind = v.get("type").and_then(Value::as_str).unwrap_or_default();
         match kind {
@@ -84,7 +98,7 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
                 });
                 writeln!(out, "{reply}")
                     .and_then(|()| out.flush())
-                    .map_err(|e| at(e.to_string()))?;
+                    .map_err(|e| broken("writing standard output", e))?;
                 hello = true;
             }
             _ if !hello => return Err(at("the table's first message must be its hello".into())),
@@ -131,7 +145,7 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
                 s.mirror.answered(choice);
                 writeln!(out, "{{\"id\":{}}}", ids[i])
                     .and_then(|()| out.flush())
-                    .map_err(|e| at(e.to_string()))?;
+                    .map_err(|e| broken("writing standard output", e))?;
             }
             "abort" => {
                 let deal = v.get("deal").and_then(Value::as_u64).unwrap_or(0);

@@ -52,8 +52,8 @@ pub enum CliError {
     /// An outside player (`exec:`) failed.
     #[error(transparent)]
     Bot(#[from] Box<BotFault>),
-    /// The other end of the bot protocol sent what cannot be followed (`taisim bot`), or a
-    /// table and the events it was told disagree.
+    /// A table and the events it was told disagree (`taisim play`): a bug. (What the other
+    /// end of the protocol sends `taisim bot` is its input.)
     #[error("{0}")]
     Protocol(String),
     /// A deal the engine or the scorer rejected although taisim produced it: a bug.

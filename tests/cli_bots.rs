@@ -2,12 +2,13 @@
 //! and two threads; each kind of fault stops the run with exit status 1 and an error naming
 //! the bot, the deal, the decision and what it sent, keeps the complete parts and the bot's
 //! standard error, and `--resume` with the bot fixed ends byte-identical to a run never
-//! interrupted; a bot and what it started do not outlive taisim ended by a signal.
+//! interrupted; a bot and what it started do not outlive taisim ended by a signal; `taisim
+//! bot` refuses input it cannot follow with exit status 2.
 
 mod support;
 use std::path::{Path, PathBuf};
 
-use support::{stderr, taisim};
+use support::{stderr, stdout, taisim, taisim_with_input};
 
 /// The repository's example bots.
 fn example(name: &str) -> String {
@@ -590,4 +591,83 @@ fn a_bot_ends_when_taisim_is_killed() {
     taisim.kill().unwrap();
     taisim.wait().unwrap();
     assert_ended(&bot, "SIGKILL");
+}
+
+/// The table's hello, as `taisim bot` reads it first.
+const TABLE_HELLO: &str =
+    r#"{"type":"hello","protocol":1,"table":"taisim","version":"0.1.0","variant":"taiwan16"}"#;
+
+/// Input `taisim bot` cannot follow is the input's fault: exit status 2, naming the line and
+/// what is wrong with it (a hello it did answer stays answered).
+#[test]
+fn taisim_bot_refuses_bad_input_with_exit_2() {
+    let after_hello = |line: &str| format!("{TABLE_HELLO}\n\n{line}\n").into_bytes();
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (b"discard 5m please\n".to_vec(), "line 1: not JSON"),
+        (b"\xff\xfe\n".to_vec(), "line 1: not UTF-8 text"),
+        (
+            br#"{"type":"start","deal":1,"seat":"E"}"#.to_vec(),
+            "line 1: the table's first message must be its hello",
+        ),
+        (
+            TABLE_HELLO.replace(":1,", ":2,").into_bytes(),
+            "line 1: the table speaks protocol 2",
+        ),
+        (after_hello("[1, 2"), "line 3: not JSON"),
+        (
+            after_hello(r#"{"type":"act","deal":1,"step":1,"legal":[]}"#),
+            "line 3: a request without its seat",
+        ),
+        (
+            after_hello(r#"{"type":"act","deal":9,"seat":"S","step":1,"legal":[]}"#),
+            "line 3: a request for deal 9 seat S, which never started",
+        ),
+        (
+            after_hello(r#"{"type":"discard","deal":1,"actor":"E","tile":"5m","ready":false}"#),
+            "line 3: a message to a bot names its seat",
+        ),
+    ];
+    for (input, expect) in cases {
+        let o = taisim_with_input(&["bot", "greedy"], &input);
+        let shown = String::from_utf8_lossy(&input).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{shown}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("taisim bot: {expect}")),
+            "{shown}: {}",
+            stderr(&o)
+        );
+        let answered = stdout(&o).contains(r#""type":"hello""#);
+        assert_eq!(
+            answered,
+            input.starts_with(TABLE_HELLO.as_bytes()),
+            "{shown}"
+        );
+    }
+    // Well-formed input ends with exit status 0.
+    let o = taisim_with_input(&["bot", "greedy"], format!("{TABLE_HELLO}\n").as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Writing its answers failing is not the input's fault: exit status 1.
+#[cfg(target_os = "linux")]
+#[test]
+fn taisim_bot_exits_1_when_it_cannot_write() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_taisim"))
+        .args(["bot", "greedy"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let _ = writeln!(input, "{TABLE_HELLO}");
+    drop(input);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("taisim bot: writing standard output"),
+        "{}",
+        stderr(&o)
+    );
 }
