@@ -34,9 +34,10 @@ class Decision:
 
     def __init__(self, table, request):
         self._table = table
+        # The table's tell() checked deal, seat and legal; step is informative.
         self.deal = request["deal"]
         self.seat = request["seat"]
-        self.step = request["step"]
+        self.step = request.get("step")
         self.legal = request["legal"]
         self.offer = request.get("offer")
         self._obs = None
@@ -76,8 +77,8 @@ def serve(choose=None, *, agent=None, name="python bot", variant=None, stdin=Non
         if not line.strip():
             continue
         # The table writes "type" first: a hello is known without parsing every line.
-        if '"hello"' in line[:24] and json.loads(line).get("type") == "hello":
-            hello = json.loads(line)
+        hello = _hello(line) if '"hello"' in line[:24] else None
+        if hello is not None:
             if hello.get("protocol") != PROTOCOL:
                 raise ProtocolError(f"the table speaks protocol {hello.get('protocol')}, this bot {PROTOCOL}")
             stdout.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "name": name}) + "\n")
@@ -93,3 +94,15 @@ def serve(choose=None, *, agent=None, name="python bot", variant=None, stdin=Non
             answer = table.answer_index(deal, seat, int(choose(Decision(table, json.loads(line)))))
         stdout.write('{"id":%d}\n' % answer)
         stdout.flush()
+
+
+def _hello(line):
+    """The table's hello on ``line``, or None when the line is another message (which
+    ``NativeBotTable.tell`` reads); a line that is no JSON object raises ``ProtocolError``."""
+    try:
+        message = json.loads(line)
+    except ValueError as e:
+        raise ProtocolError(f"not JSON: {e}: {line.strip()[:80]}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"not a message (a JSON object): {line.strip()[:80]}")
+    return message if message.get("type") == "hello" else None

@@ -155,3 +155,111 @@ def test_bot_helper_answers_the_hello_and_refuses_bad_use():
         taisim.bot.serve(lambda d: 0, agent="greedy")
     with pytest.raises(taisim.UsageError):
         taisim.bot.serve()
+
+
+RECORDER = """
+import sys
+from taisim.bot import serve
+log = open(sys.argv[1], "a")
+def lines():
+    for line in sys.stdin:
+        log.write(line)
+        log.flush()
+        yield line
+serve(agent="greedy", stdin=lines())
+"""
+
+
+@pytest.fixture(scope="module")
+def lines(tmp_path_factory):
+    """The protocol lines a bot at seat E reads in a real run, up to its first request: the
+    hello, the deal's start and events, then the ``act`` line."""
+    import json
+
+    d = tmp_path_factory.mktemp("lines")
+    (d / "recorder.py").write_text(RECORDER)
+    log = d / "lines.jsonl"
+    taisim.simulate(d / "run", deals=1, seed=2, threads=1,
+                    agents=f"exec:{sys.executable} {d / 'recorder.py'} {log},greedy,greedy,greedy")
+    out = []
+    for line in log.read_text().splitlines(keepends=True):
+        out.append(line)
+        if json.loads(line)["type"] == "act":
+            return out
+    raise AssertionError("the bot was never asked to act")
+
+
+def served(lines, **kwargs):
+    """What ``taisim.bot.serve`` writes after reading ``lines``."""
+    import io
+
+    out = io.StringIO()
+    taisim.bot.serve(stdin=io.StringIO("".join(lines)), stdout=out, **kwargs)
+    return out.getvalue()
+
+
+def with_act(lines, **change):
+    """``lines`` with fields of its last line, the request, changed."""
+    import json
+
+    act = dict(json.loads(lines[-1]), **change)
+    return lines[:-1] + [json.dumps(act) + "\n"]
+
+
+def test_the_recorded_lines_are_served(lines):
+    import json
+
+    assert json.loads(served(lines, agent="greedy").splitlines()[-1])["id"] >= 0
+
+
+def test_a_request_of_another_number_of_actions_is_a_protocol_error(lines):
+    """An ``act`` whose ``legal`` list is empty (or shorter than the rebuilt deal's) is refused
+    at that line, whoever decides: never a Rust panic, never a decision with nothing legal."""
+    import json
+
+    asked = json.loads(lines[-1])["legal"]
+    for legal in ([], asked[:-1]):
+        for decide in (dict(agent="greedy"), dict(choose=lambda d: d.builtin("greedy")),
+                       dict(choose=lambda d: int(np.flatnonzero(d.action_mask)[0]))):
+            with pytest.raises(taisim.ProtocolError,
+                               match=f"the table offers {len(legal)} actions; the rebuilt deal "
+                                     f"offers {len(asked)}"):
+                served(with_act(lines, legal=legal), **decide)
+
+
+def test_a_request_names_its_deal_as_a_number(lines):
+    for deal in ("1", -1, None, 1.5):
+        with pytest.raises(taisim.ProtocolError, match='"deal"'):
+            served(with_act(lines, deal=deal), agent="greedy")
+    import json
+
+    act = json.loads(lines[-1])
+    del act["deal"]
+    with pytest.raises(taisim.ProtocolError, match='no "deal"'):
+        served(lines[:-1] + [json.dumps(act) + "\n"], agent="greedy")
+
+
+def test_a_hello_that_is_not_a_message_is_a_protocol_error():
+    for line in ('["hello"]', '{"type":"hello", bad}', '"hello"'):
+        with pytest.raises(taisim.ProtocolError):
+            served([line + "\n"], agent="greedy")
+
+
+def test_an_answer_outside_the_action_space_is_an_illegal_action(lines):
+    import json
+
+    table = taisim.bot.NativeBotTable()
+    for line in lines:
+        asked = table.tell(line)
+    act = json.loads(lines[-1])
+    assert asked == (act["deal"], act["seat"])
+    for bad in (-1, taisim.ACTION_SPACE_SIZE, 2**64, -(2**70)):
+        with pytest.raises(taisim.IllegalActionError, match=f"action {bad} is out of range"):
+            table.answer_index(act["deal"], act["seat"], bad)
+        with pytest.raises(taisim.IllegalActionError, match=f"action {bad} is out of range"):
+            served(lines, choose=lambda d: bad)
+    with pytest.raises(TypeError):
+        table.answer_index(act["deal"], act["seat"], "3")
+    # The request is still open: a legal answer is taken.
+    legal = int(np.flatnonzero(table.observe(act["deal"], act["seat"])[1])[0])
+    assert table.answer_index(act["deal"], act["seat"], legal) >= 0

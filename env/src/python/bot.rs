@@ -47,6 +47,18 @@ fn bad(e: impl std::fmt::Display) -> PyErr {
     ProtocolError::new_err(e.to_string())
 }
 
+/// The `"deal"` field of a line: a whole number ≥ 0, which every message to a bot carries.
+fn deal_field(v: &Value) -> PyResult<u64> {
+    match v.get("deal") {
+        Some(d) => d.as_u64().ok_or_else(|| {
+            bad(format!(
+                "the line's \"deal\" is {d}, not a whole number ≥ 0"
+            ))
+        }),
+        None => Err(bad("the line has no \"deal\"")),
+    }
+}
+
 fn seat_of(s: &str) -> PyResult<Seat> {
     let mut c = s.chars();
     match (c.next().and_then(Wind::from_char), c.next()) {
@@ -122,11 +134,11 @@ impl PyBotTable {
         let v: Value = serde_json::from_str(line).map_err(|e| bad(format!("not JSON: {e}")))?;
         match v.get("type").and_then(Value::as_str) {
             Some("act") => {
-                let deal = v.get("deal").and_then(Value::as_u64).unwrap_or(0);
+                let deal = deal_field(&v)?;
                 let seat_name = v
                     .get("seat")
                     .and_then(Value::as_str)
-                    .unwrap_or("?")
+                    .ok_or_else(|| bad("a request without its \"seat\""))?
                     .to_string();
                 let s = self.seat_mut(deal, &seat_name)?;
                 let rebuilt = s.mirror.decide_now().map_err(bad)?;
@@ -136,11 +148,19 @@ impl PyBotTable {
                     .get("legal")
                     .and_then(Value::as_array)
                     .ok_or_else(|| bad("a request without legal actions"))?;
+                // Compared before the actions one by one: an empty list has none to compare.
+                if asked.len() != legal.len() {
+                    return Err(bad(format!(
+                        "the table offers {} actions; the rebuilt deal offers {} ({legal:?})",
+                        asked.len(),
+                        legal.len()
+                    )));
+                }
                 let mut ids = Vec::with_capacity(asked.len());
                 let mut actions = ActionList::new();
                 for (i, a) in asked.iter().enumerate() {
                     let action = read_action(a).map_err(bad)?;
-                    if legal.get(i) != Some(&action) || asked.len() != legal.len() {
+                    if legal.get(i) != Some(&action) {
                         return Err(bad(format!(
                             "the table offers {action} as action {i}; the rebuilt deal offers {legal:?}"
                         )));
@@ -153,7 +173,7 @@ impl PyBotTable {
             }
             Some("hello") => Ok(None),
             Some("abort") => {
-                let deal = v.get("deal").and_then(Value::as_u64).unwrap_or(0);
+                let deal = deal_field(&v)?;
                 if let Some(seat) = v.get("seat").and_then(Value::as_str) {
                     self.seated.remove(&(deal, seat_of(seat)?));
                 }
@@ -209,8 +229,10 @@ impl PyBotTable {
     }
 
     /// Answers the open decision with the action at `index` of the action space; returns the
-    /// id to send. An index that is not legal raises `ValueError`.
-    fn answer_index(&mut self, deal: u64, seat: &str, index: usize) -> PyResult<u64> {
+    /// id to send. An index outside the action space or not legal raises
+    /// `IllegalActionError`.
+    fn answer_index(&mut self, deal: u64, seat: &str, index: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let index = super::config::action_arg(index)?;
         let s = self.seat_mut(deal, seat)?;
         let offer = s.mirror.deal().tile_on_offer();
         let actions = s.open_actions()?;
@@ -264,9 +286,12 @@ impl PyBotTable {
                 .expect("built above")
                 .act_in(&d, me, &mut scratch);
         let actions = s.open_actions()?;
-        Ok(actions
-            .iter()
-            .position(|&a| a == chosen)
-            .expect("an agent plays a legal action"))
+        // `tell` checked the request's actions are the rebuilt deal's, which the agent
+        // chose among.
+        actions.iter().position(|&a| a == chosen).ok_or_else(|| {
+            errors::bug(format!(
+                "{agent} played {chosen}, which the open request does not offer"
+            ))
+        })
     }
 }

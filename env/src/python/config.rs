@@ -100,6 +100,21 @@ pub(super) fn action_index(action: i64) -> PyResult<usize> {
         })
 }
 
+/// An action index given as any Python int (`action_name`, a bot's answer): one past `i64`
+/// either way is out of range as surely as 144 is, and says so ([`action_index`]) rather
+/// than as pyo3's bare `OverflowError`; a value that is no int stays a `TypeError`.
+pub(super) fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<usize> {
+    match action.extract::<i64>() {
+        Ok(a) => action_index(a),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(action.py()) => {
+            Err(IllegalActionError::new_err(format!(
+                "action {action} is out of range: the action space is 0..{ACTION_SPACE_SIZE}"
+            )))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 pub(super) fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("deal_seed", info.deal_seed)?;

@@ -30,9 +30,11 @@ use taisim_agents::space::index_name;
 use crate::{ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_VERSION, OBS_WIDTH};
 use errors::IllegalActionError;
 
-/// The name of an action index (`discard_5m`, `pung`, …).
+/// The name of an action index (`discard_5m`, `pung`, …); any int outside the action space
+/// raises `IllegalActionError` saying so.
 #[pyfunction]
-fn action_name(index: usize) -> PyResult<String> {
+fn action_name(index: &Bound<'_, PyAny>) -> PyResult<String> {
+    let index = config::action_arg(index)?;
     index_name(index).ok_or_else(|| {
         IllegalActionError::new_err(format!(
             "action {index} is out of range: the action space is 0..{ACTION_SPACE_SIZE}"
