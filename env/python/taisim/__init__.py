@@ -66,6 +66,9 @@ from taisim._native import simulate as _simulate
 from taisim._native import load_decisions as _load_decisions
 from taisim import bot
 from taisim._seed import search_arg as _search_arg
+from taisim._seed import U32 as _U32, U64 as _U64
+from taisim._seed import int_arg as _int_arg, optional_int as _optional_int
+from taisim._seed import path_arg as _path_arg, variant_arg as _variant_arg
 from taisim._native import compare_json as _compare_json
 from taisim._native import replay_jsonl as _replay_jsonl
 from taisim._native import review_json as _review_json
@@ -109,7 +112,8 @@ def obs_rows(version=OBS_VERSION):
     ``UsageError``."""
     if isinstance(version, bool) or not isinstance(version, int):
         raise TypeError(f"obs_rows(): version must be an int, not {type(version).__name__}")
-    if version < 0:
+    # Past a u32 no version is known either: said as for any other, not as an OverflowError.
+    if not 0 <= version <= _U32:
         raise UsageError(f"observation version {version} is not one this build knows "
                          f"(1 to {OBS_VERSION})")
     return [ObsRow(i, name, meaning) for i, (name, meaning) in enumerate(_obs_rows(version))]
@@ -177,9 +181,7 @@ def _plain(request):
     """A request with a path-like ``variant`` given as its string."""
     variant = request.get("variant")
     if variant is not None and not isinstance(variant, str):
-        from taisim._seed import variant_arg
-
-        request = dict(request, variant=variant_arg(variant))
+        request = dict(request, variant=_variant_arg(variant))
     return request
 
 
@@ -208,14 +210,18 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     check how its parts were played, files that belong to no part) is a ``UserWarning``
     each; a run whose agents play its first deal otherwise than when it was started is not
     resumed (``UsageError``)."""
-    for name, value in (("deals", deals), ("games", games), ("seed", seed),
-                        ("threads", threads), ("part_size", part_size)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise TypeError(f"simulate(): {name} must be an int, not {type(value).__name__}")
-        if value is not None and value < 0:
-            raise UsageError(f"simulate(): {name} must not be negative, got {value}")
+    who = "simulate(): "
+    deals, games, seed, part_size = (
+        _int_arg(name, value, 0, _U64, optional=True, who=who)
+        for name, value in (("deals", deals), ("games", games), ("seed", seed),
+                            ("part_size", part_size)))
+    threads = _int_arg("threads", threads, 0, _U32, optional=True, who=who)
+    base, per_tai = (_optional_int(name, value, who=who)
+                     for name, value in (("base", base), ("per_tai", per_tai)))
     if out is not None:
-        out = str(out)
+        out = _path_arg(out, "out")
+    if variant is not None:
+        variant = _variant_arg(variant)
     return _simulate(out, variant=variant, deals=deals, games=games, seed=seed,
                      agents=agents, threads=threads, part_size=part_size, shard=shard,
                      log_actions=log_actions, base=base, per_tai=per_tai, resume=resume,
@@ -233,7 +239,7 @@ def compare(run_a, run_b, *, verify_checksums=True):
     ``responds_to_scoring``; ``warnings`` says what a reader must know first (no agent
     responds to the scoring table, the agents differ, ...). Runs of other walls raise
     ``ValueError`` naming the difference; a directory that is not a run, ``ValueError``."""
-    return _json.loads(_compare_json(_os_path(run_a), _os_path(run_b),
+    return _json.loads(_compare_json(_path_arg(run_a, "run_a"), _path_arg(run_b, "run_b"),
                                      verify_checksums=bool(verify_checksums)))
 
 
@@ -246,7 +252,7 @@ def replay(run, deal_id):
     A deal the run does not hold, or a directory that is not a run, raises ``UsageError``;
     agents that play otherwise than the run recorded, ``UsageError`` naming the seat or deal;
     a run whose files disagree with the replay, ``CorruptRunError``."""
-    text = _replay_jsonl(_os_path(run), _deal_id(deal_id))
+    text = _replay_jsonl(_path_arg(run, "run"), _deal_id(deal_id))
     return [_json.loads(line) for line in text.splitlines() if line]
 
 
@@ -263,23 +269,13 @@ def review(run, deal_id, seat, *, search=None):
     ``"search:2048:own=value"``); ``None`` is plain ``search``. Another agent's name raises
     ``UsageError``, a name of no agent ``AgentError``. It searches every legal action at each
     decision: seconds a deal at the default budget."""
-    return _json.loads(_review_json(_os_path(run), _deal_id(deal_id), seat,
+    return _json.loads(_review_json(_path_arg(run, "run"), _deal_id(deal_id), seat,
                                     search=_search_arg(search)))
 
 
 def _deal_id(deal_id):
     # bool is an int to Python; a deal id of True is a mistake, not deal 1.
-    if isinstance(deal_id, bool) or not isinstance(deal_id, int):
-        raise TypeError(f"deal_id must be an int, not {type(deal_id).__name__}")
-    if deal_id < 0:
-        raise UsageError(f"deal_id must be at least 0; got {deal_id}")
-    return deal_id
-
-
-def _os_path(path):
-    import os
-
-    return os.fspath(path)
+    return _int_arg("deal_id", deal_id, 0, _U64)
 
 
 def load_decisions(run, seats=None, out=None):
@@ -317,11 +313,33 @@ def load_decisions(run, seats=None, out=None):
     decisions) or arrays the caller allocated with ``numpy.empty``. The dict returned holds
     those same arrays, refilled (and the search labels, if any, in fresh arrays). A training loop that reloads its data this way skips the
     kernel's mapping of ~2 GB of fresh memory per million decisions, about two fifths of a
-    load's CPU time. Arrays of another shape, dtype or number of rows raise ``UsageError``
-    before any is written; after any other error their contents are unspecified."""
+    load's CPU time. Arrays of another shape, dtype or number of rows, or two arrays that
+    share memory (one a view of another), raise ``UsageError`` before any is written; after
+    any other error their contents are unspecified."""
     if seats is not None and not isinstance(seats, str):
         seats = ",".join(seats)
-    return _load_decisions(str(run), seats, out)
+    if out is not None:
+        _separate_arrays(out)
+    return _load_decisions(_path_arg(run, "run"), seats, out)
+
+
+#: The arrays ``load_decisions(out=...)`` refills.
+_OUT_KEYS = ("obs", "mask", "action", "reward", "seat", "deal", "step")
+
+
+def _separate_arrays(out):
+    """Refuses ``out`` arrays that share memory: filling one would overwrite another's
+    rows. The arrays are C-contiguous (checked in Rust), so numpy's bounds test is exact."""
+    import numpy as np
+
+    if not isinstance(out, dict):
+        return  # refused by the native call, as a TypeError
+    arrays = [(k, out.get(k)) for k in _OUT_KEYS if isinstance(out.get(k), np.ndarray)]
+    for i, (a, x) in enumerate(arrays):
+        for b, y in arrays[i + 1:]:
+            if np.may_share_memory(x, y):
+                raise UsageError(f"out[{a!r}] and out[{b!r}] share memory: each table column "
+                                 f"needs an array of its own")
 
 
 def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=None,
@@ -358,19 +376,15 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
     thread count ``UsageError`` (all ``ValueError``s); a policy file that cannot be read an
     ``OSError`` (``FileNotFoundError`` for a missing one); an ``exec:`` side that fails
     ``BotError``."""
-    for name, value in (("deals", deals), ("seed", seed), ("threads", threads)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise TypeError(f"arena(): {name} must be an int, not {type(value).__name__}")
-        if value is not None and value < 0:
-            raise UsageError(f"arena(): {name} must not be negative, got {value}")
+    deals = _int_arg("deals", deals, 0, _U64, who="arena(): ")
+    seed = _int_arg("seed", seed, 0, _U64, who="arena(): ")
+    threads = _int_arg("threads", threads, 0, _U32, optional=True, who="arena(): ")
     sides = [_arena_side(name, value) for name, value in (("candidate", candidate),
                                                           ("baseline", baseline))]
     if field is not None:
         field = _arena_side("field", field)
-    if variant is not None and not isinstance(variant, str):
-        from taisim._seed import variant_arg
-
-        variant = variant_arg(variant)
+    if variant is not None:
+        variant = _variant_arg(variant)
     return _json.loads(_arena(*sides, deals=deals, seed=seed, variant=variant,
                               threads=threads,
                               bot_timeout=None if bot_timeout is None else float(bot_timeout),

@@ -1,9 +1,10 @@
-"""Seeds and other integer arguments checked the same way by every environment.
+"""Seeds, paths and other arguments checked the same way by every environment and function.
 
 A seed is ``None`` (draw a fresh one) or an int in ``0 .. 2**64 - 1``: the engine's seeds are
 u64. Negative seeds and seeds of ``2**64`` or more are refused with ``taisim.UsageError`` (a
 ``ValueError``) by ``Env``, ``VecEnv`` and the AEC env alike, rather than wrapped into another
-seed silently.
+seed silently. Every integer argument goes through :func:`int_arg`, which names the argument
+and its range where the engine's fixed-width ints would give a bare ``OverflowError``.
 """
 
 import os
@@ -12,39 +13,67 @@ import numpy as np
 
 from taisim._native import ACTION_SPACE_SIZE, IllegalActionError, UsageError
 
-_U64 = (1 << 64) - 1
+U64 = (1 << 64) - 1
+U32 = (1 << 32) - 1
+I64 = (1 << 63) - 1
+
+
+def _bound(n):
+    """A range's end as the reader knows it: ``2**64 - 1`` rather than its twenty digits."""
+    for bits in (64, 63, 32):
+        if n == (1 << bits) - 1:
+            return f"2**{bits} - 1"
+    return str(n)
+
+
+def int_arg(name, value, lo, hi, *, optional=False, who=""):
+    """``value`` as a Python int in ``lo .. hi`` (both included): ``TypeError`` for what is no
+    int (a bool included), ``taisim.UsageError`` naming ``name`` (after ``who``, the function,
+    as ``"simulate(): "``) and the range for an int outside it. ``None`` passes when
+    ``optional``. The one check of every integer argument, so none reaches the engine's
+    fixed-width ints to fail there as a bare ``OverflowError``."""
+    if value is None and optional:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        allowed = "an int or None" if optional else "an int"
+        raise TypeError(f"{who}{name} must be {allowed}, not {type(value).__name__}")
+    value = int(value)
+    if not lo <= value <= hi:
+        negative = ", not negative" if value < 0 == lo else ""
+        raise UsageError(f"{who}{name} {value} is out of range: {name} must be "
+                         f"{_bound(lo)} to {_bound(hi)}{negative}")
+    return value
 
 
 def check_seed(seed):
     """``seed`` as a Python int, or None; a clear error for anything else."""
-    if seed is None:
-        return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-    seed = int(seed)
-    if not 0 <= seed <= _U64:
-        raise UsageError(f"seed {seed} is out of range: seeds are 0 .. 2**64 - 1")
-    return seed
+    return int_arg("seed", seed, 0, U64, optional=True)
 
 
 def to_u64(seed, rng: np.random.Generator) -> int:
     """``seed`` checked as by :func:`check_seed`, or a fresh u64 from ``rng`` when it is None."""
     seed = check_seed(seed)
     if seed is None:
-        return int(rng.integers(0, _U64, dtype=np.uint64, endpoint=True))
+        return int(rng.integers(0, U64, dtype=np.uint64, endpoint=True))
     return seed
 
 
-def check_action(action):
-    """One action index as a Python int: ints and 0-d integer arrays only. The range is
-    checked by the engine, which names the action space."""
+def one_action(action):
+    """One action as a Python int, of any size: ints and 0-d integer arrays only (an array of
+    more raises ``IllegalActionError``, what is no int ``TypeError``)."""
     if isinstance(action, np.ndarray):
         if action.ndim != 0:
             raise IllegalActionError(f"one action expected, got an array of shape {action.shape}")
         action = action[()]
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise TypeError(f"action must be an int, not {type(action).__name__}")
-    action = int(action)
+    return int(action)
+
+
+def check_action(action):
+    """One action index as a Python int (:func:`one_action`). The range is checked by the
+    engine, which names the action space."""
+    action = one_action(action)
     # The engine takes an i64; beyond it the action is out of range all the same.
     if not -(1 << 63) <= action < (1 << 63):
         raise IllegalActionError(f"action {action} is out of range: the action space is 0..{ACTION_SPACE_SIZE}")
@@ -57,23 +86,37 @@ def variant_arg(variant):
     if isinstance(variant, str):
         return variant
     if isinstance(variant, os.PathLike):
-        path = os.fspath(variant)
-        if isinstance(path, bytes):
-            path = os.fsdecode(path)
-        return path
+        return path_arg(variant, "variant")
     raise TypeError(f"variant must be a name or a path, not {type(variant).__name__}")
 
 
-def optional_int(name, value):
-    """``value`` (``base``, ``per_tai``) as an int or None; negative values are refused by the engine."""
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
-    value = int(value)
-    if not 0 <= value < (1 << 63):
-        raise UsageError(f"{name} must be between 0 and 2**63 - 1, got {value}")
-    return value
+def reraise_in_use(error, what):
+    """Raises ``taisim.UsageError`` in place of ``error`` when it is pyo3's refusal of a
+    second borrow of a native object (``RuntimeError: Already borrowed``): ``what`` (an
+    ``Env``, a ``VecEnv``) is in use by another thread. Any other error is left to the caller
+    to re-raise."""
+    if type(error) is RuntimeError and str(error) in ("Already borrowed",
+                                                      "Already mutably borrowed"):
+        raise UsageError(f"this {what} is in use by another thread: one environment takes "
+                         f"one call at a time") from None
+
+
+def optional_int(name, value, who=""):
+    """``value`` (``base``, ``per_tai``) as an int or None; the engine refuses stakes past the
+    settlement's bounds."""
+    return int_arg(name, value, 0, I64, optional=True, who=who)
+
+
+def path_arg(path, name="path"):
+    """A path given as ``str``, ``bytes`` or any ``os.PathLike``, as the ``str`` the engine
+    opens; anything else (an int, None) is a ``TypeError`` naming ``name``, as
+    ``os.fspath`` gives it, never a directory named after it."""
+    try:
+        path = os.fspath(path)
+    except TypeError:
+        raise TypeError(f"{name} must be a path (str, bytes or os.PathLike), "
+                        f"not {type(path).__name__}") from None
+    return os.fsdecode(path) if isinstance(path, bytes) else path
 
 
 def numpy_info(info):

@@ -211,3 +211,54 @@ def test_pettingzoo_env_factory():
     obs = env.observe(env.agent_selection)
     assert set(obs) == {"observation", "action_mask"}
     assert isinstance(taisim.aec.raw_env(), taisim.TaisimAEC)
+
+
+def test_integers_past_the_engines_range_name_the_argument(tmp_path):
+    """An int the engine's fixed-width integers cannot hold is refused by name and range
+    (``UsageError``; ``IllegalActionError`` for an action index), never a bare
+    ``OverflowError``; and before anything is written."""
+    big = 2**64
+    run = tmp_path / "never"
+    calls = [
+        (lambda: taisim.simulate(run, deals=5, seed=big), "seed"),
+        (lambda: taisim.simulate(run, deals=big), "deals"),
+        (lambda: taisim.simulate(run, deals=5, part_size=big), "part_size"),
+        (lambda: taisim.simulate(run, deals=5, threads=big), "threads"),
+        (lambda: taisim.simulate(run, deals=5, base=big), "base"),
+        (lambda: taisim.simulate(run, deals=5, per_tai=-1), "per_tai"),
+        (lambda: taisim.arena("greedy", "random", deals=2, seed=big), "seed"),
+        (lambda: taisim.arena("greedy", "random", deals=big), "deals"),
+        (lambda: taisim.replay(run, big), "deal_id"),
+        (lambda: taisim.review(run, big, "E"), "deal_id"),
+        (lambda: taisim.obs_rows(2**40), "observation version"),
+        (lambda: taisim.Env(opponents="random", per_tai=big), "per_tai"),
+    ]
+    for call, name in calls:
+        with pytest.raises(taisim.UsageError, match=name) as err:
+            call()
+        assert "out of range" in str(err.value) or "version" in name, err.value
+    assert not run.exists()
+    for bad in (-1, taisim.ACTION_SPACE_SIZE, big, -(2**70)):
+        with pytest.raises(taisim.IllegalActionError, match=f"action {bad} is out of range"):
+            taisim.action_name(bad)
+    with pytest.raises(TypeError):
+        taisim.action_name("pung")
+    assert taisim.action_name(np.int64(71)) == taisim.action_name(71)
+
+
+def test_paths_are_paths(tmp_path, monkeypatch):
+    """Path arguments take str, bytes or os.PathLike; an int or None is a TypeError, not a
+    directory named "5" or "None"."""
+    monkeypatch.chdir(tmp_path)
+    for bad in (5, None, 1.5):
+        with pytest.raises(TypeError, match="path"):
+            taisim.load_decisions(bad)
+        with pytest.raises(TypeError, match="path"):
+            taisim.replay(bad, 0)
+        if bad is not None:  # out=None is the default directory
+            with pytest.raises(TypeError, match="path"):
+                taisim.simulate(bad, deals=5)
+    assert list(tmp_path.iterdir()) == []
+    run = taisim.simulate(b"as-bytes", deals=3, threads=1, decisions="E")
+    assert pathlib.Path(run).resolve() == (tmp_path / "as-bytes").resolve()
+    assert len(taisim.load_decisions(b"as-bytes")["action"]) > 0

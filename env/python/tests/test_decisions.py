@@ -235,3 +235,24 @@ def test_a_labeller_must_be_a_search(tmp_path):
         taisim.simulate(tmp_path / "x", deals=2, decisions="all", label_with="greedy")
     with pytest.raises(taisim.UsageError, match="record decisions too"):
         taisim.simulate(tmp_path / "y", deals=2, label_with="search:4")
+
+
+def test_out_arrays_that_share_memory_are_refused_untouched(run):
+    d = taisim.load_decisions(run)
+    n = len(d["action"])
+    want = {k: d[k].copy() for k in KEYS}
+    views = [
+        ("seat", lambda d: d["action"].view(np.uint8)[:n], "action"),
+        ("step", lambda d: d["deal"].view(np.uint32)[:n], "deal"),
+        ("reward", lambda d: d["deal"].view(np.float32)[n:], "deal"),
+        ("mask", lambda d: d["obs"].reshape(-1)[: n * taisim.ACTION_SPACE_SIZE].reshape(n, -1),
+         "obs"),
+    ]
+    for key, view, under in views:
+        out = {k: d[k] for k in KEYS}
+        out[key] = view(out)
+        with pytest.raises(taisim.UsageError, match="share memory") as err:
+            taisim.load_decisions(run, out=out)
+        assert f"out[{key!r}]" in str(err.value) and f"out[{under!r}]" in str(err.value)
+        for k in KEYS:
+            assert (d[k] == want[k]).all(), k
