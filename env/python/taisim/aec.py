@@ -6,8 +6,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec, UsageError
-from taisim._seed import (check_action, check_seed, optional_int, search_arg, to_u64,
-                          variant_arg)
+from taisim._seed import (check_action, check_seed, optional_int, reraise_in_use, search_arg,
+                          to_u64, variant_arg)
 
 SEATS = ["E", "S", "W", "N"]
 
@@ -84,21 +84,32 @@ class TaisimAEC(AECEnv):
         self._sync()
 
     def observe(self, agent):
+        """``agent``'s observation dict now; before ``reset()``, ``UsageError`` (no deal is
+        dealt: PettingZoo asks nothing of ``observe`` then)."""
         obs, mask = self._native.observe(agent)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
-        self._native.step(None if action is None else check_action(action))
+        try:
+            self._native.step(None if action is None else check_action(action))
+        except RuntimeError as e:
+            reraise_in_use(e, "AEC env")
+            raise
         self._sync()
 
     def review(self, search=None):
         """The search agent's reasons at the decision of ``agent_selection`` now, as
-        ``taisim.Env.review`` gives them for a learner (the same dict). When no seat is to act
-        (the deal is over) it raises ``UsageError``."""
-        return self._native.review(search=search_arg(search))
+        ``taisim.Env.review`` gives them for a learner (the same dict). Before ``reset()``, or
+        when no seat is to act (the deal is over), it raises ``UsageError``."""
+        try:
+            return self._native.review(search=search_arg(search))
+        except RuntimeError as e:
+            reraise_in_use(e, "AEC env")
+            raise
 
     def render(self):
-        """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None."""
+        """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None; before
+        ``reset()``, ``UsageError``."""
         if self.render_mode == "ansi":
             return self._native.render()
         return None

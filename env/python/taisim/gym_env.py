@@ -4,8 +4,8 @@ import gymnasium as gym
 import numpy as np
 
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeEnv, UsageError
-from taisim._seed import (check_action, numpy_info, optional_int, search_arg, to_u64,
-                          variant_arg)
+from taisim._seed import (check_action, numpy_info, optional_int, reraise_in_use, search_arg,
+                          to_u64, variant_arg)
 
 
 class Env(gym.Env):
@@ -73,7 +73,11 @@ class Env(gym.Env):
             seed = to_u64(seed, None)
             # Seeds the generator later ``reset(seed=None)`` calls draw their deals from.
             super().reset(seed=seed)
-        obs, mask, info = self._native.reset(seed)
+        try:
+            obs, mask, info = self._native.reset(seed)
+        except RuntimeError as e:
+            reraise_in_use(e, "Env")
+            raise
         info = numpy_info(info)
         self._mask = mask
         info["action_mask"] = mask
@@ -83,7 +87,11 @@ class Env(gym.Env):
         action = check_action(action)
         if self._mask is None:
             raise RuntimeError("call reset() before step()")
-        obs, mask, reward, terminated, truncated, info = self._native.step(action)
+        try:
+            obs, mask, reward, terminated, truncated, info = self._native.step(action)
+        except RuntimeError as e:
+            reraise_in_use(e, "Env")
+            raise
         info = numpy_info(info)
         self._mask = mask
         info["action_mask"] = mask
@@ -114,10 +122,15 @@ class Env(gym.Env):
         (``scripts/bench_review.py``); the GIL is released.
         Another agent's name raises ``UsageError``, a name of no agent ``AgentError``.
         Before ``reset()`` or after the deal ends it raises ``UsageError``."""
-        return self._native.review(search=search_arg(search))
+        try:
+            return self._native.review(search=search_arg(search))
+        except RuntimeError as e:
+            reraise_in_use(e, "Env")
+            raise
 
     def render(self):
-        """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None."""
+        """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None. Before
+        ``reset()`` there is no table: ``UsageError``."""
         if self.render_mode == "ansi":
             return self._native.render()
         return None

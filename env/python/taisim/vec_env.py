@@ -7,7 +7,8 @@ from gymnasium.vector.utils import batch_space
 
 from taisim._native import (ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, IllegalActionError,
                             NativeVecEnv, UsageError)
-from taisim._seed import numpy_info, optional_int, search_arg, to_u64, variant_arg
+from taisim._seed import (numpy_info, optional_int, reraise_in_use, search_arg, to_u64,
+                          variant_arg)
 
 
 class VecEnv(_GymVectorEnv):
@@ -105,7 +106,11 @@ class VecEnv(_GymVectorEnv):
         if seed is not None:
             seed = to_u64(seed, None)
             self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
-        obs, masks = self._native.reset(to_u64(seed, self.np_random))
+        try:
+            obs, masks = self._native.reset(to_u64(seed, self.np_random))
+        except RuntimeError as e:
+            reraise_in_use(e, "VecEnv")
+            raise
         self._masks = masks
         return obs, {"action_mask": self._mask_out(masks),
                      "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
@@ -133,6 +138,8 @@ class VecEnv(_GymVectorEnv):
         return masks.copy() if self._legalize else masks
 
     def step(self, actions):
+        if self._masks is None:
+            raise RuntimeError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, not {actions.dtype}")
@@ -147,7 +154,7 @@ class VecEnv(_GymVectorEnv):
             raise IllegalActionError(f"environment {i}: action {int(actions[i])} is out of range: "
                              f"the action space is 0..{ACTION_SPACE_SIZE}")
         illegal = None
-        if self._legalize and self._masks is not None:
+        if self._legalize:
             # Past 2**63 an index wraps negative here: outside the space, so legalized too.
             actions = actions.astype(np.int64)
             inside = (actions >= 0) & (actions < ACTION_SPACE_SIZE)
@@ -158,9 +165,13 @@ class VecEnv(_GymVectorEnv):
             actions[illegal] = self._masks[illegal].argmax(axis=1)
         # One native call steps the batch and builds the whole info dict, ``final_info``
         # included, in the layout ``VectorEnv._add_info`` gives it.
-        obs, rewards, terminations, truncations, infos = self._native.step_gym(
-            np.ascontiguousarray(actions, dtype=np.int64)
-        )
+        try:
+            obs, rewards, terminations, truncations, infos = self._native.step_gym(
+                np.ascontiguousarray(actions, dtype=np.int64)
+            )
+        except RuntimeError as e:
+            reraise_in_use(e, "VecEnv")
+            raise
         self._masks = infos["action_mask"]
         infos["action_mask"] = self._mask_out(self._masks)
         if illegal is not None:
@@ -202,11 +213,15 @@ class VecEnv(_GymVectorEnv):
         ``scripts/bench_review.py``). ``search`` names the
         reviewing search as agents are named; ``None`` is plain ``search``. Before ``reset()``
         it raises ``UsageError``."""
-        return self._native.review(search=search_arg(search))
+        try:
+            return self._native.review(search=search_arg(search))
+        except RuntimeError as e:
+            reraise_in_use(e, "VecEnv")
+            raise
 
     def info(self, i):
         """The info of environment ``i``: its finished deal's right after an auto-reset, else
-        its current deal's."""
+        its current deal's. Before ``reset()``, ``UsageError``."""
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
             raise TypeError(f"i must be an int, not {type(i).__name__}")
         if not 0 <= int(i) < self.num_envs:

@@ -3,6 +3,8 @@
 import gymnasium as gym
 import numpy as np
 
+from taisim._seed import one_action
+
 
 class LegalizeActions(gym.ActionWrapper):
     """Replaces an illegal action by the lowest legal one before it reaches the environment.
@@ -19,10 +21,17 @@ class LegalizeActions(gym.ActionWrapper):
         self._replaced = False
 
     def action(self, action):
+        # One action, as taisim.Env takes it: an array of several is IllegalActionError,
+        # what is no int TypeError, before any mask is read.
+        action = one_action(action)
         mask = self.env.unwrapped.action_masks()
-        self._replaced = not (0 <= int(action) < mask.shape[0] and mask[int(action)] == 1)
-        if self._replaced:
-            return int(np.flatnonzero(mask)[0])
+        legal = np.flatnonzero(mask)
+        self._replaced = not (0 <= action < mask.shape[0] and mask[action] == 1)
+        if self._replaced and len(legal):
+            return int(legal[0])
+        # No legal action: the deal is over, and the environment says so when stepped
+        # ("reset before step"); nothing is replaced.
+        self._replaced = False
         return action
 
     def step(self, action):

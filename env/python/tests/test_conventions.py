@@ -262,3 +262,24 @@ def test_paths_are_paths(tmp_path, monkeypatch):
     run = taisim.simulate(b"as-bytes", deals=3, threads=1, decisions="E")
     assert pathlib.Path(run).resolve() == (tmp_path / "as-bytes").resolve()
     assert len(taisim.load_decisions(b"as-bytes")["action"]) > 0
+
+
+def test_nothing_is_shown_before_the_first_deal():
+    """Before ``reset()`` every call that reads the deal raises ``UsageError`` ("call
+    reset"), never an answer about a placeholder deal that was never dealt."""
+    aec = taisim.aec_env(render_mode="ansi")
+    for call in (lambda: aec.review(search="search:2"), lambda: aec.observe("E"), aec.render):
+        with pytest.raises(taisim.UsageError, match=r"call reset\(\)"):
+            call()
+    with pytest.raises(taisim.UsageError, match=r"call reset\(\)"):
+        taisim.Env(opponents="random", render_mode="ansi").render()
+    vec = taisim.VecEnv(2)
+    with pytest.raises(taisim.UsageError, match=r"call reset\(\)"):
+        vec.info(0)
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        taisim.VecEnv(2, illegal="legalize").step(np.array([-5, 0]))
+    aec.reset(seed=1)
+    assert aec.observe("E")["observation"].shape == taisim.OBS_SHAPE
+    assert aec.render().startswith("seed 1 ")
+    vec.reset(seed=1)
+    assert vec.info(0)["deal_seed"] > 0

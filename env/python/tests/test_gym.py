@@ -224,3 +224,22 @@ def test_torch_and_sb3_modules_load_on_first_use():
     assert done.stdout.split() == ["SB3VecEnv", "KindPolicy"]
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         taisim.nothing
+
+
+def test_legalize_actions_raises_what_the_env_raises():
+    """Past the deal's end, where nothing is legal, LegalizeActions replaces nothing and the
+    environment refuses the step as it would unwrapped; an array of actions is refused as the
+    environment refuses it."""
+    env = taisim.LegalizeActions(taisim.Env(opponents="random"))
+    _, info = env.reset(seed=4)
+    with pytest.raises(taisim.IllegalActionError, match="one action expected"):
+        env.step(np.array([1, 2]))
+    with pytest.raises(TypeError):
+        env.step("1")
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.unwrapped.step(0)

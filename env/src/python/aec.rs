@@ -14,6 +14,19 @@ use crate::{AecConfig, AecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH};
 #[pyclass(name = "NativeAec", module = "taisim._native")]
 pub(super) struct PyAec {
     env: AecEnv,
+    /// Whether `reset` has dealt a deal: before it the engine holds a placeholder, which no
+    /// observation, review or rendering may show.
+    dealt: bool,
+}
+
+impl PyAec {
+    fn dealt(&self) -> PyResult<()> {
+        if self.dealt {
+            Ok(())
+        } else {
+            Err(errors::not_dealt())
+        }
+    }
 }
 
 #[pymethods]
@@ -29,11 +42,13 @@ impl PyAec {
         };
         Ok(PyAec {
             env: AecEnv::new(config).map_err(errors::env)?,
+            dealt: false,
         })
     }
 
     fn reset(&mut self, seed: u64) {
         self.env.reset(seed);
+        self.dealt = true;
     }
 
     /// The seats still in the game, in order E S W N.
@@ -64,6 +79,7 @@ impl PyAec {
     /// `(obs, mask)` of a seat; the mask is all zeros unless the seat is to decide.
     fn observe<'py>(&self, py: Python<'py>, seat: &str) -> PyResult<ObsMask<'py>> {
         let seat = parse_seat(seat)?;
+        self.dealt()?;
         let mut obs = Array2::<f32>::zeros((OBS_CHANNELS, OBS_WIDTH));
         let mut mask = [0u8; ACTION_SPACE_SIZE];
         self.env
@@ -84,6 +100,7 @@ impl PyAec {
     /// `None`).
     #[pyo3(signature = (search = None))]
     fn review<'py>(&self, py: Python<'py>, search: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+        self.dealt()?;
         let seat = self.env.deal().to_act().ok_or_else(|| {
             errors::usage("no decision to review: the deal is over, or not yet dealt (call reset)")
         })?;
@@ -91,8 +108,9 @@ impl PyAec {
     }
 
     /// The table as text (`render_mode="ansi"`); the seat to act is marked `>`.
-    fn render(&self) -> String {
-        render_deal(self.env.deal(), None)
+    fn render(&self) -> PyResult<String> {
+        self.dealt()?;
+        Ok(render_deal(self.env.deal(), None))
     }
 
     /// The deal's result once it is over: `(outcome, winners, payer)`.

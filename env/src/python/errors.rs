@@ -103,6 +103,12 @@ pub(super) fn usage(e: impl std::fmt::Display) -> PyErr {
     UsageError::new_err(e.to_string())
 }
 
+/// A call that reads an environment's deal before its first `reset()`, while the engine
+/// holds a placeholder no one dealt.
+pub(super) fn not_dealt() -> PyErr {
+    usage("no deal yet: call reset() first")
+}
+
 /// A bug in taisim: what the library returned does not fit what it promised (an array of
 /// another shape than its row count gives).
 pub(super) fn bug(e: impl std::fmt::Display) -> PyErr {

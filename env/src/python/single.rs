@@ -15,6 +15,9 @@ use crate::Env;
 #[pyclass(name = "NativeEnv", module = "taisim._native")]
 pub(super) struct PyEnv {
     env: Env,
+    /// Whether `reset` has dealt a deal: before it the engine holds a placeholder, which
+    /// rendering must not show.
+    dealt: bool,
 }
 
 #[pymethods]
@@ -33,12 +36,14 @@ impl PyEnv {
         let config = env_config(variant, seat, opponents, reward, base, per_tai, bot_timeout)?;
         Ok(PyEnv {
             env: Env::new(&config).map_err(errors::env)?,
+            dealt: false,
         })
     }
 
     /// `(obs, mask, info)` of a new deal dealt from `seed`.
     fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Reset<'py>> {
         self.env.reset(seed);
+        self.dealt = true;
         if let Some(f) = self.env.bot_fault() {
             return Err(errors::bot(Box::new(f.clone())));
         }
@@ -90,7 +95,10 @@ impl PyEnv {
 
     /// The table as text (`render_mode="ansi"`); the learner's seat is marked `*`, the seat
     /// to act `>`.
-    fn render(&self) -> String {
-        render_deal(self.env.deal(), Some(self.env.seat()))
+    fn render(&self) -> PyResult<String> {
+        if !self.dealt {
+            return Err(errors::not_dealt());
+        }
+        Ok(render_deal(self.env.deal(), Some(self.env.seat())))
     }
 }

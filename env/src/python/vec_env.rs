@@ -329,6 +329,9 @@ impl PyVecEnv {
 
     /// The info of environment `i` (its finished deal's, right after an auto-reset).
     fn info<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
+        if !self.envs.is_started() {
+            return Err(errors::not_dealt());
+        }
         if i >= self.envs.num_envs() {
             return Err(errors::usage(format!(
                 "environment {i} does not exist ({} environments)",
