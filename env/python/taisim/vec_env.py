@@ -226,7 +226,11 @@ class VecEnv(_GymVectorEnv):
             raise TypeError(f"i must be an int, not {type(i).__name__}")
         if not 0 <= int(i) < self.num_envs:
             raise UsageError(f"environment {int(i)} does not exist ({self.num_envs} environments)")
-        return numpy_info(self._native.info(int(i)))
+        try:
+            return numpy_info(self._native.info(int(i)))
+        except RuntimeError as e:
+            reraise_in_use(e, "VecEnv")
+            raise
 
 
 def _regular(batch):

@@ -243,3 +243,40 @@ def test_a_forked_child_steps_batches():
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"child status {status}"
     play(envs, infos, 5)
+
+
+def test_a_batch_in_use_by_another_thread_says_so():
+    """A call on a batch while another thread steps it (the step releases the GIL) raises
+    UsageError saying the batch is in use, not pyo3's bare "Already borrowed"."""
+    import threading
+
+    from taisim._seed import reraise_in_use
+
+    with pytest.raises(taisim.UsageError, match="VecEnv is in use by another thread"):
+        reraise_in_use(RuntimeError("Already borrowed"), "VecEnv")
+    reraise_in_use(RuntimeError("something else"), "VecEnv")  # left to the caller
+    # Legalized: a thread's masks may be a step old when it steps.
+    envs = taisim.VecEnv(num_envs=512, threads=1, illegal="legalize")
+    envs.reset(seed=1)
+    errors = []
+
+    def play():
+        for _ in range(40):
+            masks = envs.action_masks()
+            try:
+                envs.step(masks.argmax(axis=1))
+            except Exception as e:  # noqa: BLE001 - every kind is recorded
+                errors.append(e)
+
+    threads = [threading.Thread(target=play) for _ in range(2)]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        try:
+            envs.info(0)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+    for t in threads:
+        t.join()
+    for e in errors:
+        assert isinstance(e, taisim.UsageError) and "in use by another thread" in str(e), repr(e)
