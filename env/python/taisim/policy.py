@@ -175,7 +175,14 @@ def policy_metadata(path):
         # safetensors caps its header at 100 MB; a larger length is no header.
         head += f.read(size) if size <= 100_000_000 else b""
     header, _ = safetensors_header(head, path)
-    return dict(header.get("__metadata__") or {})
+    meta = header.get("__metadata__")
+    if meta is None:
+        return {}
+    # safetensors' metadata is a map of strings to strings.
+    if not (isinstance(meta, dict) and all(isinstance(v, str) for v in meta.values())):
+        raise PolicyError(f"{os.fspath(path)}: its __metadata__ is not a map of strings to "
+                          f"strings: {json.dumps(meta)[:80]}")
+    return dict(meta)
 
 
 def safetensors_header(data, path):
@@ -207,9 +214,17 @@ def convert_json_policy(src, dst):
     "taisim-policy", "obs_version": .., "layers": [{"inputs", "outputs", "weights",
     "bias"}, ..]}``) to the safetensors format. The observation version must be the current
     one: weights for another layout cannot be converted, only retrained. A file that cannot be
-    converted raises ``taisim.PolicyError``."""
-    with open(src, encoding="utf-8") as f:
-        doc = json.load(f)
+    converted raises ``taisim.PolicyError`` naming it and the problem (one that cannot be read,
+    an ``OSError``)."""
+    name = os.fspath(src)
+    try:
+        with open(src, encoding="utf-8") as f:
+            doc = json.load(f)
+    except ValueError as e:  # not JSON, or not UTF-8
+        raise PolicyError(f"{name}: not a JSON policy file ({e})") from None
+    if not isinstance(doc, dict):
+        raise PolicyError(f"{name}: not a JSON policy file (a JSON object with format, "
+                          f"obs_version and layers), but a {type(doc).__name__}")
     if doc.get("format") != POLICY_FORMAT:
         raise PolicyError(f"{src}: format is {doc.get('format')!r}, expected {POLICY_FORMAT!r}")
     if doc.get("obs_version") != OBS_VERSION:
@@ -217,11 +232,33 @@ def convert_json_policy(src, dst):
             f"{src}: trained on observation version {doc.get('obs_version')}, this build "
             f"encodes version {OBS_VERSION}; such weights cannot be converted, only retrained"
         )
-    layers = []
-    for i, layer in enumerate(doc.get("layers") or []):
+    if not isinstance(doc.get("layers"), list):
+        raise PolicyError(f"{name}: its layers are not a list")
+    layers = [_json_layer(name, i, layer) for i, layer in enumerate(doc["layers"])]
+    try:
+        return _save(layers, dst)
+    except PolicyError as e:  # layers that do not chain, found before anything is written
+        raise PolicyError(f"{name}: {e}") from None
+
+
+def _json_layer(name, i, layer):
+    """Layer ``i`` of the JSON policy file ``name`` as ``(weight, bias)`` float32 arrays, or
+    ``PolicyError`` naming the file, the layer and what is wrong with it."""
+    if not isinstance(layer, dict):
+        raise PolicyError(f"{name}: layer {i} is a {type(layer).__name__}, not an object")
+    for key in ("inputs", "outputs", "weights", "bias"):
+        if key not in layer:
+            raise PolicyError(f"{name}: layer {i} has no {key!r}")
+    inputs, outputs = layer["inputs"], layer["outputs"]
+    for key, n in (("inputs", inputs), ("outputs", outputs)):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise PolicyError(f"{name}: layer {i}: {key} is {n!r}, not a count of at least 1")
+    try:
         w = np.asarray(layer["weights"], dtype=np.float32)
-        if w.size != layer["outputs"] * layer["inputs"]:
-            raise PolicyError(f"{src}: layer {i} has {w.size} weights, expected "
-                             f"{layer['outputs']} x {layer['inputs']}")
-        layers.append((w.reshape(layer["outputs"], layer["inputs"]), layer["bias"]))
-    return _save(layers, dst)
+        b = np.asarray(layer["bias"], dtype=np.float32)
+    except (TypeError, ValueError) as e:
+        raise PolicyError(f"{name}: layer {i}: its weights or bias are not numbers ({e})") from None
+    if w.ndim != 1 or w.size != outputs * inputs:
+        raise PolicyError(f"{name}: layer {i} has {w.size} weights, expected "
+                          f"{outputs} x {inputs} in a flat list")
+    return w.reshape(outputs, inputs), b

@@ -283,3 +283,51 @@ def test_nothing_is_shown_before_the_first_deal():
     assert aec.render().startswith("seed 1 ")
     vec.reset(seed=1)
     assert vec.info(0)["deal_seed"] > 0
+
+
+TRAINED = pathlib.Path(__file__).resolve().parents[3] / "agents" / "policies" / "trained.safetensors"
+
+
+def test_malformed_policy_files_are_policy_errors_naming_the_file(tmp_path):
+    import json
+    import struct
+
+    good = {"inputs": 2, "outputs": 1, "weights": [0.5, 0.5], "bias": [0.0]}
+    docs = {
+        "array.json": [1],
+        "no_weights.json": {"layers": [{"inputs": 1, "outputs": 1, "bias": [0]}]},
+        "text_bias.json": {"layers": [dict(good, bias="ab")]},
+        "layer_list.json": {"layers": [[1, 2]]},
+        "count.json": {"layers": [dict(good, inputs="2")]},
+        "layers.json": {"layers": 3},
+        "chain.json": {"layers": [good]},
+    }
+    for name, doc in docs.items():
+        if isinstance(doc, dict):
+            doc = dict(doc, format="taisim-policy", obs_version=taisim.OBS_VERSION)
+        (tmp_path / name).write_text(json.dumps(doc))
+    (tmp_path / "not.json").write_text("{not json")
+    (tmp_path / "latin1.json").write_bytes(b'{"\xff": 1}')
+    for name in [*docs, "not.json", "latin1.json"]:
+        with pytest.raises(taisim.PolicyError, match=re.escape(name)):
+            taisim.convert_json_policy(tmp_path / name, tmp_path / "out.safetensors")
+    assert not (tmp_path / "out.safetensors").exists()
+    for meta in ([1], {"format": 1}, "x"):
+        header = json.dumps({"__metadata__": meta}).encode()
+        path = tmp_path / "meta.safetensors"
+        path.write_bytes(struct.pack("<Q", len(header)) + header)
+        with pytest.raises(taisim.PolicyError, match="meta.safetensors.*__metadata__"):
+            taisim.policy_metadata(path)
+    assert taisim.policy_metadata(TRAINED)["format"] == "taisim-policy"
+
+
+def test_policy_logits_refuses_observations_that_are_not_numbers():
+    obs = np.zeros((3, *taisim.OBS_SHAPE), dtype=np.float32)
+    assert np.isfinite(taisim.policy_logits(TRAINED, obs)).all()
+    for value in (np.nan, np.inf, -np.inf):
+        bad = obs.copy()
+        bad[2, 5, 7] = value
+        with pytest.raises(taisim.UsageError, match=f"(?i)observation 2 holds {value}"):
+            taisim.policy_logits(TRAINED, bad)
+    with pytest.raises(taisim.UsageError, match="finite"):
+        taisim.policy_logits(TRAINED, np.full((1, 2210), np.nan))

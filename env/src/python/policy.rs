@@ -82,8 +82,8 @@ type KindTensors<'py> = (
 
 /// Loads the policy file at `path` and scores every action for each observation of `obs`
 /// (float32, shape `(n, OBS_CHANNELS, OBS_WIDTH)` or `(n, OBS_LEN)`); returns `(n,
-/// ACTION_SPACE_SIZE)` float32. A bad file raises `taisim.PolicyError`, a bad shape
-/// `taisim.UsageError` (both `ValueError`s), naming the problem.
+/// ACTION_SPACE_SIZE)` float32. A bad file raises `taisim.PolicyError`, a bad shape or a NaN
+/// or infinite value `taisim.UsageError` (both `ValueError`s), naming the problem.
 #[pyfunction]
 pub fn policy_logits<'py>(
     py: Python<'py>,
@@ -101,6 +101,16 @@ pub fn policy_logits<'py>(
         )));
     }
     let flat: Vec<f32> = obs.iter().copied().collect();
+    // A NaN or infinite input scores as if it were a number (ReLU drops a NaN), so a
+    // broken observation would pass for a real one.
+    if let Some(at) = flat.iter().position(|v| !v.is_finite()) {
+        return Err(errors::usage(format!(
+            "observation {} holds {} (value {} of its {OBS_LEN}): observations are finite",
+            at / OBS_LEN,
+            flat[at],
+            at % OBS_LEN
+        )));
+    }
     let mut out = Array2::<f32>::zeros((n, ACTION_SPACE_SIZE));
     let mut scratch = policy.scratch();
     for (row, mut dst) in flat.chunks_exact(OBS_LEN).zip(out.rows_mut()) {
