@@ -34,7 +34,14 @@ class Env(gym.Env):
             ``search``, ``search:N``, ``exec:COMMAND``: a program speaking ``docs/protocol.md``,
             one process serving every seat that names it).
         reward: ``points`` (the seat's settlement for the deal, zero-sum) or ``win_loss``
-            (+1/-1/0).
+            (+1/-1/0). Rewards are float32 (``info["rewards"]`` too): a settlement is exact,
+            and the four seats' rewards sum to exactly zero, while no payment passes
+            ``2**24`` (16,777,216) points. The default stakes stay far below it; stakes that
+            make a deal's payments pass it (``base`` or ``per_tai`` in the millions, or
+            hundreds of thousands with a hand of tens of tai) give rewards rounded to
+            float32, which then need not sum to zero. The engine knows no bound of a deal's
+            largest payment under a variant, so such stakes are not refused: scale them
+            down (a learner plays the same game at any scale).
         base, per_tai: the points reward pays ``base + tai × per_tai``. Unset, ``per_tai`` is
             the variant's and ``base`` the variant's 底, or one tai's worth where that is 0 (as
             in every shipped variant), so every win earns a positive reward, 0-tai wins too.

@@ -331,3 +331,22 @@ def test_policy_logits_refuses_observations_that_are_not_numbers():
             taisim.policy_logits(TRAINED, bad)
     with pytest.raises(taisim.UsageError, match="finite"):
         taisim.policy_logits(TRAINED, np.full((1, 2210), np.nan))
+
+
+def test_float32_rewards_are_documented_with_their_bound():
+    """Rewards are float32: the Env's docstring says up to where a settlement stays exact and
+    zero-sum (2**24 points), and past it, as with stakes of a billion, they are rounded."""
+    assert "2**24" in taisim.Env.__doc__ and "float32" in taisim.Env.__doc__
+    env = taisim.Env(opponents="random", base=999_999_999, per_tai=999_999_999)
+    for seed in range(100):
+        _, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            win = [i for i in np.flatnonzero(info["action_mask"])
+                   if taisim.action_name(i) == "win"]
+            _, _, terminated, _, info = env.step(win[0] if win else first_legal(info["action_mask"]))
+        if info["winners"]:
+            break
+    rewards = info["rewards"]
+    assert max(abs(r) for r in rewards) > 2**24
+    assert all(r == np.float32(r) for r in rewards)
