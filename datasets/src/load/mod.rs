@@ -100,7 +100,13 @@ pub(crate) enum Wide {
 
 /// Reads the decisions table of the run in `dir`, only the rows of `seats` if given.
 /// Errors name the problem: no such run, a run written without `--decisions`, a part
-/// that is missing, unreadable, damaged or of another layout.
+/// that is missing, unreadable, damaged or of another layout, or a row no run records (a
+/// seat, action or mask byte out of range, an action its own mask forbids, a reward that is
+/// not finite, an observation numerator above its denominator), named by its file and row.
+///
+/// A part's SHA-256 is not compared with the manifest's: a part rewritten by another tool
+/// (other pages, compression) reads as long as its rows pass; `taisim compare` verifies
+/// checksums.
 pub fn load_decisions(dir: &Path, seats: Option<DecisionSeats>) -> Result<Decisions, HarnessError> {
     load(dir, seats, Wide::Pages, None)
 }

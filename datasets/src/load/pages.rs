@@ -4,6 +4,7 @@
 //! reader into the same place.
 
 use std::ops::Range;
+use std::path::Path;
 
 use arrow_array::cast::AsArray;
 use arrow_array::Array;
@@ -16,6 +17,9 @@ use super::paging::prefault;
 use super::part::{page_reader, Group, PartBytes};
 use super::{bad, leaf, unreadable, TASK_BYTES, WIDE};
 use crate::error::HarnessError;
+use crate::table::obs_denominators;
+use taisim_agents::space::index_name;
+use taisim_agents::{ACTION_SPACE_SIZE, OBS_LEN, OBS_WIDTH};
 
 /// A share of one wide column of one row group, and the slice of the output it fills.
 pub(super) struct Task<'a> {
@@ -25,6 +29,8 @@ pub(super) struct Task<'a> {
     /// The data pages it reads (all of them through Arrow), and the first one's first row.
     pub pages: Range<usize>,
     pub first_row: usize,
+    /// How many of the group's kept rows come before the first one it fills.
+    pub first_kept: usize,
     pub dest: &'a mut [u8],
 }
 
@@ -44,6 +50,7 @@ pub(super) fn plan<'a>(
             column,
             pages: 0..0,
             first_row: 0,
+            first_kept: 0,
             dest,
         });
         return;
@@ -55,23 +62,25 @@ pub(super) fn plan<'a>(
             .map_or(rows.len(), |k| k[rows].iter().filter(|&&k| k).count())
     };
     let mut rest = dest;
-    let (mut start, mut first_row, mut row) = (0, 0, 0);
+    let (mut start, mut first_row, mut row, mut first_kept) = (0, 0, 0, 0);
     for (i, &n) in pages.iter().enumerate() {
         row += n;
         let last = i + 1 == pages.len();
         if (row - first_row) * width >= TASK_BYTES || last {
-            let len = kept(first_row..row) * width;
-            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            let rows = kept(first_row..row);
+            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(rows * width);
             rest = tail;
             tasks.push(Task {
                 group: g,
                 column,
                 pages: start..i + 1,
                 first_row,
+                first_kept,
                 dest: mine,
             });
             start = i + 1;
             first_row = row;
+            first_kept += rows;
         }
     }
 }
@@ -101,9 +110,74 @@ impl Task<'_> {
             if top > 1 {
                 return Err(bad(&part.path, format!("a mask byte is {top}, not 0 or 1")));
             }
+            check_actions_legal(group, &part.path, self.first_kept, self.dest)
+        } else {
+            check_numerators(group, &part.path, self.first_kept, self.dest)
         }
-        Ok(())
     }
+}
+
+/// Checks every row of `masks` (the group's kept rows from `first_kept` on) allows the
+/// action its decision took: the table records only legal actions.
+fn check_actions_legal(
+    group: &Group,
+    path: &Path,
+    first_kept: usize,
+    masks: &[u8],
+) -> Result<(), HarnessError> {
+    let actions = &group.small.action[first_kept..];
+    for (j, (mask, &a)) in masks
+        .chunks_exact(ACTION_SPACE_SIZE)
+        .zip(actions)
+        .enumerate()
+    {
+        // `read_group` checked every action lies in the action space.
+        if mask[a as usize] != 1 {
+            return Err(bad(
+                path,
+                format!(
+                    "row {}: its action {a} ({}) is not legal by its own mask",
+                    group.part_row(first_kept + j),
+                    index_name(a as usize).unwrap_or_default()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks no observation numerator of `obs` (the group's kept rows from `first_kept` on) is
+/// above its cell's denominator, so that `obs × obs_scale` lies in the observation space's
+/// [0, 1]. A fold the compiler vectorises per row; the cell looked for only once one is bad.
+fn check_numerators(
+    group: &Group,
+    path: &Path,
+    first_kept: usize,
+    obs: &[u8],
+) -> Result<(), HarnessError> {
+    let den = obs_denominators();
+    for (j, row) in obs.chunks_exact(OBS_LEN).enumerate() {
+        let over = row
+            .iter()
+            .zip(den.iter())
+            .fold(false, |over, (&v, &d)| over | (v > d));
+        if over {
+            let cell = row.iter().zip(den.iter()).position(|(v, d)| v > d);
+            let cell = cell.unwrap_or(0);
+            return Err(bad(
+                path,
+                format!(
+                    "row {}: observation cell (row {}, column {}) holds {}/{}, above 1",
+                    group.part_row(first_kept + j),
+                    cell / OBS_WIDTH,
+                    cell % OBS_WIDTH,
+                    row[cell],
+                    den[cell]
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Decompresses the data pages `skip..skip + pages.len()` of wide column `column` of
@@ -327,7 +401,6 @@ fn read_arrow(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use taisim_agents::OBS_LEN;
 
     /// A page's values fill their place exactly or are an error saying what the page held:
     /// the near misses are a byte short or over, decompressed or stored.

@@ -36,11 +36,29 @@ pub(super) struct PartBytes {
 pub(super) struct Group {
     pub part: usize,
     pub index: usize,
+    /// The part's row its first row is.
+    pub start: usize,
     pub rows: usize,
     pub small: Small,
     /// `None`: every row is kept.
     pub keep: Option<Vec<bool>>,
     pub pages: [Option<Vec<usize>>; 2],
+}
+
+impl Group {
+    /// The part's row of the group's `kept`-th kept row (for errors).
+    pub fn part_row(&self, kept: usize) -> usize {
+        let row = match &self.keep {
+            None => kept,
+            Some(keep) => keep
+                .iter()
+                .enumerate()
+                .filter(|(_, &k)| k)
+                .nth(kept)
+                .map_or(kept, |(r, _)| r),
+        };
+        self.start + row
+    }
 }
 
 #[derive(Default)]
@@ -127,6 +145,10 @@ pub(super) fn read_group(
     let path = &part.path;
     let meta = part.meta.metadata().row_group(index);
     let rows = usize::try_from(meta.num_rows()).map_err(|_| bad(path, "a negative row count"))?;
+    let start = (0..index)
+        .map(|g| part.meta.metadata().row_group(g).num_rows())
+        .sum::<i64>();
+    let start = usize::try_from(start).map_err(|_| bad(path, "a negative row count"))?;
     let labelled = part.meta.schema().fields().len() > leaf::SEARCH_ACTION;
     let mut leaves = vec![
         leaf::DEAL,
@@ -183,6 +205,19 @@ pub(super) fn read_group(
                 format!("action index {a} is outside the action space"),
             ));
         }
+        // A deal's settlement is a whole number of points: never NaN or infinite. Checked by
+        // a fold the compiler vectorises, the row looked for only once one is known bad.
+        if !reward.iter().fold(true, |ok, r| ok & r.is_finite()) {
+            let i = reward.iter().position(|r| !r.is_finite()).unwrap_or(0);
+            let row = start + keep.as_ref().map_or(small.seat.len(), Vec::len) + i;
+            return Err(bad(
+                path,
+                format!(
+                    "row {row}: its reward is {}, not a number of points",
+                    reward[i]
+                ),
+            ));
+        }
         let kept_before = keep.as_ref().map_or(0, Vec::len);
         match (&mut keep, seats) {
             (Some(keep), Some(wanted)) => {
@@ -227,6 +262,7 @@ pub(super) fn read_group(
     Ok(Group {
         part: p,
         index,
+        start,
         rows,
         small,
         keep,

@@ -304,7 +304,12 @@ def load_decisions(run, seats=None, out=None):
     ``seats`` keeps only those seats' rows: ``"E,S"`` or a list such as ``["E", "S"]``.
     A missing run or a run without a decisions table raises ``UsageError``; a damaged part
     ``CorruptRunError`` (both ``ValueError``s; ``OSError`` if it cannot be read), each naming
-    the file.
+    the file. A part is checked against the manifest's row count and the table's schema, and
+    its rows for what no run records (the row is named): a seat, action or mask byte out of
+    range, an action its own mask forbids, a reward that is NaN or infinite, an observation
+    numerator above its denominator (outside ``[0, 1]`` once scaled). Its SHA-256 is not
+    compared with the manifest's: a part rewritten by another tool (other pages,
+    compression) reads as long as its rows pass; ``taisim.compare`` verifies checksums.
 
     ``out`` reads the table into existing arrays instead of new ones: a dict holding
     ``obs``, ``mask``, ``action``, ``reward``, ``seat``, ``deal`` and ``step`` arrays of the

@@ -256,3 +256,71 @@ def test_out_arrays_that_share_memory_are_refused_untouched(run):
         assert f"out[{key!r}]" in str(err.value) and f"out[{under!r}]" in str(err.value)
         for k in KEYS:
             assert (d[k] == want[k]).all(), k
+
+
+def rewritten_run(tmp_path, change, **write):
+    """A fresh run whose first decisions part is written again by PyArrow (valid Parquet, its
+    manifest record updated) with ``change(columns)`` applied to its columns as numpy
+    arrays."""
+    import hashlib
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run = tmp_path / "run"
+    taisim.simulate(run, deals=30, seed=3, threads=1, decisions="all")
+    part = run / "decisions" / "part-00000.parquet"
+    table = pq.read_table(part)
+    n = table.num_rows
+    cols = {
+        "obs": np.frombuffer(b"".join(table["obs"].to_pylist()), np.uint8).reshape(n, -1).copy(),
+        "mask": np.frombuffer(b"".join(table["mask"].to_pylist()), np.uint8).reshape(n, -1).copy(),
+        "action": table["action"].to_numpy().copy(),
+        "reward": table["reward"].to_numpy().copy(),
+    }
+    change(cols)
+    for name in cols:
+        field = table.schema.field(name)
+        values = cols[name]
+        if values.ndim == 2:
+            values = [row.tobytes() for row in values]
+        table = table.set_column(table.schema.get_field_index(name), field,
+                                 pa.array(values, type=field.type))
+    pq.write_table(table, part, **write)
+    manifest = json.loads((run / "manifest.json").read_text())
+    record = manifest["parts"][0]["decisions"]
+    data = part.read_bytes()
+    record["bytes"], record["sha256"] = len(data), hashlib.sha256(data).hexdigest()
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    return run, table["seat"].to_numpy()
+
+
+@pytest.mark.parametrize("write", [{"compression": "none"},
+                                   {"use_dictionary": False, "compression": "zstd"}],
+                         ids=["arrow-path", "page-path"])
+def test_impossible_rows_in_valid_parquet_are_corrupt(tmp_path, write):
+    """A part rewritten with valid Parquet whose rows no run can hold: a NaN reward, an action
+    its own mask forbids, an observation numerator above its denominator (outside the
+    observation space once scaled). Each is a CorruptRunError naming the file and row."""
+    row = 5
+
+    def nan_reward(c):
+        c["reward"][row] = np.nan
+
+    def forbidden_action(c):
+        c["mask"][row, c["action"][row]] = 0
+
+    def numerator(c):
+        c["obs"][row, 3] = 255
+
+    cases = [(nan_reward, "reward is nan"), (forbidden_action, "not legal by its own mask"),
+             (numerator, r"observation cell \(row 0, column 3\) holds 255/4")]
+    for i, (change, message) in enumerate(cases):
+        run, seats = rewritten_run(tmp_path / str(i), change, **write)
+        with pytest.raises(taisim.CorruptRunError,
+                           match=f"(?i)part-00000.parquet.*row {row}: .*{message}"):
+            taisim.load_decisions(run)
+        # Read through a seat filter, the row is still named by its place in the file.
+        with pytest.raises(taisim.CorruptRunError, match=f"(?i)row {row}: .*{message}"):
+            taisim.load_decisions(run, seats="ESWN"[seats[row]])
+    untouched, _ = rewritten_run(tmp_path / "same", lambda c: None, **write)
+    assert len(taisim.load_decisions(untouched)["action"]) > row
