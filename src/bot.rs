@@ -45,6 +45,17 @@ fn refuse(message: String) -> Failure {
 }
 
 /// Reading or writing a pipe failed, which is not the input's fault (exit 1).
+/// A request's deal number: every message to a bot names its deal (docs/protocol.md), and a
+/// missing or malformed one taken as deal 0 would be blamed on a deal that never started.
+fn deal_of(v: &Value) -> Result<u64, String> {
+    match v.get("deal") {
+        Some(d) => d
+            .as_u64()
+            .ok_or_else(|| format!("\"deal\" is {d}, not a whole number")),
+        None => Err("a request without its deal (\"deal\")".into()),
+    }
+}
+
 fn broken(what: &str, e: io::Error) -> Failure {
     Failure::from(CliError::Io(io::Error::new(
         e.kind(),
@@ -103,7 +114,7 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
             }
             _ if !hello => return Err(at("the table's first message must be its hello".into())),
             "act" => {
-                let deal = v.get("deal").and_then(Value::as_u64).unwrap_or(0);
+                let deal = deal_of(&v).map_err(at)?;
                 let seat = v
                     .get("seat")
                     .and_then(Value::as_str)
@@ -148,7 +159,7 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
                     .map_err(|e| broken("writing standard output", e))?;
             }
             "abort" => {
-                let deal = v.get("deal").and_then(Value::as_u64).unwrap_or(0);
+                let deal = deal_of(&v).map_err(at)?;
                 if let Some(seat) = v
                     .get("seat")
                     .and_then(Value::as_str)

@@ -623,6 +623,14 @@ fn taisim_bot_refuses_bad_input_with_exit_2() {
             "line 3: a request for deal 9 seat S, which never started",
         ),
         (
+            after_hello(r#"{"type":"act","deal":"1","seat":"S","step":1,"legal":[]}"#),
+            "line 3: \"deal\" is \"1\", not a whole number",
+        ),
+        (
+            after_hello(r#"{"type":"abort","seat":"S"}"#),
+            "line 3: a request without its deal (\"deal\")",
+        ),
+        (
             after_hello(r#"{"type":"discard","deal":1,"actor":"E","tile":"5m","ready":false}"#),
             "line 3: a message to a bot names its seat",
         ),
