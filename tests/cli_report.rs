@@ -130,7 +130,7 @@ fn impossible_manifests_are_named_not_divided_by() {
     let manifest = run.join("manifest.json");
     let good = std::fs::read_to_string(&manifest).unwrap();
     type Edit = fn(&mut serde_json::Value);
-    let edits: [(&str, Edit, &str); 4] = [
+    let edits: [(&str, Edit, &str); 6] = [
         (
             "part size 0",
             |m| m["spec"]["part_size"] = 0.into(),
@@ -147,6 +147,16 @@ fn impossible_manifests_are_named_not_divided_by() {
             "shard",
         ),
         ("no deals", |m| m["spec"]["count"] = 0.into(), "at least 1"),
+        (
+            "stakes past the bounds",
+            |m| m["spec"]["base"] = 1_000_000_000_000i64.into(),
+            "base = 1000000000000 is out of bounds",
+        ),
+        (
+            "negative stakes",
+            |m| m["spec"]["per_tai"] = (-1).into(),
+            "per_tai = -1 is out of bounds",
+        ),
     ];
     let mut handled = 0;
     for (name, edit, needle) in edits {
@@ -173,9 +183,125 @@ fn impossible_manifests_are_named_not_divided_by() {
             handled += 1;
         }
     }
-    assert_eq!(handled, 12);
+    assert_eq!(handled, 18);
     std::fs::write(&manifest, good).unwrap();
     let o = taisim(&["report", run.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+/// A run directory copied whole, for a test to damage.
+fn copy_run(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            copy_run(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+/// The run, its commands' exit status and what they print, for a manifest edited to
+/// contradict its parts' footers: every reader refuses it as a damaged run (exit 1, as
+/// `report` treats a part that disagrees with its record), naming the file and the field.
+fn refused_by_every_reader(run: &Path, other: &Path, deal: &str, file: &str, field: &str) {
+    let (run, other) = (run.to_str().unwrap(), other.to_str().unwrap());
+    for args in [
+        &["report", run][..],
+        &["report", run, "--no-checksums", "--json"],
+        &["replay", run, deal],
+        &["compare", other, run],
+    ] {
+        let o = taisim(args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(file), "{args:?}: {err}");
+        assert!(err.contains(field), "{args:?}: {err}");
+        assert!(err.contains("footer"), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}: {}", text(&o.stdout));
+    }
+    assert!(!Path::new(run).join("report.md").exists());
+}
+
+/// The checksums in a manifest vouch only for the bytes it lists: a spec edited by hand, or
+/// another run's part copied in with its record, must not be read under the manifest's
+/// header. Each part's footer records its run, and the readers check it as `--resume` does.
+#[test]
+fn manifests_that_contradict_their_parts_footers_are_refused() {
+    let scratch = Scratch::new("footers");
+    let a = scratch.0.join("a");
+    let b = scratch.0.join("b");
+    simulate(&a);
+    let o = taisim(&[
+        "simulate",
+        "--deals",
+        "400",
+        "--part-size",
+        "150",
+        "--agents",
+        "greedy",
+        "--seed",
+        "6",
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        b.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let manifest = |run: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap()
+    };
+    let write = |run: &Path, m: &serde_json::Value| {
+        std::fs::write(
+            run.join("manifest.json"),
+            serde_json::to_string_pretty(m).unwrap(),
+        )
+        .unwrap()
+    };
+
+    // The unit edited: every part's footer says deals.
+    let games = scratch.0.join("games");
+    copy_run(&a, &games);
+    let mut m = manifest(&games);
+    m["spec"]["unit"] = "games".into();
+    write(&games, &m);
+    refused_by_every_reader(
+        &games,
+        &a,
+        "3",
+        "part-00000.parquet",
+        "unit: the file has deals, the manifest has games",
+    );
+
+    // Run B's part 1 in A's place, with B's record and row totals: its checksums hold.
+    let mixed = scratch.0.join("mixed");
+    copy_run(&a, &mixed);
+    for table in ["deals", "wins", "tai"] {
+        let name = Path::new(table).join("part-00001.parquet");
+        std::fs::copy(b.join(&name), mixed.join(&name)).unwrap();
+    }
+    let (mut m, theirs) = (manifest(&mixed), manifest(&b));
+    m["parts"][1] = theirs["parts"][1].clone();
+    for table in ["deals", "wins", "tai"] {
+        let rows = |m: &serde_json::Value| {
+            (0..3)
+                .map(|p| m["parts"][p][table]["rows"].as_u64().unwrap())
+                .sum::<u64>()
+        };
+        m["rows"][table] = rows(&m).into();
+    }
+    write(&mixed, &m);
+    refused_by_every_reader(
+        &mixed,
+        &a,
+        "160",
+        "deals/part-00001.parquet",
+        "seed: the file has 6, the manifest has 5",
+    );
+    // Deals of the run's own parts still replay.
+    let o = taisim(&["replay", mixed.to_str().unwrap(), "3"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
 

@@ -114,6 +114,16 @@ impl Manifest {
         self.format == MANIFEST_FORMAT
     }
 
+    /// The format of the footers of the run's part files ([`crate::PartOrigin::format`]):
+    /// `taisim-part/1` in a `taisim-run/1` run (whose earliest parts have no footer record
+    /// at all), this taisim's otherwise.
+    pub(crate) fn part_format(&self) -> &'static str {
+        match self.format.as_str() {
+            "taisim-run/1" => "taisim-part/1",
+            _ => crate::spec::PART_ORIGIN_FORMAT,
+        }
+    }
+
     /// The manifest's file name: `manifest.json`, or one per shard so shards can share a
     /// directory.
     pub fn file_name(shard: Shard) -> String {

@@ -166,7 +166,7 @@ pub enum FooterError {
 }
 
 /// The origin a Parquet footer records.
-fn origin_of(meta: &parquet::file::metadata::FileMetaData) -> Origin {
+pub(crate) fn origin_of(meta: &parquet::file::metadata::FileMetaData) -> Origin {
     let Some(value) = meta
         .key_value_metadata()
         .and_then(|kv| kv.iter().find(|kv| kv.key == PART_ORIGIN_KEY))

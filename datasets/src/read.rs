@@ -2,9 +2,10 @@
 //! record, and each table's rows as Arrow record batches of only the columns asked for.
 //!
 //! [`Run::open`] checks what is cheap to check (the manifests agree with each other and with
-//! `variant.toml`, every recorded part lies in its shard's range and exists); each part file
-//! is checked when it is opened ([`PartFile::open`]: its footer's rows and its size against
-//! the manifest) and, on request, read whole for its SHA-256 ([`verify_checksum`]). Reading
+//! `variant.toml`, every recorded part lies in its shard's range and exists, the first part
+//! of each manifest records the run the manifest describes); each part file is checked when
+//! it is opened ([`Run::open_part`]: its footer's rows, its size and the run it records
+//! against the manifest) and, on request, read whole for its SHA-256 ([`verify_checksum`]). Reading
 //! streams one batch at a time, so memory does not grow with the run.
 
 use std::fs::File;
@@ -205,13 +206,24 @@ impl Run {
                 warnings.push(format!("{problem}; its files are read from there"));
             }
         }
-        Ok(Run {
+        let run = Run {
             dir: dir.to_path_buf(),
             manifests,
             parts,
             warnings,
             unrecorded,
-        })
+        };
+        // The spec is what every reader goes by before it reads a row (the report's header,
+        // the comparison's walls): one footer per manifest says whether the files were
+        // written by the run it describes. Every other file's footer is checked as it is
+        // opened, so the whole run's footers are never read twice nor read by a replay that
+        // reads one part.
+        for m in &run.manifests {
+            if let Some(first) = m.parts.first() {
+                run.open_part(first, Table::Deals)?;
+            }
+        }
+        Ok(run)
     }
 
     /// The run's spec, as its first manifest records it (the manifests agree on everything
@@ -263,10 +275,58 @@ impl Run {
         self.dir.join(&file.file)
     }
 
-    /// Opens one table of a recorded part, checking its footer against the manifest.
+    /// Opens one table of a recorded part, checking its footer against the manifest: its
+    /// rows, its size, and the run and part it records ([`Run::check_footer`]).
     pub fn open_part(&self, part: &PartRecord, table: Table) -> Result<PartFile, HarnessError> {
         let file = part.file(table);
-        PartFile::open(&self.path(file), Some(file))
+        let opened = PartFile::open(&self.path(file), Some(file))?;
+        self.check_footer(
+            part.index,
+            &opened.path,
+            opened.builder.metadata().file_metadata(),
+        )?;
+        Ok(opened)
+    }
+
+    /// Checks that the footer `meta` of the file at `path`, recorded as part `part`, records
+    /// this run's part ([`PartOrigin`](crate::PartOrigin)), as a resume checks it: the
+    /// manifest's checksums vouch only for the bytes it lists, so a file of another run
+    /// copied in with its record (or a hand-edited spec over the run's own files) would be
+    /// counted under a header it contradicts. Only the footer is read, which opening the file
+    /// reads anyway.
+    pub(crate) fn check_footer(
+        &self,
+        part: u64,
+        path: &Path,
+        meta: &parquet::file::metadata::FileMetaData,
+    ) -> Result<(), HarnessError> {
+        let manifest = &self.manifests[0];
+        let name = Manifest::file_name(manifest.spec.shard);
+        let format = manifest.part_format();
+        match crate::part::origin_of(meta) {
+            Err(e) => Err(corrupt(path, e.to_string())),
+            // A footer that records no run (an older taisim's part, or the file rewritten
+            // by another tool, which the readers take on purpose) is vouched for by the
+            // manifest's record alone, as a resume takes it; one that records a run must
+            // record this one.
+            Ok(None) => Ok(()),
+            Ok(Some(origin)) if origin.format != format => Err(corrupt(
+                path,
+                format!(
+                    "its footer has format {}, but {name} (format {}) has parts of format {format}",
+                    origin.format, manifest.format
+                ),
+            )),
+            Ok(Some(origin)) => match origin.mismatch(self.spec(), part, "the manifest has") {
+                None => Ok(()),
+                Some(why) => Err(corrupt(
+                    path,
+                    format!(
+                        "its footer records another run than {name} ({why}): the file is another run's, or the manifest was edited; taisim reads neither as this run"
+                    ),
+                )),
+            },
+        }
     }
 
     /// Checks one table of a recorded part against the manifest's SHA-256, reading it whole.

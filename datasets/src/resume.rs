@@ -20,7 +20,7 @@ use crate::manifest::{Manifest, VARIANT_FILE};
 use crate::part::{self, FileRecord, PartRecord};
 use crate::spec::{
     sha256_hex, short_sha256, spec_difference, PartOrigin, RecordedSpec, RunSpec, RunVariant,
-    Shard, VariantRecord,
+    Shard, VariantRecord, PART_ORIGIN_FORMAT,
 };
 use crate::table::Table;
 
@@ -155,7 +155,7 @@ pub(crate) fn recorded_record(
                 continue;
             };
             let path = part::part_path(out, table, p);
-            if origin.format != crate::spec::PART_ORIGIN_FORMAT {
+            if origin.format != PART_ORIGIN_FORMAT {
                 return Err(older_run(
                     out,
                     &format!("{} has format {}", path.display(), origin.format),
@@ -197,20 +197,6 @@ pub(crate) fn recorded_record(
     Ok(None)
 }
 
-/// What a part's footer says that differs from the part `p` of `spec` would be.
-fn origin_difference(origin: &PartOrigin, spec: &RunSpec, p: u64) -> String {
-    let theirs = origin.spec(origin.variant_record(), spec.shard);
-    let expected = spec.part_origin(p);
-    if !origin.same_run(&expected) {
-        spec_difference(&theirs, spec, ["the file has", "this run has"])
-    } else {
-        format!(
-            "it holds part {} (units {:?}), not part {p} (units {:?})",
-            origin.part, origin.units, expected.units
-        )
-    }
-}
-
 /// What to do with one part of the shard.
 pub(crate) struct PartPlan {
     pub index: u64,
@@ -245,7 +231,6 @@ pub(crate) fn inspect_part(
             )));
         }
     }
-    let expected = spec.part_origin(p);
     let mut keep = Vec::new();
     let mut why = None;
     let mut found = false;
@@ -268,18 +253,19 @@ pub(crate) fn inspect_part(
         found |= check.exists;
         let path = part::part_path(out, table, p);
         match &check.origin {
-            Ok(Some(origin)) if origin.format != expected.format => {
+            Ok(Some(origin)) if origin.format != PART_ORIGIN_FORMAT => {
                 return Err(older_run(
                     out,
                     &format!("{} has format {}", path.display(), origin.format),
                 ))
             }
-            Ok(Some(origin)) if *origin != expected => {
-                return Err(HarnessError::Usage(format!(
-                    "cannot resume: {} belongs to another run ({}); taisim does not replace it: move it away, or resume the run it belongs to",
-                    path.display(),
-                    origin_difference(origin, spec, p)
-                )))
+            Ok(Some(origin)) => {
+                if let Some(why) = origin.mismatch(spec, p, "this run has") {
+                    return Err(HarnessError::Usage(format!(
+                        "cannot resume: {} belongs to another run ({why}); taisim does not replace it: move it away, or resume the run it belongs to",
+                        path.display(),
+                    )));
+                }
             }
             Ok(None) if check.exists && file_record.is_none() => {
                 return Err(HarnessError::Usage(format!(

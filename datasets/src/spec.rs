@@ -364,6 +364,11 @@ impl<V: SpecVariant> RunSpec<V> {
                 );
             }
         }
+        // Out of these bounds a settlement could overflow; a record holding such stakes was
+        // edited, as no run could have played them.
+        if let Err(e) = taisim_score::check_stake_bounds(self.base, self.per_tai) {
+            return Some(e.to_string());
+        }
         if self.parts() > MAX_PARTS {
             return Some(format!(
                 "{} {} in parts of {} make {} parts, more than the {MAX_PARTS} that five-digit part numbers allow; raise the part size to at least {}",
@@ -547,6 +552,35 @@ impl PartOrigin {
             units: other.units,
             ..self.clone()
         } == *other
+    }
+
+    /// Why this footer, read from a file that should hold part `p` of `spec`, is not that
+    /// part's: another run's (the first field that differs, `spec`'s side told as `ours`,
+    /// "this run has") or another part of the same run; `None` when it is the part's. The
+    /// format is the caller's to judge: a resume takes only this taisim's, a reader an older
+    /// run's older footers too. Both ask this one question, so a file a resume would refuse
+    /// as another run's is never counted by a report as the run's own.
+    pub(crate) fn mismatch<V: SpecVariant>(
+        &self,
+        spec: &RunSpec<V>,
+        p: u64,
+        ours: &str,
+    ) -> Option<String> {
+        let expected = PartOrigin {
+            format: self.format.clone(),
+            ..spec.part_origin(p)
+        };
+        if *self == expected {
+            return None;
+        }
+        if !self.same_run(&expected) {
+            let theirs = self.spec(self.variant_record(), spec.shard);
+            return Some(spec_difference(&theirs, spec, ["the file has", ours]));
+        }
+        Some(format!(
+            "it holds part {} (units {:?}), not part {p} (units {:?})",
+            self.part, self.units, expected.units
+        ))
     }
 }
 

@@ -108,6 +108,21 @@ fn insured(score: &Score, input: &WinInput, variant: &Variant) -> bool {
 /// Checks a caller's stakes against the bounds every variant's own stakes meet at load, so
 /// that settling with them cannot overflow, and against what the variant's model needs.
 pub fn check_stakes(variant: &Variant, base: i64, per_tai: i64) -> Result<(), SettleError> {
+    check_stake_bounds(base, per_tai)?;
+    if variant.settlement.model == SettlementModel::AllPairs {
+        if base != 0 {
+            return Err(SettleError::BaseUnused(base));
+        }
+        if per_tai % 2 != 0 {
+            return Err(SettleError::OddUnit(per_tai));
+        }
+    }
+    Ok(())
+}
+
+/// The bounds half of [`check_stakes`], which needs no variant: what a record of stakes (a
+/// run's manifest) must meet before its variant is even read.
+pub fn check_stake_bounds(base: i64, per_tai: i64) -> Result<(), SettleError> {
     for (field, value) in [("base", base), ("per_tai", per_tai)] {
         if !(0..=bounds::STAKE).contains(&value) {
             return Err(SettleError::Stake {
@@ -115,14 +130,6 @@ pub fn check_stakes(variant: &Variant, base: i64, per_tai: i64) -> Result<(), Se
                 value,
                 max: bounds::STAKE,
             });
-        }
-    }
-    if variant.settlement.model == SettlementModel::AllPairs {
-        if base != 0 {
-            return Err(SettleError::BaseUnused(base));
-        }
-        if per_tai % 2 != 0 {
-            return Err(SettleError::OddUnit(per_tai));
         }
     }
     Ok(())

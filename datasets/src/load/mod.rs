@@ -179,7 +179,9 @@ fn load(
                 .rows
                 .saturating_mul(row_bytes)
                 .saturating_add(1 << 20);
-            open_part(&run.path(record), record.rows, limit, labelled)
+            let part = open_part(&run.path(record), record.rows, limit, labelled)?;
+            run.check_footer(p.index, &part.path, part.meta.metadata().file_metadata())?;
+            Ok::<_, HarnessError>(part)
         })
         .collect::<Result<_, _>>()?;
     let seats = seats.filter(|&s| s != DecisionSeats::ALL);
