@@ -28,6 +28,34 @@ fn run(dir: &Path, name: &str, extra: &[&str]) -> String {
     out
 }
 
+/// A deal id past its game's end in a `--games` run is refused as the user's mistake, as
+/// `replay` refuses it.
+#[test]
+fn review_names_a_deal_past_its_games_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games").display().to_string();
+    let o = taisim(&[
+        "simulate",
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        &out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = taisim(&["review", &out, "300", "--seat", "E", "--budget", "2"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("deal 300 is not in the run: game 0 has"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn logs_check_and_refuse_tampering() {
     let dir = tempfile::tempdir().unwrap();

@@ -329,6 +329,55 @@ fn shards_of_another_split_are_refused() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// A game's deal ids run from g × 65536 for as many deals as it lasted: an id past its
+/// game's last deal is the user's mistake (exit 2, naming the game's deals), not a damaged
+/// part.
+#[test]
+fn deals_past_a_games_end_are_named_not_taken_for_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games");
+    let out = out.to_str().unwrap();
+    let o = taisim(&[
+        "simulate",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Each game's deals, from the deals table's ids.
+    let m: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(out).join("manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let deals = m["rows"]["deals"].as_u64().unwrap();
+    let last_of_game_0 = (0..deals)
+        .take_while(|&j| taisim(&["replay", out, &j.to_string()]).status.success())
+        .last()
+        .unwrap();
+    let past = last_of_game_0 + 1;
+    let o = taisim(&["replay", out, &past.to_string()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        format!(
+            "error: deal {past} is not in the run: game 0 has {past} deals (ids 0–{last_of_game_0})"
+        )
+    );
+    // The second game's ids start at 65536.
+    let o = taisim(&["replay", out, "65536"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = taisim(&["replay", out, "65636"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("game 1 has"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("(ids 65536–"), "{}", stderr(&o));
+}
+
 /// Numbers out of range are named, never wrapped or obeyed blindly.
 #[test]
 fn seeds_and_thread_counts_are_checked() {

@@ -19,7 +19,7 @@ use crate::error::{EngineError, HarnessError};
 use crate::fingerprint::{fingerprint, PlayFingerprint};
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
 use crate::resume::replay_spec;
-use crate::spec::RunSpec;
+use crate::spec::{game_deal_id, RunSpec, MAX_DEALS_PER_GAME};
 use crate::table::Table;
 
 /// What the deals table recorded of one deal.
@@ -68,7 +68,7 @@ pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), Harn
     let spec = replay_spec(out, run.spec().shard)?;
     let unit = match spec.unit {
         crate::Unit::Deals => deal_id,
-        crate::Unit::Games => deal_id / crate::spec::MAX_DEALS_PER_GAME,
+        crate::Unit::Games => GameDeals::of(deal_id),
     };
     if unit >= spec.count {
         return Err(HarnessError::Usage(format!(
@@ -87,6 +87,10 @@ pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), Harn
     let file = run.open_part(part, Table::Deals)?;
     let path = file.path().to_path_buf();
     let columns = deal_columns(spec.log_actions);
+    // A game's deal ids run from g × 65536 up, as many as the game lasted: the ids of the
+    // deal's game seen, to tell an id past its game's end from a deal its part lost.
+    let game = GameDeals::of(deal_id);
+    let mut seen = GameDeals::default();
     for batch in file.batches(&columns, READ_BATCH_ROWS)? {
         let batch = batch?;
         let ids = column::<UInt64Array>(&batch, "deal_id", &path)?;
@@ -97,11 +101,40 @@ pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), Harn
             }
             return Ok((spec, rec));
         }
+        seen.add(ids.values().iter().filter(|&&id| GameDeals::of(id) == game));
     }
-    Err(HarnessError::Corrupt {
-        path,
-        message: format!("deal {deal_id} is missing from its part"),
-    })
+    match (spec.unit, seen.last) {
+        (crate::Unit::Games, Some(last)) if deal_id > last => Err(HarnessError::Usage(format!(
+            "deal {deal_id} is not in the run: game {game} has {} deals (ids {}–{last})",
+            seen.count,
+            game_deal_id(game, 0)
+        ))),
+        _ => Err(HarnessError::Corrupt {
+            path,
+            message: format!("deal {deal_id} is missing from its part"),
+        }),
+    }
+}
+
+/// The deals of one game found in a part: how many, and the last id.
+#[derive(Default)]
+struct GameDeals {
+    count: u64,
+    last: Option<u64>,
+}
+
+impl GameDeals {
+    /// The game a deal id belongs to in a `--games` run ([`game_deal_id`]).
+    fn of(deal_id: u64) -> u64 {
+        deal_id / MAX_DEALS_PER_GAME
+    }
+
+    fn add<'a>(&mut self, ids: impl Iterator<Item = &'a u64>) {
+        for &id in ids {
+            self.count += 1;
+            self.last = self.last.max(Some(id));
+        }
+    }
 }
 
 /// Before a deal of a run without recorded decisions is played again: that this taisim's
