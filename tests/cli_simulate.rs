@@ -378,6 +378,38 @@ fn deals_past_a_games_end_are_named_not_taken_for_damage() {
     assert!(stderr(&o).contains("(ids 65536–"), "{}", stderr(&o));
 }
 
+/// A shard plays whole parts: a split into more shards than parts is refused before
+/// anything is written, naming both numbers; as many shards as parts is played.
+#[test]
+fn splits_into_more_shards_than_parts_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let out = out.to_str().unwrap();
+    let run = [
+        "simulate",
+        "--deals",
+        "200",
+        "--part-size",
+        "50",
+        "--seed",
+        "3",
+        "--quiet",
+    ];
+    for shard in ["1/100000", "100000/100000", "5/5"] {
+        let o = taisim(&[&run[..], &["--shard", shard, "--out", out]].concat());
+        assert_eq!(o.status.code(), Some(2), "{shard}: {}", stderr(&o));
+        let err = stderr(&o);
+        let count = shard.split('/').nth(1).unwrap();
+        assert!(err.contains(&format!("into {count} shards")), "{err}");
+        assert!(err.contains("more than its 4 parts"), "{err}");
+        assert!(!Path::new(out).exists(), "{shard}: nothing is written");
+    }
+    let o = taisim(&[&run[..], &["--shard", "4/4", "--out", out]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let manifest = Path::new(out).join("manifest-shard-00004-of-00004.json");
+    assert!(manifest.is_file());
+}
+
 /// Numbers out of range are named, never wrapped or obeyed blindly.
 #[test]
 fn seeds_and_thread_counts_are_checked() {

@@ -162,18 +162,33 @@ impl Run {
                 ));
             }
         }
-        let missing: Vec<String> = (1..=count)
-            .filter(|k| !manifests.iter().any(|m| m.spec.shard.index == *k))
-            .map(|k| Shard { index: k, count }.to_string())
-            .collect();
-        if !missing.is_empty() {
+        // The manifests are sorted and distinct: the shards missing are the count less
+        // them. Only the first few are named, a split of thousands of shards being possible.
+        let missing = (count as usize).saturating_sub(manifests.len());
+        if missing > 0 {
+            const NAMED: usize = 5;
+            let present: std::collections::BTreeSet<u32> =
+                manifests.iter().map(|m| m.spec.shard.index).collect();
+            let named: Vec<String> = (1..=count)
+                .filter(|k| !present.contains(k))
+                .take(NAMED)
+                .map(|k| Shard { index: k, count }.to_string())
+                .collect();
             warnings.insert(
                 0,
                 format!(
-                    "shard{} {} of this {count}-shard run {} no manifest here: {} of {} parts are counted",
-                    if missing.len() == 1 { "" } else { "s" },
-                    missing.join(", "),
-                    if missing.len() == 1 { "has" } else { "have" },
+                    "{} of this {count}-shard run {} no manifest here{}: {} of {} parts are counted",
+                    if missing == 1 {
+                        format!("shard {}", named[0])
+                    } else {
+                        format!("{missing} shards")
+                    },
+                    if missing == 1 { "has" } else { "have" },
+                    match missing {
+                        1 => String::new(),
+                        n if n <= NAMED => format!(" ({})", named.join(", ")),
+                        n => format!(" ({}, … and {} more)", named.join(", "), n - NAMED),
+                    },
                     parts.len(),
                     first.parts_in_run
                 ),

@@ -108,6 +108,7 @@ pub fn simulate(
     options: &RunOptions,
 ) -> Result<RunSummary, HarnessError> {
     spec.validate()?;
+    refuse_empty_shards(spec, out)?;
     check_threads(options.threads)?;
     // The variant was parsed once, where the run was asked for; every stage takes it.
     let variant = spec.variant.variant();
@@ -442,6 +443,26 @@ fn not_empty(out: &Path) -> HarnessError {
         "the output directory {} is not empty; resume the run in it, or choose another output directory",
         out.display()
     ))
+}
+
+/// Refuses a split into more shards than the run has parts: a shard plays whole parts, so
+/// the extra shards would have none, each writing a manifest of nothing (and manifests named
+/// past the five digits a shard number has, and a report warning of every one). A shard
+/// already recorded, begun by a taisim that allowed such splits, is still finished.
+fn refuse_empty_shards(spec: &RunSpec, out: &Path) -> Result<(), HarnessError> {
+    let parts = spec.parts();
+    if u64::from(spec.shard.count) <= parts || Manifest::path(out, spec.shard).is_file() {
+        return Ok(());
+    }
+    Err(HarnessError::Usage(format!(
+        "shard {} splits the run into {} shards, more than its {parts} {} ({} {} in parts of {}): a shard plays whole parts, so the run splits into at most {parts} shards; split it into fewer, or make the parts smaller",
+        spec.shard,
+        spec.shard.count,
+        if parts == 1 { "part" } else { "parts" },
+        spec.count,
+        spec.unit.name(),
+        spec.part_size,
+    )))
 }
 
 /// Checks that the directory `out` (if it exists) may take this run: empty, holding only

@@ -451,6 +451,33 @@ fn shards_make_the_whole_run_and_missing_ones_are_named() {
     assert!(partial.to_markdown(None).contains("**Warning**"));
 }
 
+/// A split of many shards of which few are here: the warning counts the missing ones and
+/// names the first few, rather than every one of thousands on one line.
+#[test]
+fn many_missing_shards_are_summarised() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = RunSpec {
+        count: 40,
+        part_size: 1,
+        agents: parse_agents("random").unwrap(),
+        ..spec()
+    };
+    for index in [1, 3] {
+        let shard = RunSpec {
+            shard: Shard { index, count: 40 },
+            ..s.clone()
+        };
+        run_into(dir.path(), &shard);
+    }
+    let report = Report::from_run(dir.path(), &options(1, true)).unwrap();
+    assert_eq!(report.parts_counted, 2);
+    let warning = &report.warnings[0];
+    assert_eq!(
+        warning,
+        "38 shards of this 40-shard run have no manifest here (2/40, 4/40, 5/40, 6/40, 7/40, … and 33 more): 2 of 40 parts are counted"
+    );
+}
+
 #[test]
 fn deals_are_found_in_their_parts() {
     let run = Run::open(sample()).unwrap();
