@@ -151,6 +151,85 @@ fn exit_codes_say_who_must_act() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
+/// Runs of one variant and one set of agents at other stakes: the header shows each run's
+/// stakes, and the difference is put down to the stakes, never to the agents that are the
+/// same; agents that differ too are named beside them.
+#[test]
+fn a_difference_of_stakes_is_named_not_blamed_on_the_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b, c) = (d.join("a"), d.join("b"), d.join("c"));
+    simulate(&a, "taiwan16", "4", "greedy");
+    let with = |out: &Path, agents: &str| {
+        let o = taisim(&[
+            "simulate",
+            "--deals",
+            "300",
+            "--part-size",
+            "120",
+            "--agents",
+            agents,
+            "--seed",
+            "4",
+            "--base",
+            "5",
+            "--threads",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    with(&b, "greedy");
+    with(&c, "random");
+    let (a, b, c) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        c.to_str().unwrap(),
+    );
+
+    let o = taisim(&["compare", a, b]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("agents greedy,greedy,greedy,greedy; settlement base 0 + 1 per tai"),
+        "{text}"
+    );
+    assert!(
+        text.contains("agents greedy,greedy,greedy,greedy; settlement base 5 + 1 per tai"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warning: both runs play the same variant (taiwan16): any difference comes from the stakes (A: base 0 + 1 per tai; B: base 5 + 1 per tai)\n"),
+        "{text}"
+    );
+    assert!(!text.contains("the agents"), "{text}");
+    let o = taisim(&["compare", a, b, "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (doc["a"]["base"].as_i64(), doc["b"]["base"].as_i64()),
+        (Some(0), Some(5))
+    );
+
+    let o = taisim(&["compare", a, c]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("any difference comes from the stakes (A: base 0 + 1 per tai; B: base 5 + 1 per tai) and the agents"),
+        "{}",
+        stdout(&o)
+    );
+    // The same stakes: no stakes in the header, and nothing differs at all.
+    let o = taisim(&["compare", b, b]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("settlement"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("with the same stakes and agents on the same walls: nothing they were asked to play differs"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// Two runs whose agents are named alike but were set otherwise (plain `search` as two
 /// taisims tuned it, as their manifests' play records say) are compared with a warning.
 #[test]

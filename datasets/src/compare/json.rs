@@ -38,6 +38,8 @@ fn side(s: &Side, responds: [bool; 4]) -> Value {
         "format": s.format,
         "variant": { "name": v.name, "origin": v.origin, "sha256": v.sha256 },
         "agents": s.spec.agents.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+        "base": s.spec.base,
+        "per_tai": s.spec.per_tai,
         "responds_to_scoring": responds,
         "wins": s.wins,
         "warnings": s.warnings,

@@ -70,6 +70,11 @@ pub struct Side {
 }
 
 impl Side {
+    /// Its settlement: `base 0 + 1 per tai`.
+    pub fn stakes(&self) -> String {
+        format!("base {} + {} per tai", self.spec.base, self.spec.per_tai)
+    }
+
     /// Whether the agent of each seat responds to the scoring table.
     pub fn responds(&self) -> [bool; 4] {
         self.spec
@@ -386,8 +391,14 @@ impl Comparison {
         ))
     }
 
-    /// The warnings a reader must see first: agents that ignore the scoring table, agents
-    /// or variants that differ, incomplete runs.
+    /// Whether the runs settle at other stakes (`--base`, `--per-tai`).
+    pub fn stakes_differ(&self) -> bool {
+        let stakes = |s: &Side| (s.spec.base, s.spec.per_tai);
+        stakes(&self.a) != stakes(&self.b)
+    }
+
+    /// The warnings a reader must see first: agents that ignore the scoring table, agents,
+    /// stakes or variants that differ or not, incomplete runs.
     pub fn warnings(&self) -> Vec<String> {
         let mut out = Vec::new();
         let (ra, rb) = (self.a.responds(), self.b.responds());
@@ -447,11 +458,41 @@ impl Comparison {
                 ));
             }
         }
+        // What the runs were asked to play otherwise: the variant, the stakes, the agents.
+        // The attribution names each that differs and never one that does not.
         let (va, vb) = (&self.a.spec.variant, &self.b.spec.variant);
+        let stakes_differ = self.stakes_differ();
+        let agents_differ = agents(&self.a) != agents(&self.b)
+            || matches!((&self.a.play, &self.b.play), (Some(pa), Some(pb)) if pa.agents != pb.agents);
         if va.sha256 == vb.sha256 {
+            let mut causes = Vec::new();
+            if stakes_differ {
+                causes.push(format!(
+                    "the stakes (A: {}; B: {})",
+                    self.a.stakes(),
+                    self.b.stakes()
+                ));
+            }
+            if agents_differ {
+                causes.push("the agents".to_string());
+            }
+            out.push(if causes.is_empty() {
+                format!(
+                    "both runs play the same variant ({}) with the same stakes and agents on the same walls: nothing they were asked to play differs",
+                    va.name
+                )
+            } else {
+                format!(
+                    "both runs play the same variant ({}): any difference comes from {}",
+                    va.name,
+                    causes.join(" and ")
+                )
+            });
+        } else if stakes_differ {
             out.push(format!(
-                "both runs play the same variant ({}): any difference comes from the agents",
-                va.name
+                "the runs' stakes differ (A: {}; B: {}): payments (and the play of agents that weigh them) mix the stakes with the rules",
+                self.a.stakes(),
+                self.b.stakes()
             ));
         }
         for (label, side) in [("A", &self.a), ("B", &self.b)] {

@@ -122,10 +122,12 @@ impl Comparison {
     }
 
     fn header(&self) -> Vec<(&'static str, String)> {
+        // Each run's stakes when they differ: a payment's difference is theirs too.
+        let stakes_differ = self.stakes_differ();
         let side = |s: &Side| {
             let v = &s.spec.variant;
             format!(
-                "{} ({}, sha256 {}); agents {}",
+                "{} ({}, sha256 {}); agents {}{}",
                 v.name,
                 v.origin,
                 short_sha256(&v.sha256),
@@ -134,7 +136,12 @@ impl Comparison {
                     .iter()
                     .map(|a| a.to_string())
                     .collect::<Vec<_>>()
-                    .join(",")
+                    .join(","),
+                if stakes_differ {
+                    format!("; settlement {}", s.stakes())
+                } else {
+                    String::new()
+                }
             )
         };
         vec![
