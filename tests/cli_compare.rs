@@ -151,6 +151,39 @@ fn exit_codes_say_who_must_act() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
+/// taiwan16 and taizhou shuffle other tiles and break the wall with other dice: one seed
+/// gives them other walls, so a deal-by-deal comparison would pair unrelated deals. It is
+/// refused (exit 2), naming both procedures, with nothing written.
+#[test]
+fn variants_that_deal_other_walls_from_a_seed_are_not_paired() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b) = (d.join("a"), d.join("b"));
+    simulate(&a, "taiwan16", "4", "greedy");
+    simulate(&b, "taizhou", "4", "greedy");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    for args in [&["compare", a, b][..], &["compare", b, a, "--json"]] {
+        let o = taisim(args);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("were not played on the same walls"), "{err}");
+        assert!(
+            err.contains("taiwan16 shuffles 144 tiles (tiles = \"with_flowers\") and breaks the wall by dice = \"three_dice\""),
+            "{err}"
+        );
+        assert!(
+            err.contains("taizhou shuffles 136 tiles (tiles = \"no_flowers\") and breaks the wall by dice = \"two_rolls_of_two\""),
+            "{err}"
+        );
+        assert!(err.contains("(deal 0's differ)"), "{err}");
+        assert!(err.contains("taisim report"), "{err}");
+        assert!(!err.contains("the same --seed"), "{err}");
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+    assert!(!Path::new(a).join("compare.md").exists());
+    assert!(!Path::new(b).join("compare.md").exists());
+}
+
 /// Runs of one variant and one set of agents at other stakes: the header shows each run's
 /// stakes, and the difference is put down to the stakes, never to the agents that are the
 /// same; agents that differ too are named beside them.

@@ -1,5 +1,6 @@
 //! `taisim compare RUN_A RUN_B`: two runs of the same walls (the same seed, unit and deals,
-//! checked deal by deal), compared pair by pair: how often a deal's outcome changed, and the
+//! checked deal by deal, under variants whose rules build the same wall from a seed),
+//! compared pair by pair: how often a deal's outcome changed, and the
 //! paired difference (B − A) with its 95% interval of every rate, of tai, payment and points
 //! per win and per deal, of each seat's results and of every pattern's share of wins. It says
 //! which agents played and whether each responds to the scoring table, since agents that do
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use taisim_agents::AgentSpec;
 use taisim_score::PatternId;
+use taisim_sim::{DealContext, Rules, Wall};
 
 use crate::error::HarnessError;
 use crate::fingerprint::PlayFingerprint;
@@ -34,10 +36,30 @@ pub enum CompareError {
     /// A run could not be read (not a run directory, a damaged file, …).
     #[error(transparent)]
     Run(#[from] HarnessError),
-    /// The runs were not played on the same walls: their seeds, units or deals differ.
-    #[error("{} and {} were not played on the same walls: {why}; compare two runs simulated with the same --seed and the same --deals (deals mode)", a.display(), b.display())]
-    DifferentWalls { a: PathBuf, b: PathBuf, why: String },
+    /// The runs were not played on the same walls: their seeds, units or deals differ, or
+    /// their variants shuffle and break other walls from one seed.
+    #[error("{} and {} were not played on the same walls: {why}; {advice}", a.display(), b.display())]
+    DifferentWalls {
+        a: PathBuf,
+        b: PathBuf,
+        why: String,
+        /// What to do instead.
+        advice: &'static str,
+    },
 }
+
+/// What to do about runs of another seed, count or unit.
+const SAME_SEED: &str =
+    "compare two runs simulated with the same --seed and the same --deals (deals mode)";
+
+/// What to do about two variants whose walls differ: no seed gives them the same walls.
+const OTHER_WALLS: &str = "pairs of unrelated deals say nothing of the rules, so the comparison (whose every interval is of the deals' paired differences) is refused; compare the two runs' reports (taisim report RUN) instead";
+
+/// Deals whose walls are checked, each built under both variants' rules by the engine
+/// itself. A wall is a function of the seed, the dealer and the rules' tile set and dice
+/// alone: rules that build one deal's wall alike build every one alike, and rules that
+/// differ there give 64 walls alike only by a coincidence of chance below 10^-100.
+const WALLS_CHECKED: u64 = 64;
 
 /// How to compare.
 #[derive(Clone, Debug)]
@@ -315,6 +337,37 @@ fn walls_differ(a: &Run, b: &Run) -> Option<String> {
     None
 }
 
+/// Why deal `d` (paired, the same id and seed in both runs) was dealt from other walls in
+/// the two runs, if it was: the engine's own wall ([`Wall::new`]) of its seed under each
+/// variant's rules, compared, so that what a wall depends on is known in one place, the
+/// engine. `None` also when a variant could not be read (the header says so).
+fn other_walls(a: &Run, b: &Run, rules: &[Option<Rules>; 2], d: &DealRecord) -> Option<String> {
+    let [Some(ra), Some(rb)] = rules else {
+        return None;
+    };
+    // Every deal of a --deals run is dealt as a game's first; only those are paired.
+    let dealer = DealContext::FIRST.dealer;
+    if Wall::new(d.seed, dealer, ra) == Wall::new(d.seed, dealer, rb) {
+        return None;
+    }
+    let procedure = |run: &Run, r: &Rules| {
+        let key = |v: serde_json::Value| v.as_str().unwrap_or_default().to_string();
+        format!(
+            "{} shuffles {} tiles (tiles = {:?}) and breaks the wall by dice = {:?}",
+            run.spec().variant.name,
+            r.wall_size(),
+            key(serde_json::json!(r.procedure.tiles)),
+            key(serde_json::json!(r.procedure.dice)),
+        )
+    };
+    Some(format!(
+        "A's variant {}, B's {}: the same seed gives the two variants other walls (deal {}'s differ), so no deal of B replays a deal of A",
+        procedure(a, ra),
+        procedure(b, rb),
+        d.deal_id
+    ))
+}
+
 /// The engine rules of the variant a run recorded (read from its `variant.toml`).
 fn engine_rules(run: &Run) -> Option<taisim_sim::Rules> {
     crate::resume::recorded_variant(&run.dir, &run.spec().variant)
@@ -330,14 +383,16 @@ impl Comparison {
         options: &CompareOptions,
     ) -> Result<Comparison, CompareError> {
         let (run_a, run_b) = (Run::open(a)?, Run::open(b)?);
-        let differ = |why: String| CompareError::DifferentWalls {
+        let differ = |why: String, advice| CompareError::DifferentWalls {
             a: a.to_path_buf(),
             b: b.to_path_buf(),
             why,
+            advice,
         };
         if let Some(why) = walls_differ(&run_a, &run_b) {
-            return Err(differ(why));
+            return Err(differ(why, SAME_SEED));
         }
+        let rules = [engine_rules(&run_a), engine_rules(&run_b)];
         let mut fold = Fold::new();
         let mut ca = DealCursor::new(&run_a, options.verify_checksums);
         let mut cb = DealCursor::new(&run_b, options.verify_checksums);
@@ -346,31 +401,45 @@ impl Comparison {
             match (ca.next()?, cb.next()?) {
                 (None, None) => break,
                 (Some(d), None) | (None, Some(d)) => {
-                    return Err(differ(format!(
-                        "only one run has deal {} (their part files hold different deals)",
-                        d.deal_id
-                    )))
+                    return Err(differ(
+                        format!(
+                            "only one run has deal {} (their part files hold different deals)",
+                            d.deal_id
+                        ),
+                        SAME_SEED,
+                    ))
                 }
                 (Some(x), Some(y)) => {
                     if x.deal_id != y.deal_id {
-                        return Err(differ(format!(
-                            "deal {} of A is paired with deal {} of B",
-                            x.deal_id, y.deal_id
-                        )));
+                        return Err(differ(
+                            format!(
+                                "deal {} of A is paired with deal {} of B",
+                                x.deal_id, y.deal_id
+                            ),
+                            SAME_SEED,
+                        ));
                     }
                     if x.seed != y.seed {
-                        return Err(differ(format!(
-                            "deal {} has seed {} in A and {} in B",
-                            x.deal_id, x.seed, y.seed
-                        )));
+                        return Err(differ(
+                            format!(
+                                "deal {} has seed {} in A and {} in B",
+                                x.deal_id, x.seed, y.seed
+                            ),
+                            SAME_SEED,
+                        ));
+                    }
+                    if fold.deals < WALLS_CHECKED {
+                        if let Some(why) = other_walls(&run_a, &run_b, &rules, &x) {
+                            return Err(differ(why, OTHER_WALLS));
+                        }
                     }
                     points &= ca.points && cb.points;
                     fold.add(&x, &y);
                 }
             }
         }
-        let same_engine_rules = match (engine_rules(&run_a), engine_rules(&run_b)) {
-            (Some(x), Some(y)) => Some(x == y),
+        let same_engine_rules = match rules {
+            [Some(x), Some(y)] => Some(x == y),
             _ => None,
         };
         let side = |run: &Run, wins: i128| Side {
