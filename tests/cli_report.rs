@@ -305,6 +305,58 @@ fn manifests_that_contradict_their_parts_footers_are_refused() {
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
 
+/// A run killed before its first part was recorded has counted no deals: its rates are of
+/// nothing, shown as undefined (`—`, no interval; null in the JSON), never 0.00% [0.00, 0.00].
+#[test]
+fn rates_over_no_deals_are_undefined() {
+    let scratch = Scratch::new("empty");
+    let run = scratch.0.join("run");
+    simulate(&run);
+    // What a kill during the first parts leaves: a running manifest recording none.
+    let path = run.join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    m["status"] = "running".into();
+    m["parts"] = serde_json::json!([]);
+    m["rows"] = serde_json::json!({"deals": 0, "wins": 0, "tai": 0});
+    std::fs::write(&path, m.to_string()).unwrap();
+
+    let o = taisim(&["report", run.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("status running"), "{out}");
+    assert!(!out.contains("[0.00, 0.00]"), "{out}");
+    assert!(!out.contains("0.00%"), "{out}");
+    assert!(!out.contains("0.000"), "{out}");
+    let won = out
+        .lines()
+        .find(|l| l.contains("won (at least one winner)"))
+        .unwrap();
+    assert_eq!(
+        won.split_whitespace().collect::<Vec<_>>(),
+        ["won", "(at", "least", "one", "winner)", "0", "deals", "—"],
+        "{won}"
+    );
+    let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["deals"], 0);
+    for figure in [&json["won"], &json["outcomes"]["self_draw"]] {
+        assert_eq!(figure["of"], 0, "{figure}");
+        assert!(
+            figure["rate"].is_null() && figure["ci95"].is_null(),
+            "{figure}"
+        );
+    }
+    assert!(
+        json["tai_per_win"]["mean"].is_null(),
+        "{}",
+        json["tai_per_win"]
+    );
+    assert!(json["tai_per_win"]["ci95"].is_null());
+    assert!(json["seats"][0]["pay"]["mean"].is_null());
+}
+
 /// `simulate --variant taizhou` (without its wild: scoring reads no wilds yet, so a deal
 /// won with one fails to score) with each agent kind, then `report --json`: one JSON
 /// document on stdout with the points and all-pairs figures, which agree with the run's row

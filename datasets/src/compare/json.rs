@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use taisim_sim::Wind;
 
 use super::{Comparison, PairedMean, PairedRatio, Side, PER_DEAL, PER_WIN};
-use crate::report::Proportion;
+use crate::report::json::proportion;
 use crate::table::OUTCOMES;
 
 fn mean(m: &PairedMean) -> Value {
@@ -24,11 +24,6 @@ fn ratio(r: &PairedRatio) -> Value {
         "difference": r.difference(),
         "ci95": r.ci95().map(<[f64; 2]>::from),
     })
-}
-
-fn proportion(p: Proportion) -> Value {
-    let (lo, hi) = p.ci95();
-    json!({ "count": p.k, "of": p.n, "rate": p.rate(), "ci95": [lo, hi] })
 }
 
 fn side(s: &Side, responds: [bool; 4]) -> Value {

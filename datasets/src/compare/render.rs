@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use taisim_sim::Wind;
 
 use super::{Comparison, PairedMean, PairedRatio, Side, PER_DEAL, PER_WIN};
-use crate::report::render::{count, fixed, md_escape, percent, percent_ci, signed, Section};
+use crate::report::render::{
+    count, fixed, md_escape, percent, percent_ci, rate_percent, signed, Section,
+};
 use crate::spec::short_sha256;
 use crate::table::OUTCOMES;
 
@@ -220,8 +222,8 @@ impl Comparison {
             vec![
                 label.to_string(),
                 count(p.k),
-                percent(p.rate()),
-                percent_ci(p.ci95()),
+                rate_percent(*p),
+                percent_ci(*p),
             ]
         })
         .collect();

@@ -7,7 +7,11 @@ use taisim_sim::Wind;
 use super::{Moments, Proportion, Report};
 use crate::table::OUTCOMES;
 
+/// A mean, its spread and its interval; null over no samples, where none is defined.
 fn moments(m: &Moments) -> Value {
+    if m.n == 0 {
+        return json!({ "n": 0, "mean": null, "sd": null, "ci95": null });
+    }
     let half = m.half_width95();
     json!({
         "n": m.n,
@@ -17,9 +21,9 @@ fn moments(m: &Moments) -> Value {
     })
 }
 
-fn proportion(p: Proportion) -> Value {
-    let (lo, hi) = p.ci95();
-    json!({ "count": p.k, "of": p.n, "rate": p.rate(), "ci95": [lo, hi] })
+/// A rate and its interval: null when it is a rate of nothing (`of` 0).
+pub(crate) fn proportion(p: Proportion) -> Value {
+    json!({ "count": p.k, "of": p.n, "rate": p.rate(), "ci95": p.ci95().map(<[f64; 2]>::from) })
 }
 
 impl Report {

@@ -8,7 +8,7 @@
 //! Intervals are 95% (z = 1.96): Wilson score intervals for proportions, and
 //! mean ± z·s/√n (s the sample standard deviation) for means.
 
-mod json;
+pub(crate) mod json;
 pub(crate) mod render;
 mod stats;
 mod tally;

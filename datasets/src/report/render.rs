@@ -147,11 +147,7 @@ impl Report {
             "全包 (one seat pays for all)".to_string(),
             count(responsible.k),
             "wins".to_string(),
-            format!(
-                "{} {}",
-                percent(responsible.rate()),
-                percent_ci(responsible.ci95())
-            ),
+            format!("{} {}", rate_percent(responsible), percent_ci(responsible)),
         ]];
         for (name, m) in [
             ("dealer's net payment", &a.dealer_pay),
@@ -161,7 +157,7 @@ impl Report {
                 name.to_string(),
                 count(m.n),
                 "seat-deals".to_string(),
-                format!("{} ± {}", signed(m.mean(), 3), fixed(m.half_width95(), 3)),
+                mean_pm(m),
             ]);
         }
         Section {
@@ -215,8 +211,8 @@ impl Report {
                     name.to_string(),
                     count(p.k),
                     of.to_string(),
-                    percent(p.rate()),
-                    percent_ci(p.ci95()),
+                    rate_percent(*p),
+                    percent_ci(*p),
                 ]);
             }
         }
@@ -263,17 +259,17 @@ impl Report {
                     Some(_) => format!("{w} (non-dealer)"),
                     None => format!(
                         "{w} (dealt {})",
-                        percent(Proportion::new(s.dealer, self.deals).rate())
+                        rate_percent(Proportion::new(s.dealer, self.deals))
                     ),
                 };
                 vec![
                     seat,
                     s.agent.clone(),
                     count(s.wins),
-                    format!("{} {}", percent(win.rate()), percent_ci(win.ci95())),
+                    rate_with_ci(win),
                     count(s.self_drawn),
-                    format!("{} {}", percent(deal_in.rate()), percent_ci(deal_in.ci95())),
-                    format!("{} ± {}", signed(m.mean(), 3), fixed(m.half_width95(), 3)),
+                    rate_with_ci(deal_in),
+                    mean_pm(m),
                 ]
             })
             .collect();
@@ -312,16 +308,20 @@ impl Report {
         let rows = self.patterns[..shown]
             .iter()
             .map(|p| {
+                // A pattern is listed once a win counts it: there are wins to divide by.
                 let f = self.pattern_frequency(p);
-                let (lo, hi) = f.ci95();
+                let (lo, hi) = f.ci95().unwrap_or_default();
                 vec![
                     p.id.clone(),
                     p.name.clone(),
                     count(p.wins),
-                    fixed(1000.0 * f.rate(), 2),
+                    fixed(1000.0 * f.rate().unwrap_or_default(), 2),
                     format!("[{}, {}]", fixed(1000.0 * lo, 2), fixed(1000.0 * hi, 2)),
                     fixed(p.mean_tai(), 2),
-                    fixed(Proportion::new(p.tai, self.wins).rate(), 3),
+                    fixed(
+                        Proportion::new(p.tai, self.wins).rate().unwrap_or_default(),
+                        3,
+                    ),
                 ]
             })
             .collect();
@@ -360,8 +360,8 @@ impl Report {
                 vec![
                     tai.to_string(),
                     count(n),
-                    percent(Proportion::new(n, self.wins).rate()),
-                    percent(Proportion::new(cumulative, self.wins).rate()),
+                    rate_percent(Proportion::new(n, self.wins)),
+                    rate_percent(Proportion::new(cumulative, self.wins)),
                 ]
             })
             .collect();
@@ -422,8 +422,8 @@ fn points_histogram_section(p: &PointsStats, wins: u64) -> Section {
             vec![
                 points.to_string(),
                 count(n),
-                percent(Proportion::new(n, wins).rate()),
-                percent(Proportion::new(cumulative, wins).rate()),
+                rate_percent(Proportion::new(n, wins)),
+                rate_percent(Proportion::new(cumulative, wins)),
             ]
         })
         .collect();
@@ -559,12 +559,51 @@ pub(crate) fn percent(rate: f64) -> String {
     format!("{}%", fixed(100.0 * rate, 2))
 }
 
-pub(crate) fn percent_ci((lo, hi): (f64, f64)) -> String {
-    format!("[{}, {}]", fixed(100.0 * lo, 2), fixed(100.0 * hi, 2))
+/// What a figure over nothing (a rate of 0 deals, a mean of 0 wins) is shown as.
+pub(crate) const UNDEFINED: &str = "—";
+
+/// A rate in percent, or [`UNDEFINED`] when it is a rate of nothing.
+pub(crate) fn rate_percent(p: Proportion) -> String {
+    p.rate().map_or_else(|| UNDEFINED.to_string(), percent)
 }
 
-/// One row of a measures table: name, count, mean, its 95% interval and the spread.
+/// A rate's Wilson interval in percent; empty when it is a rate of nothing, which has no
+/// interval.
+pub(crate) fn percent_ci(p: Proportion) -> String {
+    p.ci95().map_or_else(String::new, |(lo, hi)| {
+        format!("[{}, {}]", fixed(100.0 * lo, 2), fixed(100.0 * hi, 2))
+    })
+}
+
+/// A rate and its interval in one cell: `12.50% [9.31, 16.60]`, or [`UNDEFINED`].
+fn rate_with_ci(p: Proportion) -> String {
+    match p.n {
+        0 => UNDEFINED.to_string(),
+        _ => format!("{} {}", rate_percent(p), percent_ci(p)),
+    }
+}
+
+/// A mean with its 95% half-width, `+1.250 ± 0.310`, or [`UNDEFINED`] over no samples.
+fn mean_pm(m: &Moments) -> String {
+    match m.n {
+        0 => UNDEFINED.to_string(),
+        _ => format!("{} ± {}", signed(m.mean(), 3), fixed(m.half_width95(), 3)),
+    }
+}
+
+/// One row of a measures table: name, count, mean, its 95% interval and the spread; over no
+/// samples, the count alone.
 fn measure_row(name: &str, m: &Moments) -> Vec<String> {
+    if m.n == 0 {
+        let none = UNDEFINED.to_string();
+        return vec![
+            name.to_string(),
+            count(0),
+            none.clone(),
+            String::new(),
+            none,
+        ];
+    }
     let (lo, hi) = (m.mean() - m.half_width95(), m.mean() + m.half_width95());
     vec![
         name.to_string(),

@@ -30,18 +30,15 @@ impl Proportion {
         Proportion { k, n }
     }
 
-    /// `k / n`, 0 when `n` is 0.
-    pub fn rate(self) -> f64 {
-        if self.n == 0 {
-            0.0
-        } else {
-            self.k as f64 / self.n as f64
-        }
+    /// `k / n`; `None` when `n` is 0: a rate of nothing is undefined, not 0 (a run killed
+    /// before its first part has won no deals, and lost none either).
+    pub fn rate(self) -> Option<f64> {
+        (self.n > 0).then(|| self.k as f64 / self.n as f64)
     }
 
-    /// The 95% Wilson score interval of the rate.
-    pub fn ci95(self) -> (f64, f64) {
-        wilson_interval(self.k, self.n, Z95)
+    /// The 95% Wilson score interval of the rate; `None` when `n` is 0.
+    pub fn ci95(self) -> Option<(f64, f64)> {
+        (self.n > 0).then(|| wilson_interval(self.k, self.n, Z95))
     }
 }
 
@@ -133,7 +130,8 @@ pub struct PatternStats {
 impl PatternStats {
     /// Mean tai it gives a win that counts it.
     pub fn mean_tai(&self) -> f64 {
-        Proportion::new(self.tai, self.wins).rate()
+        // A pattern is listed once a win counts it: `wins` is never 0 here.
+        Proportion::new(self.tai, self.wins).rate().unwrap_or(0.0)
     }
 }
 
