@@ -84,6 +84,60 @@ fn a_killed_run_resumes_to_the_same_files() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("result: "));
 }
 
+/// A deal of a part its run has not recorded yet (the run killed, or still running: a
+/// manifest records its parts when the run ends, the journal those completed before) is
+/// named as a deal of an unfinished run, with the command that finishes it.
+#[test]
+fn a_deal_of_an_unfinished_run_names_the_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("killed");
+    let out = run.to_str().unwrap();
+    let o = taisim(&[&SMALL[..], &["--out", out]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    // What a kill leaves after part 1: the manifest records part 0, the journal part 1.
+    let mut m = manifest_json(&run.join("manifest.json"));
+    let parts = m["parts"].clone();
+    m["status"] = "running".into();
+    m["parts"] = serde_json::json!([parts[0]]);
+    for table in ["deals", "wins", "tai"] {
+        m["rows"][table] = parts[0][table]["rows"].clone();
+    }
+    std::fs::write(run.join("manifest.json"), m.to_string()).unwrap();
+    let header = serde_json::json!({"journal": "taisim-journal/1", "spec": m["spec"]});
+    std::fs::write(
+        run.join(".manifest.json.journal"),
+        format!("{header}\n{}\n", parts[1]),
+    )
+    .unwrap();
+
+    let resume = format!("finish a killed run with `taisim simulate --resume --out {out}`");
+    for (deal, journaled) in [("700", true), ("1200", false)] {
+        let o = taisim(&["replay", out, deal]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        let part = if journaled { 1 } else { 2 };
+        assert!(
+            err.contains(&format!(
+                "is in part {part}, which manifest.json does not record yet: the run is unfinished"
+            )),
+            "{err}"
+        );
+        assert!(err.contains(&resume), "{err}");
+        assert_eq!(
+            err.contains("its journal lists the part as played"),
+            journaled,
+            "{err}"
+        );
+        assert!(!err.contains("another shard"), "{err}");
+    }
+    let o = taisim(&["replay", out, "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = taisim(&["simulate", "--resume", "--out", out, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = taisim(&["replay", out, "700"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_arguments_exit_2_and_name_the_problem() {
     let dir = tempfile::tempdir().unwrap();
@@ -134,6 +188,13 @@ fn bad_arguments_exit_2_and_name_the_problem() {
     let o = taisim(&["simulate", "--resume", "--out", out, "--seed", "3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("seed"), "{}", stderr(&o));
+    // Another variant is named as such, not by a stake the run's own stakes break under it.
+    let o = taisim(&["simulate", "--resume", "--out", out, "--variant", "taizhou"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("variant: the run has taiwan16 ("), "{err}");
+    assert!(err.contains("the command asks for taizhou ("), "{err}");
+    assert!(!err.contains("per_tai"), "{err}");
     let o = taisim(&["replay", out, "50"]);
     assert_eq!(o.status.code(), Some(2));
 }

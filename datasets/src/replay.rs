@@ -17,6 +17,7 @@ use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
 use crate::error::{EngineError, HarnessError};
 use crate::fingerprint::{fingerprint, PlayFingerprint};
+use crate::manifest::{Manifest, Status};
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
 use crate::resume::replay_spec;
 use crate::spec::{game_deal_id, RunSpec, MAX_DEALS_PER_GAME};
@@ -77,13 +78,9 @@ pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), Harn
             spec.unit.name()
         )));
     }
-    let part = run.part_of_deal(deal_id).ok_or_else(|| {
-        HarnessError::Usage(format!(
-            "deal {deal_id} is in part {}, which no manifest in {} records; was it played by another shard?",
-            unit / spec.part_size,
-            out.display()
-        ))
-    })?;
+    let part = run
+        .part_of_deal(deal_id)
+        .ok_or_else(|| unrecorded_part(&run, out, deal_id, unit / spec.part_size))?;
     let file = run.open_part(part, Table::Deals)?;
     let path = file.path().to_path_buf();
     let columns = deal_columns(spec.log_actions);
@@ -114,6 +111,41 @@ pub(crate) fn find(out: &Path, deal_id: u64) -> Result<(RunSpec, Recorded), Harn
             message: format!("deal {deal_id} is missing from its part"),
         }),
     }
+}
+
+/// Why part `p`, holding deal `deal_id`, is not among the parts the run's manifests record:
+/// its shard is unfinished (a manifest records the parts played when its run ends; a killed
+/// run's journal holds those it completed), or no manifest of its shard is here.
+fn unrecorded_part(run: &Run, out: &Path, deal_id: u64, p: u64) -> HarnessError {
+    let owner = run
+        .manifests
+        .iter()
+        .find(|m| m.spec.shard_parts().contains(&p));
+    let Some(m) = owner.filter(|m| m.status == Status::Running) else {
+        return HarnessError::Usage(format!(
+            "deal {deal_id} is in part {p}, which no manifest in {} records; was it played by another shard?",
+            out.display()
+        ));
+    };
+    let shard = m.spec.shard;
+    // Best effort: the journal only adds to the message.
+    let journaled = crate::journal::read(&Manifest::journal_path(out, shard))
+        .is_ok_and(|j| j.records.iter().any(|r| r.index == p));
+    HarnessError::Usage(format!(
+        "deal {deal_id} is in part {p}, which {} does not record yet: the run is unfinished (status running: still running, or killed{}); replay the deal once it has finished, or finish a killed run with `taisim simulate --resume --out {}{}`",
+        Manifest::file_name(shard),
+        if journaled {
+            "; its journal lists the part as played, but the manifest records parts only when the run ends"
+        } else {
+            ""
+        },
+        out.display(),
+        if shard.is_whole() {
+            String::new()
+        } else {
+            format!(" --shard {shard}")
+        }
+    ))
 }
 
 /// The deals of one game found in a part: how many, and the last id.

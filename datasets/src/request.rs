@@ -7,7 +7,7 @@ use taisim_agents::parse_agents;
 use taisim_score::{check_stakes, Variant};
 
 use crate::error::HarnessError;
-use crate::resume::{recorded_spec, resumable_without_manifest, resume_spec};
+use crate::resume::{recorded_spec, refuse_another_run, resumable_without_manifest, resume_spec};
 use crate::spec::{sha256_hex, RunSpec, RunVariant, Shard, Unit};
 use crate::table::DecisionSeats;
 
@@ -55,8 +55,8 @@ impl RunRequest {
             resume_spec(out, shard)?;
         }
         let from_manifest = recorded.is_some();
-        let mut spec = if let Some((spec, _)) = recorded {
-            spec
+        let mut spec = if let Some((spec, _)) = &recorded {
+            spec.clone()
         } else {
             // The one place a new run's variant is looked up and parsed; every stage after
             // takes this object.
@@ -125,6 +125,9 @@ impl RunRequest {
         }
         if !from_manifest && self.part_size.is_none() {
             spec.part_size = spec.default_part_size();
+        }
+        if let Some((recorded, source)) = &recorded {
+            refuse_another_run(out, recorded, &spec, source)?;
         }
         spec.validate()?;
         // Stakes the settlement cannot pay exactly are refused before anything is played,

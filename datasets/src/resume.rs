@@ -19,8 +19,8 @@ use crate::journal;
 use crate::manifest::{Manifest, VARIANT_FILE};
 use crate::part::{self, FileRecord, PartRecord};
 use crate::spec::{
-    sha256_hex, short_sha256, spec_difference, PartOrigin, RecordedSpec, RunSpec, RunVariant,
-    Shard, VariantRecord, PART_ORIGIN_FORMAT,
+    same_run, sha256_hex, short_sha256, spec_difference, PartOrigin, RecordedSpec, RunSpec,
+    RunVariant, Shard, SpecVariant, VariantRecord, PART_ORIGIN_FORMAT,
 };
 use crate::table::Table;
 
@@ -195,6 +195,26 @@ pub(crate) fn recorded_record(
         )));
     }
     Ok(None)
+}
+
+/// Refuses a resume whose arguments ask for another run than the directory recorded (read
+/// from `source`), naming the first field that differs, the variant before any other: a
+/// field checked against the variant (stakes its settlement cannot pay) would otherwise be
+/// refused for what follows from the variant changed, not for the change.
+pub(crate) fn refuse_another_run<A: SpecVariant, B: SpecVariant>(
+    out: &Path,
+    recorded: &RunSpec<A>,
+    asked: &RunSpec<B>,
+    source: &str,
+) -> Result<(), HarnessError> {
+    if same_run(recorded, asked) {
+        return Ok(());
+    }
+    Err(HarnessError::Usage(format!(
+        "cannot resume: the arguments differ from the run in {} ({}; the run's spec as read from {source})",
+        out.display(),
+        spec_difference(recorded, asked, ["the run has", "the command asks for"])
+    )))
 }
 
 /// What to do with one part of the shard.

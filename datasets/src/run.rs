@@ -21,7 +21,9 @@ use crate::part::{self, FileRecord, PartRecord};
 use crate::play::Player;
 use crate::pool::{check_threads, worker_pool};
 use crate::progress::{Progress, ProgressMode};
-use crate::resume::{inspect_part, recorded_record, resumable_without_manifest, PartPlan};
+use crate::resume::{
+    inspect_part, recorded_record, refuse_another_run, resumable_without_manifest, PartPlan,
+};
 use crate::spec::{same_run, spec_difference, RunSpec, Shard, Unit};
 use crate::table::{PartTables, Table};
 
@@ -129,14 +131,7 @@ pub fn simulate(
     if options.resume {
         // What the directory records, compared without reading its variant again.
         match recorded_record(out, spec.shard)? {
-            Some((recorded, source)) if !same_run(&recorded, spec) => {
-                return Err(HarnessError::Usage(format!(
-                    "cannot resume: the arguments differ from the run in {} ({}; the run's spec as read from {source})",
-                    out.display(),
-                    spec_difference(&recorded, spec, ["the run has", "the command asks for"])
-                )))
-            }
-            Some(_) => {}
+            Some((recorded, source)) => refuse_another_run(out, &recorded, spec, source)?,
             None if !resumable_without_manifest(out, spec.shard) => {
                 return Err(HarnessError::Usage(format!(
                     "cannot resume: {} has no {} and holds files no run writes; is it the output directory of a taisim run?",
