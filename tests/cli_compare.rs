@@ -8,7 +8,12 @@ mod support;
 use support::{stderr, stdout, taisim};
 
 fn simulate(out: &Path, variant: &str, seed: &str, agents: &str) {
-    let o = taisim(&[
+    simulate_with(out, variant, seed, agents, &[]);
+}
+
+/// [`simulate`] with more flags.
+fn simulate_with(out: &Path, variant: &str, seed: &str, agents: &str, more: &[&str]) {
+    let mut args = vec![
         "simulate",
         "--deals",
         "300",
@@ -25,7 +30,9 @@ fn simulate(out: &Path, variant: &str, seed: &str, agents: &str) {
         "--quiet",
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(more);
+    let o = taisim(&args);
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
@@ -193,29 +200,8 @@ fn a_difference_of_stakes_is_named_not_blamed_on_the_agents() {
     let d = dir.path();
     let (a, b, c) = (d.join("a"), d.join("b"), d.join("c"));
     simulate(&a, "taiwan16", "4", "greedy");
-    let with = |out: &Path, agents: &str| {
-        let o = taisim(&[
-            "simulate",
-            "--deals",
-            "300",
-            "--part-size",
-            "120",
-            "--agents",
-            agents,
-            "--seed",
-            "4",
-            "--base",
-            "5",
-            "--threads",
-            "2",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert!(o.status.success(), "{}", stderr(&o));
-    };
-    with(&b, "greedy");
-    with(&c, "random");
+    simulate_with(&b, "taiwan16", "4", "greedy", &["--base", "5"]);
+    simulate_with(&c, "taiwan16", "4", "random", &["--base", "5"]);
     let (a, b, c) = (
         a.to_str().unwrap(),
         b.to_str().unwrap(),
