@@ -337,6 +337,15 @@ fn rates_over_no_deals_are_undefined() {
         ["won", "(at", "least", "one", "winner)", "0", "deals", "—"],
         "{won}"
     );
+    // Every deal's log of such a run is none of them, and says so.
+    let o = taisim(&["replay", run.to_str().unwrap(), "--all", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.stdout.is_empty());
+    assert!(
+        text(&o.stderr).contains("records 0 of its 3 parts"),
+        "{}",
+        text(&o.stderr)
+    );
     let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();

@@ -450,8 +450,15 @@ impl Comparison {
             wins: wins as u64,
             play: run.play().cloned(),
         };
+        if fold.deals == 0 {
+            // Every figure is a mean over the pairs: over none it is no figure at all.
+            return Err(CompareError::Run(HarnessError::Usage(format!(
+                "{} and {} record no deal yet (no part of either is recorded): nothing to compare",
+                a.display(),
+                b.display()
+            ))));
+        }
         let (wins_a, wins_b) = (fold.wins.den[0], fold.wins.den[1]);
-        let points = points && fold.deals > 0;
         Ok(fold.finish(
             side(&run_a, wins_a),
             side(&run_b, wins_b),
