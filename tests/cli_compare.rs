@@ -288,16 +288,8 @@ fn runs_that_record_no_deal_are_not_compared() {
     let (a, b) = (d.join("a"), d.join("b"));
     simulate(&a, "taiwan16", "4", "greedy");
     simulate(&b, "taiwan16", "4", "random");
-    for run in [&a, &b] {
-        // What a kill during the first parts leaves: a running manifest recording none.
-        let path = run.join("manifest.json");
-        let mut m: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        m["status"] = "running".into();
-        m["parts"] = serde_json::json!([]);
-        m["rows"] = serde_json::json!({"deals": 0, "wins": 0, "tai": 0});
-        std::fs::write(&path, m.to_string()).unwrap();
-    }
+    support::unrecord_every_part(&a);
+    support::unrecord_every_part(&b);
     let o = taisim(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("record no deal yet"), "{}", stderr(&o));

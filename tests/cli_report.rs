@@ -312,14 +312,7 @@ fn rates_over_no_deals_are_undefined() {
     let scratch = Scratch::new("empty");
     let run = scratch.0.join("run");
     simulate(&run);
-    // What a kill during the first parts leaves: a running manifest recording none.
-    let path = run.join("manifest.json");
-    let mut m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    m["status"] = "running".into();
-    m["parts"] = serde_json::json!([]);
-    m["rows"] = serde_json::json!({"deals": 0, "wins": 0, "tai": 0});
-    std::fs::write(&path, m.to_string()).unwrap();
+    support::unrecord_every_part(&run);
 
     let o = taisim(&["report", run.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o.stderr));
