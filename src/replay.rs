@@ -86,16 +86,15 @@ pub fn replay(args: &ReplayArgs) -> Result<(), Failure> {
     }
     let run = args.run.as_ref().expect("clap requires RUN without --log");
     if args.all {
-        taisim_datasets::write_run_log(run, &mut Stdout)?;
+        let written = taisim_datasets::write_run_log(run, &mut Stdout)?;
         // The logs are of the recorded parts: a run still playing, or killed, has fewer deals
         // than its spec, and a consumer counting lines would take them for the whole run.
-        let opened = taisim_datasets::Run::open(run)?;
-        if !opened.is_complete() {
+        if written.parts as u64 != written.parts_in_run {
             eprintln!(
                 "warning: {} records {} of its {} parts (a shard missing, still running or killed): only their deals were written; a killed run is finished with taisim simulate --resume --out {} (and its --shard)",
                 run.display(),
-                opened.parts.len(),
-                opened.parts_in_run(),
+                written.parts,
+                written.parts_in_run,
                 run.display()
             );
         }

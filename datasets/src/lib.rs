@@ -61,7 +61,8 @@ pub use error::{EngineError, HarnessError};
 pub use fingerprint::PlayFingerprint;
 pub use load::{load_decisions, load_decisions_into, Decisions, SearchLabels};
 pub use log::{
-    deal_log, tell_deal, verify_log, write_run_log, DealLog, LogError, LogHeader, Verified,
+    deal_log, tell_deal, verify_log, write_run_log, DealLog, LogError, LogHeader, RunLogWritten,
+    Verified,
 };
 pub use manifest::{
     Manifest, Rows, Status, MANIFEST_FORMAT, MANIFEST_LIMIT, OLDER_MANIFEST_FORMATS, VARIANT_FILE,

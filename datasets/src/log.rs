@@ -196,9 +196,21 @@ pub(crate) fn log_of(
     Ok(log)
 }
 
+/// What [`write_run_log`] wrote, and of how much of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunLogWritten {
+    /// Deals written.
+    pub deals: u64,
+    /// Parts the run's manifests record: only their deals are written.
+    pub parts: usize,
+    /// Parts in the whole run, all shards together: more than `parts` while a shard is
+    /// missing, still running or was killed.
+    pub parts_in_run: u64,
+}
+
 /// Every deal of the run in `out`, in order of deal id, as one log (each deal's lines after
-/// the last's); returns how many deals were written.
-pub fn write_run_log(out: &Path, w: &mut dyn Write) -> Result<u64, HarnessError> {
+/// the last's); returns how many deals were written, of how many parts of the run.
+pub fn write_run_log(out: &Path, w: &mut dyn Write) -> Result<RunLogWritten, HarnessError> {
     use arrow_array::UInt64Array;
     let run = crate::read::Run::open(out)?;
     let spec = crate::resume::replay_spec(out, run.spec().shard)?;
@@ -226,7 +238,11 @@ pub fn write_run_log(out: &Path, w: &mut dyn Write) -> Result<u64, HarnessError>
             }
         }
     }
-    Ok(n)
+    Ok(RunLogWritten {
+        deals: n,
+        parts: run.parts.len(),
+        parts_in_run: run.parts_in_run(),
+    })
 }
 
 /// What a log that checked out holds.

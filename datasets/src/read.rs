@@ -231,8 +231,8 @@ impl Run {
         // The spec is what every reader goes by before it reads a row (the report's header,
         // the comparison's walls): one footer per manifest says whether the files were
         // written by the run it describes. Every other file's footer is checked as it is
-        // opened, so the whole run's footers are never read twice nor read by a replay that
-        // reads one part.
+        // opened, so only these few are read twice (once more by a reader that opens them
+        // again), and a replay that reads one part reads no other part's.
         for m in &run.manifests {
             if let Some(first) = m.parts.first() {
                 run.open_part(first, Table::Deals)?;
