@@ -12,9 +12,12 @@ use std::sync::Arc;
 use taisim_agents::protocol::{end_event, start_event, step_events, Event, Message, TableState};
 use taisim_agents::{see_step, Agent, AgentSpec};
 use taisim_datasets::review::review;
-use taisim_datasets::EngineError;
-use taisim_score::Variant;
-use taisim_sim::{chow_tiles, Action, ActionList, Deal, DealContext, MeldKind, Seat, Tile, Wind};
+use taisim_datasets::{write_settlement, EngineError, HarnessError};
+use taisim_score::{SettlementModel, Variant};
+use taisim_sim::{
+    chow_tiles, parse_tile, seat_wind, Action, ActionList, Deal, DealContext, MeldKind, Seat, Tile,
+    Wind,
+};
 
 use crate::failure::{CliError, Failure};
 use crate::output::{out, outln};
@@ -48,13 +51,21 @@ pub struct PlayArgs {
     no_review: bool,
 }
 
-fn seat_name(s: Seat) -> &'static str {
-    match s {
-        Wind::East => "East 東",
-        Wind::South => "South 南",
-        Wind::West => "West 西",
-        Wind::North => "North 北",
-    }
+/// A seat as the person reads it: its letter (as `--seat` and every event name it) and the
+/// wind it holds in this deal (門風: the dealer holds East), which is what 門風刻 and 正花
+/// score. The two differ whenever the drawn dealer is not seat E.
+fn seat_label(s: Seat, dealer: Seat) -> String {
+    let wind = seat_wind(s, dealer);
+    let name = match wind {
+        Wind::East => "東 East",
+        Wind::South => "南 South",
+        Wind::West => "西 West",
+        Wind::North => "北 North",
+    };
+    format!(
+        "seat {s} ({name} wind{})",
+        if s == dealer { ", dealer" } else { "" }
+    )
 }
 
 fn tiles(ts: impl IntoIterator<Item = Tile>) -> String {
@@ -73,60 +84,11 @@ fn action_text(a: Action) -> String {
 
 /// One line for an event the person's seat is told (`None`: nothing to say).
 fn event_line(e: &Event, me: Seat) -> Option<String> {
-    let who = |s: &Seat| {
-        if *s == me {
-            "you".to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    Some(match e {
-        Event::Draw { actor, tile, .. } if *actor == me => {
-            format!("you draw {}", tile.map_or("?".into(), |t| t.to_string()))
-        }
-        Event::Draw { .. } | Event::Start(_) | Event::Decision { .. } | Event::End(_) => {
-            return None
-        }
-        Event::Flower { actor, flower } => {
-            format!(
-                "{} show{} {flower} ({})",
-                who(actor),
-                if *actor == me { "" } else { "s" },
-                flower.name_zh()
-            )
-        }
-        Event::Discard { actor, tile, ready } => format!(
-            "{} discard{} {tile}{}",
-            who(actor),
-            if *actor == me { "" } else { "s" },
-            if *ready { " and declare ready" } else { "" }
-        ),
-        Event::Claim {
-            kind,
-            actor,
-            from,
-            tile,
-            low,
-        } => {
-            let set = match kind {
-                MeldKind::Chow => tiles(chow_tiles(*low)),
-                k => tiles(std::iter::repeat_n(*tile, k.len() as usize)),
-            };
-            format!(
-                "{} {} {tile} from {}: {set}",
-                who(actor),
-                kind.name(),
-                who(from)
-            )
-        }
-        Event::ConcealedKong { actor, tile } => format!(
-            "{} lay{} a kong face down{}",
-            who(actor),
-            if *actor == me { "" } else { "s" },
-            tile.map(|t| format!(": {t}")).unwrap_or_default()
-        ),
-        Event::AddedKong { actor, tile } => format!("{} add {tile} to a pung", who(actor)),
-    })
+    match e {
+        Event::Draw { actor, .. } if *actor != me => None,
+        Event::Start(_) | Event::Decision { .. } | Event::End(_) => None,
+        e => Some(e.line(Some(me))),
+    }
 }
 
 /// The table as the person's events built it.
@@ -171,10 +133,9 @@ fn draw_table(t: &TableState, me: Seat) {
             .collect();
         let flowers: Vec<String> = t.flowers[s].iter().map(|f| f.to_string()).collect();
         outln!(
-            "  {} {}{}{}  {} tiles",
-            if s == me { "you" } else { "   " },
-            seat_name(s),
-            if s == ctx.dealer { " (dealer)" } else { "" },
+            "  {} {}{}  {} tiles",
+            if s == me { "you," } else { "    " },
+            seat_label(s, ctx.dealer),
             if t.ready[s] { " READY" } else { "" },
             t.hand_sizes[s]
         );
@@ -234,7 +195,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     let watching = agents.iter().any(Agent::sees_steps);
     outln!(
         "taisim play: you are {} against {spec} ({}, seed {seed}; play it again with --seed {seed})",
-        seat_name(me),
+        seat_label(me, context.dealer),
         variant.name()
     );
     let mut table = TableState::default();
@@ -278,7 +239,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
                         outln!();
                     }
                 }
-                match ask(&mut input, legal.len())? {
+                match ask(&mut input, &legal)? {
                     Some(i) => legal[i],
                     None => {
                         outln!();
@@ -296,6 +257,11 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
         };
         if watching {
             see_step(&mut agents, &deal, Some(action));
+        }
+        // A bot that failed answers with a fallback from then on: the person would play the
+        // rest of the deal against something they did not choose. Stop at the fault.
+        if let Some(f) = taisim_agents::exec::first_fault(&agents) {
+            return Err(Failure::from(Box::new(f)));
         }
         let before = deal.clone();
         deal.play_unchecked(action);
@@ -326,39 +292,37 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
         let melds: Vec<String> = e.melds[s].iter().map(|m| m.to_string()).collect();
         outln!(
             "  {}{}: {}  {}  {}",
-            if s == me { "you " } else { "" },
-            seat_name(s),
+            if s == me { "you, " } else { "" },
+            seat_label(s, context.dealer),
             tiles(e.hands[s].tiles()),
             melds.join(" "),
             e.flowers[s]
         );
     }
-    for w in &e.wins {
-        outln!(
-            "  {} win{} with {} tai{}:",
-            if w.seat == me {
-                "you".to_string()
-            } else {
-                w.seat.to_string()
-            },
-            if w.seat == me { "" } else { "s" },
-            w.tai,
-            e.result
-                .win_tile
-                .map(|t| format!(" on {t}"))
-                .unwrap_or_default()
-        );
-        for p in &w.patterns {
-            outln!("      {:<10} {:>3}  {}", p.name, p.tai, p.id);
-        }
+    // The settlement as `replay` shows it: under a points variant (taizhou) the 胡 of each
+    // pattern, every seat's value and the points before the stake, which the end event
+    // does not carry.
+    let mut settlement = Vec::new();
+    let pays = write_settlement(
+        &deal,
+        &variant,
+        st.base,
+        st.per_tai,
+        &HarnessError::engine(0, seed),
+        &mut settlement,
+    )?;
+    for line in String::from_utf8_lossy(&settlement).lines() {
+        outln!("  {line}");
     }
+    debug_assert_eq!(pays, Wind::ALL.map(|s| e.payments[s]));
     outln!(
-        "  payments: {}",
-        Wind::ALL
-            .map(|s| format!("{s} {:+}", e.payments[s]))
-            .join("  ")
+        "  you: {:+} {}",
+        e.payments[me],
+        match st.model {
+            SettlementModel::AllPairs => "(points × the stake)",
+            SettlementModel::WinnerPays => "points",
+        }
     );
-    outln!("  you: {:+} points", e.payments[me]);
     if !args.no_review {
         let decisions: Vec<(Deal, Action)> = mine
             .into_iter()
@@ -379,11 +343,11 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Reads a choice from 0 to `n - 1`, asking again after anything else; `None` at the end of
+/// Reads a choice of one of `legal`, asking again after anything else; `None` at the end of
 /// the input.
-fn ask(input: &mut impl BufRead, n: usize) -> Result<Option<usize>, Failure> {
+fn ask(input: &mut impl BufRead, legal: &ActionList) -> Result<Option<usize>, Failure> {
     loop {
-        out!("choose [0-{}]: ", n - 1);
+        out!("choose [0-{}, or an action as listed]: ", legal.len() - 1);
         let _ = std::io::Write::flush(&mut crate::output::Stdout);
         let mut line = String::new();
         match input.read_line(&mut line) {
@@ -395,9 +359,103 @@ fn ask(input: &mut impl BufRead, n: usize) -> Result<Option<usize>, Failure> {
                 ))))
             }
         }
-        match line.trim().parse::<usize>() {
-            Ok(i) if i < n => return Ok(Some(i)),
-            _ => outln!("  {:?} is not one of 0 to {}", line.trim(), n - 1),
+        match choice(line.trim(), legal) {
+            Ok(i) => return Ok(Some(i)),
+            Err(why) => outln!("  {why}"),
         }
+    }
+}
+
+/// The legal action a person typed: its number, its text as listed (`discard 5m`, `chow 3m
+/// 4m 5m`, `pass`; any case, tiles in any notation the project reads), or a tile alone for
+/// its plain discard.
+fn choice(typed: &str, legal: &ActionList) -> Result<usize, String> {
+    let last = legal.len() - 1;
+    if let Ok(i) = typed.parse::<usize>() {
+        return if i <= last {
+            Ok(i)
+        } else {
+            Err(format!("{i} is not one of 0 to {last}"))
+        };
+    }
+    // Words that are tiles are written as the list writes them (`7z` as `C`), then
+    // compared without regard to case.
+    let canonical = |text: &str| {
+        text.split_whitespace()
+            .map(|w| parse_tile(w).map_or(w.to_string(), |t| t.to_string()))
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let typed_text = canonical(typed);
+    if let Some(i) = legal
+        .iter()
+        .position(|&a| canonical(&action_text(a)) == typed_text)
+    {
+        return Ok(i);
+    }
+    // A tile alone: its plain discard.
+    let as_discard = canonical(&format!("discard {typed}"));
+    if let Some(i) = legal
+        .iter()
+        .position(|&a| matches!(a, Action::Discard(_)) && canonical(&action_text(a)) == as_discard)
+    {
+        return Ok(i);
+    }
+    if let Ok(tile) = parse_tile(typed) {
+        return Err(format!(
+            "discarding {tile} is not among your choices; type a number from 0 to {last}, or an action as listed"
+        ));
+    }
+    Err(format!(
+        "{typed:?} is neither one of 0 to {last} nor an action as listed"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a person may type at a prompt, and the action each picks (`None`: asked again).
+    #[test]
+    fn a_choice_is_a_number_an_action_as_listed_or_a_tile_to_discard() {
+        let t = |s: &str| parse_tile(s).unwrap();
+        let legal: ActionList = [
+            Action::Discard(t("5m")),
+            Action::Discard(t("C")),
+            Action::DiscardReady(t("5m")),
+            Action::Chow(t("3m")),
+            Action::Pass,
+        ]
+        .into_iter()
+        .collect();
+        let cases: &[(&str, Option<usize>)] = &[
+            ("0", Some(0)),
+            ("4", Some(4)),
+            ("5", None),
+            ("-1", None),
+            ("discard 5m", Some(0)),
+            ("DISCARD  5M", Some(0)),
+            ("5m", Some(0)),
+            // Tenhou's 7z is 中, written C.
+            ("7z", Some(1)),
+            ("discard 7z", Some(1)),
+            ("c", Some(1)),
+            ("discard_ready 5m", Some(2)),
+            ("chow 3m 4m 5m", Some(3)),
+            ("chow 3m", None),
+            ("pass", Some(4)),
+            ("Pass", Some(4)),
+            ("6m", None),
+            ("discard F", None),
+            ("five", None),
+            ("", None),
+        ];
+        for &(typed, want) in cases {
+            assert_eq!(choice(typed, &legal).ok(), want, "{typed:?}");
+        }
+        assert!(choice("6m", &legal)
+            .unwrap_err()
+            .contains("discarding 6m is not among your choices"));
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use taisim_agents::protocol::{end_event, Event};
 use taisim_agents::{Agent, GreedyAgent};
 use taisim_score::Variant;
-use taisim_sim::{splitmix64, ActionList, Deal, DealContext, Seat, Wind};
+use taisim_sim::{seat_wind, splitmix64, ActionList, Deal, DealContext, Seat, Wind};
 
 /// A pseudo-terminal's two ends.
 fn openpty() -> (OwnedFd, OwnedFd) {
@@ -102,7 +102,11 @@ fn play_in_a_terminal(args: &[&str]) -> Session {
                 .starts_with("choose [0-")
         {
             let line = screen.rsplit('\n').next().unwrap();
-            let n: usize = line["choose [0-".len()..line.len() - 3].parse().unwrap();
+            let digits: String = line["choose [0-".len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let n: usize = digits.parse().unwrap();
             if !asked_again {
                 term.write_all(b"five\n").unwrap();
                 asked_again = true;
@@ -126,12 +130,7 @@ fn play_in_a_terminal(args: &[&str]) -> Session {
 /// `taisim arena` draw them.
 fn expected_payments(variant: &str, seed: u64, me: Seat) -> String {
     let variant = Arc::new(Variant::builtin(variant).unwrap());
-    let r = splitmix64(seed ^ 0xc0_7e87);
-    let context = DealContext {
-        round_wind: Wind::new((r >> 2) as u8),
-        dealer: Wind::new(r as u8),
-        streak: 0,
-    };
+    let context = drawn_context(seed);
     let mut deal = Deal::new(variant.rules(), seed, context).unwrap();
     let mut legal = ActionList::new();
     while let Some(s) = deal.to_act() {
@@ -149,9 +148,28 @@ fn expected_payments(variant: &str, seed: u64, me: Seat) -> String {
     };
     let shown: Vec<String> = Wind::ALL
         .iter()
-        .map(|&s| format!("{s} {:+}", end.payments[s]))
+        .map(|&s| format!("{s} {}", end.payments[s]))
         .collect();
-    format!("payments: {}", shown.join("  "))
+    format!("payments: {}", shown.join(" "))
+}
+
+/// The dealer and round wind `taisim play` and `taisim arena` draw for deal `seed`.
+fn drawn_context(seed: u64) -> DealContext {
+    let r = splitmix64(seed ^ 0xc0_7e87);
+    DealContext {
+        round_wind: Wind::new((r >> 2) as u8),
+        dealer: Wind::new(r as u8),
+        streak: 0,
+    }
+}
+
+/// How `taisim play` names `seat` in deal `seed`: its letter and the wind it holds there
+/// (門風), which is East for the dealer whatever its letter.
+fn seat_label(seed: u64, seat: Seat) -> String {
+    let dealer = drawn_context(seed).dealer;
+    let wind = seat_wind(seat, dealer);
+    let zh = ["東", "南", "西", "北"][wind as usize];
+    format!("seat {seat} ({zh} {wind:?} wind")
 }
 
 #[test]
@@ -168,10 +186,15 @@ fn a_person_plays_a_deal_in_a_terminal() {
     ]);
     let screen = &s.screen;
     assert!(s.success, "{screen}");
-    assert!(screen.contains("\"five\" is not one of 0 to"), "{screen}");
+    assert!(
+        screen.contains("\"five\" is neither one of 0 to"),
+        "{screen}"
+    );
     assert!(s.answered > 5, "{} answers:\n{screen}", s.answered);
+    // Seed 5's dealer is not seat E, so a seat's letter and its wind differ.
+    assert_ne!(drawn_context(5).dealer, Seat::East);
     for want in [
-        "you are South",
+        &format!("you are {}", seat_label(5, Seat::South)),
         "your hand: ",
         "your turn:",
         "river:",
@@ -205,7 +228,7 @@ fn a_person_plays_taizhou_and_sees_the_wild() {
     assert!(s.success, "{screen}");
     assert!(s.answered > 3, "{} answers:\n{screen}", s.answered);
     for want in [
-        "you are East",
+        &format!("you are {}", seat_label(77, Seat::East)),
         "taizhou",
         " · wild ",
         "(indicator ",
@@ -218,4 +241,58 @@ fn a_person_plays_taizhou_and_sees_the_wild() {
         );
     }
     assert!(!screen.contains("the search reviews"), "{screen}");
+}
+
+/// Under a points variant the settlement shows what the payments are made of, as `replay`
+/// does: each pattern's 胡, every seat's value and the points before the stake (taizhou.md
+/// 胜负规则). Seed 1 ends in a discard win.
+#[test]
+fn a_person_sees_taizhou_s_points_and_values() {
+    let s = play_in_a_terminal(&[
+        "--variant",
+        "taizhou",
+        "--seed",
+        "1",
+        "--opponents",
+        "greedy",
+        "--no-review",
+    ]);
+    let screen = &s.screen;
+    assert!(s.success, "{screen}");
+    for want in [
+        "wins: ",
+        " 胡 + 底胡, ",
+        " 胡  0 台",
+        "values: E ",
+        "settlement in points: E ",
+        "(× 2 money per point)",
+        &expected_payments("taizhou", 1, Seat::South),
+    ] {
+        assert!(
+            screen.contains(want),
+            "no {want:?} on the screen:\n{screen}"
+        );
+    }
+}
+
+/// A bot that cannot be started stops the deal at its fault, with its error and exit status
+/// 1: the person never plays on against fallback answers they did not choose
+/// (docs/protocol.md, Faults).
+#[test]
+fn a_failed_bot_ends_the_deal_at_once() {
+    let s = play_in_a_terminal(&[
+        "--seed",
+        "1",
+        "--opponents",
+        "exec:/nonexistent/taisim-bot",
+        "--no-review",
+    ]);
+    let screen = &s.screen;
+    assert!(!s.success, "{screen}");
+    assert!(
+        screen.contains("bot exec:/nonexistent/taisim-bot exited"),
+        "{screen}"
+    );
+    assert!(s.answered <= 1, "{} answers:\n{screen}", s.answered);
+    assert!(!screen.contains("the deal is over"), "{screen}");
 }

@@ -118,7 +118,7 @@ pub enum EngineError {
 
 impl HarnessError {
     /// An engine error in deal `deal_id`, seeded `seed`.
-    pub(crate) fn engine(deal_id: u64, seed: u64) -> impl Fn(EngineError) -> HarnessError {
+    pub fn engine(deal_id: u64, seed: u64) -> impl Fn(EngineError) -> HarnessError {
         move |source| HarnessError::Engine {
             deal_id,
             seed,

@@ -73,7 +73,7 @@ pub use progress::ProgressMode;
 pub use read::{
     column, expect_run_dir, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS,
 };
-pub use replay::{replay, wild_line};
+pub use replay::{replay, wild_line, write_settlement};
 pub use report::{Report, ReportOptions};
 pub use request::RunRequest;
 pub use resume::{recorded_spec, resumable_without_manifest, resume_spec};

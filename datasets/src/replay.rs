@@ -11,7 +11,7 @@ use std::path::Path;
 use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt16Array, UInt64Array, UInt8Array};
 use taisim_agents::{build_agents, index_to_action, play_deal_with};
 use taisim_score::{
-    score_deal, settle_all_pairs, DealScore, ScoreError, SettlementModel, WinInput,
+    score_deal, settle_all_pairs, DealScore, ScoreError, SettlementModel, Variant, WinInput,
 };
 use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
@@ -19,6 +19,7 @@ use crate::error::{EngineError, HarnessError};
 use crate::fingerprint::{fingerprint, PlayFingerprint};
 use crate::manifest::{Manifest, Status};
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
+use crate::report::render::display_width;
 use crate::resume::replay_spec;
 use crate::spec::{game_deal_id, RunSpec, MAX_DEALS_PER_GAME};
 use crate::table::Table;
@@ -337,14 +338,29 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
 
     let result = *deal.result().expect("the deal is over");
     writeln!(w, "result: {}", result.outcome.name()).map_err(io)?;
-    // The deal scored and settled by the scoring crate under the variant's model, as the run
-    // did; only what is shown differs by model.
     let engine = HarnessError::engine(deal_id, rec.seed);
-    let ds = score_deal(&deal, variant, spec.base, spec.per_tai).map_err(|e| engine(e.into()))?;
+    let pays = write_settlement(&deal, variant, spec.base, spec.per_tai, &engine, w)?;
+    rec.check(out, deal_id, &deal, pays)
+}
+
+/// Writes the settlement of a finished deal as a replay shows it and returns the payments
+/// (seat order E, S, W, N): each win with its patterns (under a points variant its 胡, every
+/// seat's value and the settlement in points), then the payments. The deal is scored and
+/// settled by the scoring crate under the variant's model, as a run does; only what is shown
+/// differs by model. `engine` names the deal in an error.
+pub fn write_settlement(
+    deal: &Deal,
+    variant: &Variant,
+    base: i64,
+    per_tai: i64,
+    engine: &dyn Fn(EngineError) -> HarnessError,
+    w: &mut dyn Write,
+) -> Result<[i64; 4], HarnessError> {
+    let ds = score_deal(deal, variant, base, per_tai).map_err(|e| engine(e.into()))?;
     if variant.settlement().model == SettlementModel::AllPairs {
-        write_all_pairs(&deal, &ds, &spec, &engine, w)?;
+        write_all_pairs(deal, &ds, per_tai, engine, w)?;
     } else {
-        write_wins(&deal, &ds, &engine, w)?;
+        write_wins(deal, &ds, engine, w)?;
     }
     let pays = ds.payments.0;
     writeln!(
@@ -352,8 +368,16 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
         "payments: E {} S {} W {} N {}",
         pays[0], pays[1], pays[2], pays[3]
     )
-    .map_err(io)?;
-    rec.check(out, deal_id, &deal, pays)
+    .map_err(write_error)?;
+    Ok(pays)
+}
+
+/// A pattern's Chinese name padded to `cols` display columns (its characters are two wide).
+fn name_zh_padded(name: &str, cols: usize) -> String {
+    format!(
+        "{name}{}",
+        " ".repeat(cols.saturating_sub(display_width(name)))
+    )
 }
 
 /// The deal's wild as a replay shows it, `None` when the deal turns up none: taizhou.md
@@ -407,7 +431,14 @@ fn write_wins(
         )
         .map_err(io)?;
         for p in &s.patterns {
-            writeln!(w, "    {:<28} {:<8} {:>3}", p.id.id(), p.name_zh(), p.tai).map_err(io)?;
+            writeln!(
+                w,
+                "    {:<28} {} {:>3}",
+                p.id.id(),
+                name_zh_padded(p.name_zh(), 10),
+                p.tai
+            )
+            .map_err(io)?;
         }
     }
     Ok(())
@@ -418,7 +449,7 @@ fn write_wins(
 fn write_all_pairs(
     deal: &Deal,
     ds: &DealScore,
-    spec: &RunSpec,
+    per_tai: i64,
     engine: &dyn Fn(EngineError) -> HarnessError,
     w: &mut dyn Write,
 ) -> Result<(), HarnessError> {
@@ -447,9 +478,9 @@ fn write_all_pairs(
         for p in &s.patterns {
             writeln!(
                 w,
-                "    {:<28} {:<8} {:>3} 胡 {:>2} 台",
+                "    {:<28} {} {:>3} 胡 {:>2} 台",
                 p.id.id(),
-                p.name_zh(),
+                name_zh_padded(p.name_zh(), 10),
                 p.hu,
                 p.tai
             )
@@ -475,7 +506,7 @@ fn write_all_pairs(
             points[Wind::South],
             points[Wind::West],
             points[Wind::North],
-            spec.per_tai
+            per_tai
         )
         .map_err(io)?;
     }

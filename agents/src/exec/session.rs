@@ -516,6 +516,12 @@ fn read_answer(line: &[u8], deal: u64, seat: Seat, legal: usize) -> Result<usize
     })?;
     match id.as_u64().and_then(|n| usize::try_from(n).ok()) {
         Some(n) if n < legal => Ok(n),
+        // A string, or anything else that is not a number, is a malformed answer: saying it
+        // is out of range would send the bot's author looking at the wrong thing.
+        _ if !id.is_number() => Err(FaultKind::BadAnswer(format!(
+            "its \"id\" is {id}, not a number: an id is a whole number, one of the legal actions' (0 to {})",
+            legal - 1
+        ))),
         _ => Err(FaultKind::Illegal(format!(
             "{id} is not the id of a legal action (ids 0 to {})",
             legal - 1
@@ -553,7 +559,8 @@ mod tests {
             (r#"{"id":3}"#, "ids 0 to 2"),
             (r#"{"id":-1}"#, "not the id"),
             (r#"{"id":1.0}"#, "not the id"),
-            (r#"{"id":"1"}"#, "not the id"),
+            (r#"{"id":"1"}"#, "\"1\", not a number"),
+            (r#"{"id":null}"#, "null, not a number"),
             (r#"{"id":18446744073709551615}"#, "not the id"),
             (r#"{"id":1,"deal":5}"#, "answers deal 5"),
             (r#"{"id":1,"deal":"4"}"#, "answers deal"),

@@ -144,6 +144,89 @@ impl Event {
         }
     }
 
+    /// The event in a line of English, as a person at the table or an error message says
+    /// it ("W discards 9p and declares ready", "N pungs 5m from E: 5m 5m 5m"). `me`: the
+    /// seat spoken to, named "you"; a drawn tile or a face-down kong's kind is shown when the
+    /// event holds it.
+    pub fn line(&self, me: Option<Seat>) -> String {
+        let who = |s: Seat| {
+            if Some(s) == me {
+                "you".to_string()
+            } else {
+                s.to_string()
+            }
+        };
+        // The verb's ending: "you discard", "W discards".
+        let s = |actor: Seat| if Some(actor) == me { "" } else { "s" };
+        let tiles = |ts: &mut dyn Iterator<Item = Tile>| {
+            ts.map(|t| t.to_string()).collect::<Vec<_>>().join(" ")
+        };
+        match self {
+            Event::Start(st) => format!(
+                "the deal starts: round {}, dealer {}, streak {}, {} tiles left",
+                st.context.round_wind, st.context.dealer, st.context.streak, st.left
+            ),
+            Event::Draw { actor, tile, left } => format!(
+                "{} draw{}{} ({left} left)",
+                who(*actor),
+                s(*actor),
+                tile.map(|t| format!(" {t}")).unwrap_or_default()
+            ),
+            Event::Flower { actor, flower } => format!(
+                "{} show{} {flower} ({})",
+                who(*actor),
+                s(*actor),
+                flower.name_zh()
+            ),
+            Event::Discard { actor, tile, ready } => format!(
+                "{} discard{} {tile}{}",
+                who(*actor),
+                s(*actor),
+                match (ready, Some(*actor) == me) {
+                    (false, _) => "",
+                    (true, true) => " and declare ready",
+                    (true, false) => " and declares ready",
+                }
+            ),
+            Event::Claim {
+                kind,
+                actor,
+                from,
+                tile,
+                low,
+            } => {
+                let set = match kind {
+                    MeldKind::Chow => tiles(&mut chow_tiles(*low).into_iter()),
+                    k => tiles(&mut std::iter::repeat_n(*tile, k.len() as usize)),
+                };
+                format!(
+                    "{} {}{} {tile} from {}: {set}",
+                    who(*actor),
+                    kind.name(),
+                    s(*actor),
+                    who(*from)
+                )
+            }
+            Event::ConcealedKong { actor, tile } => format!(
+                "{} lay{} a kong face down{}",
+                who(*actor),
+                s(*actor),
+                tile.map(|t| format!(": {t}")).unwrap_or_default()
+            ),
+            Event::AddedKong { actor, tile } => {
+                format!("{} add{} {tile} to a pung", who(*actor), s(*actor))
+            }
+            Event::Decision {
+                actor,
+                step,
+                action,
+            } => {
+                format!("decision {step}: {} {action}", who(*actor))
+            }
+            Event::End(e) => format!("the deal ends: {}", e.result.outcome.name()),
+        }
+    }
+
     /// What `seat` is told of this event: the same, hiding another seat's drawn tile and the
     /// kind of another seat's face-down kong, showing only its own hand at the start, and
     /// nothing of a decision (the answers to offers are private). `None`: not sent.

@@ -212,7 +212,8 @@ impl Mirror {
                 Some(s) if s == self.seat => {
                     if let Some(e) = self.queue.front() {
                         return err(format!(
-                            "the seat must decide, but the table told more first: {e:?}"
+                            "the seat must decide, but the table told more first: {}",
+                            e.line(None)
                         ));
                     }
                     return Ok(&self.deal);
@@ -263,7 +264,10 @@ impl Mirror {
             Some(Event::ConcealedKong { actor, .. }) if *actor == x => {
                 Ok(Action::ConcealedKong(self.hidden_kong_kind(x)?))
             }
-            other => err(format!("{x} is to act, but the table told {other:?}")),
+            other => err(format!(
+                "{x} is to act, but the table told {}",
+                other.map_or("nothing yet".into(), |e| e.line(None))
+            )),
         }
     }
 
@@ -305,15 +309,16 @@ impl Mirror {
                 }
                 Some(q) => {
                     return err(format!(
-                        "after {actor} {action} the rebuilt deal tells {seen:?}, the table {q:?}"
+                        "after {actor} {action} the rebuilt deal tells \"{}\", the table \"{}\"",
+                        seen.line(None),
+                        q.line(None)
                     ))
                 }
                 None if matches!(seen, Event::End(_)) => {}
-                None => {
-                    return err(format!(
-                    "after {actor} {action} the rebuilt deal tells {seen:?}, the table nothing yet"
-                ))
-                }
+                None => return err(format!(
+                    "after {actor} {action} the rebuilt deal tells \"{}\", the table nothing yet",
+                    seen.line(None)
+                )),
             }
             if !matches!(seen, Event::Draw { .. } | Event::Flower { .. }) {
                 self.last_public = Some(seen);

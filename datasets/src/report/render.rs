@@ -448,7 +448,7 @@ pub(crate) struct Section {
 }
 
 /// Display width, counting CJK characters as two columns.
-fn width(s: &str) -> usize {
+pub(crate) fn display_width(s: &str) -> usize {
     s.chars()
         .map(|c| if c as u32 >= 0x2e80 { 2 } else { 1 })
         .sum()
@@ -456,16 +456,16 @@ fn width(s: &str) -> usize {
 
 impl Section {
     pub fn to_terminal(&self) -> String {
-        let mut widths: Vec<usize> = self.headers.iter().map(|h| width(h)).collect();
+        let mut widths: Vec<usize> = self.headers.iter().map(|h| display_width(h)).collect();
         for row in &self.rows {
             for (w, cell) in widths.iter_mut().zip(row) {
-                *w = (*w).max(width(cell));
+                *w = (*w).max(display_width(cell));
             }
         }
         let line = |cells: &[String]| {
             let mut s = String::from(" ");
             for ((cell, w), right) in cells.iter().zip(&widths).zip(&self.numeric) {
-                let pad = " ".repeat(w.saturating_sub(width(cell)));
+                let pad = " ".repeat(w.saturating_sub(display_width(cell)));
                 s.push_str("  ");
                 if *right {
                     s.push_str(&pad);
@@ -638,7 +638,7 @@ mod tests {
 
     #[test]
     fn cjk_is_two_columns_wide() {
-        assert_eq!(width("門清"), 4);
-        assert_eq!(width("abc"), 3);
+        assert_eq!(display_width("門清"), 4);
+        assert_eq!(display_width("abc"), 3);
     }
 }
