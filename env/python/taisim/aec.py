@@ -21,10 +21,12 @@ class TaisimAEC(AECEnv):
     Rewards arrive when the deal ends; each seat is then stepped once with ``None``.
 
     ``variant``, ``reward``, ``base`` and ``per_tai`` are as for :class:`taisim.Env`; seeds
-    are ints in ``0 .. 2**64 - 1``. ``render_mode="ansi"`` makes ``render()`` return the table.
+    are ints in ``0 .. 2**64 - 1``. ``render_mode="ansi"`` makes ``render()`` return the table;
+    ``render_mode="human"`` prints it to stdout after every ``reset()`` and every step that
+    plays an action, and on ``render()``, which returns None (PettingZoo's convention).
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "taisim_v0", "is_parallelizable": False, "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human"], "name": "taisim_v0", "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, variant="taiwan16", reward="points", base=None, per_tai=None, render_mode=None):
         super().__init__()
@@ -82,6 +84,8 @@ class TaisimAEC(AECEnv):
             self._np_random = np.random.default_rng(seed)
         self._native.reset(to_u64(seed, self._np_random))
         self._sync()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent):
         """``agent``'s observation dict now; before ``reset()``, ``UsageError`` (no deal is
@@ -96,6 +100,9 @@ class TaisimAEC(AECEnv):
             reraise_in_use(e, "AEC env")
             raise
         self._sync()
+        # A dead step (None, after the deal ended) changes nothing on the table.
+        if self.render_mode == "human" and action is not None:
+            self.render()
 
     def review(self, search=None):
         """The search agent's reasons at the decision of ``agent_selection`` now, as
@@ -108,10 +115,13 @@ class TaisimAEC(AECEnv):
             raise
 
     def render(self):
-        """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None; before
-        ``reset()``, ``UsageError``."""
+        """The table as ``taisim deal`` prints it: returned with ``render_mode="ansi"``,
+        printed to stdout with ``"human"`` (returning None), else None; before ``reset()``,
+        ``UsageError``."""
         if self.render_mode == "ansi":
             return self._native.render()
+        if self.render_mode == "human":
+            print(self._native.render(), flush=True)
         return None
 
     def close(self):

@@ -45,7 +45,9 @@ class Env(gym.Env):
         base, per_tai: the points reward pays ``base + tai × per_tai``. Unset, ``per_tai`` is
             the variant's and ``base`` the variant's 底, or one tai's worth where that is 0 (as
             in every shipped variant), so every win earns a positive reward, 0-tai wins too.
-        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or
+            ``"human"`` (the table is printed to stdout after every ``reset()`` and
+            ``step()``, and by ``render()``, which returns None: Gymnasium's convention).
         bot_timeout: seconds an ``exec:`` opponent may take over one decision (default 10);
             a bot that exits, hangs, or answers wrongly raises ``taisim.BotError`` (a
             ``RuntimeError``) naming it.
@@ -54,7 +56,7 @@ class Env(gym.Env):
     draws one from the environment's generator.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, variant="taiwan16", seat="E", opponents="greedy", reward="points",
                  base=None, per_tai=None, render_mode=None, bot_timeout=None):
@@ -88,6 +90,8 @@ class Env(gym.Env):
         info = numpy_info(info)
         self._mask = mask
         info["action_mask"] = mask
+        if self.render_mode == "human":
+            self.render()
         return obs, info
 
     def step(self, action):
@@ -102,6 +106,8 @@ class Env(gym.Env):
         info = numpy_info(info)
         self._mask = mask
         info["action_mask"] = mask
+        if self.render_mode == "human":
+            self.render()
         return obs, float(reward), bool(terminated), bool(truncated), info
 
     def action_masks(self):
@@ -136,8 +142,11 @@ class Env(gym.Env):
             raise
 
     def render(self):
-        """The table as ``taisim deal`` prints it (``render_mode="ansi"``), else None. Before
-        ``reset()`` there is no table: ``UsageError``."""
+        """The table as ``taisim deal`` prints it: returned with ``render_mode="ansi"``,
+        printed to stdout with ``"human"`` (returning None), else None. Before ``reset()``
+        there is no table: ``UsageError``."""
         if self.render_mode == "ansi":
             return self._native.render()
+        if self.render_mode == "human":
+            print(self._native.render(), flush=True)
         return None

@@ -97,7 +97,26 @@ def test_render_ansi_shows_the_table():
     assert seat_lines[1].startswith("*"), "the learner's seat is marked"
     assert taisim.Env(opponents="random").render() is None
     with pytest.raises(taisim.UsageError, match="render_mode"):
-        taisim.Env(render_mode="human")
+        taisim.Env(render_mode="rgb_array")
+
+
+def test_render_human_prints_the_table(capsys):
+    """Gymnasium's and PettingZoo's "human" mode: the table is printed for a person after
+    each reset and step, and by ``render()``, which returns None."""
+    env = taisim.Env(opponents="random", render_mode="human")
+    assert "human" in env.metadata["render_modes"]
+    _, info = env.reset(seed=3)
+    assert capsys.readouterr().out.startswith("seed 3  dice ")
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert "seed 3  dice " in capsys.readouterr().out
+    assert env.render() is None
+    assert capsys.readouterr().out.startswith("seed 3  dice ")
+    aec = taisim.aec.env(render_mode="human")
+    assert "human" in aec.metadata["render_modes"]
+    aec.reset(seed=3)
+    assert capsys.readouterr().out.startswith("seed 3  dice ")
+    assert aec.render() is None
+    assert capsys.readouterr().out.startswith("seed 3  dice ")
 
 
 def test_render_ansi_aec():

@@ -1,7 +1,7 @@
 """The PettingZoo AEC environment."""
 
 import numpy as np
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import taisim
 
@@ -12,6 +12,14 @@ def test_pettingzoo_api_test():
 
 def test_pettingzoo_seed_test():
     seed_test(lambda: taisim.aec_env(), num_cycles=500)
+
+
+def test_pettingzoo_render_test(capsys):
+    """PettingZoo's render_test builds the env with ``render_mode="human"`` first, then
+    every mode in ``metadata["render_modes"]``: "ansi" returns text, "human" None."""
+    render_test(taisim.aec.env)
+    render_test(taisim.aec.raw_env)
+    assert "seed " in capsys.readouterr().out
 
 
 def test_whole_deals_rewards_are_zero_sum():
