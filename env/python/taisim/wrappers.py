@@ -6,7 +6,7 @@ import numpy as np
 from taisim._seed import one_action
 
 
-class LegalizeActions(gym.ActionWrapper):
+class LegalizeActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
     """Replaces an illegal action by the lowest legal one before it reaches the environment.
 
     ``taisim.Env`` raises ``taisim.IllegalActionError`` (a ``ValueError``) on an illegal
@@ -14,10 +14,15 @@ class LegalizeActions(gym.ActionWrapper):
     space blindly (Gymnasium's ``check_env``, agents without masking) can use this wrapper
     instead; ``info["illegal"]`` tells when an action was replaced, so a learner can still be
     penalised for it.
+
+    It records its constructor arguments as Gymnasium's own wrappers do, so the spec of a
+    wrapped ``gymnasium.make`` environment names it and ``env.spec.make()`` rebuilds it
+    (``check_env`` does that).
     """
 
     def __init__(self, env):
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.ActionWrapper.__init__(self, env)
         self._replaced = False
 
     def action(self, action):

@@ -1,5 +1,8 @@
 """The Gymnasium environment: the checker, masks, errors, determinism."""
 
+import warnings
+
+import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import (
@@ -24,6 +27,23 @@ def test_gymnasium_check_env():
     check_reset_options(env)
     env_reset_passive_checker(env)
     env_step_passive_checker(env, env.action_space.sample(mask=env.action_masks()))
+
+
+@pytest.mark.parametrize("env_id", sorted(taisim.GYM_IDS))
+def test_check_env_on_legalized_gym_make(env_id, capsys):
+    """The wrapper on what ``gymnasium.make`` gives, the way users meet it: the checker
+    rebuilds the environment from its spec (``LegalizeActions`` recorded there as Gymnasium's
+    own wrappers are) and renders every declared mode, ``"human"`` included; nothing it
+    checks may warn (but that a wrapper is checked, which is the point)."""
+    env = taisim.LegalizeActions(gym.make(env_id, opponents="random", render_mode="ansi"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message=".*is different from the unwrapped version")
+        check_env(env)
+    rebuilt = env.spec.make()
+    assert isinstance(rebuilt, taisim.LegalizeActions)
+    assert rebuilt.spec.additional_wrappers[-1].name == "LegalizeActions"
+    assert "seed " in capsys.readouterr().out, "the human mode printed the table"
 
 
 def test_legalize_actions_reports_replacements():
