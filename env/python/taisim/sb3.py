@@ -18,6 +18,8 @@ a trained MaskablePPO to the policy file the Rust agent plays, end to end::
 ``import taisim`` makes ``taisim.sb3`` reachable without importing SB3 until it is used.
 """
 
+import copy
+
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
 
@@ -75,16 +77,29 @@ class SB3VecEnv(_SB3VecEnv):
 
     ``step_wait`` returns ``(obs, rewards, dones, infos)`` with one info dict per
     environment; an environment whose deal ended has the finished deal's info there
-    (``outcome``, ``winners``, ...). ``env_method("action_masks")`` (what MaskablePPO calls)
-    returns each environment's mask row. Auto-reset is SB3's own convention (the returned
-    observation of a done environment is its next deal's). No ``terminal_observation`` is
-    given: deals end by themselves, nothing is truncated, so SB3 never bootstraps from one.
+    (``outcome``, ``winners``, ...). A batch made with ``illegal="legalize"`` puts
+    ``"illegal"`` (whether that environment's action was replaced) in every environment's
+    info at every step, so a learner can be penalised for it. Auto-reset is SB3's own
+    convention (the returned observation of a done environment is its next deal's). No
+    ``terminal_observation`` is given: deals end by themselves, nothing is truncated, so SB3
+    never bootstraps from one.
+
+    ``get_attr``, ``set_attr`` and ``env_method`` act, as SB3 documents them, on each
+    environment of ``indices`` (all by default; an int or a sequence), one list entry per
+    index. Environment ``i`` is an :class:`EnvView` (``venv.env_views[i]``):
+    ``observation_space`` and ``action_space`` (the single spaces), ``spec``,
+    ``metadata``, ``render_mode`` (None: a batch stepped in Rust draws nothing), the methods
+    ``action_masks()`` (what MaskablePPO calls), ``info()``, ``render()`` (None) and
+    ``get_wrapper_attr(name)``, and whatever ``set_attr`` stored on it. Any other name raises
+    ``AttributeError`` naming it; ``set_attr`` of one of those names raises too (the batch
+    is configured when made, not per environment).
     """
 
     def __init__(self, envs):
         if not isinstance(envs, VecEnv):
             raise TypeError(f"SB3VecEnv wraps a taisim.VecEnv, not {type(envs).__name__}")
         self.envs = envs
+        self.env_views = [EnvView(envs, i) for i in range(envs.num_envs)]
         self._actions = None
         super().__init__(envs.num_envs, envs.single_observation_space, envs.single_action_space)
 
@@ -101,12 +116,16 @@ class SB3VecEnv(_SB3VecEnv):
     def step_wait(self):
         if self._actions is None:
             raise RuntimeError("step_async() must come before step_wait()")
-        obs, rewards, terminations, truncations, _ = self.envs.step(self._actions)
+        obs, rewards, terminations, truncations, batch_infos = self.envs.step(self._actions)
         self._actions = None
         dones = terminations | truncations
         infos = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(dones):
             infos[i] = dict(self.envs.info(int(i)), **{"TimeLimit.truncated": bool(truncations[i])})
+        illegal = batch_infos.get("illegal")
+        if illegal is not None:
+            for i, info in enumerate(infos):
+                info["illegal"] = bool(illegal[i])
         return obs, rewards, dones, infos
 
     def seed(self, seed=None):
@@ -122,25 +141,117 @@ class SB3VecEnv(_SB3VecEnv):
         """The ``(num_envs, ACTION_SPACE_SIZE)`` masks at once."""
         return self.envs.action_masks()
 
+    def _views(self, indices):
+        if isinstance(indices, np.integer):
+            indices = int(indices)
+        return [self.env_views[i] for i in self._get_indices(indices)]
+
     def get_attr(self, attr_name, indices=None):
-        n = len(list(self._get_indices(indices)))
-        if attr_name == "render_mode":
-            return [None] * n
-        if attr_name == "action_masks":
-            masks = self.envs.action_masks
-            return [lambda i=i: masks()[i] for i in self._get_indices(indices)]
-        if attr_name in ("single_observation_space", "single_action_space", "metadata"):
-            return [getattr(self.envs, attr_name)] * n
-        raise AttributeError(f"taisim.VecEnv environments have no attribute {attr_name!r} for SB3")
+        """``attr_name`` of each environment of ``indices`` (see the class)."""
+        return [getattr(view, attr_name) for view in self._views(indices)]
 
     def set_attr(self, attr_name, value, indices=None):
-        raise AttributeError(f"taisim.VecEnv environments cannot set {attr_name!r}: they are configured at creation")
+        """Sets ``attr_name`` on each environment of ``indices``: a name of the user's own,
+        read back by ``get_attr``; the names the batch defines are refused (see the class)."""
+        for view in self._views(indices):
+            setattr(view, attr_name, value)
 
     def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        """``method_name(*method_args, **method_kwargs)`` of each environment of ``indices``
+        (see the class)."""
+        views = self._views(indices)
         if method_name == "action_masks" and not method_args and not method_kwargs:
+            # The batch's masks read once, not once per environment (MaskablePPO asks at
+            # every step).
             masks = self.envs.action_masks()
-            return [masks[i] for i in self._get_indices(indices)]
-        raise AttributeError(f"taisim.VecEnv environments have no method {method_name!r} for SB3")
+            return [masks[view.index] for view in views]
+        return [getattr(view, method_name)(*method_args, **method_kwargs) for view in views]
 
     def env_is_wrapped(self, wrapper_class, indices=None):
-        return [False] * len(list(self._get_indices(indices)))
+        return [False] * len(self._views(indices))
+
+
+#: The arguments of ``gymnasium.make_vec`` and of :class:`taisim.VecEnv` that no single
+#: environment takes.
+_BATCH_ONLY = ("num_envs", "vectorization_mode", "vector_kwargs", "wrappers", "threads",
+               "illegal", "mask_dtype", "final_info")
+
+
+class EnvView:
+    """Environment ``index`` of a :class:`taisim.VecEnv`, as SB3's ``get_attr``,
+    ``set_attr`` and ``env_method`` see it (:class:`SB3VecEnv`). The batch steps and resets
+    its environments together, so nothing here steps or resets one; its generators live in
+    Rust (environment ``i``'s seed stream derives from the batch's reset seed and ``i``), so
+    it has no ``np_random`` either."""
+
+    #: What the batch defines for each environment; ``set_attr`` refuses these names.
+    DEFINED = ("index", "observation_space", "action_space", "spec", "metadata", "render_mode",
+               "action_masks", "info", "render", "get_wrapper_attr")
+
+    def __init__(self, batch, index):
+        object.__setattr__(self, "_batch", batch)
+        object.__setattr__(self, "index", index)
+
+    @property
+    def observation_space(self):
+        return self._batch.single_observation_space
+
+    @property
+    def action_space(self):
+        return self._batch.single_action_space
+
+    @property
+    def spec(self):
+        """The spec ``gymnasium.make`` gives one environment of the batch: the batch's
+        (``gymnasium.make_vec``'s) without the batch's own arguments, so ``spec.make()``
+        builds the same environment as a ``taisim.Env``; None for a batch made by hand."""
+        spec = self._batch.spec
+        if spec is None:
+            return None
+        single = copy.deepcopy(spec)
+        single.kwargs = {k: v for k, v in spec.kwargs.items() if k not in _BATCH_ONLY}
+        return single
+
+    @property
+    def metadata(self):
+        return self._batch.metadata
+
+    @property
+    def render_mode(self):
+        return None
+
+    def action_masks(self):
+        """This environment's row of the batch's masks."""
+        return self._batch.action_masks()[self.index]
+
+    def info(self):
+        """This environment's info (``taisim.VecEnv.info``)."""
+        return self._batch.info(self.index)
+
+    def render(self):
+        """None: a batch stepped in Rust renders nothing (``render_mode`` is None)."""
+        return None
+
+    def get_wrapper_attr(self, name):
+        return getattr(self, name)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        why = {
+            "np_random": "its generators live in Rust (its seed stream derives from the "
+                         "batch's reset seed and its index)",
+            "reset": "the batch resets its environments together (SB3VecEnv.reset)",
+            "step": "the batch steps its environments together (SB3VecEnv.step)",
+        }.get(name, "")
+        raise AttributeError(
+            f"environment {self.index} of a taisim.VecEnv has no attribute {name!r}"
+            f"{': ' + why if why else ''}; it has {', '.join(self.DEFINED)} and what set_attr "
+            f"stored")
+
+    def __setattr__(self, name, value):
+        if name in self.DEFINED or name.startswith("_"):
+            raise AttributeError(
+                f"environment {self.index} of a taisim.VecEnv cannot set {name!r}: the batch "
+                f"defines it, configured when it is made (make another taisim.VecEnv)")
+        object.__setattr__(self, name, value)

@@ -3,6 +3,7 @@
 where scripts/requirements-rl.txt is not installed (TAISIM_RL=0); where it is meant to be, a
 broken install fails here (rl_extras.py)."""
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -13,7 +14,7 @@ rl_import("sb3_contrib")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
-from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv  # noqa: E402
+from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv, VecMonitor  # noqa: E402
 
 from taisim.sb3 import SB3VecEnv  # noqa: E402
 
@@ -115,3 +116,69 @@ def test_sb3_defaults_are_refused_with_the_fix(tmp_path):
     assert not (tmp_path / "tanh.safetensors").exists()
     with pytest.raises(taisim.PolicyError, match="ActorCriticPolicy"):
         export_maskable_ppo(object(), tmp_path / "x.safetensors")
+
+
+def test_get_attr_env_method_set_attr_act_per_environment_as_sb3_documents():
+    venv = SB3VecEnv(taisim.VecEnv(num_envs=3, opponents="random", threads=1))
+    venv.seed(5)
+    venv.reset()
+    single = taisim.VecEnv(1).single_observation_space
+    assert venv.get_attr("observation_space") == [single] * 3
+    assert venv.get_attr("action_space", indices=[0, 2]) == [gym.spaces.Discrete(taisim.ACTION_SPACE_SIZE)] * 2
+    assert venv.get_attr("spec", indices=1) == [None]
+    assert venv.get_attr("render_mode") == [None] * 3
+    assert venv.get_attr("metadata")[0]["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    masks = venv.action_masks()
+    assert np.array_equal(np.stack(venv.env_method("action_masks")), masks)
+    assert np.array_equal(venv.env_method("action_masks", indices=[2])[0], masks[2])
+    assert np.array_equal(venv.get_attr("action_masks", indices=1)[0](), masks[1])
+    assert np.array_equal(venv.env_method("get_wrapper_attr", "action_masks", indices=0)[0](), masks[0])
+    assert venv.env_method("render") == [None] * 3
+    seeds = [info["deal_seed"] for info in venv.env_method("info", indices=[0, 2])]
+    assert seeds == [venv.envs.info(0)["deal_seed"], venv.envs.info(2)["deal_seed"]]
+    # Made by gymnasium.make_vec, each environment's spec is what gymnasium.make gives.
+    made = SB3VecEnv(gym.make_vec("taisim/Taiwan16-v0", num_envs=2, opponents="random", threads=1))
+    specs = made.get_attr("spec")
+    assert [spec.id for spec in specs] == ["taisim/Taiwan16-v0"] * 2
+    assert specs[0].kwargs == {"variant": "taiwan16", "opponents": "random"}
+    assert isinstance(specs[1].make().unwrapped, taisim.Env)
+    # A name of the user's own is stored per environment and read back; nothing else.
+    venv.set_attr("difficulty", 3, indices=[1])
+    assert venv.get_attr("difficulty", indices=1) == [3]
+    with pytest.raises(AttributeError, match="environment 0 .* no attribute 'difficulty'"):
+        venv.get_attr("difficulty")
+    for name, why in (("np_random", "Rust"), ("no_such_thing", "has index, observation_space")):
+        with pytest.raises(AttributeError, match=f"'{name}'.*{why}"):
+            venv.get_attr(name)
+    with pytest.raises(AttributeError, match="'reset'.*together"):
+        venv.env_method("reset", indices=[0])
+    with pytest.raises(AttributeError, match="cannot set 'observation_space'"):
+        venv.set_attr("observation_space", single)
+    # SB3's wrappers reach them through the adapter.
+    assert VecMonitor(venv).get_attr("render_mode", indices=[0]) == [None]
+
+
+def test_the_illegal_flag_reaches_sb3_at_every_step():
+    venv = SB3VecEnv(taisim.VecEnv(num_envs=4, opponents="random", threads=1, illegal="legalize"))
+    venv.seed(3)
+    venv.reset()
+    masks = venv.action_masks()
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+    actions[1] = int(np.flatnonzero(masks[1] == 0)[0])
+    _, _, dones, infos = venv.step(actions)
+    assert [info["illegal"] for info in infos] == [False, True, False, False]
+    done_seen = dones.any()
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        actions = rng.integers(0, taisim.ACTION_SPACE_SIZE, size=4)
+        _, _, dones, infos = venv.step(actions)
+        assert all(isinstance(info["illegal"], bool) for info in infos)
+        for i in np.flatnonzero(dones):
+            done_seen = True
+            assert "outcome" in infos[i]
+    assert done_seen
+    # A batch that raises on illegal actions has nothing to report.
+    plain = SB3VecEnv(taisim.VecEnv(num_envs=2, opponents="random", threads=1))
+    plain.reset()
+    _, _, _, infos = plain.step(np.array([int(np.flatnonzero(m)[0]) for m in plain.action_masks()]))
+    assert all("illegal" not in info for info in infos)
