@@ -409,6 +409,10 @@ impl Core {
     pub(crate) fn responding(&self) -> bool {
         is_responding(&self.deal)
     }
+
+    pub(crate) fn has_outside_players(&self) -> bool {
+        self.watching
+    }
 }
 
 /// An observation: the tensor and the legal-action mask, borrowed from the environment's
@@ -610,6 +614,13 @@ impl Env {
     /// The variant the deals are played and rewarded under.
     pub fn variant(&self) -> &Arc<Variant> {
         self.core.variant()
+    }
+
+    /// Whether an opponent is a program outside taisim (`exec:`). A clone of such an
+    /// environment shares the process, which knows nothing of the clone's deal, so it cannot
+    /// go on as the original does: only environments without one copy faithfully.
+    pub fn has_outside_players(&self) -> bool {
+        self.core.has_outside_players()
     }
 }
 

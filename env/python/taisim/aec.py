@@ -5,6 +5,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from taisim._copy import NativeCopy
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec, UsageError
 from taisim._seed import (check_action, check_seed, optional_int, reraise_in_use, search_arg,
                           to_u64, variant_arg)
@@ -12,7 +13,7 @@ from taisim._seed import (check_action, check_seed, optional_int, reraise_in_use
 SEATS = ["E", "S", "W", "N"]
 
 
-class TaisimAEC(AECEnv):
+class TaisimAEC(NativeCopy, AECEnv):
     """A whole deal as a turn-based game of the four seats ``E S W N``.
 
     ``agent_selection`` is the seat to decide: on its turn, or when it may claim a discard,
@@ -24,7 +25,12 @@ class TaisimAEC(AECEnv):
     are ints in ``0 .. 2**64 - 1``. ``render_mode="ansi"`` makes ``render()`` return the table;
     ``render_mode="human"`` prints it to stdout after every ``reset()`` and every step that
     plays an action, and on ``render()``, which returns None (PettingZoo's convention).
+
+    ``copy.deepcopy(env)`` (and ``copy.copy``) clones the engine: the copy goes on exactly as
+    the original would, independently of it. Pickling raises ``TypeError``.
     """
+
+    _copy_what = "AEC env"
 
     metadata = {"render_modes": ["ansi", "human"], "name": "taisim_v0", "is_parallelizable": False, "render_fps": 4}
 

@@ -3,12 +3,13 @@
 import gymnasium as gym
 import numpy as np
 
+from taisim._copy import NativeCopy
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeEnv, UsageError
 from taisim._seed import (check_action, numpy_info, optional_int, reraise_in_use, search_arg,
                           to_u64, variant_arg)
 
 
-class Env(gym.Env):
+class Env(NativeCopy, gym.Env):
     """One seat of a Taiwanese 16-tile deal; built-in agents play the other three.
 
     Each step is one decision of the learner: its turn (discard, declare ready, kong, win)
@@ -54,7 +55,14 @@ class Env(gym.Env):
 
     Seeds are ints in ``0 .. 2**64 - 1`` (others raise ``taisim.UsageError``); ``reset(seed=None)``
     draws one from the environment's generator.
+
+    ``copy.deepcopy(env)`` (and ``copy.copy``) clones the engine: the copy goes on exactly as
+    the original would, independently of it (an ``exec:`` opponent's process cannot be
+    copied: ``TypeError``). Pickling raises ``TypeError``: pass the function that makes the
+    environment to another process instead.
     """
+
+    _copy_what = "Env"
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 

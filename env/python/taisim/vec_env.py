@@ -5,13 +5,14 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
+from taisim._copy import NoCopy
 from taisim._native import (ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, IllegalActionError,
                             NativeVecEnv, UsageError)
 from taisim._seed import (numpy_info, optional_int, reraise_in_use, search_arg, to_u64,
                           variant_arg)
 
 
-class VecEnv(_GymVectorEnv):
+class VecEnv(NoCopy, _GymVectorEnv):
     """``num_envs`` copies of :class:`taisim.Env` stepped together, in parallel, in Rust: a
     ``gymnasium.vector.VectorEnv``.
 

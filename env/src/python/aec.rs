@@ -46,6 +46,15 @@ impl PyAec {
         })
     }
 
+    /// An independent copy of the engine (the deal and every seat's state): it goes on as
+    /// the original would.
+    fn copy(&self) -> PyAec {
+        PyAec {
+            env: self.env.clone(),
+            dealt: self.dealt,
+        }
+    }
+
     fn reset(&mut self, seed: u64) {
         self.env.reset(seed);
         self.dealt = true;

@@ -93,6 +93,24 @@ impl PyEnv {
         reasons_dict(py, self.env.variant(), deal, self.env.seat(), search)
     }
 
+    /// An independent copy of the engine: the deal, the opponents (their generators and
+    /// scratch) and the learner's state, so the copy goes on as the original would. An
+    /// `exec:` opponent is a process outside taisim that follows one deal per handle and
+    /// cannot be copied: `TypeError`.
+    fn copy(&self) -> PyResult<PyEnv> {
+        if self.env.has_outside_players() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "a taisim.Env with an exec: opponent cannot be copied: the bot process follows \
+                 its deal and knows nothing of a copy; make another environment and replay the \
+                 seed and actions instead",
+            ));
+        }
+        Ok(PyEnv {
+            env: self.env.clone(),
+            dealt: self.dealt,
+        })
+    }
+
     /// The table as text (`render_mode="ansi"`); the learner's seat is marked `*`, the seat
     /// to act `>`.
     fn render(&self) -> PyResult<String> {
