@@ -295,3 +295,83 @@ fn runs_that_record_no_deal_are_not_compared() {
     assert!(stderr(&o).contains("record no deal yet"), "{}", stderr(&o));
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
+
+/// A bot that plays the first legal action under taiwan16 and the last under any other
+/// variant, as its hello names it: it responds to the table, and taisim cannot know it.
+const VARIANT_BOT: &str = r#"import json, sys
+variant = None
+print(json.dumps({"type": "hello", "protocol": 1, "name": "variant_bot"}), flush=True)
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+        variant = msg["variant"]
+    elif msg["type"] == "act":
+        legal = msg["legal"]
+        pick = legal[0] if variant == "taiwan16" else legal[-1]
+        print(json.dumps({"id": pick["id"]}), flush=True)
+"#;
+
+/// An outside bot is told the variant and may play by it: whether it responds is unknown
+/// (the table says so, the JSON has null), and the warning never says every deal was played
+/// the same, since the deals show it was not.
+#[test]
+fn whether_an_outside_bot_responds_is_unknown_and_the_deals_say_play_changed() {
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output();
+    assert!(
+        python.is_ok_and(|o| o.status.success()),
+        "this test runs a bot with python3, which is not on PATH"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bot = d.join("variant_bot.py");
+    std::fs::write(&bot, VARIANT_BOT).unwrap();
+    let file = d.join("concealed-5.toml");
+    std::fs::write(
+        &file,
+        "extends = \"taiwan16\"\nname = \"concealed-5\"\n[patterns]\nconcealed_hand = 5\n",
+    )
+    .unwrap();
+    let agents = format!("exec:python3 {}", bot.display());
+    let (a, b) = (d.join("a"), d.join("b"));
+    simulate(&a, "taiwan16", "25", &agents);
+    simulate(&b, file.to_str().unwrap(), "25", &agents);
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+
+    let o = taisim(&["compare", a, b]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains(&format!(
+            "warning: no agent here is known to respond to the scoring table: whether {agents} responds to it is unknown"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("deals' outcome or winners differ, so play differed there"),
+        "{text}"
+    );
+    assert!(!text.contains("played the same"), "{text}");
+    assert!(!text.contains("no agent here responds"), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("E ") && l.contains("exec:"))
+        .unwrap_or_else(|| panic!("no Agents row for E in\n{text}"));
+    assert_eq!(
+        row.split_whitespace().filter(|w| *w == "unknown").count(),
+        2,
+        "{row}"
+    );
+
+    let o = taisim(&["compare", a, b, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for side in ["a", "b"] {
+        assert_eq!(
+            doc[side]["responds_to_scoring"],
+            serde_json::json!([null, null, null, null])
+        );
+    }
+    assert!(doc["outcome_changed"]["count"].as_u64().unwrap() > 0);
+}

@@ -151,24 +151,25 @@ impl AgentSpec {
     }
 
     /// Whether the agent's play depends on the variant's scoring table (its patterns, tai
-    /// and settlement), so that a change to the table can change how it plays. `search`
-    /// does: it plays the action of highest expected points, scored under the variant it
-    /// plays; so does `value`, which weighs its waits by what the table pays. The others
-    /// choose by hand shape and safety (greedy, defensive), by chance (random) or by a
-    /// policy's weights (trained, policy:PATH), whose observation holds the engine's rules
-    /// but no tai: on the same walls under the same engine rules they play every deal the
-    /// same whatever the table, and a comparison of two tables then only scores the same
-    /// play twice. An outside bot (`exec:`) is told the variant's name but taisim cannot know
-    /// what it does with it, so it is not counted as responding.
-    pub const fn responds_to_scoring(&self) -> bool {
+    /// and settlement), so that a change to the table can change how it plays: `Some(true)`
+    /// or `Some(false)` where taisim knows, `None` where it cannot. `search` does: it plays
+    /// the action of highest expected points, scored under the variant it plays; so does
+    /// `value`, which weighs its waits by what the table pays. Greedy, defensive, random,
+    /// trained and `policy:PATH` do not: they choose by hand shape and safety, by chance or
+    /// by a policy's weights, whose observation holds the engine's rules but no tai, so on
+    /// the same walls under the same engine rules they play every deal the same whatever the
+    /// table, and a comparison of two tables then only scores the same play twice. An outside
+    /// bot (`exec:`) is told the variant's name in its hello and may play by it; what it does
+    /// with it taisim cannot know, so neither answer would be true of every bot.
+    pub const fn responds_to_scoring(&self) -> Option<bool> {
         match self {
-            AgentSpec::Search(_) | AgentSpec::Value => true,
-            AgentSpec::Exec(_)
-            | AgentSpec::Random
+            AgentSpec::Search(_) | AgentSpec::Value => Some(true),
+            AgentSpec::Random
             | AgentSpec::Greedy
             | AgentSpec::Defensive
             | AgentSpec::Trained
-            | AgentSpec::Policy(_) => false,
+            | AgentSpec::Policy(_) => Some(false),
+            AgentSpec::Exec(_) => None,
         }
     }
 

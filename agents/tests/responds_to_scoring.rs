@@ -52,13 +52,23 @@ fn agents_that_declare_they_ignore_the_table_play_the_same_under_another() {
         "greedy,defensive,random,trained",
     ] {
         for spec in parse_agents(agents).unwrap() {
-            assert!(!spec.responds_to_scoring(), "{spec}");
+            assert_eq!(spec.responds_to_scoring(), Some(false), "{spec}");
         }
         assert_eq!(
             play(agents, &base, 0..40),
             play(agents, &other, 0..40),
             "{agents}"
         );
+    }
+}
+
+/// An outside bot is told the variant's name (its hello says it) and may play by it, so
+/// whether it responds is not known: neither yes nor no.
+#[test]
+fn whether_an_outside_bot_responds_is_unknown() {
+    for name in ["exec:./bot", "exec:python3 bot.py --fast"] {
+        let spec: taisim_agents::AgentSpec = name.parse().unwrap();
+        assert_eq!(spec.responds_to_scoring(), None, "{spec}");
     }
 }
 
@@ -71,7 +81,10 @@ fn agents_that_declare_they_respond_play_differently_under_another_table() {
         other_table(),
     );
     for (agents, deals) in [("search:24,greedy,greedy,greedy", 12), ("value", 40)] {
-        assert!(parse_agents(agents).unwrap()[0].responds_to_scoring());
+        assert_eq!(
+            parse_agents(agents).unwrap()[0].responds_to_scoring(),
+            Some(true)
+        );
         let (a, b) = (
             play(agents, &base, 0..deals),
             play(agents, &other, 0..deals),

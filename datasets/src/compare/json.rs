@@ -26,7 +26,10 @@ fn ratio(r: &PairedRatio) -> Value {
     })
 }
 
-fn side(s: &Side, responds: [bool; 4]) -> Value {
+/// One run. `responds_to_scoring` is per seat (E, S, W, N): `true` or `false` where taisim
+/// knows whether the agent's play depends on the scoring table, `null` where it cannot (an
+/// `exec:` bot, told the variant's name).
+fn side(s: &Side, responds: [Option<bool>; 4]) -> Value {
     let v = &s.spec.variant;
     json!({
         "dir": s.dir.display().to_string(),
@@ -43,7 +46,8 @@ fn side(s: &Side, responds: [bool; 4]) -> Value {
 
 impl Comparison {
     /// The comparison as JSON. Ratios are null where a run has no wins; `points_*` figures
-    /// appear only when both runs score with points.
+    /// appear only when both runs score with points; `a.responds_to_scoring` and
+    /// `b.responds_to_scoring` are true, false or null (unknown: an `exec:` bot) per seat.
     pub fn to_json(&self) -> Value {
         let per_deal: serde_json::Map<String, Value> = self
             .per_deal

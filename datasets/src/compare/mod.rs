@@ -3,9 +3,11 @@
 //! compared pair by pair: how often a deal's outcome changed, and the
 //! paired difference (B − A) with its 95% interval of every rate, of tai, payment and points
 //! per win and per deal, of each seat's results and of every pattern's share of wins. It says
-//! which agents played and whether each responds to the scoring table, since agents that do
-//! not play every deal alike under two tables of the same engine rules, and the comparison
-//! then only scores the same play twice.
+//! which agents played and whether each responds to the scoring table (yes, no, or unknown
+//! for an outside bot), since agents that do not respond play every deal alike under two
+//! tables of the same engine rules, and the comparison then only scores the same play twice.
+//! That claim is also checked against the deals: where any deal's outcome or winners differ,
+//! play differed, and the comparison never says otherwise.
 //!
 //! A comparison reads both runs once, a part of each at a time, folding each pair of deals
 //! into integer sums ([`paired`]), so a run compared with itself gives differences of exactly
@@ -97,8 +99,9 @@ impl Side {
         format!("base {} + {} per tai", self.spec.base, self.spec.per_tai)
     }
 
-    /// Whether the agent of each seat responds to the scoring table.
-    pub fn responds(&self) -> [bool; 4] {
+    /// Whether the agent of each seat responds to the scoring table: `None` where taisim
+    /// cannot know (an outside bot, told the variant's name).
+    pub fn responds(&self) -> [Option<bool>; 4] {
         self.spec
             .agents
             .each_ref()
@@ -368,6 +371,15 @@ fn other_walls(a: &Run, b: &Run, rules: &[Option<Rules>; 2], d: &DealRecord) -> 
     ))
 }
 
+/// What is said of agents whose response to the scoring table taisim cannot know.
+fn unknown_phrase(unknown: &[String]) -> String {
+    format!(
+        "whether {} {} to it is unknown (an outside bot is told the variant's name and may play by it; taisim cannot know)",
+        unknown.join(", "),
+        if unknown.len() == 1 { "responds" } else { "respond" }
+    )
+}
+
 /// The engine rules of the variant a run recorded (read from its `variant.toml`).
 fn engine_rules(run: &Run) -> Option<taisim_sim::Rules> {
     crate::resume::recorded_variant(&run.dir, &run.spec().variant)
@@ -467,6 +479,98 @@ impl Comparison {
         ))
     }
 
+    /// What the agents' response to the scoring table means for the comparison, if anything
+    /// needs saying. What the agents declare (yes, no, unknown) is checked against the deals:
+    /// a deal whose outcome or winners differ was played otherwise, so every deal is said to
+    /// have been played the same only when every agent is known not to respond, the engine
+    /// rules and the agents are the same, and no deal's result says otherwise.
+    fn response_warning(&self, agents_differ: bool) -> Option<String> {
+        let (ra, rb) = (self.a.responds(), self.b.responds());
+        // The agents of both runs whose response is `want`, each named once.
+        let named = |want: Option<bool>| -> Vec<String> {
+            let mut names: Vec<String> = self
+                .a
+                .spec
+                .agents
+                .iter()
+                .zip(ra)
+                .chain(self.b.spec.agents.iter().zip(rb))
+                .filter(|(_, r)| *r == want)
+                .map(|(a, _)| a.to_string())
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        };
+        let (ignoring, unknown) = (named(Some(false)), named(None));
+        let verb = |names: &[String], one: &'static str, many: &'static str| {
+            if names.len() == 1 {
+                one
+            } else {
+                many
+            }
+        };
+        let changed = self.result_changed.k;
+        let some_respond = ra.iter().chain(&rb).any(|r| *r == Some(true));
+        if some_respond {
+            let mut parts = Vec::new();
+            if !ignoring.is_empty() {
+                parts.push(format!(
+                    "{} {} not respond to the scoring table: only the seats played by an agent that responds (search, value) change how they play with it (the others change only as the deal around them does)",
+                    ignoring.join(", "),
+                    verb(&ignoring, "does", "do")
+                ));
+            }
+            if !unknown.is_empty() {
+                parts.push(unknown_phrase(&unknown));
+            }
+            return (!parts.is_empty()).then(|| parts.join("; "));
+        }
+        const ADVICE: &str = "play value (greedy that weighs its waits by the table, a fifth of its speed) or search (as in --agents search:64,greedy,greedy,greedy) to see players respond";
+        let differed = format!(
+            "{} of the {} deals' outcome or winners differ, so play differed there",
+            crate::report::render::count(changed),
+            crate::report::render::count(self.deals)
+        );
+        if unknown.is_empty() {
+            let play = match self.same_engine_rules {
+                Some(true) if agents_differ => {
+                    "the two variants have the same engine rules, but the runs' agents differ, so play differs through the agents, never through the tables".to_string()
+                }
+                // Agents that declare they ignore the table, under the same engine rules,
+                // cannot change a deal's result: one that changed says a declaration is wrong.
+                Some(true) if changed > 0 => format!(
+                    "the two variants have the same engine rules, yet {differed}, which agents that ignore the table cannot cause: one of their declarations is wrong"
+                ),
+                Some(true) => "the two variants have the same engine rules, so every deal was played the same in both runs and only the scoring of the same play differs".to_string(),
+                Some(false) => "the two variants' engine rules differ, so play differs through the rules alone, never through the tables".to_string(),
+                None => "play differs only where the engine rules do".to_string(),
+            };
+            return Some(format!(
+                "no agent here responds to the scoring table ({} {} by the hand and the rules, not by tai): {play}; {ADVICE}",
+                ignoring.join(", "),
+                verb(&ignoring, "plays", "play")
+            ));
+        }
+        let mut out = format!(
+            "no agent here is known to respond to the scoring table: {}",
+            unknown_phrase(&unknown)
+        );
+        if !ignoring.is_empty() {
+            out.push_str(&format!(
+                "; {} {} by the hand and the rules, not by tai",
+                ignoring.join(", "),
+                verb(&ignoring, "plays", "play")
+            ));
+        }
+        out.push_str(&if changed > 0 {
+            format!("; {differed}")
+        } else {
+            "; no deal's outcome or winners differ, which does not show that every deal was played the same".to_string()
+        });
+        Some(out)
+    }
+
     /// Whether the runs settle at other stakes (`--base`, `--per-tai`).
     pub fn stakes_differ(&self) -> bool {
         let stakes = |s: &Side| (s.spec.base, s.spec.per_tai);
@@ -477,7 +581,6 @@ impl Comparison {
     /// stakes or variants that differ or not, incomplete runs.
     pub fn warnings(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let (ra, rb) = (self.a.responds(), self.b.responds());
         let agents = |s: &Side| {
             s.spec
                 .agents
@@ -485,38 +588,9 @@ impl Comparison {
                 .map(|a| a.to_string())
                 .collect::<Vec<_>>()
         };
-        let ignoring: Vec<String> = {
-            let mut names: Vec<String> = self
-                .a
-                .spec
-                .agents
-                .iter()
-                .chain(&self.b.spec.agents)
-                .filter(|a| !a.responds_to_scoring())
-                .map(|a| a.to_string())
-                .collect();
-            names.sort();
-            names.dedup();
-            names
-        };
-        if !ra.iter().chain(&rb).any(|r| *r) {
-            let play = match self.same_engine_rules {
-                Some(true) => "the two variants have the same engine rules, so every deal was played the same in both runs and only the scoring of the same play differs",
-                Some(false) => "the two variants' engine rules differ, so play differs through the rules alone, never through the tables",
-                None => "play differs only where the engine rules do",
-            };
-            out.push(format!(
-                "no agent here responds to the scoring table ({} {} by the hand and the rules, not by tai): {play}; play value (greedy that weighs its waits by the table, a fifth of its speed) or search (as in --agents search:64,greedy,greedy,greedy) to see players respond",
-                ignoring.join(", "),
-                if ignoring.len() == 1 { "plays" } else { "play" }
-            ));
-        } else if !ignoring.is_empty() {
-            out.push(format!(
-                "{} {} not respond to the scoring table: only the seats played by search change how they play with it (the others change only as the deal around them does)",
-                ignoring.join(", "),
-                if ignoring.len() == 1 { "does" } else { "do" }
-            ));
-        }
+        let agents_differ = agents(&self.a) != agents(&self.b)
+            || matches!((&self.a.play, &self.b.play), (Some(pa), Some(pb)) if pa.agents != pb.agents);
+        out.extend(self.response_warning(agents_differ));
         if agents(&self.a) != agents(&self.b) {
             out.push(format!(
                 "the runs' agents differ (A: {}; B: {}): the differences mix the players with the rules",
@@ -538,8 +612,6 @@ impl Comparison {
         // The attribution names each that differs and never one that does not.
         let (va, vb) = (&self.a.spec.variant, &self.b.spec.variant);
         let stakes_differ = self.stakes_differ();
-        let agents_differ = agents(&self.a) != agents(&self.b)
-            || matches!((&self.a.play, &self.b.play), (Some(pa), Some(pb)) if pa.agents != pb.agents);
         if va.sha256 == vb.sha256 {
             let mut causes = Vec::new();
             if stakes_differ {

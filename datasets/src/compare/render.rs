@@ -185,7 +185,11 @@ impl Comparison {
     }
 
     fn agents_section(&self) -> Section {
-        let yes_no = |r: bool| if r { "yes" } else { "no" }.to_string();
+        let yes_no = |r: Option<bool>| match r {
+            Some(true) => "yes".to_string(),
+            Some(false) => "no".to_string(),
+            None => "unknown".to_string(),
+        };
         let (ra, rb) = (self.a.responds(), self.b.responds());
         let rows = Wind::ALL
             .iter()
@@ -203,7 +207,7 @@ impl Comparison {
         Section {
             title: "Agents".into(),
             note: Some(
-                "responds: whether the agent's play depends on the scoring table (search plays the action of highest expected points under its variant; greedy, defensive, random and trained policies do not look at tai)"
+                "responds: whether the agent's play depends on the scoring table (search plays the action of highest expected points under its variant, value weighs its waits by it; greedy, defensive, random and trained policies do not look at tai; an exec: bot is told the variant's name, and whether it plays by it taisim cannot know: unknown)"
                     .into(),
             ),
             headers: vec!["seat", "A", "responds", "B", "responds"],
