@@ -92,6 +92,19 @@ fn bad_variant_files_exit_2_naming_the_fix() {
             write(dir.path(), "base.toml", "extends = \"taiwan61\"\nname = \"x\"\n"),
             "did you mean taiwan16?",
         ),
+        // Unknown keys and tables: placed at their line, with the keys their table takes.
+        (
+            write(dir.path(), "typo-rule.toml", "extends = \"taiwan16\"\nname = \"x\"\n[rules]\nflower = false\n"),
+            "typo-rule.toml:4: unknown key \"flower\" in [rules], expected one of `sets`, `flowers`,",
+        ),
+        (
+            write(dir.path(), "typo-table.toml", "extends = \"taiwan16\"\nname = \"x\"\n[pattern]\nconcealed_hand = 5\n"),
+            "typo-table.toml:3: unknown key \"pattern\" at the top of the file, expected one of `extends`, `name`,",
+        ),
+        (
+            write(dir.path(), "typo-entry.toml", "extends = \"taiwan16\"\nname = \"x\"\n[patterns]\nconcealed_hand = { tia = 5 }\n"),
+            "typo-entry.toml:4: unknown key \"tia\" in [patterns.concealed_hand], expected one of `tai`, `hu`, `excludes`; did you mean tai?",
+        ),
     ];
     for (path, message) in cases {
         for args in [

@@ -218,7 +218,7 @@ fn malformed_variant_files_name_file_line_and_problem() {
         // Unknown key.
         (
             good.replace("reserve = 16", "reserve = 16\ncolour = 1"),
-            "unknown field `colour`".into(),
+            "unknown key \"colour\" in [rules], expected one of `sets`,".into(),
         ),
         // Wrong type.
         (

@@ -196,7 +196,7 @@ fn chains_that_cannot_be_resolved_are_named_errors() {
         "extends = \"taiwan16\"\nname = \"end\"\n",
     );
 
-    let cases: [Case; 16] = [
+    let cases: [Case; 22] = [
         (
             "partial.toml",
             "name = \"t\"\nscoring = \"tai\"\n[tai]\nmax = 20\n[patterns]\nall_chows = 3\n",
@@ -325,6 +325,56 @@ fn chains_that_cannot_be_resolved_are_named_errors() {
             "no-points.toml",
             Some(3),
             "needs a [points] table",
+        ),
+        // Unknown keys and tables, wherever they are, are placed at their line and listed
+        // with the keys their table takes.
+        (
+            "typo-rule.toml",
+            "extends = \"taiwan16\"\nname = \"t\"\n[rules]\nflower = false\n",
+            |k| matches!(k, VariantErrorKind::UnknownKey { path, .. } if path == "rules.flower"),
+            "typo-rule.toml",
+            Some(4),
+            "unknown key \"flower\" in [rules], expected one of `sets`, `flowers`, `reserve`, ",
+        ),
+        (
+            "typo-table.toml",
+            "extends = \"taiwan16\"\nname = \"t\"\n[pattern]\nconcealed_hand = 5\n",
+            |k| matches!(k, VariantErrorKind::UnknownKey { path, .. } if path == "pattern"),
+            "typo-table.toml",
+            Some(3),
+            "unknown key \"pattern\" at the top of the file, expected one of `extends`, `name`, `description`, `scoring`, `rules`, `tai`, `points`, `settlement`, `patterns`; did you mean patterns?",
+        ),
+        (
+            "typo-entry.toml",
+            "extends = \"taiwan16\"\nname = \"t\"\n[patterns]\nconcealed_hand = { tia = 5 }\n",
+            |k| matches!(k, VariantErrorKind::UnknownKey { path, .. } if path == "patterns.concealed_hand.tia"),
+            "typo-entry.toml",
+            Some(4),
+            "unknown key \"tia\" in [patterns.concealed_hand], expected one of `tai`, `hu`, `excludes`; did you mean tai?",
+        ),
+        (
+            "typo-settle.toml",
+            "extends = \"taiwan16\"\nname = \"t\"\n[settlement]\nbse = 1\n",
+            |k| matches!(k, VariantErrorKind::UnknownKey { path, .. } if path == "settlement.bse"),
+            "typo-settle.toml",
+            Some(4),
+            "in [settlement], expected one of `base`, `per_tai`, ",
+        ),
+        (
+            "typo-procedure.toml",
+            "extends = \"taiwan16\"\nname = \"t\"\n[rules.procedure.dealing]\nper_trun = 4\n",
+            |k| matches!(k, VariantErrorKind::UnknownKey { path, .. } if path == "rules.procedure.dealing.per_trun"),
+            "typo-procedure.toml",
+            Some(4),
+            "expected one of `per_turn`, `turns`; did you mean per_turn?",
+        ),
+        (
+            "typo-whole.toml",
+            &TAIWAN16.replace("missed_win = true", "flower = true\nmissed_win = true"),
+            |k| matches!(k, VariantErrorKind::UnknownKey { path, .. } if path == "rules.flower"),
+            "typo-whole.toml",
+            Some(15),
+            "did you mean flowers?",
         ),
         (
             "false.toml",

@@ -45,6 +45,10 @@ pub enum VariantErrorKind {
     UnknownScoring(String),
     /// The points model needs its `[points]` table, and only it may have one.
     PointsTable { scoring_is_points: bool },
+    /// A key no table of a variant takes (`flower` in `[rules]`, a table `[pattern]`, `tia`
+    /// in a pattern's table): its dotted path (`rules.flower`, `pattern`,
+    /// `patterns.concealed_hand.tia`) and the keys its table does take.
+    UnknownKey { path: String, expected: Vec<String> },
     /// A key under `[patterns]` names no pattern.
     UnknownPattern(String),
     /// A pattern's `excludes` names no pattern.
@@ -85,10 +89,14 @@ pub enum VariantErrorKind {
 impl VariantErrorKind {
     /// The known names this error's unknown name most likely meant ("did you mean"): pattern
     /// ids for an unknown pattern or exclusion, shipped variants for an unknown variant or
-    /// base; empty for other kinds.
-    pub fn suggestions(&self) -> Vec<&'static str> {
+    /// base, the table's keys for an unknown key; empty for other kinds.
+    pub fn suggestions(&self) -> Vec<&str> {
         use VariantErrorKind::*;
         match self {
+            UnknownKey { path, expected } => {
+                let key = path.rsplit_once('.').map_or(path.as_str(), |(_, k)| k);
+                crate::suggest::closest(key, expected.iter().map(String::as_str))
+            }
             UnknownPattern(id) | UnknownExclusion { excluded: id, .. } => {
                 crate::suggest::pattern_ids(id)
             }
@@ -137,6 +145,21 @@ impl fmt::Display for VariantErrorKind {
                 ..
             } => f.write_str("scoring = \"points\" needs a [points] table (base_hu, cap)"),
             PointsTable { .. } => f.write_str("a [points] table needs scoring = \"points\""),
+            UnknownKey { path, expected } => write!(
+                f,
+                "unknown key {} {}, expected one of {}{}",
+                echo(path.rsplit_once('.').map_or(path.as_str(), |(_, k)| k)),
+                match path.rsplit_once('.') {
+                    Some((table, _)) => format!("in [{table}]"),
+                    None => "at the top of the file".to_string(),
+                },
+                expected
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                did_you_mean(&self.suggestions())
+            ),
             UnknownPattern(id) => write!(
                 f,
                 "unknown pattern id {}{} (taisim variant patterns lists them)",
@@ -230,6 +253,7 @@ impl fmt::Display for VariantError {
             self.kind,
             VariantErrorKind::Syntax(_)
                 | VariantErrorKind::Rules(_)
+                | VariantErrorKind::UnknownKey { .. }
                 | VariantErrorKind::UnknownPattern(_)
                 | VariantErrorKind::UnknownExclusion { .. }
                 | VariantErrorKind::ExcludesItself(_)

@@ -26,7 +26,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use super::error::{echo, VariantError, VariantErrorKind};
-use super::parse::{key_line, line_of};
+use super::parse::{key_line, line_of, path_line};
 use super::{Variant, VariantText};
 use crate::pattern::PatternId;
 
@@ -362,16 +362,10 @@ fn key_at(text: &str, line: usize) -> Option<(String, String)> {
 
 /// The line of the latest layer that sets the dotted key `path`, with its origin.
 fn set_in(layers: &[VariantText], path: &[&str]) -> Option<(String, usize)> {
-    for layer in layers.iter().rev() {
-        // `a.b.c` is `c` in `[a.b]`, or `b` in `[a]` (an inline table), or `a` at the top.
-        for split in (0..path.len()).rev() {
-            let table = path[..split].join(".");
-            if let Some(line) = key_line(&layer.text, &table, path[split]) {
-                return Some((layer.origin.clone(), line));
-            }
-        }
-    }
-    None
+    layers
+        .iter()
+        .rev()
+        .find_map(|layer| Some((layer.origin.clone(), path_line(&layer.text, path)?)))
 }
 
 /// An error found in the merged tables, placed in the file that set its key: the merged

@@ -190,6 +190,109 @@ struct PointsTable {
     cap: u32,
 }
 
+/// The keys at the top of a variant file: [`RawVariant`]'s fields, and `extends`.
+const FILE_KEYS: [&str; 9] = [
+    "extends",
+    "name",
+    "description",
+    "scoring",
+    "rules",
+    "tai",
+    "points",
+    "settlement",
+    "patterns",
+];
+
+/// The keys of a pattern given as a table.
+const PATTERN_KEYS: [&str; 3] = ["tai", "hu", "excludes"];
+
+/// The keys a table of a variant file takes, in the order the file writes them, each with
+/// the keys of its own table where it is one.
+struct Keys(Vec<(String, Option<Keys>)>);
+
+impl Keys {
+    fn flat(keys: &[&str]) -> Keys {
+        Keys(keys.iter().map(|k| (k.to_string(), None)).collect())
+    }
+
+    /// The keys of `value`'s tables as serde writes them: a struct's defaults name every key
+    /// it reads (`#[serde(default)]`, nothing skipped), the flattened groups of `[rules]`
+    /// too, so the lists cannot drift from the types.
+    fn of<T: Serialize>(value: &T) -> Keys {
+        // Plain structs of numbers, booleans, strings and lists always serialize.
+        let doc = toml_edit::ser::to_document(value).expect("a table's defaults serialize");
+        Keys::of_table(doc.as_table())
+    }
+
+    fn of_table(t: &dyn toml_edit::TableLike) -> Keys {
+        Keys(
+            t.iter()
+                .map(|(k, item)| (k.to_string(), item.as_table_like().map(Keys::of_table)))
+                .collect(),
+        )
+    }
+
+    fn get(&self, key: &str) -> Option<&Option<Keys>> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, sub)| sub)
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.0.iter().map(|(k, _)| k.clone()).collect()
+    }
+}
+
+/// The first key of `doc` (a variant file's tables, its own or merged) that no table of a
+/// variant takes, as its path from the top, with the keys its table does take. Pattern ids
+/// are left to the pattern check, which suggests the ids meant.
+fn unknown_key(doc: &toml::Table) -> Option<(Vec<String>, Vec<String>)> {
+    let mut top = Keys::flat(&FILE_KEYS);
+    for (key, keys) in [
+        ("rules", Keys::of(&Rules::default())),
+        ("tai", Keys::of(&TaiTable::default())),
+        ("points", Keys::of(&PointsTable { base_hu: 0, cap: 0 })),
+        ("settlement", Keys::of(&SettlementRules::default())),
+    ] {
+        if let Some(entry) = top.0.iter_mut().find(|(k, _)| k == key) {
+            entry.1 = Some(keys);
+        }
+    }
+    if let Some(found) = unknown_in(doc, &top, &mut Vec::new()) {
+        return Some(found);
+    }
+    let patterns = doc.get("patterns").and_then(|p| p.as_table())?;
+    let entry_keys = Keys::flat(&PATTERN_KEYS);
+    patterns.iter().find_map(|(id, entry)| {
+        let entry = entry
+            .as_table()
+            .filter(|_| PatternId::from_id(id).is_some())?;
+        let mut path = vec!["patterns".to_string(), id.clone()];
+        unknown_in(entry, &entry_keys, &mut path)
+    })
+}
+
+/// [`unknown_key`] within `table`, at `path`, whose keys are `known`.
+fn unknown_in(
+    table: &toml::Table,
+    known: &Keys,
+    path: &mut Vec<String>,
+) -> Option<(Vec<String>, Vec<String>)> {
+    for (key, value) in table {
+        path.push(key.clone());
+        match (known.get(key), value) {
+            (None, _) => return Some((path.clone(), known.names())),
+            (Some(Some(sub)), toml::Value::Table(inner)) => {
+                if let Some(found) = unknown_in(inner, sub, path) {
+                    return Some(found);
+                }
+            }
+            // A value of another type is named by serde's type check.
+            _ => {}
+        }
+        path.pop();
+    }
+    None
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawVariant {
@@ -224,6 +327,23 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
             kind,
         }
     };
+    // Unknown keys first, each placed and with the keys its table takes: serde's own error
+    // has neither for the keys of `[rules]` (a struct with flattened groups), nor a line for
+    // keys in a file's merged tables.
+    if let Ok(doc) = toml::from_str::<toml::Table>(text) {
+        if let Some((path, expected)) = unknown_key(&doc) {
+            let parts: Vec<&str> = path.iter().map(String::as_str).collect();
+            return Err(VariantError {
+                origin: origin.to_string(),
+                key: path.join("."),
+                line: path_line(text, &parts),
+                kind: VariantErrorKind::UnknownKey {
+                    path: path.join("."),
+                    expected,
+                },
+            });
+        }
+    }
     let raw: RawVariant = toml::from_str(text).map_err(|e| {
         err(
             VariantErrorKind::Syntax(e.message().trim().to_string()),
@@ -529,6 +649,20 @@ pub(super) fn key_line(text: &str, table: &str, key: &str) -> Option<usize> {
     None
 }
 
+/// The 1-based line where the dotted key `path` is set in `text`: `c` in `[a.b]`, `b` in
+/// `[a]` (an inline table), `a` at the top, else the header `[a.b.c]` of the table it names.
+pub(super) fn path_line(text: &str, path: &[&str]) -> Option<usize> {
+    (0..path.len())
+        .rev()
+        .find_map(|split| key_line(text, &path[..split].join("."), path[split]))
+        .or_else(|| {
+            let header = format!("[{}]", path.join("."));
+            text.lines()
+                .position(|l| l.split('#').next().map(str::trim) == Some(header.as_str()))
+                .map(|i| i + 1)
+        })
+}
+
 /// A pattern entry: a bare tai number, or `{ tai = N, hu = H, excludes = [...] }`.
 struct RawPattern {
     tai: i64,
@@ -574,9 +708,7 @@ impl<'de> Deserialize<'de> for RawPattern {
                         "tai" => tai = Some(map.next_value::<i64>()?),
                         "hu" => hu = map.next_value::<i64>()?,
                         "excludes" => excludes = map.next_value()?,
-                        other => {
-                            return Err(de::Error::unknown_field(other, &["tai", "hu", "excludes"]))
-                        }
+                        other => return Err(de::Error::unknown_field(other, &PATTERN_KEYS)),
                     }
                 }
                 let tai = tai.ok_or_else(|| de::Error::missing_field("tai"))?;
