@@ -128,11 +128,14 @@ fn worth(v: &Variant, p: PatternId) -> Option<String> {
     })
 }
 
+/// The patterns `p` excludes that `v` counts. An exclusion of a pattern the variant does
+/// not count (one its file dropped, `half_flush = false`, from the base's `all_honors`
+/// exclusions) never drops anything: listed, it would read as a pattern still scored.
 fn excludes(v: &Variant, p: PatternId) -> Vec<&'static str> {
     let ex = v.pattern(p).map_or(0, |r| r.excludes);
     PatternId::ALL
         .iter()
-        .filter(|x| ex & x.bit() != 0)
+        .filter(|x| ex & x.bit() != 0 && v.pattern(**x).is_some())
         .map(|x| x.id())
         .collect()
 }

@@ -166,9 +166,12 @@ fn patterns_lists_every_pattern_of_every_shipped_variant_with_its_citation() {
                     x.id()
                 );
             }
+            // Every exclusion of a pattern the variant counts (one it does not count drops
+            // nothing, and is not listed).
+            let counted = v.patterns().fold(0, |bits, (q, _)| bits | q.bit());
             assert_eq!(
                 excludes.len() as u32,
-                rule.excludes.count_ones(),
+                (rule.excludes & counted).count_ones(),
                 "{name}: {}",
                 p.id()
             );
@@ -239,4 +242,39 @@ fn the_catalogue_lists_every_pattern_with_each_shipped_variants_value() {
         ["-", "-", "-", "2", "2"],
         "{row}"
     );
+}
+
+/// A file that drops a pattern (`half_flush = false`) does not list it among another's
+/// exclusions (taiwan16's all_honors excludes half_flush), in the table or the JSON: an
+/// exclusion of a pattern not counted drops nothing.
+#[test]
+fn patterns_does_not_list_a_dropped_pattern_among_exclusions() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "drop.toml",
+        "extends = \"taiwan16\"\nname = \"drop\"\n[patterns]\nhalf_flush = false\n",
+    );
+    let o = taisim(&["variant", "patterns", &path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("all_honors "))
+        .unwrap_or_else(|| panic!("no all_honors row in\n{table}"));
+    assert!(!row.contains("half_flush"), "{row}");
+    assert!(
+        !table.lines().any(|l| l.starts_with("half_flush ")),
+        "{table}"
+    );
+    let o = taisim(&["variant", "patterns", &path, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let honors = doc["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "all_honors")
+        .unwrap();
+    assert_eq!(honors["excludes"], serde_json::json!([]));
 }
