@@ -375,3 +375,43 @@ fn whether_an_outside_bot_responds_is_unknown_and_the_deals_say_play_changed() {
     }
     assert!(doc["outcome_changed"]["count"].as_u64().unwrap() > 0);
 }
+
+/// Two variants whose engine rules differ: the header names each rule that differs with A's
+/// value and B's, as `variant show --diff` writes its key, and so does the JSON.
+#[test]
+fn engine_rules_that_differ_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = d.join("rules.toml");
+    std::fs::write(
+        &file,
+        "extends = \"taiwan16\"\nname = \"rules\"\n[rules]\nmissed_win = false\nrob_concealed_kong = true\n",
+    )
+    .unwrap();
+    let (a, b) = (d.join("a"), d.join("b"));
+    simulate(&a, "taiwan16", "7", "greedy");
+    simulate(&b, file.to_str().unwrap(), "7", "greedy");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let o = taisim(&["compare", a, b]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("  engine rules  differ: rules.missed_win (true → false), rules.rob_concealed_kong (false → true)\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = taisim(&["compare", a, b, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["same_engine_rules"], false);
+    assert_eq!(
+        doc["engine_rule_changes"],
+        serde_json::json!([
+            { "key": "rules.missed_win", "a": true, "b": false },
+            { "key": "rules.rob_concealed_kong", "a": false, "b": true },
+        ])
+    );
+    // The same engine rules: nothing listed.
+    let o = taisim(&["compare", a, a, "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["engine_rule_changes"], serde_json::json!([]));
+}

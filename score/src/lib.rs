@@ -61,7 +61,7 @@ pub use taizhou::liability::{Liability, LiabilityCase};
 pub use taizhou::value::seat_value;
 pub use total::counted_patterns;
 pub use variant::{
-    bounds, echo, Citation, Insurance, PatternRule, Resolved, RobbedFlowerPayer, ScoringKind,
-    ScoringModel, SettlementModel, SettlementRules, Value, Variant, VariantError, VariantErrorKind,
-    VariantText, COMPLETE_FILE_KEYS, MAX_EXTENDS_DEPTH,
+    bounds, echo, Citation, Insurance, PatternRule, Resolved, RobbedFlowerPayer, RuleChange,
+    ScoringKind, ScoringModel, SettlementModel, SettlementRules, Value, Variant, VariantError,
+    VariantErrorKind, VariantText, COMPLETE_FILE_KEYS, MAX_EXTENDS_DEPTH,
 };

@@ -495,3 +495,37 @@ fn every_shipped_variant_cites_a_line_for_each_pattern_it_sets() {
         }
     }
 }
+
+/// The engine rules two variants differ in, by key, as `variant show --diff` writes them;
+/// none between a variant and itself, nor for a change of patterns alone.
+#[test]
+fn rule_changes_name_each_engine_rule_that_differs() {
+    let base = Variant::builtin("taiwan16").unwrap();
+    let text = "extends = \"taiwan16\"\nname = \"r\"\n[rules]\nmissed_win = false\nrob_concealed_kong = true\n[rules.procedure]\ndice = \"two_rolls_of_two\"\n[patterns]\nall_chows = 5\n";
+    let other = Variant::from_toml_str(text, "r.toml").unwrap();
+    let changes: Vec<(String, String, String)> = base
+        .rule_changes(&other)
+        .into_iter()
+        .map(|c| (c.key, c.from.to_string(), c.to.to_string()))
+        .collect();
+    let owned = |k: &str, a: &str, b: &str| (k.to_string(), a.to_string(), b.to_string());
+    assert_eq!(
+        changes,
+        [
+            owned("rules.missed_win", "true", "false"),
+            owned(
+                "rules.procedure.dice",
+                "\"three_dice\"",
+                "\"two_rolls_of_two\""
+            ),
+            owned("rules.rob_concealed_kong", "false", "true"),
+        ]
+    );
+    assert!(base.rule_changes(&base).is_empty());
+    let patterns_only = Variant::from_toml_str(
+        "extends = \"taiwan16\"\nname = \"p\"\n[patterns]\nall_chows = 5\n",
+        "p.toml",
+    )
+    .unwrap();
+    assert!(base.rule_changes(&patterns_only).is_empty());
+}

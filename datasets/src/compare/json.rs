@@ -47,7 +47,10 @@ fn side(s: &Side, responds: [Option<bool>; 4]) -> Value {
 impl Comparison {
     /// The comparison as JSON. Ratios are null where a run has no wins; `points_*` figures
     /// appear only when both runs score with points; `a.responds_to_scoring` and
-    /// `b.responds_to_scoring` are true, false or null (unknown: an `exec:` bot) per seat.
+    /// `b.responds_to_scoring` are true, false or null (unknown: an `exec:` bot) per seat;
+    /// `engine_rule_changes` lists each engine rule that differs (`key`, as a variant file
+    /// writes it, with A's value `a` and B's `b`), empty when `same_engine_rules` is not
+    /// false.
     pub fn to_json(&self) -> Value {
         let per_deal: serde_json::Map<String, Value> = self
             .per_deal
@@ -100,6 +103,11 @@ impl Comparison {
             "deals": self.deals,
             "seed": self.a.spec.seed,
             "same_engine_rules": self.same_engine_rules,
+            "engine_rule_changes": self.rule_changes.iter().map(|c| json!({
+                "key": c.key,
+                "a": c.from,
+                "b": c.to,
+            })).collect::<Vec<_>>(),
             "warnings": self.warnings(),
             "outcome_changed": proportion(self.outcome_changed),
             "outcome_or_winners_changed": proportion(self.result_changed),

@@ -19,9 +19,10 @@ pub mod paired;
 mod render;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use taisim_agents::AgentSpec;
-use taisim_score::PatternId;
+use taisim_score::{PatternId, RuleChange, Variant};
 use taisim_sim::{DealContext, Rules, Wall};
 
 use crate::error::HarnessError;
@@ -177,6 +178,9 @@ pub struct Comparison {
     /// Whether the two variants' engine rules are the same (`None` when a run's variant
     /// file could not be read).
     pub same_engine_rules: Option<bool>,
+    /// The engine rules that differ, by key, A's value to B's (empty when they are the same
+    /// or unknown).
+    pub rule_changes: Vec<RuleChange>,
 }
 
 /// What the folding keeps: every sum, before they become a [`Comparison`].
@@ -271,7 +275,20 @@ impl Fold {
         }
     }
 
-    fn finish(self, a: Side, b: Side, points: bool, same_engine_rules: Option<bool>) -> Comparison {
+    fn finish(
+        self,
+        a: Side,
+        b: Side,
+        points: bool,
+        variants: &[Option<Arc<Variant>>; 2],
+    ) -> Comparison {
+        let (same_engine_rules, rule_changes) = match variants {
+            [Some(x), Some(y)] => {
+                let changes = x.rule_changes(y);
+                (Some(changes.is_empty()), changes)
+            }
+            _ => (None, Vec::new()),
+        };
         let patterns = PatternId::ALL
             .iter()
             .zip(self.patterns)
@@ -303,6 +320,7 @@ impl Fold {
             seats: self.seats,
             patterns,
             same_engine_rules,
+            rule_changes,
         }
     }
 }
@@ -380,11 +398,11 @@ fn unknown_phrase(unknown: &[String]) -> String {
     )
 }
 
-/// The engine rules of the variant a run recorded (read from its `variant.toml`).
-fn engine_rules(run: &Run) -> Option<taisim_sim::Rules> {
+/// The variant a run recorded (read from its `variant.toml`).
+fn recorded_variant(run: &Run) -> Option<Arc<Variant>> {
     crate::resume::recorded_variant(&run.dir, &run.spec().variant)
         .ok()
-        .map(|v| v.variant().rules())
+        .map(|v| Arc::clone(v.variant()))
 }
 
 impl Comparison {
@@ -404,7 +422,8 @@ impl Comparison {
         if let Some(why) = walls_differ(&run_a, &run_b) {
             return Err(differ(why, SAME_SEED));
         }
-        let rules = [engine_rules(&run_a), engine_rules(&run_b)];
+        let variants = [recorded_variant(&run_a), recorded_variant(&run_b)];
+        let rules = variants.each_ref().map(|v| v.as_ref().map(|v| v.rules()));
         let mut fold = Fold::new();
         let mut ca = DealCursor::new(&run_a, options.verify_checksums);
         let mut cb = DealCursor::new(&run_b, options.verify_checksums);
@@ -450,10 +469,6 @@ impl Comparison {
                 }
             }
         }
-        let same_engine_rules = match rules {
-            [Some(x), Some(y)] => Some(x == y),
-            _ => None,
-        };
         let side = |run: &Run, wins: i128| Side {
             dir: run.dir.clone(),
             spec: run.spec().clone(),
@@ -475,7 +490,7 @@ impl Comparison {
             side(&run_a, wins_a),
             side(&run_b, wins_b),
             points,
-            same_engine_rules,
+            &variants,
         ))
     }
 

@@ -165,11 +165,21 @@ impl Comparison {
                 "engine rules",
                 match self.same_engine_rules {
                     Some(true) => "the same in both variants".to_string(),
-                    Some(false) => "differ between the variants".to_string(),
+                    Some(false) => format!("differ: {}", self.rule_changes_text()),
                     None => "unknown (a run's variant.toml could not be read)".to_string(),
                 },
             ),
         ]
+    }
+
+    /// The engine rules that differ, A's value to B's: `rules.missed_win (true → false),
+    /// rules.rob_concealed_kong (false → true)`.
+    pub fn rule_changes_text(&self) -> String {
+        self.rule_changes
+            .iter()
+            .map(|c| format!("{} ({} → {})", c.key, c.from, c.to))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     fn sections(&self, top: Option<usize>) -> Vec<Section> {

@@ -70,7 +70,51 @@ fn parts(v: &Variant, p: PatternId) -> Option<(u16, u16, Vec<&'static str>)> {
     Some((rule.tai, v.pattern_hu(p), excludes))
 }
 
+/// One engine rule (a key of `[rules]`) whose value differs between two variants.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleChange {
+    /// The key as a variant file writes it: `rules.missed_win`, `rules.procedure.dice`.
+    pub key: String,
+    /// Its value in the first variant and in the second, as TOML values (`true`, `4`,
+    /// `"three_dice"`).
+    pub from: toml::Value,
+    pub to: toml::Value,
+}
+
+/// The keys under `path` whose values differ between `from` and `to` (two tables of the same
+/// keys), tables compared key by key.
+fn differing(path: &str, from: &toml::Table, to: &toml::Table, out: &mut Vec<RuleChange>) {
+    for (key, a) in from {
+        let key_path = format!("{path}.{key}");
+        match (a, to.get(key)) {
+            (toml::Value::Table(a), Some(toml::Value::Table(b))) => differing(&key_path, a, b, out),
+            (a, Some(b)) if a == b => {}
+            (a, b) => out.push(RuleChange {
+                key: key_path,
+                from: a.clone(),
+                to: b
+                    .cloned()
+                    .unwrap_or_else(|| toml::Value::Table(toml::Table::new())),
+            }),
+        }
+    }
+}
+
 impl Variant {
+    /// The engine rules whose values differ from `to`'s, by key: the `[rules]` keys that
+    /// `taisim variant show FILE --diff` writes for a file of `to` extending this variant.
+    /// Empty when their engine rules are the same.
+    pub fn rule_changes(&self, to: &Variant) -> Vec<RuleChange> {
+        let rules = |v: &Variant| match tables(v).remove("rules") {
+            Some(toml::Value::Table(t)) => t,
+            // `rules` is a struct: it always serializes to a table.
+            _ => unreachable!("a variant's rules serialize to a table"),
+        };
+        let mut out = Vec::new();
+        differing("rules", &rules(self), &rules(to), &mut out);
+        out
+    }
+
     /// What differs from `base`, as a variant file with `extends = "{extends}"` (the name or
     /// path that finds `base`): its own name and description always, and every other key
     /// only where it differs. A pattern whose exclusions and 胡 are the base's is written as its tai alone

@@ -50,6 +50,7 @@ use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
 pub use cite::Citation;
+pub use diff::RuleChange;
 pub use error::{echo, VariantError, VariantErrorKind};
 pub use extend::{Resolved, COMPLETE_FILE_KEYS, MAX_EXTENDS_DEPTH};
 
