@@ -73,8 +73,8 @@ pub(crate) fn reported_dealer_tai(input: &WinInput, variant: &Variant) -> u16 {
     }
 }
 
-/// Insurance (mahjongtime-taiwanese-rules.txt:255-275): a discard that lets the winner out
-/// on one of the listed big hands makes the discarder pay for all three losers. Only the
+/// Insurance (mahjongtime-taiwanese-rules.txt:96-116): a discard that lets the winner out
+/// on one of the listed big hands makes the discarder pay for all three losers (:116). Only the
 /// immediate case is seen here: the later one (a dangerous discard claimed for a set, the
 /// hand finished afterwards) needs the deal's history.
 fn insured(score: &Score, input: &WinInput, variant: &Variant) -> bool {
@@ -240,11 +240,21 @@ pub fn try_settle(
         Payers::One(payer) => {
             let discard_like = !input.context.flower_win;
             if discard_like && insured(score, input, variant) {
-                let mut all = 0i64;
+                // The liable player "must pay for all losers (that is, not only for himself,
+                // but also for the other two players)" (mahjongtime-taiwanese-rules.txt:116):
+                // its own payment as the discarder, the dealer's bonus in it where a
+                // discarder pays one (:73 and :81: a dealer who discards the winning tile
+                // "must himself pay" the bonus), and for each other loser what that loser
+                // pays when every loser pays, a self-draw's share (:73, :79: the bonus by
+                // all losers when the dealer wins).
+                let mut all = share(payer, false)?;
                 for k in 1..4 {
-                    all = all
-                        .checked_add(share(winner.add(k), true)?)
-                        .ok_or(SettleError::Overflow)?;
+                    let other = winner.add(k);
+                    if other != payer {
+                        all = all
+                            .checked_add(share(other, true)?)
+                            .ok_or(SettleError::Overflow)?;
+                    }
                 }
                 pay(payer, all)?;
             } else {

@@ -77,15 +77,15 @@ fn mahjongtime_payments_table() {
     let after: Vec<i64> = Wind::ALL.iter().map(|&w| 2000 + pay[w]).collect();
     assert_eq!(after, [1984, 2000, 2000, 2016]);
     assert_eq!(after.iter().sum::<i64>(), 8000);
-    // If East deals, its discard also pays the dealer's bonus (rules.txt:232), and after a
-    // continued deal the continued-deal bonus 2 per deal (rules.txt:238-240).
+    // If East deals, its discard also pays the dealer's bonus (rules.txt:73), and after a
+    // continued deal the continued-deal bonus 2 per deal (rules.txt:79-81).
     let mut input = mahjongtime_example(Wind::East);
     input.streak = 2;
     let s = score(&input, &variant).unwrap();
     assert_eq!(s.dealer_tai, 5);
     let pay = settle(&s, &input, &variant, 0, 1);
     assert_eq!((pay[Wind::East], pay[Wind::North]), (-21, 21));
-    // A non-dealer's self-draw: the dealer pays no bonus (rules.txt:232 names only the
+    // A non-dealer's self-draw: the dealer pays no bonus (rules.txt:73 names only the
     // dealer winning or discarding).
     let mut input = win("123m 456m 789p 234p 99s 345s", "9s", true, Wind::North);
     input.dealer = Wind::East;
@@ -95,7 +95,7 @@ fn mahjongtime_payments_table() {
     assert_eq!(pay[Wind::East], pay[Wind::South]);
 }
 
-/// mahjongtime insurance (rules.txt:263): three melded wind sets, a wind discard completes
+/// mahjongtime insurance (rules.txt:104): three melded wind sets, a wind discard completes
 /// little four winds: the discarder pays for all three losers.
 #[test]
 fn mahjongtime_insurance_penalty() {
@@ -123,6 +123,120 @@ fn mahjongtime_insurance_penalty() {
     assert!(!plain.settlement().insurance.four_winds);
     let pay = settle(&s, &input, &plain, 0, 1);
     assert_eq!(pay[Wind::South], -each);
+}
+
+/// mahjongtime insurance payments, seat by seat (rules.txt:116: the liable player "must pay
+/// for all losers (that is, not only for himself, but also for the other two players)"),
+/// with the dealer's bonus where :73 and :79-81 put it: a dealer who discards the winning
+/// tile "must himself pay" it; when the dealer wins, every loser's share carries it (a
+/// self-draw's "paid by all losers"); a non-dealer's win carries none, and a non-dealer
+/// loser's share none either. Each row: dealer, winner, liable discarder, streak, and each
+/// seat's payment (E, S, W, N) as (hand tai, dealer tai) coefficients.
+#[test]
+fn mahjongtime_insurance_payments_by_seat() {
+    use Wind::{East as E, North as N, South as S, West as W};
+    let variant = Variant::builtin("mahjongtime").unwrap();
+    type Row = (&'static str, Wind, Wind, Wind, u8, [(i64, i64); 4]);
+    let rows: [Row; 6] = [
+        // :73 + :116: the dealer discards; its own share with the bonus, the others' without.
+        (
+            "dealer liable, non-dealer wins",
+            E,
+            N,
+            E,
+            2,
+            [(-3, -1), (0, 0), (0, 0), (3, 1)],
+        ),
+        (
+            "dealer liable, no streak",
+            E,
+            N,
+            E,
+            0,
+            [(-3, -1), (0, 0), (0, 0), (3, 1)],
+        ),
+        (
+            "dealer S liable, W wins",
+            S,
+            W,
+            S,
+            1,
+            [(0, 0), (-3, -1), (3, 1), (0, 0)],
+        ),
+        // :73 "If the dealer goes out self-drawn, the specified bonus is paid by all losers".
+        (
+            "non-dealer liable, dealer wins",
+            E,
+            E,
+            S,
+            2,
+            [(3, 3), (-3, -3), (0, 0), (0, 0)],
+        ),
+        // :73 names only the dealer winning or discarding: no bonus in any share.
+        (
+            "non-dealer liable, non-dealer wins",
+            E,
+            N,
+            S,
+            2,
+            [(0, 0), (-3, 0), (0, 0), (3, 0)],
+        ),
+        (
+            "non-dealer liable, dealer's left wins",
+            W,
+            S,
+            E,
+            3,
+            [(-3, 0), (3, 0), (0, 0), (0, 0)],
+        ),
+    ];
+    for (why, dealer, winner, liable, streak, want) in rows {
+        let mut input = win("NNN 123m 66m", "N", false, winner);
+        input.dealer = dealer;
+        input.discarder = Some(liable);
+        input.streak = streak;
+        for t in ["EEE", "SSS", "WWW"] {
+            input.melds.push(meld(MeldKind::Pung, t));
+        }
+        let s = score(&input, &variant).unwrap();
+        assert!(s.has(PatternId::BigFourWinds), "{why}: {s:?}");
+        let (tai, dealer_tai) = (s.total as i64, variant.dealer_tai(streak) as i64);
+        let pay = settle(&s, &input, &variant, 0, 1);
+        for (seat, (a, b)) in Wind::ALL.into_iter().zip(want) {
+            assert_eq!(
+                pay[seat],
+                a * tai + b * dealer_tai,
+                "{why}: {seat} of {pay:?}"
+            );
+        }
+        assert_eq!(pay.0.iter().sum::<i64>(), 0, "{why}");
+        // The reported dealer tai is the bonus that changes hands.
+        let involved = want.iter().any(|&(_, b)| b != 0);
+        assert_eq!(
+            s.dealer_tai as i64,
+            if involved { dealer_tai } else { 0 },
+            "{why}"
+        );
+    }
+}
+
+/// The probe's request (issue: a liable dealer stopped paying its bonus): N wins on E's
+/// fresh discard with five or fewer tiles left (rules.txt:108 "Last Five Tiles error"), E
+/// deals with a streak of 2 (dealer tai 1 + 2 × 2 = 5), the hand is 5 tai: E pays its own
+/// 5 + 5 and the other two losers' 5 each, 20.
+#[test]
+fn mahjongtime_liable_dealer_pays_its_bonus() {
+    let request = r#"{"variant":"mahjongtime","seat":"N","round_wind":"E","dealer":"E","dealer_streak":2,"hand":"456m 55p 344556678s","melds":[["pung","111p"]],"flowers":["f6"],"win_tile":"4s","win":"discard","discarder":"E","context":["last_tile","late_fresh_discard"],"base":0,"per_tai":1}"#;
+    let answer: serde_json::Value =
+        serde_json::from_str(&taisim_score::score_json(request).unwrap()).unwrap();
+    assert_eq!(answer["total_tai"], 5, "{answer}");
+    assert_eq!(answer["dealer_tai"], 5, "{answer}");
+    let pay = &answer["settlement"];
+    assert_eq!(
+        [&pay["E"], &pay["S"], &pay["W"], &pay["N"]].map(|v| v.as_i64().unwrap()),
+        [-20, 0, 0, 20],
+        "{answer}"
+    );
 }
 
 /// taiwan16-2015-table.txt:229-235: a chow with pungs of two of its tiles is 雙四歸一 (10);
