@@ -193,7 +193,7 @@ impl WinInput {
                 }
             }
         }
-        self.validate_context()?;
+        self.validate_context(rules)?;
         if self.context.flower_win {
             if !self.context.self_draw && self.discarder.is_none() {
                 return Err(ScoreError::FlowerWin(
@@ -268,7 +268,7 @@ impl WinInput {
     /// special win has one way to happen (taiwan16-common.txt:77-90 and the 2015 table say
     /// who may claim it and when), and an input that says otherwise is refused by name
     /// rather than paid.
-    fn validate_context(&self) -> Result<(), ScoreError> {
+    fn validate_context(&self, rules: &Rules) -> Result<(), ScoreError> {
         let c = &self.context;
         let refuse = |circumstance, needs| {
             Err(ScoreError::Context {
@@ -347,6 +347,18 @@ impl WinInput {
                     "needs no claim or kong before the win: no melds (:86 無發生吃、碰、槓)",
                 );
             }
+        }
+        if c.human
+            && rules.human_win_dealer_discard
+            && (c.robbing_kong || self.discarder != Some(self.dealer))
+        {
+            return refuse(
+                "human (人胡)",
+                "is won in this variant on the dealer's first discard only: the discarder must \
+                 be the dealer, with no kong robbed (mahjongtime-taiwanese-scoring.md:100 \
+                 \"Non-dealer goes out on dealer's first discard\"; taiwan16-2015-table.txt:383 \
+                 莊家打第一張牌)",
+            );
         }
         // 天胡, 地胡 and 人胡 are won in the first go-round: the wall is nearly whole, and the
         // winner has not discarded yet, so it cannot have declared ready with a discard

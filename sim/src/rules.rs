@@ -74,6 +74,12 @@ pub struct Rules {
     /// next seat draws. A wild is still won on by self-draw. Without a wild indicator it
     /// changes nothing.
     pub wilds_in_claims: bool,
+    /// 人胡 only on the dealer's first discard: a non-dealer who wins on it before any claim
+    /// or kong (mahjongtime-taiwanese-scoring.md:100 "Non-dealer goes out on dealer's first
+    /// discard"; taiwan16-2015-table.txt:383 「莊家打第一張牌, 平家就胡牌」). Off, any discard of
+    /// the first go-round won before the winner's first draw is one (taiwan16-common.txt:86
+    /// 「第一巡內未摸牌前 … 胡他人牌」): S's first discard won by W or N, say.
+    pub human_win_dealer_discard: bool,
 }
 
 impl Rules {
@@ -99,6 +105,7 @@ impl Rules {
         },
         procedure: TableProcedure::TAIWAN16,
         wilds_in_claims: true,
+        human_win_dealer_discard: false,
     };
 
     /// The engine half of taizhou.md as read by `shared/rules/README.md` ("taizhou: readings
@@ -127,6 +134,7 @@ impl Rules {
         },
         procedure: TableProcedure::TAIZHOU,
         wilds_in_claims: false,
+        human_win_dealer_discard: false,
     };
 
     /// 13-tile hands from a wall of 136 without flowers or wild, in taiwan16's flow otherwise

@@ -45,7 +45,7 @@ impl Deal {
         if winners.is_empty() {
             self.complete_kong(seat, tile, concealed);
         } else {
-            let context = self.discard_win_context(winners, true);
+            let context = self.discard_win_context(winners, seat, true);
             self.finish(
                 DealResult {
                     outcome: Outcome::Discard,
@@ -59,11 +59,25 @@ impl Deal {
         }
     }
 
-    pub(super) fn discard_win_context(&self, winners: SeatSet, robbing_kong: bool) -> WinContext {
+    /// The context of a win on `discarder`'s discard (or on the kong it declares, when
+    /// `robbing_kong`).
+    pub(super) fn discard_win_context(
+        &self,
+        winners: SeatSet,
+        discarder: Seat,
+        robbing_kong: bool,
+    ) -> WinContext {
         // 人胡 is a single-winner notion; with several winners it is judged for the first.
+        // Where only the dealer's first discard gives it (`Rules::human_win_dealer_discard`),
+        // that discard is the deal's first: nobody has claimed, so nobody else has discarded.
         let first = winners.iter().next();
+        let dealer = self.context.dealer;
+        let from_dealer = !robbing_kong && discarder == dealer && self.discards.len() == 1;
         let human = first.is_some_and(|w| {
-            w != self.context.dealer && self.discard_counts[w] == 0 && !self.any_meld()
+            w != dealer
+                && self.discard_counts[w] == 0
+                && !self.any_meld()
+                && (!self.rules.human_win_dealer_discard || from_dealer)
         });
         WinContext {
             robbing_kong,
@@ -263,7 +277,7 @@ impl Deal {
             return;
         }
         if !winners.is_empty() {
-            let context = self.discard_win_context(winners, false);
+            let context = self.discard_win_context(winners, discarder, false);
             self.finish(
                 DealResult {
                     outcome: Outcome::Discard,
