@@ -43,6 +43,13 @@ pub struct Rules {
     /// until after their own next discard. taizhou.md 「胡牌」 「不可弃先胡后」 is this rule
     /// (shared/rules/README.md, "Claims": 弃先胡后).
     pub missed_win: bool,
+    /// With `missed_win`, mahjongtime's missed-discard rule instead of 過水
+    /// (mahjongtime-taiwanese-rules.txt:61-65): a player who passes a win is "prohibited from
+    /// going out on a tile, which he has missed" until it discards again: only that tile's
+    /// kind is barred (another tile it waits on still wins), and "the rule is applied to a
+    /// self-drawn tile, as well": it may not self-draw a win on that kind either. It may
+    /// still claim the tile for a set (:65), as under 過水.
+    pub missed_win_same_tile: bool,
     /// 弃先碰后 (taizhou.md 「碰牌」: 「不能弃先碰后(第一个先打的没碰，第二个接着打也不能碰）」): a
     /// player who passes a pung it was offered may not pung (or kong) a discard of that kind
     /// until after its own next discard. Passing means answering anything but pung or kong
@@ -91,6 +98,7 @@ impl Rules {
         multiple_winners: false,
         rob_concealed_kong: false,
         missed_win: true,
+        missed_win_same_tile: false,
         missed_pung: false,
         declare_ready: true,
         ready_window: 8,
@@ -120,6 +128,7 @@ impl Rules {
         multiple_winners: false,
         rob_concealed_kong: false,
         missed_win: true,
+        missed_win_same_tile: false,
         missed_pung: true,
         declare_ready: false,
         ready_window: 0,

@@ -149,6 +149,79 @@ fn missed_win_blocks_discard_wins_until_own_discard() {
     );
 }
 
+/// mahjongtime-taiwanese-rules.txt:61-65, the missed-discard rule (`missed_win_same_tile`):
+/// "prohibited from going out on a tile, which he has missed" until "he must discard a tile",
+/// "applied to a self-drawn tile, as well" (:63 "or if he picks the tile from the Wall"), and
+/// "a player can claim a missed discard, if he does not go out on that tile" (:65). Under
+/// taiwan16's 過水 every discard win is barred and a self-draw none. Played with the rules of
+/// every shipped 16-tile variant, each by its own setting.
+#[test]
+fn missed_discard_rule_bars_the_tile_missed_even_self_drawn() {
+    let mut sets: Vec<(String, Rules)> = vec![(
+        "taiwan16 + missed_win_same_tile".into(),
+        Rules {
+            missed_win_same_tile: true,
+            ..Rules::TAIWAN16
+        },
+    )];
+    for name in ["taiwan16", "taiwan16-house", "taiwan16-2015", "mahjongtime"] {
+        let rules = taisim_score::Variant::builtin(name).unwrap().rules();
+        assert_eq!(rules.missed_win_same_tile, name == "mahjongtime", "{name}");
+        assert!(rules.missed_win, "{name}");
+        sets.push((name.into(), rules));
+    }
+    for (name, rules) in sets {
+        let same_tile = rules.missed_win_same_tile;
+        // N passes its win on E's 3m (W pungs it); W discards 6m, N's other winning kind.
+        let mut deal = rigged(rules, CLAIM_HANDS, "C", "");
+        play(&mut deal, E, Action::Discard(t("3m")));
+        play(&mut deal, S, Action::Pass);
+        play(&mut deal, W, Action::Pung);
+        play(&mut deal, N, Action::Pass);
+        assert!(deal.is_missed(N), "{name}");
+        let barred = if same_tile {
+            taisim_sim::TileSet::EMPTY.with(t("3m"))
+        } else {
+            taisim_sim::TileSet((1 << 34) - 1)
+        };
+        assert_eq!(deal.win_barred(N), barred, "{name}");
+        play(&mut deal, W, Action::Discard(t("6m")));
+        // The kind missed is 3m: 6m still wins under the missed-discard rule, not under 過水;
+        // the chow stays either way.
+        let mut want = vec![Action::Chow(t("4m")), Action::Pass];
+        if same_tile {
+            want.insert(0, Action::Win);
+        }
+        assert_eq!(legal(&deal), want, "{name}");
+        play(&mut deal, N, Action::Pass);
+        play(&mut deal, N, Action::Discard(t("C")));
+        assert!(!deal.is_missed(N), "{name}: N's own discard lifts the bar");
+        assert_eq!(deal.win_barred(N), taisim_sim::TileSet::EMPTY, "{name}");
+
+        // N passes its win on E's 3m (nobody claims it); S and W discard what nobody wants;
+        // N draws the next 3m: no self-drawn win on the kind missed, where the rule says.
+        let mut deal = rigged(rules, CLAIM_HANDS, "1s 2p 3m", "");
+        play(&mut deal, E, Action::Discard(t("3m")));
+        play(&mut deal, S, Action::Pass);
+        play(&mut deal, W, Action::Pass);
+        play(&mut deal, N, Action::Pass);
+        assert_eq!(deal.drawn_tile(), Some(t("1s")), "{name}");
+        play(&mut deal, S, Action::Discard(t("1s")));
+        assert_eq!(deal.drawn_tile(), Some(t("2p")), "{name}");
+        play(&mut deal, W, Action::Discard(t("8m")));
+        assert_eq!(deal.to_act(), Some(N), "{name}");
+        assert_eq!(deal.drawn_tile(), Some(t("3m")), "{name}");
+        assert_eq!(
+            legal(&deal).contains(&Action::SelfDrawWin),
+            !same_tile,
+            "{name}: self-drawn 3m after passing 3m"
+        );
+        // The next deal state is the same whatever the rule: N discards and the bar lifts.
+        play(&mut deal, N, Action::Discard(t("E")));
+        assert!(!deal.is_missed(N), "{name}");
+    }
+}
+
 #[test]
 fn several_winners_when_the_rules_allow() {
     // taiwan16-2015-table.txt: "一砲可多響". S (12m) and N (45m) both wait on 3m; W could pung

@@ -27,10 +27,7 @@ impl Deal {
                 pending = SeatSet::EMPTY;
             }
         } else {
-            self.note_passed_win(responder);
-            if self.rules.missed_win {
-                self.missed.insert(responder);
-            }
+            self.note_passed_win(responder, tile);
         }
         if !pending.is_empty() {
             self.phase = Phase::RobKong {
@@ -139,7 +136,7 @@ impl Deal {
         for k in 1..4u8 {
             let seat = discarder.add(k);
             let mut bits = 0u8;
-            if self.may_win_on_offer(seat) && self.can_win_with(seat, tile) {
+            if self.may_win_on_offer(seat, tile) && self.can_win_with(seat, tile) {
                 bits |= ClaimOptions::WIN;
             }
             // 2015 table: "無牌可摸時, 不得吃、碰、槓". A locked ready hand only wins.
@@ -239,10 +236,7 @@ impl Deal {
             _ => {}
         }
         if action != Action::Win && opts.has(ClaimOptions::WIN) {
-            self.note_passed_win(seat);
-            if self.rules.missed_win {
-                self.missed.insert(seat);
-            }
+            self.note_passed_win(seat, tile);
         }
         if self.rules.missed_pung
             && opts.has(ClaimOptions::PUNG)

@@ -36,7 +36,7 @@ impl Deal {
             discard_counts: BySeat::default(),
             shown: [0; Tile::NUM],
             ready: BySeat::default(),
-            missed: SeatSet::EMPTY,
+            win_barred: BySeat::default(),
             passed_win: BySeat::default(),
             passed_pungs: BySeat::default(),
             waits: BySeat::default(),

@@ -75,7 +75,12 @@ impl Deal {
             (DrawSource::Deal | DrawSource::Kong { .. }, _) => is_win(hand, self.hand_rules(seat)),
             _ => false,
         };
-        if wins {
+        // The missed-discard rule bars a self-drawn win on a kind the seat passed
+        // (mahjongtime-taiwanese-rules.txt:61 "the rule is applied to a self-drawn tile, as
+        // well"); 過水 bars none.
+        let barred = self.rules.missed_win_same_tile
+            && drawn.is_some_and(|t| self.win_barred[seat].contains(t));
+        if wins && !barred {
             out.push(Action::SelfDrawWin);
         }
         if self.rules.flower_wins && self.flowers[seat] == FlowerSet::ALL {

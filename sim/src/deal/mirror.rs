@@ -6,7 +6,7 @@
 //! exactly one place ([`Deal::validate`]) and the viewer's view never changes.
 
 use crate::meld::{Meld, MeldKind};
-use crate::tile::{Drawn, Seat, Tile, WallTile};
+use crate::tile::{Drawn, Seat, Tile, TileSet, WallTile};
 
 use super::Deal;
 
@@ -154,7 +154,7 @@ impl Deal {
     pub fn forget_hidden_answers(&mut self, viewer: Seat) {
         for s in Seat::ALL {
             if s != viewer {
-                self.missed.remove(s);
+                self.win_barred[s] = TileSet::EMPTY;
                 self.passed_win[s] = 0;
                 self.passed_pungs[s] = 0;
             }

@@ -213,7 +213,7 @@ impl core::fmt::Debug for Discard {
 /// bounds it.
 pub type DiscardList = ArrayVec<Discard, 136>;
 
-/// The kind bits of [`Deal::passed_pungs`].
+/// The kind bits of [`Deal::passed_pungs`], and every kind (a 過水 bar).
 const PUNG_KINDS: u64 = (1 << Tile::NUM) - 1;
 
 /// Claim options of one seat on one discard, as bits.
@@ -303,8 +303,10 @@ pub struct Deal {
     shown: [u8; Tile::NUM],
     /// The river index of each seat's ready declaration.
     ready: BySeat<Option<u8>>,
-    /// 過水: passed a win since its own last discard.
-    missed: SeatSet,
+    /// Per seat, the kinds it may not win on now (`missed_win`): passing a win since its own
+    /// last discard bars every kind under 過水, the kind passed under the missed-discard rule
+    /// (`missed_win_same_tile`). Emptied by the seat's own discard.
+    win_barred: BySeat<TileSet>,
     /// Per seat, its discard count + 1 when it last passed a win on another seat's tile (0:
     /// never): it passed one since its own last discard exactly when this equals its discard
     /// count + 1. Stamped only when a win is passed, so a discard pays nothing for it, and
@@ -446,9 +448,17 @@ impl Deal {
         self.ready[seat]
     }
 
-    /// Whether the seat is barred from winning on discards by 過水.
+    /// Whether the seat is barred from winning on discards by 過水 (under the missed-discard
+    /// rule, on some kind: [`Deal::win_barred`]).
     pub fn is_missed(&self, seat: Seat) -> bool {
-        self.missed.contains(seat)
+        !self.win_barred[seat].is_empty()
+    }
+
+    /// The kinds the seat may not win on now: every kind under 過水 once it passed a win, the
+    /// kinds it passed under the missed-discard rule (`Rules::missed_win_same_tile`, which
+    /// bars them for its self-draws too); empty after its own discard.
+    pub fn win_barred(&self, seat: Seat) -> TileSet {
+        self.win_barred[seat]
     }
 
     /// The kinds the seat may not pung (or kong) from a discard now under 弃先碰后: those it
@@ -469,9 +479,18 @@ impl Deal {
         self.passed_pungs[seat] = kinds | (count as u64) << 56;
     }
 
-    /// Records that the seat passed a win on another seat's tile (see `passed_win`).
-    fn note_passed_win(&mut self, seat: Seat) {
+    /// Records that the seat passed a win on `tile`, another seat's (see `passed_win`), and
+    /// bars what the rules bar.
+    fn note_passed_win(&mut self, seat: Seat, tile: Tile) {
         self.passed_win[seat] = self.discard_counts[seat] + 1;
+        if self.rules.missed_win {
+            let barred = &mut self.win_barred[seat];
+            if self.rules.missed_win_same_tile {
+                barred.insert(tile);
+            } else {
+                *barred = TileSet(PUNG_KINDS);
+            }
+        }
     }
 
     /// Decisions taken so far.
@@ -567,9 +586,10 @@ impl Deal {
         self.waits[seat]
     }
 
-    /// Whether the seat may win on another seat's tile now (過水 aside, always).
-    fn may_win_on_offer(&self, seat: Seat) -> bool {
-        !(self.rules.missed_win && self.missed.contains(seat))
+    /// Whether the seat may win on `tile`, another seat's, now (過水 or the missed-discard
+    /// rule aside, always).
+    fn may_win_on_offer(&self, seat: Seat, tile: Tile) -> bool {
+        !self.win_barred[seat].contains(tile)
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::action::{Action, IllegalAction};
 use crate::meld::{Meld, MeldKind};
 use crate::seat::SeatSet;
-use crate::tile::{Seat, Tile};
+use crate::tile::{Seat, Tile, TileSet};
 
 use super::{Deal, DealResult, Discard, DrawSource, Outcome, Phase, Resume, WinContext};
 
@@ -138,7 +138,7 @@ impl Deal {
                 self.discards.push(Discard::new(t, seat, ready));
                 self.shown[t.index()] += 1;
                 self.discard_counts[seat] += 1;
-                self.missed.remove(seat);
+                self.win_barred[seat] = TileSet::EMPTY;
                 self.update_waits(seat);
                 self.offer_discard(seat, t);
             }
@@ -173,7 +173,7 @@ impl Deal {
         let mut robbers = SeatSet::EMPTY;
         for k in 1..4 {
             let other = declarer.add(k);
-            if self.may_win_on_offer(other) && self.can_win_with(other, tile) {
+            if self.may_win_on_offer(other, tile) && self.can_win_with(other, tile) {
                 robbers.insert(other);
             }
         }

@@ -20,7 +20,7 @@ use crate::algo::waits;
 use crate::hand::Hand;
 use crate::meld::{Meld, MeldKind, MeldList};
 use crate::seat::{BySeat, SeatSet};
-use crate::tile::{Seat, Tile, WallTile};
+use crate::tile::{Seat, Tile, TileSet, WallTile};
 use crate::view::View;
 
 use super::{ClaimOptions, Deal, DiscardList, Phase};
@@ -280,7 +280,6 @@ impl Deal {
                 return Err(RedealError::Counts { tile, want, got });
             }
         }
-        let only_viewer = SeatSet::single(viewer);
         let own = |value: u64, seat: Seat| if seat == viewer { value } else { 0 };
         let mut deal = Deal {
             // Public: the table's rules, who deals, the seed the real wall was shuffled from
@@ -299,7 +298,7 @@ impl Deal {
             shown: self.shown,
             ready: self.ready,
             // The viewer's own 過水 and 弃先碰后 state; the other seats' passes were unseen.
-            missed: SeatSet(self.missed.0 & only_viewer.0),
+            win_barred: BySeat(Seat::ALL.map(|s| TileSet(own(self.win_barred[s].0, s)))),
             passed_win: BySeat(Seat::ALL.map(|s| own(self.passed_win[s] as u64, s) as u8)),
             passed_pungs: BySeat(Seat::ALL.map(|s| own(self.passed_pungs[s], s))),
             // The viewer's, cached from its own hand before its draw; the others' below.
