@@ -4,7 +4,7 @@ use crate::algo::waits;
 use crate::meld::MeldKind;
 use crate::tile::{Flower, FlowerSet, Seat, Tile, TileSet, WallTile, Wind};
 
-use super::{Deal, Phase, Resume};
+use super::{Deal, Phase, Resume, PUNG_KINDS};
 
 /// One broken invariant of a deal (see [`Deal::validate`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +40,10 @@ pub enum Invalid {
     ReadyFlag(Seat),
     /// The discard count disagrees with the river.
     DiscardCount(Seat),
+    /// A seat's barred kinds disagree with the rules and with whether it passed a win since
+    /// its own last discard (every kind under 過水, some under the missed-discard rule, none
+    /// otherwise).
+    WinBarred(Seat),
     /// Tiles were drawn from the reserve.
     ReserveDrawn,
     /// The phase says over and there is no result, or the other way round.
@@ -81,6 +85,10 @@ impl core::fmt::Display for Invalid {
             Invalid::DiscardCount(seat) => {
                 write!(f, "{seat}'s discard count disagrees with the river")
             }
+            Invalid::WinBarred(seat) => write!(
+                f,
+                "{seat}'s barred kinds disagree with the rules and its passed wins"
+            ),
             Invalid::ReserveDrawn => f.write_str("the reserve was drawn from"),
             Invalid::PhaseAndResult => f.write_str("phase and result disagree"),
             Invalid::Indicator => {
@@ -234,6 +242,18 @@ impl Deal {
             let count = self.discards.iter().filter(|d| d.seat() == seat).count();
             if count != self.discard_counts[seat] as usize {
                 problems.push(Invalid::DiscardCount(seat));
+            }
+            let barred = self.win_barred[seat];
+            let passed = self.passed_win[seat] == self.discard_counts[seat] + 1;
+            let expected_bar = if !self.rules.missed_win || !passed {
+                barred.is_empty()
+            } else if self.rules.missed_win_same_tile {
+                !barred.is_empty() && barred.0 & !PUNG_KINDS == 0
+            } else {
+                barred == TileSet(PUNG_KINDS)
+            };
+            if !expected_bar {
+                problems.push(Invalid::WinBarred(seat));
             }
         }
         if self.wall.remaining() < self.rules.reserve {
