@@ -91,7 +91,9 @@ pub struct DealingOrder {
 }
 
 impl DealingOrder {
-    /// taiwan16-common.txt:7: 「每次四張, 共四次, 再由莊家多取一張」.
+    /// taiwan16-common.txt:6-7: "two tiles (four tiles) are taken at a time, and the four
+    /// players take turns to complete the matching four times"; "the dealer has a total of
+    /// 17 cards".
     pub const TAIWAN16: DealingOrder = DealingOrder::new(4, 4);
     /// taizhou.md 「抓牌」: four tiles a turn for three turns, then 跳牌.
     pub const TAIZHOU: DealingOrder = DealingOrder::new(4, 3);
