@@ -104,12 +104,15 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
                         v.get("protocol").unwrap_or(&Value::Null)
                     )));
                 }
-                let reply = serde_json::json!({
-                    "type": "hello", "protocol": PROTOCOL_VERSION, "name": format!("taisim bot {spec}"),
-                });
-                writeln!(out, "{reply}")
-                    .and_then(|()| out.flush())
-                    .map_err(|e| broken("writing standard output", e))?;
+                // Written field by field: docs/protocol.md puts `type` first in every message,
+                // where a JSON map would sort it after `name`.
+                let name = serde_json::Value::from(format!("taisim bot {spec}"));
+                writeln!(
+                    out,
+                    r#"{{"type":"hello","protocol":{PROTOCOL_VERSION},"name":{name}}}"#
+                )
+                .and_then(|()| out.flush())
+                .map_err(|e| broken("writing standard output", e))?;
                 hello = true;
             }
             _ if !hello => return Err(at("the table's first message must be its hello".into())),

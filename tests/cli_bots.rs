@@ -651,9 +651,14 @@ fn taisim_bot_refuses_bad_input_with_exit_2() {
             "{shown}"
         );
     }
-    // Well-formed input ends with exit status 0.
+    // Well-formed input ends with exit status 0; the bot's hello leads with its type, as
+    // every message of docs/protocol.md does.
     let o = taisim_with_input(&["bot", "greedy"], format!("{TABLE_HELLO}\n").as_bytes());
     assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"type\":\"hello\",\"protocol\":1,\"name\":\"taisim bot greedy\"}\n"
+    );
 }
 
 /// Writing its answers failing is not the input's fault: exit status 1.

@@ -315,10 +315,12 @@ impl Mirror {
                     ))
                 }
                 None if matches!(seen, Event::End(_)) => {}
-                None => return err(format!(
+                None => {
+                    return err(format!(
                     "after {actor} {action} the rebuilt deal tells \"{}\", the table nothing yet",
                     seen.line(None)
-                )),
+                ))
+                }
             }
             if !matches!(seen, Event::Draw { .. } | Event::Flower { .. }) {
                 self.last_public = Some(seen);
