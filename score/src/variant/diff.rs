@@ -81,20 +81,19 @@ pub struct RuleChange {
     pub to: toml::Value,
 }
 
-/// The keys under `path` whose values differ between `from` and `to` (two tables of the same
-/// keys), tables compared key by key.
-fn differing(path: &str, from: &toml::Table, to: &toml::Table, out: &mut Vec<RuleChange>) {
-    for (key, a) in from {
+/// Each key of `diff` (the nested tables [`changed`] gives) as a change at its dotted path
+/// under `path`, from its value in `before`.
+fn flatten(path: &str, diff: &toml::Table, before: &toml::Table, out: &mut Vec<RuleChange>) {
+    for (key, to) in diff {
         let key_path = format!("{path}.{key}");
-        match (a, to.get(key)) {
-            (toml::Value::Table(a), Some(toml::Value::Table(b))) => differing(&key_path, a, b, out),
-            (a, Some(b)) if a == b => {}
-            (a, b) => out.push(RuleChange {
+        match (to, before.get(key)) {
+            (toml::Value::Table(d), Some(toml::Value::Table(b))) => flatten(&key_path, d, b, out),
+            (to, from) => out.push(RuleChange {
                 key: key_path,
-                from: a.clone(),
-                to: b
+                from: from
                     .cloned()
                     .unwrap_or_else(|| toml::Value::Table(toml::Table::new())),
+                to: to.clone(),
             }),
         }
     }
@@ -110,8 +109,10 @@ impl Variant {
             // `rules` is a struct: it always serializes to a table.
             _ => unreachable!("a variant's rules serialize to a table"),
         };
+        // What differs is what `--diff` writes for `to` over this variant.
+        let (from, to) = (rules(self), rules(to));
         let mut out = Vec::new();
-        differing("rules", &rules(self), &rules(to), &mut out);
+        flatten("rules", &changed(&to, Some(&from)), &from, &mut out);
         out
     }
 
