@@ -9,11 +9,13 @@
 use std::io::BufRead;
 use std::sync::Arc;
 
-use taisim_agents::protocol::{end_event, start_event, step_events, Event, Message, TableState};
+use taisim_agents::protocol::{
+    end_event_scored, start_event, step_events, Event, Message, TableState,
+};
 use taisim_agents::{see_step, Agent, AgentSpec};
 use taisim_datasets::review::review;
 use taisim_datasets::{write_settlement, EngineError, HarnessError};
-use taisim_score::{SettlementModel, Variant};
+use taisim_score::{score_deal, SettlementModel, Variant};
 use taisim_sim::{
     chow_tiles, parse_tile, seat_wind, Action, ActionList, Deal, DealContext, MeldKind, Seat, Tile,
     Wind,
@@ -277,8 +279,10 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
             return Err(Failure::from(Box::new(f)));
         }
     }
+    // Scored once: the end event the person's table is told, and the settlement shown.
     let st = variant.settlement();
-    let end = end_event(&deal, &variant, st.base, st.per_tai).map_err(EngineError::from)?;
+    let scored = score_deal(&deal, &variant, st.base, st.per_tai).map_err(EngineError::from)?;
+    let end = end_event_scored(&deal, &scored).map_err(EngineError::from)?;
     tell(&end, &mut table)?;
     let Some(e) = &table.end else {
         unreachable!("the end was told")
@@ -303,10 +307,10 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     // pattern, every seat's value and the points before the stake, which the end event
     // does not carry.
     let mut settlement = Vec::new();
-    let pays = write_settlement(
+    write_settlement(
         &deal,
         &variant,
-        st.base,
+        &scored,
         st.per_tai,
         &HarnessError::engine(0, seed),
         &mut settlement,
@@ -314,7 +318,6 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     for line in String::from_utf8_lossy(&settlement).lines() {
         outln!("  {line}");
     }
-    debug_assert_eq!(pays, Wind::ALL.map(|s| e.payments[s]));
     outln!(
         "  you: {:+} {}",
         e.payments[me],

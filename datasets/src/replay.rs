@@ -338,29 +338,30 @@ pub fn replay(out: &Path, deal_id: u64, w: &mut dyn Write) -> Result<(), Harness
 
     let result = *deal.result().expect("the deal is over");
     writeln!(w, "result: {}", result.outcome.name()).map_err(io)?;
+    // The deal scored and settled by the scoring crate under the variant's model, as the run
+    // did.
     let engine = HarnessError::engine(deal_id, rec.seed);
-    let pays = write_settlement(&deal, variant, spec.base, spec.per_tai, &engine, w)?;
-    rec.check(out, deal_id, &deal, pays)
+    let ds = score_deal(&deal, variant, spec.base, spec.per_tai).map_err(|e| engine(e.into()))?;
+    write_settlement(&deal, variant, &ds, spec.per_tai, &engine, w)?;
+    rec.check(out, deal_id, &deal, ds.payments.0)
 }
 
-/// Writes the settlement of a finished deal as a replay shows it and returns the payments
-/// (seat order E, S, W, N): each win with its patterns (under a points variant its 胡, every
-/// seat's value and the settlement in points), then the payments. The deal is scored and
-/// settled by the scoring crate under the variant's model, as a run does; only what is shown
-/// differs by model. `engine` names the deal in an error.
+/// Writes the settlement of a finished deal as a replay shows it: each win with its patterns
+/// (under a points variant its 胡, every seat's value and the settlement in points), then the
+/// payments. `ds` is the deal scored and settled under `variant` ([`score_deal`]) at the
+/// stake `per_tai`; only what is shown differs by model. `engine` names the deal in an error.
 pub fn write_settlement(
     deal: &Deal,
     variant: &Variant,
-    base: i64,
+    ds: &DealScore,
     per_tai: i64,
     engine: &dyn Fn(EngineError) -> HarnessError,
     w: &mut dyn Write,
-) -> Result<[i64; 4], HarnessError> {
-    let ds = score_deal(deal, variant, base, per_tai).map_err(|e| engine(e.into()))?;
+) -> Result<(), HarnessError> {
     if variant.settlement().model == SettlementModel::AllPairs {
-        write_all_pairs(deal, &ds, per_tai, engine, w)?;
+        write_all_pairs(deal, ds, per_tai, engine, w)?;
     } else {
-        write_wins(deal, &ds, engine, w)?;
+        write_wins(deal, ds, engine, w)?;
     }
     let pays = ds.payments.0;
     writeln!(
@@ -368,8 +369,7 @@ pub fn write_settlement(
         "payments: E {} S {} W {} N {}",
         pays[0], pays[1], pays[2], pays[3]
     )
-    .map_err(write_error)?;
-    Ok(pays)
+    .map_err(write_error)
 }
 
 /// A pattern's Chinese name padded to `cols` display columns (its characters are two wide).

@@ -21,5 +21,5 @@ pub use event::{
 };
 pub use json::ReadError;
 pub use mirror::{Mirror, MirrorError};
-pub use narrate::{bot_seed, end_event, start_event, step_events};
+pub use narrate::{bot_seed, end_event, end_event_scored, start_event, step_events};
 pub use table::{Inconsistent, SeenDiscard, SeenMeld, TableState};

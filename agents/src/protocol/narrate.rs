@@ -4,7 +4,7 @@
 //! the engine's loop pays nothing for a narration nobody asked for.
 
 use rand_core::RngCore;
-use taisim_score::{score_deal, ScoreError, Variant};
+use taisim_score::{score_deal, DealScore, ScoreError, Variant};
 use taisim_sim::{
     deal_seed, rng_from_seed, Action, BySeat, Deal, MeldKind, MeldList, Seat, Tile, Wind,
 };
@@ -138,8 +138,14 @@ pub fn end_event(
     base: i64,
     per_tai: i64,
 ) -> Result<Event, ScoreError> {
+    deal.result().ok_or(ScoreError::DealNotOver)?;
+    end_event_scored(deal, &score_deal(deal, variant, base, per_tai)?)
+}
+
+/// [`end_event`] of a deal its caller has scored and settled already (`scored`, as
+/// [`score_deal`] gives it), for a caller that shows the score in more detail as well.
+pub fn end_event_scored(deal: &Deal, scored: &DealScore) -> Result<Event, ScoreError> {
     let result = *deal.result().ok_or(ScoreError::DealNotOver)?;
-    let scored = score_deal(deal, variant, base, per_tai)?;
     let wins = scored
         .wins
         .iter()
