@@ -101,6 +101,11 @@ pub enum EnvError {
     ObsShape(#[from] ObsShapeError),
     #[error("mask buffer holds {0} bytes, expected {ACTION_SPACE_SIZE}")]
     MaskLength(usize),
+    /// A batch reset given another number of seed streams than it has environments.
+    #[error(
+        "{given} seeds given for a batch of {num_envs} environments: give one per environment"
+    )]
+    Streams { given: usize, num_envs: usize },
     #[error("the environment must be reset before it is stepped (after creation or after the deal ended)")]
     NeedsReset,
     #[error("action {index} ({name}) is not legal now; legal: {legal}")]

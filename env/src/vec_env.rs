@@ -40,8 +40,11 @@ pub struct VecStep<'a> {
 ///
 /// Seeds: [`VecEnv::reset`]`(s)` gives environment `i` the stream `deal_seed(s, i)`, and its
 /// `k`-th deal (k = 0 at the reset, then one more at each auto-reset) is dealt from
-/// `deal_seed(stream_i, k)`. Each environment's course depends on its own stream and actions
-/// alone, so the buffers are the same whatever the thread count.
+/// `deal_seed(stream_i, k)`. [`VecEnv::reset_streams`] names each environment's stream
+/// instead (`reset(s)` is `reset_streams` of `deal_seed(s, i)` for every `i`). Each
+/// environment's course depends on its own stream and actions alone, so the buffers are the
+/// same whatever the thread count, and an environment given a stream plays the same deals
+/// at any place in any batch.
 ///
 /// Auto-reset (Gymnasium's same-step mode, as Stable-Baselines3's `VecEnv`): when an
 /// environment's deal ends at a step, its `rewards`/`terminated` entries report the finished
@@ -146,6 +149,26 @@ impl VecEnv {
         for (i, s) in self.streams.iter_mut().enumerate() {
             *s = (deal_seed(seed, i as u64), 0);
         }
+        self.reset_all()
+    }
+
+    /// Resets environment `i` on the seed stream `streams[i]` (see the type docs), for
+    /// every `i`: one stream per environment, or an error that changes nothing.
+    pub fn reset_streams(&mut self, streams: &[u64]) -> Result<VecStep<'_>, EnvError> {
+        if streams.len() != self.cores.len() {
+            return Err(EnvError::Streams {
+                given: streams.len(),
+                num_envs: self.cores.len(),
+            });
+        }
+        for (s, &stream) in self.streams.iter_mut().zip(streams) {
+            *s = (stream, 0);
+        }
+        Ok(self.reset_all())
+    }
+
+    /// Deals every environment's current deal of its stream and fills the buffers.
+    fn reset_all(&mut self) -> VecStep<'_> {
         self.rewards.fill(0.0);
         self.terminated.fill(false);
         self.truncated.fill(false);

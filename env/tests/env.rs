@@ -471,6 +471,59 @@ fn vec_env_is_independent_of_threads_and_matches_single_envs() {
     assert!(one.step(&actions[..3]).is_err());
 }
 
+/// `reset_streams` names each environment's stream: `reset(s)` is `reset_streams` of
+/// `deal_seed(s, i)`, an environment given a stream plays alike at any place in a batch, and a
+/// wrong count is an error that leaves the batch as it was.
+#[test]
+fn vec_env_reset_streams() {
+    const N: usize = 6;
+    let config = EnvConfig::with_opponents("greedy").unwrap();
+    let mut by_seed = VecEnv::new(N, &config).unwrap();
+    let mut by_streams = VecEnv::new(N, &config).unwrap();
+    let mut reversed = VecEnv::with_threads(N, &config, 1).unwrap();
+    let streams: Vec<u64> = (0..N as u64).map(|i| deal_seed(8, i)).collect();
+    let back: Vec<u64> = streams.iter().rev().copied().collect();
+    by_seed.reset(8);
+    by_streams.reset_streams(&streams).unwrap();
+    reversed.reset_streams(&back).unwrap();
+    let mut rng = rng_from_seed(3);
+    let mut actions = [0usize; N];
+    let mut resets = 0;
+    for _ in 0..300 {
+        assert_eq!(by_seed.observations(), by_streams.observations());
+        for (i, a) in actions.iter_mut().enumerate() {
+            assert_eq!(
+                by_streams.observations().index_axis(ndarray::Axis(0), i),
+                reversed
+                    .observations()
+                    .index_axis(ndarray::Axis(0), N - 1 - i)
+            );
+            *a = pick(by_streams.masks().row(i).as_slice().unwrap(), &mut rng);
+        }
+        let mut mirrored = actions;
+        mirrored.reverse();
+        let a = by_seed.step(&actions).unwrap().rewards.to_owned();
+        let b = by_streams.step(&actions).unwrap().terminated.to_owned();
+        let c = reversed.step(&mirrored).unwrap().rewards.to_owned();
+        assert_eq!(a.to_vec(), c.iter().rev().copied().collect::<Vec<_>>());
+        resets += b.iter().filter(|&&t| t).count();
+    }
+    assert!(resets > 10, "{resets} auto-resets");
+    let before = by_streams.observations().to_owned();
+    let err = by_streams.reset_streams(&streams[..N - 1]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            EnvError::Streams {
+                given: 5,
+                num_envs: N
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(by_streams.observations(), before);
+}
+
 #[test]
 fn dealer_and_round_wind_vary_unless_fixed() {
     let mut env = Env::new(&EnvConfig::default()).unwrap();

@@ -33,6 +33,9 @@ class VecEnv(NoCopy, _GymVectorEnv):
 
     Seeds: ``reset(seed=s)`` (one int in ``0 .. 2**64 - 1``) gives environment ``i`` its own
     seed stream derived from ``(s, i)``; the batch is the same whatever the thread count.
+    ``reset(seed=[s_0, s_1, ...])``, one entry per environment as Gymnasium's vector API
+    takes it, gives environment ``i`` the stream ``s_i`` itself (``None``: one drawn from the
+    batch's ``np_random``), so an environment plays the same deals at any place in any batch.
 
     Tools that sample the action space blindly or want other conventions (TorchRL's
     ``GymWrapper`` does all three; :meth:`for_torchrl` sets them): ``illegal="legalize"``
@@ -100,21 +103,39 @@ class VecEnv(NoCopy, _GymVectorEnv):
         self._masks = None
 
     def reset(self, *, seed=None, options=None):
+        streams = None
         if isinstance(seed, (list, tuple, np.ndarray)):
-            raise TypeError(
-                "taisim.VecEnv.reset takes one int seed (each environment's deals derive from it), not a sequence"
-            )
-        if seed is not None:
+            streams = self._streams(seed)
+        elif seed is not None:
             seed = to_u64(seed, None)
             self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
         try:
-            obs, masks = self._native.reset(to_u64(seed, self.np_random))
+            if streams is None:
+                obs, masks = self._native.reset(to_u64(seed, self.np_random))
+            else:
+                obs, masks = self._native.reset_streams(streams)
         except RuntimeError as e:
             reraise_in_use(e, "VecEnv")
             raise
         self._masks = masks
         return obs, {"action_mask": self._mask_out(masks),
                      "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
+
+    def _streams(self, seeds):
+        """A list of seeds as Gymnasium's vector API takes it: one per environment, each an
+        int (environment ``i``'s seed stream) or ``None`` (a stream drawn from the batch's
+        ``np_random``), checked before any is drawn."""
+        seeds = list(np.asarray(seeds, dtype=object).ravel()) if isinstance(seeds, np.ndarray) else list(seeds)
+        if len(seeds) != self.num_envs:
+            raise UsageError(f"{len(seeds)} seeds given for a batch of {self.num_envs} environments: "
+                             "give one per environment (an int or None), or one int for the batch")
+        for i, s in enumerate(seeds):
+            if s is not None:
+                try:
+                    to_u64(s, None)
+                except (TypeError, UsageError) as e:
+                    raise type(e)(f"seed[{i}]: {e}") from None
+        return [to_u64(s, self.np_random) for s in seeds]
 
     @classmethod
     def for_torchrl(cls, num_envs=256, **kwargs):

@@ -140,11 +140,51 @@ def test_seeds_are_checked_like_the_other_environments():
     for bad in (-1, 2**64):
         with pytest.raises(taisim.UsageError, match="out of range"):
             envs.reset(seed=bad)
-    with pytest.raises(TypeError, match="one int seed"):
-        envs.reset(seed=[1, 2])
+    with pytest.raises(taisim.UsageError, match="3 seeds given for a batch of 2 environments"):
+        envs.reset(seed=[1, 2, 3])
+    with pytest.raises(taisim.UsageError, match=r"seed\[1\]: seed -1 is out of range"):
+        envs.reset(seed=[1, -1])
+    with pytest.raises(TypeError, match=r"seed\[0\]: seed must be an int or None, not str"):
+        envs.reset(seed=["1", 2])
     a, _ = envs.reset(seed=2**64 - 1)
     b, _ = envs.reset(seed=2**64 - 1)
     assert np.array_equal(a, b)
+
+
+def _course(envs, seed, steps):
+    """Every observation and reward of ``steps`` first-legal steps after ``reset(seed=seed)``."""
+    obs, info = envs.reset(seed=seed)
+    out = [obs.copy()]
+    for _ in range(steps):
+        obs, rewards, *_, info = envs.step(info["action_mask"].argmax(axis=1))
+        out += [obs.copy(), rewards.copy()]
+    return out
+
+
+def test_a_list_of_seeds_gives_each_environment_its_own_stream():
+    """Gymnasium's vector API: ``reset(seed=[s_0, ...])``, one seed per environment. An
+    environment's deals follow from its own seed alone, at any place in any batch, with
+    auto-resets; ``None`` entries draw from the batch's ``np_random``."""
+    steps = 300
+    pair = _course(taisim.VecEnv(num_envs=2, opponents="greedy", threads=2), [11, 12], steps)
+    for i, seed in enumerate((11, 12)):
+        alone = _course(taisim.VecEnv(num_envs=1, opponents="greedy"), [seed], steps)
+        assert all(np.array_equal(p[i], a[0]) for p, a in zip(pair, alone))
+    swapped = _course(taisim.VecEnv(num_envs=2, opponents="greedy"), np.array([12, 11], dtype=np.uint64), steps)
+    assert all(np.array_equal(p, s[::-1]) for p, s in zip(pair, swapped))
+    # At least one deal ended and auto-reset within the course (rewards paid).
+    assert any(np.any(r != 0) for r in pair[2::2])
+    # One int for the batch is another thing than the same int for every environment.
+    one, _ = taisim.VecEnv(num_envs=2, opponents="greedy").reset(seed=11)
+    assert not np.array_equal(one[0], pair[0][0])
+    # None entries: drawn from np_random, so a batch seeded first repeats them.
+    envs = taisim.VecEnv(num_envs=2, opponents="greedy")
+    envs.reset(seed=5)
+    a, _ = envs.reset(seed=[None, 12])
+    envs.reset(seed=5)
+    b, _ = envs.reset(seed=[None, 12])
+    assert np.array_equal(a, b)
+    assert np.array_equal(a[1], pair[0][1])
 
 
 def test_base_and_per_tai_and_path_variant(tmp_path):

@@ -239,7 +239,9 @@ fn env_kind(e: EnvError, message: String) -> PyErr {
         EnvError::Policy(e) => policy_kind(&e, message),
         EnvError::ObsShape(_) => PolicyError::new_err(message),
         EnvError::Rules(_) => VariantError::new_err(message),
-        EnvError::Reward(_) | EnvError::MaskLength(_) => UsageError::new_err(message),
+        EnvError::Reward(_) | EnvError::MaskLength(_) | EnvError::Streams { .. } => {
+            UsageError::new_err(message)
+        }
         EnvError::Bot(_) => BotError::new_err(message),
     }
 }

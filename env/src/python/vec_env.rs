@@ -62,6 +62,16 @@ impl PyVecEnv {
         Ok(out)
     }
 
+    /// What a reset returns: `(obs, mask)`, or the fault of an `exec:` opponent that failed
+    /// on the way to the learner's first decision.
+    fn after_reset<'py>(&self, py: Python<'py>) -> PyResult<ObsMasks<'py>> {
+        if let Some((i, f)) = self.envs.bot_fault() {
+            return Err(errors::bot_in(i, f.clone()));
+        }
+        let obs: Array3<f32> = self.envs.observations().to_owned();
+        Ok((obs.into_pyarray(py), self.masks(py)?))
+    }
+
     /// Checks `actions` (one index per environment) and steps every environment, the GIL
     /// released, writing the observations into a new numpy array, which is returned.
     fn step_envs<'py>(
@@ -276,11 +286,19 @@ impl PyVecEnv {
         py.allow_threads(|| {
             envs.reset(seed);
         });
-        if let Some((i, f)) = self.envs.bot_fault() {
-            return Err(errors::bot_in(i, f.clone()));
-        }
-        let obs: Array3<f32> = self.envs.observations().to_owned();
-        Ok((obs.into_pyarray(py), self.masks(py)?))
+        self.after_reset(py)
+    }
+
+    /// `(obs, mask)`, environment `i` reset on the seed stream `streams[i]`.
+    fn reset_streams<'py>(
+        &mut self,
+        py: Python<'py>,
+        streams: Vec<u64>,
+    ) -> PyResult<ObsMasks<'py>> {
+        let envs = &mut self.envs;
+        py.allow_threads(|| envs.reset_streams(&streams).map(|_| ()))
+            .map_err(errors::env)?;
+        self.after_reset(py)
     }
 
     /// `(obs, reward, terminated, truncated, mask)`; `actions` is one index per environment.
