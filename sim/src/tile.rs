@@ -468,6 +468,8 @@ pub struct TileSet(pub u64);
 
 impl TileSet {
     pub const EMPTY: TileSet = TileSet(0);
+    /// Every kind a hand may hold: the 34 of the suits and honours (not the flowers).
+    pub const ALL: TileSet = TileSet((1 << Tile::NUM) - 1);
 
     pub const fn contains(self, tile: Tile) -> bool {
         self.0 & (1 << tile.0) != 0

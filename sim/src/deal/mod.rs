@@ -488,7 +488,7 @@ impl Deal {
             if self.rules.missed_win_same_tile {
                 barred.insert(tile);
             } else {
-                *barred = TileSet(PUNG_KINDS);
+                *barred = TileSet::ALL;
             }
         }
     }

@@ -4,7 +4,7 @@ use crate::algo::waits;
 use crate::meld::MeldKind;
 use crate::tile::{Flower, FlowerSet, Seat, Tile, TileSet, WallTile, Wind};
 
-use super::{Deal, Phase, Resume, PUNG_KINDS};
+use super::{Deal, Phase, Resume};
 
 /// One broken invariant of a deal (see [`Deal::validate`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -248,9 +248,9 @@ impl Deal {
             let expected_bar = if !self.rules.missed_win || !passed {
                 barred.is_empty()
             } else if self.rules.missed_win_same_tile {
-                !barred.is_empty() && barred.0 & !PUNG_KINDS == 0
+                !barred.is_empty() && barred.0 & !TileSet::ALL.0 == 0
             } else {
-                barred == TileSet(PUNG_KINDS)
+                barred == TileSet::ALL
             };
             if !expected_bar {
                 problems.push(Invalid::WinBarred(seat));
