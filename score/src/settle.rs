@@ -200,12 +200,8 @@ pub fn try_settle(
         return all_pairs_money(winner, input.dealer, values, None, per_tai);
     }
     let dealer_tai = variant.dealer_tai(input.streak) as u32;
-    let share = |payer: Seat, all: bool| -> Result<i64, SettleError> {
-        let extra = if dealer_share(input, variant, payer, all) {
-            dealer_tai
-        } else {
-            0
-        };
+    // One loser's payment carrying `extra` dealer tai.
+    let share_of = |extra: u32| -> Result<i64, SettleError> {
         let value = match variant.scoring {
             ScoringModel::Tai => score.total as i64 + extra as i64,
             ScoringModel::Points { .. } => {
@@ -220,6 +216,13 @@ pub fn try_settle(
             .checked_mul(per_tai)
             .and_then(|v| v.checked_add(base))
             .ok_or(SettleError::Overflow)
+    };
+    let share = |payer: Seat, all: bool| -> Result<i64, SettleError> {
+        share_of(if dealer_share(input, variant, payer, all) {
+            dealer_tai
+        } else {
+            0
+        })
     };
     let mut pay = |payer: Seat, amount: i64| -> Result<(), SettleError> {
         out[payer] = out[payer]
@@ -243,19 +246,17 @@ pub fn try_settle(
                 // The liable player "must pay for all losers (that is, not only for himself,
                 // but also for the other two players)" (mahjongtime-taiwanese-rules.txt:116):
                 // its own payment as the discarder, the dealer's bonus in it where a
-                // discarder pays one (:73 and :81: a dealer who discards the winning tile
-                // "must himself pay" the bonus), and for each other loser what that loser
-                // pays when every loser pays, a self-draw's share (:73, :79: the bonus by
-                // all losers when the dealer wins).
-                let mut all = share(payer, false)?;
-                for k in 1..4 {
-                    let other = winner.add(k);
-                    if other != payer {
-                        all = all
-                            .checked_add(share(other, true)?)
-                            .ok_or(SettleError::Overflow)?;
-                    }
-                }
+                // discarder pays one (:73: when the dealer wins, and a dealer who discards
+                // the winning tile "must himself pay" it), and for each of the two other
+                // losers the hand alone. On a discard the bonus "is paid by the discarder
+                // alone (and just for himself, not for all losers)" (:73; the continued
+                // deal's the same, "not for all losers", :79), insured or not.
+                let own = share(payer, false)?;
+                let bonus_free = share_of(0)?;
+                let all = bonus_free
+                    .checked_mul(2)
+                    .and_then(|others| others.checked_add(own))
+                    .ok_or(SettleError::Overflow)?;
                 pay(payer, all)?;
             } else {
                 pay(payer, share(payer, false)?)?;

@@ -125,19 +125,56 @@ fn mahjongtime_insurance_penalty() {
     assert_eq!(pay[Wind::South], -each);
 }
 
+/// One insured win: why, dealer, winner, liable discarder, streak, and each seat's payment
+/// (E, S, W, N) as (hand tai, dealer tai) coefficients.
+type InsuredRow = (&'static str, Wind, Wind, Wind, u8, [(i64, i64); 4]);
+
+/// Plays each row's win (big four winds on a wind discard, three wind sets melded: insured)
+/// under `variant` and checks every seat's payment, their sum and the reported dealer tai.
+fn check_insured_rows(variant: &Variant, rows: &[InsuredRow]) {
+    for &(why, dealer, winner, liable, streak, want) in rows {
+        let mut input = win("NNN 123m 66m", "N", false, winner);
+        input.dealer = dealer;
+        input.discarder = Some(liable);
+        input.streak = streak;
+        for t in ["EEE", "SSS", "WWW"] {
+            input.melds.push(meld(MeldKind::Pung, t));
+        }
+        let s = score(&input, variant).unwrap();
+        assert!(s.has(PatternId::BigFourWinds), "{why}: {s:?}");
+        let (tai, dealer_tai) = (s.total as i64, variant.dealer_tai(streak) as i64);
+        let pay = settle(&s, &input, variant, 0, 1);
+        for (seat, (a, b)) in Wind::ALL.into_iter().zip(want) {
+            assert_eq!(
+                pay[seat],
+                a * tai + b * dealer_tai,
+                "{why}: {seat} of {pay:?}"
+            );
+        }
+        assert_eq!(pay.0.iter().sum::<i64>(), 0, "{why}");
+        // The reported dealer tai is the bonus that changes hands.
+        let involved = want.iter().any(|&(_, b)| b != 0);
+        assert_eq!(
+            s.dealer_tai as i64,
+            if involved { dealer_tai } else { 0 },
+            "{why}"
+        );
+    }
+}
+
 /// mahjongtime insurance payments, seat by seat (rules.txt:116: the liable player "must pay
 /// for all losers (that is, not only for himself, but also for the other two players)"),
-/// with the dealer's bonus where :73 and :79-81 put it: a dealer who discards the winning
-/// tile "must himself pay" it; when the dealer wins, every loser's share carries it (a
-/// self-draw's "paid by all losers"); a non-dealer's win carries none, and a non-dealer
-/// loser's share none either. Each row: dealer, winner, liable discarder, streak, and each
-/// seat's payment (E, S, W, N) as (hand tai, dealer tai) coefficients.
+/// with the dealer's bonus where :73 and :79-81 put it: on a discard it "is paid by the
+/// discarder alone (and just for himself, not for all losers)", so the liable discarder pays
+/// it once, in its own share, when the dealer wins or when it is the dealer ("must himself
+/// pay" it); a non-dealer's win on a non-dealer's discard carries none. Each row: dealer,
+/// winner, liable discarder, streak, and each seat's payment (E, S, W, N) as (hand tai,
+/// dealer tai) coefficients.
 #[test]
 fn mahjongtime_insurance_payments_by_seat() {
     use Wind::{East as E, North as N, South as S, West as W};
     let variant = Variant::builtin("mahjongtime").unwrap();
-    type Row = (&'static str, Wind, Wind, Wind, u8, [(i64, i64); 4]);
-    let rows: [Row; 6] = [
+    let rows: [InsuredRow; 6] = [
         // :73 + :116: the dealer discards; its own share with the bonus, the others' without.
         (
             "dealer liable, non-dealer wins",
@@ -163,14 +200,15 @@ fn mahjongtime_insurance_payments_by_seat() {
             1,
             [(0, 0), (-3, -1), (3, 1), (0, 0)],
         ),
-        // :73 "If the dealer goes out self-drawn, the specified bonus is paid by all losers".
+        // :73 "otherwise it is paid by the discarder alone (and just for himself, not for
+        // all losers)": the liable discarder pays the bonus once, with its own share.
         (
             "non-dealer liable, dealer wins",
             E,
             E,
             S,
             2,
-            [(3, 3), (-3, -3), (0, 0), (0, 0)],
+            [(3, 1), (-3, -1), (0, 0), (0, 0)],
         ),
         // :73 names only the dealer winning or discarding: no bonus in any share.
         (
@@ -190,34 +228,59 @@ fn mahjongtime_insurance_payments_by_seat() {
             [(-3, 0), (3, 0), (0, 0), (0, 0)],
         ),
     ];
-    for (why, dealer, winner, liable, streak, want) in rows {
-        let mut input = win("NNN 123m 66m", "N", false, winner);
-        input.dealer = dealer;
-        input.discarder = Some(liable);
-        input.streak = streak;
-        for t in ["EEE", "SSS", "WWW"] {
-            input.melds.push(meld(MeldKind::Pung, t));
-        }
-        let s = score(&input, &variant).unwrap();
-        assert!(s.has(PatternId::BigFourWinds), "{why}: {s:?}");
-        let (tai, dealer_tai) = (s.total as i64, variant.dealer_tai(streak) as i64);
-        let pay = settle(&s, &input, &variant, 0, 1);
-        for (seat, (a, b)) in Wind::ALL.into_iter().zip(want) {
-            assert_eq!(
-                pay[seat],
-                a * tai + b * dealer_tai,
-                "{why}: {seat} of {pay:?}"
-            );
-        }
-        assert_eq!(pay.0.iter().sum::<i64>(), 0, "{why}");
-        // The reported dealer tai is the bonus that changes hands.
-        let involved = want.iter().any(|&(_, b)| b != 0);
-        assert_eq!(
-            s.dealer_tai as i64,
-            if involved { dealer_tai } else { 0 },
-            "{why}"
-        );
-    }
+    check_insured_rows(&variant, &rows);
+}
+
+/// The bonus is paid "just for himself, not for all losers" (rules.txt:73) under any
+/// settlement: with a dealer who pays its bonus on another's self-draw
+/// (`dealer_pays_on_self_draw`, taiwan16's :27) the liable non-dealer still pays the other
+/// losers' hands alone, the dealer among them, and the win reports no dealer tai.
+#[test]
+fn insured_payment_for_other_losers_carries_no_bonus() {
+    let text = Variant::builtin_text("mahjongtime").unwrap().replace(
+        "dealer_pays_on_self_draw = false",
+        "dealer_pays_on_self_draw = true",
+    );
+    let variant = Variant::from_toml_str(&text, "mahjongtime, dealer pays on self-draw").unwrap();
+    assert!(variant.settlement().dealer_pays_on_self_draw);
+    use Wind::{East as E, North as N, South as S, West as W};
+    check_insured_rows(
+        &variant,
+        &[
+            (
+                "S liable, E deals",
+                E,
+                N,
+                S,
+                2,
+                [(0, 0), (-3, 0), (0, 0), (3, 0)],
+            ),
+            (
+                "S liable, W deals",
+                W,
+                N,
+                S,
+                2,
+                [(0, 0), (-3, 0), (0, 0), (3, 0)],
+            ),
+            (
+                "the dealer liable",
+                E,
+                N,
+                E,
+                2,
+                [(-3, -1), (0, 0), (0, 0), (3, 1)],
+            ),
+            (
+                "the dealer wins",
+                E,
+                E,
+                S,
+                2,
+                [(3, 1), (-3, -1), (0, 0), (0, 0)],
+            ),
+        ],
+    );
 }
 
 /// The probe's request (issue: a liable dealer stopped paying its bonus): N wins on E's
