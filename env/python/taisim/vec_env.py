@@ -125,7 +125,9 @@ class VecEnv(NoCopy, _GymVectorEnv):
         """A list of seeds as Gymnasium's vector API takes it: one per environment, each an
         int (environment ``i``'s seed stream) or ``None`` (a stream drawn from the batch's
         ``np_random``), checked before any is drawn."""
-        seeds = list(np.asarray(seeds, dtype=object).ravel()) if isinstance(seeds, np.ndarray) else list(seeds)
+        if isinstance(seeds, np.ndarray) and seeds.ndim != 1:
+            raise UsageError(f"seed must be one int or a flat sequence of them, not an array of shape {seeds.shape}")
+        seeds = list(seeds)
         if len(seeds) != self.num_envs:
             raise UsageError(f"{len(seeds)} seeds given for a batch of {self.num_envs} environments: "
                              "give one per environment (an int or None), or one int for the batch")

@@ -146,6 +146,8 @@ def test_seeds_are_checked_like_the_other_environments():
         envs.reset(seed=[1, -1])
     with pytest.raises(TypeError, match=r"seed\[0\]: seed must be an int or None, not str"):
         envs.reset(seed=["1", 2])
+    with pytest.raises(taisim.UsageError, match=r"not an array of shape \(2, 1\)"):
+        envs.reset(seed=np.array([[1], [2]]))
     a, _ = envs.reset(seed=2**64 - 1)
     b, _ = envs.reset(seed=2**64 - 1)
     assert np.array_equal(a, b)
