@@ -213,8 +213,8 @@ impl core::fmt::Debug for Discard {
 /// bounds it.
 pub type DiscardList = ArrayVec<Discard, 136>;
 
-/// The kind bits of [`Deal::passed_pungs`], and every kind (a 過水 bar).
-const PUNG_KINDS: u64 = (1 << Tile::NUM) - 1;
+/// The kind bits of [`Deal::passed_pungs`]: one for each kind, as a [`TileSet`] has them.
+const PUNG_KINDS: u64 = TileSet::ALL.0;
 
 /// Claim options of one seat on one discard, as bits.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
