@@ -603,14 +603,15 @@ impl Comparison {
                 .map(|a| a.to_string())
                 .collect::<Vec<_>>()
         };
-        let agents_differ = agents(&self.a) != agents(&self.b)
+        let (names_a, names_b) = (agents(&self.a), agents(&self.b));
+        let agents_differ = names_a != names_b
             || matches!((&self.a.play, &self.b.play), (Some(pa), Some(pb)) if pa.agents != pb.agents);
         out.extend(self.response_warning(agents_differ));
-        if agents(&self.a) != agents(&self.b) {
+        if names_a != names_b {
             out.push(format!(
                 "the runs' agents differ (A: {}; B: {}): the differences mix the players with the rules",
-                agents(&self.a).join(","),
-                agents(&self.b).join(",")
+                names_a.join(","),
+                names_b.join(",")
             ));
         } else if let (Some(pa), Some(pb)) = (&self.a.play, &self.b.play) {
             // Agents named alike are set alike only if their settings in full agree: plain

@@ -86,6 +86,15 @@ pub enum VariantErrorKind {
     NotInBase { pattern: &'static str, base: String },
 }
 
+/// An unknown key's dotted path split into its table (`None` at the top of the file) and
+/// the key itself: `rules.procedure.dice` is `dice` in `[rules.procedure]`.
+fn table_and_key(path: &str) -> (Option<&str>, &str) {
+    match path.rsplit_once('.') {
+        Some((table, key)) => (Some(table), key),
+        None => (None, path),
+    }
+}
+
 impl VariantErrorKind {
     /// The known names this error's unknown name most likely meant ("did you mean"): pattern
     /// ids for an unknown pattern or exclusion, shipped variants for an unknown variant or
@@ -94,8 +103,7 @@ impl VariantErrorKind {
         use VariantErrorKind::*;
         match self {
             UnknownKey { path, expected } => {
-                let key = path.rsplit_once('.').map_or(path.as_str(), |(_, k)| k);
-                crate::suggest::closest(key, expected.iter().map(String::as_str))
+                crate::suggest::closest(table_and_key(path).1, expected.iter().map(String::as_str))
             }
             UnknownPattern(id) | UnknownExclusion { excluded: id, .. } => {
                 crate::suggest::pattern_ids(id)
@@ -145,21 +153,24 @@ impl fmt::Display for VariantErrorKind {
                 ..
             } => f.write_str("scoring = \"points\" needs a [points] table (base_hu, cap)"),
             PointsTable { .. } => f.write_str("a [points] table needs scoring = \"points\""),
-            UnknownKey { path, expected } => write!(
-                f,
-                "unknown key {} {}, expected one of {}{}",
-                echo(path.rsplit_once('.').map_or(path.as_str(), |(_, k)| k)),
-                match path.rsplit_once('.') {
-                    Some((table, _)) => format!("in [{table}]"),
-                    None => "at the top of the file".to_string(),
-                },
-                expected
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                did_you_mean(&self.suggestions())
-            ),
+            UnknownKey { path, expected } => {
+                let (table, key) = table_and_key(path);
+                write!(
+                    f,
+                    "unknown key {} {}, expected one of {}{}",
+                    echo(key),
+                    match table {
+                        Some(table) => format!("in [{table}]"),
+                        None => "at the top of the file".to_string(),
+                    },
+                    expected
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    did_you_mean(&self.suggestions())
+                )
+            }
             UnknownPattern(id) => write!(
                 f,
                 "unknown pattern id {}{} (taisim variant patterns lists them)",
