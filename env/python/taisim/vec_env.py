@@ -8,8 +8,8 @@ from gymnasium.vector.utils import batch_space
 from taisim._copy import NoCopy
 from taisim._native import (ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, IllegalActionError,
                             NativeVecEnv, UsageError)
-from taisim._seed import (numpy_info, optional_int, reraise_in_use, search_arg, to_u64,
-                          variant_arg)
+from taisim._seed import (check_seed, numpy_info, optional_int, reraise_in_use, search_arg,
+                          to_u64, variant_arg)
 
 
 class VecEnv(NoCopy, _GymVectorEnv):
@@ -131,13 +131,13 @@ class VecEnv(NoCopy, _GymVectorEnv):
         if len(seeds) != self.num_envs:
             raise UsageError(f"{len(seeds)} seeds given for a batch of {self.num_envs} environments: "
                              "give one per environment (an int or None), or one int for the batch")
+        checked = []
         for i, s in enumerate(seeds):
-            if s is not None:
-                try:
-                    to_u64(s, None)
-                except (TypeError, UsageError) as e:
-                    raise type(e)(f"seed[{i}]: {e}") from None
-        return [to_u64(s, self.np_random) for s in seeds]
+            try:
+                checked.append(check_seed(s))
+            except (TypeError, UsageError) as e:
+                raise type(e)(f"seed[{i}]: {e}") from None
+        return [to_u64(s, self.np_random) for s in checked]
 
     @classmethod
     def for_torchrl(cls, num_envs=256, **kwargs):
