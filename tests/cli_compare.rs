@@ -11,6 +11,31 @@ fn simulate(out: &Path, variant: &str, seed: &str, agents: &str) {
     simulate_with(out, variant, seed, agents, &[]);
 }
 
+/// Runs `a` under taiwan16 and `b` under a file `NAME.toml` extending it with `body`, both on
+/// the walls of `seed` with `agents`: the pair of runs of two tables most tests here compare.
+/// Returns the two run directories.
+fn taiwan16_against(
+    d: &Path,
+    name: &str,
+    body: &str,
+    seed: &str,
+    agents: &str,
+) -> (String, String) {
+    let file = d.join(format!("{name}.toml"));
+    std::fs::write(
+        &file,
+        format!("extends = \"taiwan16\"\nname = \"{name}\"\n{body}"),
+    )
+    .unwrap();
+    let (a, b) = (d.join("a"), d.join("b"));
+    simulate(&a, "taiwan16", seed, agents);
+    simulate(&b, file.to_str().unwrap(), seed, agents);
+    (
+        a.to_str().unwrap().to_string(),
+        b.to_str().unwrap().to_string(),
+    )
+}
+
 /// [`simulate`] with more flags.
 fn simulate_with(out: &Path, variant: &str, seed: &str, agents: &str, more: &[&str]) {
     let mut args = vec![
@@ -40,16 +65,8 @@ fn simulate_with(out: &Path, variant: &str, seed: &str, agents: &str, more: &[&s
 fn compares_two_tables_played_by_greedy_and_says_greedy_does_not_respond() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let file = d.join("chows-3.toml");
-    std::fs::write(
-        &file,
-        "extends = \"taiwan16\"\nname = \"chows-3\"\n[patterns]\nall_chows = 3\n",
-    )
-    .unwrap();
-    let (a, b) = (d.join("a"), d.join("b"));
-    simulate(&a, "taiwan16", "4", "greedy");
-    simulate(&b, file.to_str().unwrap(), "4", "greedy");
-    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let (a, b) = taiwan16_against(d, "chows-3", "[patterns]\nall_chows = 3\n", "4", "greedy");
+    let (a, b) = (a.as_str(), b.as_str());
 
     let o = taisim(&["compare", a, b, "--top", "3"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -327,17 +344,15 @@ fn whether_an_outside_bot_responds_is_unknown_and_the_deals_say_play_changed() {
     let d = dir.path();
     let bot = d.join("variant_bot.py");
     std::fs::write(&bot, VARIANT_BOT).unwrap();
-    let file = d.join("concealed-5.toml");
-    std::fs::write(
-        &file,
-        "extends = \"taiwan16\"\nname = \"concealed-5\"\n[patterns]\nconcealed_hand = 5\n",
-    )
-    .unwrap();
     let agents = format!("exec:python3 {}", bot.display());
-    let (a, b) = (d.join("a"), d.join("b"));
-    simulate(&a, "taiwan16", "25", &agents);
-    simulate(&b, file.to_str().unwrap(), "25", &agents);
-    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let (a, b) = taiwan16_against(
+        d,
+        "concealed-5",
+        "[patterns]\nconcealed_hand = 5\n",
+        "25",
+        &agents,
+    );
+    let (a, b) = (a.as_str(), b.as_str());
 
     let o = taisim(&["compare", a, b]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -382,16 +397,14 @@ fn whether_an_outside_bot_responds_is_unknown_and_the_deals_say_play_changed() {
 fn engine_rules_that_differ_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let file = d.join("rules.toml");
-    std::fs::write(
-        &file,
-        "extends = \"taiwan16\"\nname = \"rules\"\n[rules]\nmissed_win = false\nrob_concealed_kong = true\n",
-    )
-    .unwrap();
-    let (a, b) = (d.join("a"), d.join("b"));
-    simulate(&a, "taiwan16", "7", "greedy");
-    simulate(&b, file.to_str().unwrap(), "7", "greedy");
-    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let (a, b) = taiwan16_against(
+        d,
+        "rules",
+        "[rules]\nmissed_win = false\nrob_concealed_kong = true\n",
+        "7",
+        "greedy",
+    );
+    let (a, b) = (a.as_str(), b.as_str());
     let o = taisim(&["compare", a, b]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
