@@ -395,6 +395,16 @@ impl WinInput {
         // The first go-round, when no one has claimed: the dealer discards first, then each
         // seat in turn, so the discards made tell who can have won how.
         let distance = |s: Seat| s.distance_from(self.dealer);
+        const HUMAN_ORDER: &str = "is won on a discard of the first go-round, before the winner's \
+                                   own first draw: the discarder sits between the dealer and the \
+                                   winner, and discards count each seat up to it (:86 第一巡內)";
+        // Whoever discarded before the winner's first draw sits between the dealer and the
+        // winner, whether or not the discards made are given.
+        if let (true, Some(d)) = (c.human, self.discarder) {
+            if distance(d) >= distance(self.seat) {
+                return refuse("human (人胡)", HUMAN_ORDER);
+            }
+        }
         if let Some(n) = self.discards {
             if c.heavenly && n != 0 {
                 return refuse(
@@ -414,14 +424,8 @@ impl WinInput {
                 if let Some(d) = self.discarder {
                     // Robbing a kong declared in the first go-round: the declarer had not
                     // discarded yet.
-                    let made = distance(d) + !c.robbing_kong as u8;
-                    if distance(d) >= distance(self.seat) || n != made {
-                        return refuse(
-                            "human (人胡)",
-                            "is won on a discard of the first go-round, before the winner's \
-                             own first draw: the discarder sits between the dealer and the \
-                             winner, and discards count each seat up to it (:86 第一巡內)",
-                        );
+                    if n != distance(d) + !c.robbing_kong as u8 {
+                        return refuse("human (人胡)", HUMAN_ORDER);
                     }
                 }
             }

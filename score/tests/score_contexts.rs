@@ -123,6 +123,24 @@ const CASES: &[(&str, &str, &str, &str, &str, &str)] = &[
         "discard",
         r#", "discarder": "E", "discards": 1, "context": ["human"]"#,
     ),
+    // The same seat order with the discards made not given: W and N discard after S's
+    // first draw, whenever the win came.
+    (
+        "human on a discard by the seat after the winner, discards not given",
+        "discard",
+        r#", "discarder": "W", "context": ["human"]"#,
+        "human (人胡)",
+        "discard",
+        r#", "discarder": "E", "context": ["human"]"#,
+    ),
+    (
+        "human on the discard of the seat before the dealer, discards not given",
+        "discard",
+        r#", "discarder": "N", "context": ["human"]"#,
+        "human (人胡)",
+        "discard",
+        r#", "dealer": "N", "discarder": "N", "context": ["human"]"#,
+    ),
     // 天胡, 地胡 and 人胡 come in the first go-round, before the winner's first discard: the
     // wall is nearly whole (not 海底), and no ready hand was declared with a discard (:67 地聽
     // 起牌後海底打進八張牌內; :81 天聽 the dealer's first discard). Issue 22.
