@@ -173,8 +173,8 @@ def run_stats(con, prefix: str) -> dict:
         })
 
     # Per seat: a win (one 一砲多響 deal counts for each winner), a self-draw win, a deal-in
-    # (the seat paid alone: it discarded the winning tile, had its kong robbed or gave up the
-    # flower), and the mean net payment, which sums to zero over the seats.
+    # (a winner took the seat's tile: it discarded the winning tile, had its kong robbed or gave
+    # up the flower), and the mean net payment, which sums to zero over the seats.
     columns = []
     for s in SEATS:
         won = f"contains(coalesce(winners, ''), '{s}')"
@@ -418,7 +418,7 @@ def plot_seats(stats: dict, label: str, out: Path, written: list[str]) -> None:
     ax_rate, ax_pay = fig.subplots(1, 2, width_ratios=[2, 1])
     x = np.arange(len(SEATS))
     ticks = [f"{s}\n(dealer {100 * seats[s]['dealer_share']:.0f}%)" for s in SEATS]
-    kinds = (("win", "win"), ("self_draw", "self-draw win"), ("deal_in", "deal-in (paid alone)"))
+    kinds = (("win", "win"), ("self_draw", "self-draw win"), ("deal_in", "deal-in"))
     width = 0.8 / len(kinds)
     for j, (key, name) in enumerate(kinds):
         values = [seats[s][key]["rate"] for s in SEATS]

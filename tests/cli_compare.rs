@@ -208,6 +208,30 @@ fn variants_that_deal_other_walls_from_a_seed_are_not_paired() {
     assert!(!Path::new(b).join("compare.md").exists());
 }
 
+/// taizhou's `per_tai` is money per point of the hands' value (taizhou.toml: per 胡), and the
+/// header and the warning say so; the deal-in row names whose tile was won on, since under
+/// all-pairs settlement that seat does not pay alone.
+#[test]
+fn a_points_variant_s_stakes_are_per_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b) = (d.join("a"), d.join("b"));
+    simulate(&a, "taizhou", "4", "greedy");
+    simulate_with(&b, "taizhou", "4", "greedy", &["--per-tai", "4"]);
+    let o = taisim(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("any difference comes from the stakes (A: base 0 + 2 per point (胡); B: base 0 + 4 per point (胡))"),
+        "{text}"
+    );
+    assert!(text.contains("won on a seat's tile (deal-in)"), "{text}");
+    assert!(
+        !text.contains("per tai") && !text.contains("alone"),
+        "{text}"
+    );
+}
+
 /// Runs of one variant and one set of agents at other stakes: the header shows each run's
 /// stakes, and the difference is put down to the stakes, never to the agents that are the
 /// same; agents that differ too are named beside them.

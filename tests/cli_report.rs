@@ -413,7 +413,17 @@ fn taizhou_runs_report_points_and_all_pairs_figures() {
     assert_eq!(histogram, wins);
     assert_eq!(json["all_pairs"]["responsible"]["of"], wins);
     assert_eq!(json["all_pairs"]["dealer_pay"]["n"], 300);
-    assert_eq!(json["all_pairs"]["non_dealer_pay"]["n"], 900);
+    // A non-dealer's payment is a mean over the three of each deal, the deal the sample: the
+    // payments sum to zero, so it is the dealer's divided by −3, interval and all.
+    let (dealer, others) = (
+        &json["all_pairs"]["dealer_pay"],
+        &json["all_pairs"]["non_dealer_pay"],
+    );
+    assert_eq!(others["n"], 300);
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    assert!((f(&others["mean"]) + f(&dealer["mean"]) / 3.0).abs() < 1e-9);
+    assert!((f(&others["sd"]) - f(&dealer["sd"]) / 3.0).abs() < 1e-9);
+    assert!((f(&others["ci95"][0]) + f(&dealer["ci95"][1]) / 3.0).abs() < 1e-9);
     assert!(run.join("report.md").is_file());
 
     let o = taisim(&["report", run.to_str().unwrap()]);
@@ -425,9 +435,13 @@ fn taizhou_runs_report_points_and_all_pairs_figures() {
         "Points distribution",
         "全包",
         "non-dealer",
+        // Money per point of the hands' value, not per tai (taizhou.toml: per 胡).
+        "settlement 0 + 2 per point (胡)",
+        "under all-pairs settlement every non-winner pays",
     ] {
         assert!(out.contains(needle), "{needle} in {out}");
     }
+    assert!(!out.contains("per tai") && !out.contains("alone"), "{out}");
 
     let o = taisim(&["replay", run.to_str().unwrap(), "7"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -436,6 +450,48 @@ fn taizhou_runs_report_points_and_all_pairs_figures() {
         "{}",
         text(&o.stdout)
     );
+}
+
+/// taiwan16-2015 fines a win below its minimum (詐胡, taiwan16-2015-table.txt:33): the report
+/// says the claimants were fined, not that the wins went unpaid.
+#[test]
+fn wins_below_the_minimum_are_named_as_fined() {
+    let scratch = Scratch::new("false-wins");
+    let run = scratch.0.join("run");
+    let o = taisim(&[
+        "simulate",
+        "--variant",
+        "taiwan16-2015",
+        "--deals",
+        "300",
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let below = json["below_minimum_wins"].as_u64().unwrap();
+    assert!(below > 0, "greedy claims some wins below 起胡 4");
+    assert_eq!(json["below_minimum_fined"], below);
+    let o = taisim(&["report", run.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("below the minimum (詐胡: claimant fined)"),
+        "{out}"
+    );
+    assert!(out.contains("wins and deal-ins count the wins below the minimum"));
+    assert!(!out.contains("unpaid"), "{out}");
+
+    // taiwan16 has no minimum: no such row note, and its stakes are per tai.
+    let plain = scratch.0.join("plain");
+    simulate(&plain);
+    let o = taisim(&["report", plain.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert!(out.contains("below the minimum (unpaid)"), "{out}");
+    assert!(!out.contains("count the wins below the minimum"), "{out}");
+    assert!(out.contains("1 per tai"), "{out}");
 }
 
 /// A tai variant's report has no points or all-pairs figures, in the tables or the JSON.

@@ -293,6 +293,16 @@ pub struct RunSpec<V = RunVariant> {
     pub label_with: Option<AgentSpec>,
 }
 
+/// What a run's `per_tai` pays for, as headers name it: a tai, or under a points variant a
+/// point of the hand's value (its 胡數 doubled by each 台), which taizhou.toml calls 胡.
+pub const fn stake_unit(points: bool) -> &'static str {
+    if points {
+        "point (胡)"
+    } else {
+        "tai"
+    }
+}
+
 /// A spec as a manifest, a journal or a part's footer records it: the variant named by its
 /// [`VariantRecord`], not yet read.
 pub type RecordedSpec = RunSpec<VariantRecord>;

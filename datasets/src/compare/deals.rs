@@ -21,7 +21,7 @@ pub(super) struct DealRecord {
     pub outcome: usize,
     /// Winning seats, bit `s` for seat `s`.
     pub winners: u8,
-    /// The seat that paid alone, if one did.
+    /// The seat whose tile was won on (`discarder`), if any.
     pub discarder: Option<usize>,
     /// The deals table's `total_tai`, 0 on a draw.
     pub total_tai: u16,

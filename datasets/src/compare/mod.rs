@@ -29,7 +29,7 @@ use crate::error::HarnessError;
 use crate::fingerprint::PlayFingerprint;
 use crate::read::Run;
 use crate::report::Proportion;
-use crate::spec::{RecordedSpec, Unit};
+use crate::spec::{stake_unit, RecordedSpec, Unit};
 use deals::{DealCursor, DealRecord};
 pub use paired::{PairedMean, PairedRatio};
 
@@ -92,12 +92,19 @@ pub struct Side {
     pub wins: u64,
     /// How its agents played its first deal, as its manifest records it.
     pub play: Option<PlayFingerprint>,
+    /// Its variant scores points (胡數 × 2^台), which `per_tai` pays for.
+    pub points: bool,
 }
 
 impl Side {
-    /// Its settlement: `base 0 + 1 per tai`.
+    /// Its settlement: `base 0 + 1 per tai` (`per point (胡)` under a points variant).
     pub fn stakes(&self) -> String {
-        format!("base {} + {} per tai", self.spec.base, self.spec.per_tai)
+        format!(
+            "base {} + {} per {}",
+            self.spec.base,
+            self.spec.per_tai,
+            stake_unit(self.points)
+        )
     }
 
     /// Whether the agent of each seat responds to the scoring table: `None` where taisim
@@ -116,7 +123,7 @@ pub const PER_DEAL: [(&str, &str, bool); 8] = [
     ("won", "won (at least one winner)", true),
     ("self_draw", "self-draw win (自摸)", true),
     ("discard", "discard win (放槍, 搶槓)", true),
-    ("deal_in", "a seat paid alone (deal-in)", true),
+    ("deal_in", "won on a seat's tile (deal-in)", true),
     ("exhaustive_draw", "exhaustive draw (流局)", true),
     ("several_winners", "several winners (一砲多響)", true),
     ("tai_per_deal", "tai per deal (draws 0)", false),
@@ -136,7 +143,7 @@ pub const PER_WIN: [(&str, &str, bool); 4] = [
 pub struct SeatDiff {
     /// The seat won the deal (0/1).
     pub win: PairedMean,
-    /// The seat paid alone (0/1).
+    /// A winner took the seat's tile (0/1).
     pub deal_in: PairedMean,
     /// Its net payment.
     pub pay: PairedMean,
@@ -469,13 +476,14 @@ impl Comparison {
                 }
             }
         }
-        let side = |run: &Run, wins: i128| Side {
+        let side = |run: &Run, wins: i128, points: bool| Side {
             dir: run.dir.clone(),
             spec: run.spec().clone(),
             format: run.manifests[0].format.clone(),
             warnings: run.warnings.clone(),
             wins: wins as u64,
             play: run.play().cloned(),
+            points,
         };
         if fold.deals == 0 {
             // Every figure is a mean over the pairs: over none it is no figure at all.
@@ -487,8 +495,8 @@ impl Comparison {
         }
         let (wins_a, wins_b) = (fold.wins.den[0], fold.wins.den[1]);
         Ok(fold.finish(
-            side(&run_a, wins_a),
-            side(&run_b, wins_b),
+            side(&run_a, wins_a, ca.points),
+            side(&run_b, wins_b, cb.points),
             points,
             &variants,
         ))

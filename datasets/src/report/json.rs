@@ -4,17 +4,17 @@
 use serde_json::{json, Value};
 use taisim_sim::Wind;
 
-use super::{Moments, Proportion, Report};
+use super::{Estimate, Proportion, Report};
 use crate::table::OUTCOMES;
 
 /// A mean, its spread and its interval; null over no samples, where none is defined.
-fn moments(m: &Moments) -> Value {
-    if m.n == 0 {
+fn moments(m: &impl Estimate) -> Value {
+    if m.samples() == 0 {
         return json!({ "n": 0, "mean": null, "sd": null, "ci95": null });
     }
     let half = m.half_width95();
     json!({
-        "n": m.n,
+        "n": m.samples(),
         "mean": m.mean(),
         "sd": m.std_dev(),
         "ci95": [m.mean() - half, m.mean() + half],
@@ -118,6 +118,7 @@ impl Report {
             "self_drawn_wins": self.self_drawn_wins,
             "capped_wins": self.capped_wins,
             "below_minimum_wins": self.below_minimum_wins,
+            "below_minimum_fined": self.below_minimum_fined,
             "tai_per_win": moments(&self.tai_per_win),
             "tai_per_deal": moments(&self.tai_per_deal),
             "payment_per_win": moments(&self.payment_per_win),

@@ -23,7 +23,8 @@ use crate::read::Run;
 use crate::spec::{RecordedSpec, Shard};
 use crate::table::OUTCOMES;
 pub use stats::{
-    wilson_interval, AllPairsStats, Moments, PatternStats, PointsStats, Proportion, SeatStats, Z95,
+    wilson_interval, AllPairsStats, Estimate, Moments, PatternStats, PointsStats, Proportion,
+    SeatStats, SeatsOfDeal, Z95,
 };
 use tally::Tally;
 
@@ -75,8 +76,11 @@ pub struct Report {
     pub self_drawn_wins: u64,
     /// Wins whose total the variant's limit cut.
     pub capped_wins: u64,
-    /// Wins below the variant's minimum (nobody pays).
+    /// Wins below the variant's minimum (起胡): the hand is not paid, and where the variant
+    /// fines a false win (詐胡) its claimant pays each other seat the fine.
     pub below_minimum_wins: u64,
+    /// Of those, the wins whose claimant paid a fine.
+    pub below_minimum_fined: u64,
     /// Each win's `total_tai`.
     pub tai_per_win: Moments,
     /// Each deal's `total_tai`, 0 for a draw.

@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use taisim_sim::{Outcome, Wind};
 
-use super::{AllPairsStats, Moments, PointsStats, Proportion, Report};
-use crate::spec::{short_sha256, Unit};
+use super::{AllPairsStats, Estimate, Moments, PointsStats, Proportion, Report};
+use crate::spec::{short_sha256, stake_unit, Unit};
 
 impl Report {
     /// The report as aligned text tables; `top` limits the pattern list.
@@ -83,11 +83,12 @@ impl Report {
             (
                 "run",
                 format!(
-                    "{units}, seed {}, {} per part, settlement {} + {} per tai",
+                    "{units}, seed {}, {} per part, settlement {} + {} per {}",
                     s.seed,
                     count(s.part_size),
                     s.base,
-                    s.per_tai
+                    s.per_tai,
+                    stake_unit(self.points.is_some())
                 ),
             ),
             (
@@ -149,21 +150,22 @@ impl Report {
             "wins".to_string(),
             format!("{} {}", rate_percent(responsible), percent_ci(responsible)),
         ]];
-        for (name, m) in [
+        let pays: [(&str, &dyn Estimate); 2] = [
             ("dealer's net payment", &a.dealer_pay),
             ("a non-dealer's net payment", &a.non_dealer_pay),
-        ] {
+        ];
+        for (name, m) in pays {
             rows.push(vec![
                 name.to_string(),
-                count(m.n),
-                "seat-deals".to_string(),
+                count(m.samples()),
+                "deals".to_string(),
                 mean_pm(m),
             ]);
         }
         Section {
             title: "All-pairs settlement".into(),
             note: Some(
-                "全包 rate with 95% Wilson interval; payments: money per deal, draws included, ± 95% CI (the by-seat table gives each seat's)"
+                "全包 rate with 95% Wilson interval; payments: money per deal, draws included, ± 95% CI (a non-dealer's: the three non-dealers' mean, each deal one sample; the by-seat table gives each seat's)"
                     .into(),
             ),
             headers: vec!["measure", "n", "of", "value"],
@@ -200,7 +202,11 @@ impl Report {
                 Proportion::new(self.capped_wins, self.wins),
             ),
             (
-                "below the minimum (unpaid)",
+                match self.below_minimum_fined {
+                    0 => "below the minimum (unpaid)",
+                    k if k == self.below_minimum_wins => "below the minimum (詐胡: claimant fined)",
+                    _ => "below the minimum (unpaid or fined)",
+                },
                 Proportion::new(self.below_minimum_wins, self.wins),
             ),
         ];
@@ -273,7 +279,14 @@ impl Report {
                 ]
             })
             .collect();
-        let mut note = "rates per deal; deal-in: the seat alone paid (discarder, robbed kong's or flower's owner); payment: net per deal ± 95% CI".to_string();
+        let mut note = "rates per deal; deal-in: a winner took the seat's tile (its discard, or its kong or flower robbed)".to_string();
+        if self.all_pairs.is_some() {
+            note.push_str(", though under all-pairs settlement every non-winner pays");
+        }
+        if self.below_minimum_wins > 0 {
+            note.push_str("; wins and deal-ins count the wins below the minimum");
+        }
+        note.push_str("; payment: net per deal ± 95% CI");
         let title = match fixed_dealer {
             Some((dealer, wind)) => {
                 let _ = write!(
@@ -584,8 +597,8 @@ fn rate_with_ci(p: Proportion) -> String {
 }
 
 /// A mean with its 95% half-width, `+1.250 ± 0.310`, or [`UNDEFINED`] over no samples.
-fn mean_pm(m: &Moments) -> String {
-    match m.n {
+fn mean_pm(m: &(impl Estimate + ?Sized)) -> String {
+    match m.samples() {
         0 => UNDEFINED.to_string(),
         _ => format!("{} ± {}", signed(m.mean(), 3), fixed(m.half_width95(), 3)),
     }

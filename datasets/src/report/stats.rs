@@ -96,6 +96,30 @@ impl Moments {
     }
 }
 
+/// A mean over samples, its spread and its 95% interval: what a report prints of a measure.
+pub trait Estimate {
+    /// The samples (deals, wins, …) the mean is over.
+    fn samples(&self) -> u64;
+    fn mean(&self) -> f64;
+    fn std_dev(&self) -> f64;
+    fn half_width95(&self) -> f64;
+}
+
+impl Estimate for Moments {
+    fn samples(&self) -> u64 {
+        self.n
+    }
+    fn mean(&self) -> f64 {
+        Moments::mean(self)
+    }
+    fn std_dev(&self) -> f64 {
+        Moments::std_dev(self)
+    }
+    fn half_width95(&self) -> f64 {
+        Moments::half_width95(self)
+    }
+}
+
 /// One seat's figures over the run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SeatStats {
@@ -105,8 +129,8 @@ pub struct SeatStats {
     pub wins: u64,
     /// Of which self-drawn.
     pub self_drawn: u64,
-    /// Deals in which the seat alone paid a winner (`discarder`: the discarder, the robbed
-    /// kong's or flower's owner).
+    /// Deals in which a winner took the seat's tile (`discarder`: the discarder, the robbed
+    /// kong's or flower's owner), whoever paid.
     pub deal_ins: u64,
     /// The seat's net payment per deal.
     pub pay: Moments,
@@ -172,8 +196,34 @@ pub struct AllPairsStats {
     pub responsible_wins: u64,
     /// The dealer's net payment per deal, draws included.
     pub dealer_pay: Moments,
-    /// Each non-dealer's net payment per deal (three samples a deal), draws included.
-    pub non_dealer_pay: Moments,
+    /// A non-dealer's net payment per deal, draws included: the three non-dealers' mean.
+    pub non_dealer_pay: SeatsOfDeal,
+}
+
+/// A figure of one seat among `seats` seats of each deal, from the moments of their sum per
+/// deal. The deal is the sample: its seats are not independent (their payments and the
+/// others' sum to zero), so treating each seat-deal as a sample would misstate the interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatsOfDeal {
+    /// The seats' sum, one sample a deal.
+    pub sum: Moments,
+    pub seats: u32,
+}
+
+/// A seat's mean, over the deals; its spread is that of the seats' mean.
+impl Estimate for SeatsOfDeal {
+    fn samples(&self) -> u64 {
+        self.sum.n
+    }
+    fn mean(&self) -> f64 {
+        self.sum.mean() / self.seats.max(1) as f64
+    }
+    fn std_dev(&self) -> f64 {
+        self.sum.std_dev() / self.seats.max(1) as f64
+    }
+    fn half_width95(&self) -> f64 {
+        self.sum.half_width95() / self.seats.max(1) as f64
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use arrow_array::{
 };
 use taisim_sim::{Outcome, Wind};
 
-use super::{AllPairsStats, Moments, PatternStats, PointsStats, Report, SeatStats};
+use super::{AllPairsStats, Moments, PatternStats, PointsStats, Report, SeatStats, SeatsOfDeal};
 use crate::error::HarnessError;
 use crate::part::PartRecord;
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
@@ -26,6 +26,7 @@ pub(super) struct Tally {
     self_drawn_wins: u64,
     capped_wins: u64,
     below_minimum_wins: u64,
+    below_minimum_fined: u64,
     tai_per_win: Moments,
     tai_per_deal: Moments,
     payment_per_win: Moments,
@@ -50,7 +51,8 @@ pub(super) struct Tally {
     points_histogram: BTreeMap<u64, u64>,
     responsible_wins: u64,
     dealer_pay: Moments,
-    non_dealer_pay: Moments,
+    /// The non-dealers' net payments summed, one sample a deal.
+    non_dealers_pay: Moments,
 }
 
 fn seat_code(s: &str) -> Option<usize> {
@@ -190,13 +192,15 @@ impl Tally {
                 let d = dealer[i].ok_or_else(|| null_in(&path, "dealer"))?;
                 self.seat_dealer[d] += 1;
                 self.round_winds[round_wind[i].ok_or_else(|| null_in(&path, "round_wind"))?] += 1;
+                let mut non_dealers = 0;
                 for (s, pay) in pays.iter().enumerate() {
                     if s == d {
                         self.dealer_pay.add(pay.value(i));
                     } else {
-                        self.non_dealer_pay.add(pay.value(i));
+                        non_dealers += pay.value(i);
                     }
                 }
+                self.non_dealers_pay.add(non_dealers);
             }
         }
         Ok(winners)
@@ -292,7 +296,11 @@ impl Tally {
                     self.seat_self_drawn[w] += 1;
                 }
                 self.capped_wins += capped.value(i) as u64;
-                self.below_minimum_wins += !meets_minimum.value(i) as u64;
+                if !meets_minimum.value(i) {
+                    self.below_minimum_wins += 1;
+                    // A variant that fines a false win (詐胡) has its claimant pay.
+                    self.below_minimum_fined += (payment.value(i) < 0) as u64;
+                }
                 self.tai_per_win.add(tai as i64);
                 self.payment_per_win.add(payment.value(i));
                 let t = tai as usize;
@@ -386,6 +394,7 @@ impl Tally {
         self.self_drawn_wins += o.self_drawn_wins;
         self.capped_wins += o.capped_wins;
         self.below_minimum_wins += o.below_minimum_wins;
+        self.below_minimum_fined += o.below_minimum_fined;
         self.tai_per_win.merge(&o.tai_per_win);
         self.tai_per_deal.merge(&o.tai_per_deal);
         self.payment_per_win.merge(&o.payment_per_win);
@@ -398,7 +407,7 @@ impl Tally {
         }
         self.responsible_wins += o.responsible_wins;
         self.dealer_pay.merge(&o.dealer_pay);
-        self.non_dealer_pay.merge(&o.non_dealer_pay);
+        self.non_dealers_pay.merge(&o.non_dealers_pay);
         if self.histogram.len() < o.histogram.len() {
             self.histogram.resize(o.histogram.len(), 0);
         }
@@ -477,6 +486,7 @@ impl Tally {
             self_drawn_wins: self.self_drawn_wins,
             capped_wins: self.capped_wins,
             below_minimum_wins: self.below_minimum_wins,
+            below_minimum_fined: self.below_minimum_fined,
             tai_per_win: self.tai_per_win,
             tai_per_deal: self.tai_per_deal,
             payment_per_win: self.payment_per_win,
@@ -492,7 +502,10 @@ impl Tally {
             all_pairs: self.layout.all_pairs.then_some(AllPairsStats {
                 responsible_wins: self.responsible_wins,
                 dealer_pay: self.dealer_pay,
-                non_dealer_pay: self.non_dealer_pay,
+                non_dealer_pay: SeatsOfDeal {
+                    sum: self.non_dealers_pay,
+                    seats: 3,
+                },
             }),
         }
     }

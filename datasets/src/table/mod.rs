@@ -192,7 +192,7 @@ fn describe(table: Table, column: &str) -> Option<&'static str> {
              groups by it (runs of manifest format taisim-run/1 have it in deals only)"
         }
         (Table::Deals | Table::Wins, "discarder") => {
-            "who alone pays: the discarder, the robbed kong's or flower's owner; null otherwise"
+            "the seat whose tile was won on: the discarder, the robbed kong's or flower's owner; null otherwise (it pays alone under winner-pays settlement, but all non-winners pay under all-pairs, and a win below a minimum fines the claimant instead)"
         }
         (Table::Deals | Table::Wins, "win_tile") => {
             "the winning tile in notation (null for flower wins and draws)"
