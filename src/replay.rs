@@ -80,7 +80,35 @@ pub(crate) fn review_search(search: Option<SearchSpec>, budget: Option<u32>) -> 
     search.unwrap_or_else(|| budget.map_or(SearchSpec::DEFAULT, SearchSpec::with_budget))
 }
 
+/// The options that go only with others, refused where those are absent. clap's `requires`
+/// cannot say it here: `--log` conflicts with RUN, and a required argument that conflicts
+/// with one given is taken as satisfied.
+fn check_options(args: &ReplayArgs) -> Result<(), Failure> {
+    let refuse = |why: &str| Err(Failure::from(CliError::Usage(why.to_string())));
+    if args.log.is_none() {
+        if let Some(v) = &args.variant {
+            return refuse(&format!(
+                "--variant {v} goes with --log (the variant file of a deal log); a run's deals are replayed under the variant the run recorded (its variant.toml)"
+            ));
+        }
+        if let Some(id) = args.deal {
+            return refuse(&format!(
+                "--deal {id} goes with --log and --html (the deal of a log to draw); a run's deal is the DEAL_ID after the run directory"
+            ));
+        }
+    } else if let (Some(id), None) = (args.deal, &args.html) {
+        return refuse(&format!(
+            "--deal {id} picks the deal of the log that --html draws; without --html every deal of the log is checked"
+        ));
+    }
+    if args.all && args.html.is_some() {
+        return refuse("--html draws one deal and --all writes every deal's log: give the deal's DEAL_ID for a page");
+    }
+    Ok(())
+}
+
 pub fn replay(args: &ReplayArgs) -> Result<(), Failure> {
+    check_options(args)?;
     if let Some(path) = &args.log {
         return check_log(args, path);
     }

@@ -357,3 +357,51 @@ fn an_older_runs_deals_replay_though_it_is_not_resumed() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("older taisim"), "{}", stderr(&o));
 }
+
+/// Options that go only with others are refused where those are absent (exit 2, nothing
+/// written), never silently ignored: a run's deal replayed under another `--variant`, a
+/// `--deal` that names another deal than DEAL_ID, a log's `--deal` without a page, a page
+/// beside `--all`.
+#[test]
+fn options_without_the_ones_they_go_with_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = run(dir.path(), "plain", &[]);
+    let o = taisim(&["replay", &plain, "3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let log = dir.path().join("d3.jsonl");
+    std::fs::write(&log, stdout(&o)).unwrap();
+    let log = log.display().to_string();
+    let page = dir.path().join("page.html");
+    let page_arg = page.display().to_string();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["replay", &plain, "3", "--variant", "mahjongtime"],
+            "--variant mahjongtime goes with --log",
+        ),
+        (
+            &["replay", &plain, "3", "--deal", "9"],
+            "--deal 9 goes with --log and --html",
+        ),
+        (
+            &["replay", "--log", &log, "--deal", "3"],
+            "--deal 3 picks the deal of the log that --html draws",
+        ),
+        (
+            &["replay", &plain, "--all", "--json", "--html", &page_arg],
+            "--html draws one deal and --all writes every deal's log",
+        ),
+    ];
+    for (args, words) in cases {
+        let o = taisim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(words), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+    }
+    assert!(!page.exists());
+    // Each with what it goes with is taken.
+    let o = taisim(&["replay", "--log", &log, "--deal", "3", "--html", &page_arg]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(page.is_file());
+    let o = taisim(&["replay", "--log", &log, "--variant", "taiwan16"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
