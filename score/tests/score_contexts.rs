@@ -302,6 +302,24 @@ const CASES: &[(&str, &str, &str, &str, &str, &str)] = &[
         "self_draw",
         r#", "flowers": ["f1","f2","f3","f4","f5","f6","f7","f8"], "context": ["flower_win"]"#,
     ),
+    // 天聽 (or 平家天聽) and 地聽 are two declarations of one ready hand, graded apart
+    // (taiwan16-common.txt:67, :81): in either order, both are refused, not the later kept.
+    (
+        "ready on the deal and declared ready",
+        "discard",
+        r#", "discarder": "W", "context": ["ready_on_deal", "declared_ready"]"#,
+        "two ways of being ready",
+        "discard",
+        r#", "discarder": "W", "context": ["declared_ready"]"#,
+    ),
+    (
+        "declared ready and ready on the deal",
+        "discard",
+        r#", "discarder": "W", "context": ["declared_ready", "ready_on_deal"]"#,
+        "two ways of being ready",
+        "discard",
+        r#", "discarder": "W", "context": ["ready_on_deal"]"#,
+    ),
     // A self-draw is paid by all three; there is no discarder to name.
     (
         "a discarder with a self-draw",

@@ -30,9 +30,16 @@ pub enum RequestError {
     /// `win` other than `self_draw` or `discard`.
     #[error("win: {0:?} is neither \"self_draw\" nor \"discard\"")]
     Win(String),
+    /// A request that is valid JSON but not an object (an array, a string, …).
+    #[error("a request is a JSON object ({{\"seat\": …, \"hand\": …}}); got {0}")]
+    NotAnObject(&'static str),
     /// A name in `context` that is no circumstance.
     #[error("context: unknown circumstance {0:?}")]
     Circumstance(String),
+    /// Both ways of being ready (`ready_on_deal`: 天聽, or 平家天聽; `declared_ready`: 地聽): a
+    /// hand is declared ready once, and the two score differently.
+    #[error("context: ready_on_deal and declared_ready are two ways of being ready, and a hand is declared ready once: give one")]
+    ReadyTwice,
     /// A meld's kind that is none of the five.
     #[error("meld kind {0:?} is not one of chow, pung, kong, concealed_kong, added_kong")]
     MeldKind(String),

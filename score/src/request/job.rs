@@ -55,8 +55,17 @@ impl Circumstances {
             "earthly" => c.earthly = true,
             "human" => c.human = true,
             "flower_win" => c.flower_win = true,
-            "ready_on_deal" => self.ready = Ready::OnDeal,
-            "declared_ready" => self.ready = Ready::Declared,
+            "ready_on_deal" | "declared_ready" => {
+                let ready = if name == "ready_on_deal" {
+                    Ready::OnDeal
+                } else {
+                    Ready::Declared
+                };
+                if self.ready != Ready::None && self.ready != ready {
+                    return Err(RequestError::ReadyTwice);
+                }
+                self.ready = ready;
+            }
             "last_copy" => self.last_copy = true,
             "late_fresh_discard" => self.late_fresh_discard = true,
             other => return Err(RequestError::Circumstance(other.to_string())),
@@ -132,7 +141,7 @@ impl ScoreJob {
 
     /// Parses a JSON request (unknown fields are errors).
     pub fn from_json(text: &str) -> Result<ScoreJob, RequestError> {
-        let req: ScoreRequest = serde_json::from_str(text).map_err(RequestError::Json)?;
+        let req = ScoreRequest::parse(text)?;
         job_from_request(req)
     }
 }
