@@ -150,6 +150,15 @@ fn bad_inputs_exit_2_naming_the_problem() {
         ),
         // Malformed JSON.
         (r#"{"seat": "S", "hand": "#.to_string(), "bad JSON"),
+        // Well-formed JSON that is not a request: named for what it is, not by the
+        // request's field count.
+        (
+            "[]".to_string(),
+            "a request is a JSON object ({\"seat\": …, \"hand\": …}); got an array",
+        ),
+        (r#""S""#.to_string(), "got a string"),
+        ("7".to_string(), "got a number"),
+        ("null".to_string(), "got null"),
         // Bad values.
         (
             format!(r#"{{"seat": "X", "hand": "123m 456m 789m 234p 99s 345s", {ok_tail}}}"#),

@@ -64,7 +64,7 @@ impl VariantCache {
     /// [`Answer::write_json`]; `taisim score --jsonl`): the bytes of
     /// [`VariantCache::score_json`], with no variant copied and no JSON tree built.
     pub fn score_request(&mut self, text: &str) -> Result<ScoredRequest<'_>, RequestError> {
-        let req: ScoreRequest = serde_json::from_str(text).map_err(RequestError::Json)?;
+        let req = ScoreRequest::parse(text)?;
         let variant = self.get(&req.variant)?;
         let job = job_with_variant(req, variant)?;
         let score = score(&job.input, job.variant)?;

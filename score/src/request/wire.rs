@@ -6,7 +6,37 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::RequestError;
 use crate::Variant;
+
+impl<'a> ScoreRequest<'a> {
+    /// Reads one request from its JSON text. serde names a request given as an array by the
+    /// struct's field count ("invalid length 2, expected struct ScoreRequest with 18
+    /// elements"); what was given instead of an object is named here, on the error path
+    /// alone.
+    pub fn parse(text: &'a str) -> Result<ScoreRequest<'a>, RequestError> {
+        serde_json::from_str(text).map_err(|e| {
+            // Broken JSON is named as serde names it; only well-formed text of another type
+            // is this.
+            if !e.is_data() {
+                return RequestError::Json(e);
+            }
+            let given = match text
+                .trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
+                .chars()
+                .next()
+            {
+                Some('[') => "an array",
+                Some('"') => "a string",
+                Some('t' | 'f') => "a boolean",
+                Some('n') => "null",
+                Some('-' | '0'..='9') => "a number",
+                _ => return RequestError::Json(e),
+            };
+            RequestError::NotAnObject(given)
+        })
+    }
+}
 
 /// One score request: the fields of `taisim score --json`. Its text is borrowed from the
 /// JSON where a string holds no escape (the usual case), so reading a request copies none.
