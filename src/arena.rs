@@ -26,7 +26,7 @@ pub struct ArenaArgs {
     #[arg(long)]
     field: Option<String>,
     /// Walls (deals) to play; each is played five times (eight with --field).
-    #[arg(long, value_parser = parse_deals, allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::simulate::count("number of deals"), allow_negative_numbers = true)]
     deals: u64,
     /// Seed, 0 to 2^64 - 1: wall i is dealt from (seed, i) alone.
     #[arg(long, default_value_t = 0, value_parser = parse_seed, allow_negative_numbers = true)]
@@ -50,14 +50,6 @@ pub struct ArenaArgs {
     /// Progress in walls on stderr: a bar on a terminal, plain lines in a log.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
     progress: ProgressArg,
-}
-
-/// `--deals`: a whole number of walls, at least 1.
-fn parse_deals(s: &str) -> Result<u64, String> {
-    match crate::simulate::parse_u64("number of deals", s)? {
-        0 => Err("the number of deals must be at least 1".into()),
-        n => Ok(n),
-    }
 }
 
 /// `taisim arena`: the match played by the library ([`Arena`]), printed as JSON or a table.
@@ -125,12 +117,12 @@ fn print_table(r: &ArenaReport, seconds: f64, threads: usize) {
         }
     }
     outln!(
-        "{} walls × {} = {} deals in {:.2} s ({:.0} walls/s on {} thread{})",
+        "{} walls × {} = {} deals in {:.2} s ({} walls/s on {} thread{})",
         r.deals,
         r.deals_played / r.deals.max(1),
         r.deals_played,
         seconds,
-        r.deals as f64 / seconds.max(1e-9),
+        per_second(r.deals as f64 / seconds.max(1e-9)),
         threads,
         if threads == 1 { "" } else { "s" }
     );
@@ -159,5 +151,29 @@ fn print_table(r: &ArenaReport, seconds: f64, threads: usize) {
         ("deal-in rate", c.deal_in_rate, b.deal_in_rate),
     ] {
         outln!("{:<16} {:>11.2}% {:>11.2}%", name, 100.0 * x, 100.0 * y);
+    }
+}
+
+/// A rate to three significant figures at most, so that a slow agent's rate (a wall in four
+/// seconds) is not printed as 0.
+fn per_second(rate: f64) -> String {
+    match rate {
+        r if r >= 100.0 => format!("{r:.0}"),
+        r if r >= 10.0 => format!("{r:.1}"),
+        r if r >= 1.0 => format!("{r:.2}"),
+        r => format!("{r:.3}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::per_second;
+
+    #[test]
+    fn slow_rates_keep_their_figures() {
+        assert_eq!(per_second(0.274), "0.274");
+        assert_eq!(per_second(3.456), "3.46");
+        assert_eq!(per_second(45.67), "45.7");
+        assert_eq!(per_second(12345.6), "12346");
     }
 }

@@ -23,10 +23,10 @@ pub struct SimulateArgs {
     #[arg(long)]
     variant: Option<String>,
     /// Independent deals to play [default: 1000000].
-    #[arg(long, conflicts_with = "games", value_parser = whole::<u64>("number of deals"), allow_negative_numbers = true)]
+    #[arg(long, conflicts_with = "games", value_parser = count("number of deals"), allow_negative_numbers = true)]
     deals: Option<u64>,
     /// Full games to play instead: four rounds with dealer continuation.
-    #[arg(long, value_parser = whole::<u64>("number of games"), allow_negative_numbers = true)]
+    #[arg(long, value_parser = count("number of games"), allow_negative_numbers = true)]
     games: Option<u64>,
     /// Run seed, 0 to 2^64 - 1: deal i (game i) is seeded from (seed, i) alone [default: 0].
     #[arg(long, value_parser = parse_seed, allow_negative_numbers = true)]
@@ -113,7 +113,7 @@ pub(crate) fn progress_mode(quiet: bool, progress: ProgressArg) -> ProgressMode 
 #[derive(clap::Args)]
 pub struct EngineBenchArgs {
     /// Number of deals.
-    #[arg(long, default_value_t = 1_000_000, value_parser = whole::<u64>("number of deals"), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = count("number of deals"), allow_negative_numbers = true)]
     deals: u64,
     /// Run seed, 0 to 2^64 - 1.
     #[arg(long, default_value_t = 0, value_parser = parse_seed, allow_negative_numbers = true)]
@@ -139,9 +139,26 @@ pub(crate) fn parse_u64(what: &str, s: &str) -> Result<u64, String> {
 /// A whole number from 0 to `max`, named `what` in the message for anything else: a
 /// negative number "must be ≥ 0", a larger one names the largest.
 pub(crate) fn parse_whole(what: &str, s: &str, max: u64) -> Result<u64, String> {
+    parse_from(what, s, 0, max)
+}
+
+/// A whole number from `min` to `max`, named `what` in the message for anything else: one
+/// below `min` (a negative one included) "must be at least" it, a larger one names the
+/// largest.
+pub(crate) fn parse_from(what: &str, s: &str, min: u64, max: u64) -> Result<u64, String> {
+    let too_small = || {
+        let least = match min {
+            0 => "≥ 0".to_string(),
+            _ => format!("at least {min}"),
+        };
+        Err(format!(
+            "a {what} must be {least}: a whole number from {min} to {max}, not {s}"
+        ))
+    };
     let digits = s.trim().strip_prefix('+').unwrap_or(s.trim());
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         return match digits.parse::<u64>() {
+            Ok(n) if n < min => too_small(),
             Ok(n) if n <= max => Ok(n),
             _ if max == u64::MAX => Err(format!(
                 "{s} is more than {}, the largest {what} (2^64 - 1)",
@@ -151,13 +168,16 @@ pub(crate) fn parse_whole(what: &str, s: &str, max: u64) -> Result<u64, String> 
         };
     }
     match digits.strip_prefix('-') {
-        Some(rest) if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
-            "a {what} must be ≥ 0: a whole number from 0 to {max}, not {s}"
-        )),
+        Some(rest) if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) => too_small(),
         _ => Err(format!(
-            "{s:?} is not a {what}: expected a whole number from 0 to {max}"
+            "{s:?} is not a {what}: expected a whole number from {min} to {max}"
         )),
     }
+}
+
+/// A clap value parser for a count of deals or games: a whole number, at least 1.
+pub(crate) fn count(what: &'static str) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |s| parse_from(what, s, 1, u64::MAX)
 }
 
 /// A clap value parser for a whole number of type `T` (u8, u64, usize) named `what`.
@@ -280,9 +300,6 @@ fn play_random(seed: u64, on_step: impl FnMut(&Deal, Action)) -> Deal {
 }
 
 pub fn engine_bench(args: &EngineBenchArgs) -> Result<(), Failure> {
-    if args.deals == 0 {
-        return Err(CliError::Usage("--deals must be at least 1".into()).into());
-    }
     // Fixed-size chunks of deal indices: the totals do not depend on the thread count.
     const CHUNK: u64 = 4096;
     let chunks = args.deals.div_ceil(CHUNK);

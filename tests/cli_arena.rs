@@ -263,7 +263,7 @@ fn bad_arguments_exit_with_status_2_and_name_the_problem() {
             "not a safetensors file",
         ),
         (&["--deals", "0"], "at least 1"),
-        (&["--deals", "-3"], "must be ≥ 0"),
+        (&["--deals", "-3"], "must be at least 1"),
         (&["--variant", "nosuch"], "nosuch"),
         (
             &["--field", "greedier"],

@@ -15,7 +15,8 @@ fn request() -> String {
 }
 
 /// Every unsigned number a command takes: a negative one is "must be ≥ 0" with the flag
-/// named by clap, never "invalid digit" or "unexpected argument".
+/// named by clap (a count of deals or games, "must be at least 1", as 0 is), never "invalid
+/// digit" or "unexpected argument".
 #[test]
 fn negative_numbers_must_be_at_least_zero() {
     let dir = tempfile::tempdir().unwrap();
@@ -75,7 +76,13 @@ fn negative_numbers_must_be_at_least_zero() {
         let o = taisim(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         let err = stderr(&o);
-        assert!(err.contains("must be ≥ 0"), "{args:?}: {err}");
+        let counts = ["--deals", "--deals=-1", "--games"];
+        let least = if args.iter().any(|a| counts.contains(a)) {
+            "must be at least 1"
+        } else {
+            "must be ≥ 0"
+        };
+        assert!(err.contains(least), "{args:?}: {err}");
         assert!(!err.contains("invalid digit"), "{args:?}: {err}");
     }
     // Signed stakes take the sign and are then bounded by the variant's rules.
