@@ -406,6 +406,15 @@ impl WinInput {
             }
         }
         if let Some(n) = self.discards {
+            // The count includes the winning discard; a robbed kong was added to a pung
+            // claimed from a discard. Only a robbed flower can be won before any discard.
+            if n == 0 && !c.self_draw && !c.flower_win {
+                return refuse(
+                    "discards 0",
+                    "a win on a discard or a robbed kong comes after at least one discard (the \
+                     count includes the winning one)",
+                );
+            }
             if c.heavenly && n != 0 {
                 return refuse(
                     "heavenly (天胡)",

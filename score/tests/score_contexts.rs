@@ -182,8 +182,9 @@ const CASES: &[(&str, &str, &str, &str, &str, &str)] = &[
         r#", "context": ["earthly", "declared_ready"]"#,
         "not with declared_ready",
         "self_draw",
-        // A non-dealer ready on its dealt hand (the 2015 table's 平家天聽) may win 地胡.
-        r#", "context": ["earthly", "ready_on_deal"]"#,
+        // A non-dealer ready on its dealt hand (the 2015 table's 平家天聽) may win 地胡 there:
+        // `ready_on_the_deal_before_a_first_discard_is_the_2015_table_s_alone`.
+        r#", "context": ["earthly"]"#,
     ),
     (
         "human on the last tile",
@@ -199,7 +200,7 @@ const CASES: &[(&str, &str, &str, &str, &str, &str)] = &[
         r#", "discarder": "E", "context": ["human", "declared_ready"]"#,
         "not with declared_ready",
         "discard",
-        r#", "discarder": "E", "context": ["human", "ready_on_deal"]"#,
+        r#", "discarder": "E", "context": ["human"]"#,
     ),
     (
         "late_fresh_discard on a self-draw",
@@ -319,6 +320,16 @@ const CASES: &[(&str, &str, &str, &str, &str, &str)] = &[
         "two ways of being ready",
         "discard",
         r#", "discarder": "W", "context": ["ready_on_deal"]"#,
+    ),
+    // The discards made include the winning one: a discard win after none is impossible
+    // (mahjongtime paid it 10 tai as won within the first five discards).
+    (
+        "a discard win after no discard",
+        "discard",
+        r#", "discarder": "W", "discards": 0"#,
+        "discards 0",
+        "discard",
+        r#", "discarder": "W", "discards": 3"#,
     ),
     // A self-draw is paid by all three; there is no discarder to name.
     (
@@ -479,4 +490,43 @@ fn flowers_are_refused_where_the_variant_has_none() {
     // Near miss: no flowers, scored.
     input.flowers = taisim_sim::FlowerSet::EMPTY;
     assert!(score(&input, &v).is_ok());
+}
+
+/// A non-dealer's `ready_on_deal` is the 2015 table's 平家天聽 (heavenly_ready, :321-324
+/// 取完牌後即聽牌), which 人胡 and 地胡 exclude there. Elsewhere it reads as a declared ready
+/// hand (地聽, taiwan16-common.txt:67), declared with a discard, which a 人胡 or 地胡 winner
+/// has not made: refused as `declared_ready` is, not paid 地聽 beside the win.
+#[test]
+fn ready_on_the_deal_before_a_first_discard_is_the_2015_table_s_alone() {
+    let cases = [
+        (
+            "human",
+            r#", "discarder": "E", "context": ["human", "ready_on_deal"]"#,
+        ),
+        (
+            "earthly",
+            r#", "discards": 1, "context": ["earthly", "ready_on_deal"]"#,
+        ),
+    ];
+    for (what, extra) in cases {
+        let win = if what == "human" {
+            "discard"
+        } else {
+            "self_draw"
+        };
+        for variant in ["taiwan16", "taiwan16-house", "mahjongtime"] {
+            let req = request(win, &format!(r#", "variant": "{variant}"{extra}"#));
+            match score_json(&req) {
+                Ok(out) => panic!("{variant}: {what}: accepted: {out}"),
+                Err(e) => assert!(
+                    e.to_string()
+                        .contains("no non-dealer ready on the dealt hand"),
+                    "{variant}: {what}: {e}"
+                ),
+            }
+        }
+        let req = request(win, &format!(r#", "variant": "taiwan16-2015"{extra}"#));
+        let out = score_json(&req).unwrap_or_else(|e| panic!("2015: {what}: {e}"));
+        assert!(!out.contains("earthly_ready"), "2015: {what}: {out}");
+    }
 }

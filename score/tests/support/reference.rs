@@ -672,8 +672,11 @@ fn try_random_win(rng: &mut Rng) -> Option<WinInput> {
         seat.distance_from(dealer)
     } else if context.human {
         discarder.map_or(0, |d| d.distance_from(dealer) + 1)
-    } else {
+    } else if context.self_draw || context.flower_win {
         rng.below(40) as u8
+    } else {
+        // The winning discard is one of them (a robbed kong's pung was claimed from one).
+        1 + rng.below(39) as u8
     };
     context.last_tile = !context.heavenly
         && !context.earthly
@@ -682,10 +685,11 @@ fn try_random_win(rng: &mut Rng) -> Option<WinInput> {
         && !context.flower_replacement
         && rng.chance(5);
     // A ready hand is declared with a discard (地聽, the dealer's 天聽): never before a 天胡,
-    // 地胡 or 人胡, which come before the winner's first discard; a non-dealer ready on its
-    // dealt hand (ready_on_deal) may win them.
-    let ready = if no_melds && !context.heavenly && rng.chance(15) {
-        if rng.chance(50) || context.earthly || context.human {
+    // 地胡 or 人胡, which come before the winner's first discard. A non-dealer ready on its
+    // dealt hand (ready_on_deal) is the 2015 table's 平家天聽 alone; taiwan16 reads it as 地聽.
+    let first_go_round = context.heavenly || context.earthly || context.human;
+    let ready = if no_melds && !first_go_round && rng.chance(15) {
+        if rng.chance(50) {
             Ready::OnDeal
         } else {
             Ready::Declared
