@@ -328,7 +328,16 @@ fn print_table(job: &ScoreJob, s: &Score) {
             p.tai
         );
     }
-    outln!("{}{:>4}", pad("total", 76), s.total);
+    match (s.capped, job.variant.scoring()) {
+        // A points variant's cap is on the points, said on their line below.
+        (true, ScoringModel::Tai) => outln!(
+            "{}{:>4}  (capped at the variant's limit; the patterns add up to {})",
+            pad("total", 76),
+            s.total,
+            s.patterns.iter().map(|p| p.tai as u32).sum::<u32>()
+        ),
+        _ => outln!("{}{:>4}", pad("total", 76), s.total),
+    }
     outln!(
         "{}{:>4}",
         pad("dealer tai (payments with the dealer)", 76),

@@ -255,3 +255,50 @@ fn variants_and_variant_show() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A total the variant's limit cut is said, in the table and as `capped` in the JSON, with
+/// what the patterns add up to (mahjongtime-taiwanese-scoring.md:7 makes a 40 limit an
+/// option); a total under the limit is not.
+#[test]
+fn a_total_cut_by_the_limit_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mt40.toml");
+    std::fs::write(
+        &file,
+        "extends = \"mahjongtime\"\nname = \"mt40\"\ndescription = \"a 40 limit\"\n[tai]\nmax = 40\n",
+    )
+    .unwrap();
+    let variant = file.to_str().unwrap();
+    let big = [
+        "score",
+        "EEESSSWWWNNN11m234p",
+        "--win-tile",
+        "1m",
+        "--self-drawn",
+    ];
+    let o = taisim(&[&big[..], &["--variant", variant]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let total = out.lines().find(|l| l.starts_with("total")).unwrap();
+    assert!(
+        total.contains("40  (capped at the variant's limit; the patterns add up to 66)"),
+        "{out}"
+    );
+    let o = taisim(&big);
+    assert!(!stdout(&o).contains("capped"), "{}", stdout(&o));
+
+    for (variant, capped) in [(variant, true), ("mahjongtime", false)] {
+        let request = format!(
+            r#"{{"variant": "{variant}", "hand": "EEESSSWWWNNN11m234p", "win_tile": "1m", "win": "self_draw", "seat": "S"}}"#
+        );
+        let o = taisim_with_input(&["score", "--json"], request.as_bytes());
+        assert!(o.status.success(), "{}", stderr(&o));
+        let answer: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(answer["capped"], capped, "{variant}");
+        assert_eq!(
+            answer["total_tai"],
+            if capped { 40 } else { 66 },
+            "{variant}"
+        );
+    }
+}

@@ -109,6 +109,12 @@ impl Answer<'_> {
         } else {
             b",\"meets_minimum\":false"
         })?;
+        // The variant's limit cut the total below what the patterns add up to.
+        out.write_all(if s.capped {
+            b",\"capped\":true"
+        } else {
+            b",\"capped\":false"
+        })?;
         out.write_all(b",\"patterns\":[")?;
         for (i, p) in s.patterns.iter().enumerate() {
             out.write_all(if i == 0 {
