@@ -69,6 +69,8 @@ from taisim._seed import search_arg as _search_arg
 from taisim._seed import U32 as _U32, U64 as _U64
 from taisim._seed import int_arg as _int_arg, optional_int as _optional_int
 from taisim._seed import path_arg as _path_arg, variant_arg as _variant_arg
+from taisim._seed import timeout_arg as _timeout_arg
+from taisim._seed import ResetNeeded
 from taisim._native import compare_json as _compare_json
 from taisim._native import replay_jsonl as _replay_jsonl
 from taisim._native import review_json as _review_json
@@ -211,10 +213,11 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     each; a run whose agents play its first deal otherwise than when it was started is not
     resumed (``UsageError``)."""
     who = "simulate(): "
+    # A run plays at least one deal or game, as the command line's counts say.
     deals, games, seed, part_size = (
-        _int_arg(name, value, 0, _U64, optional=True, who=who)
-        for name, value in (("deals", deals), ("games", games), ("seed", seed),
-                            ("part_size", part_size)))
+        _int_arg(name, value, least, _U64, optional=True, who=who)
+        for name, value, least in (("deals", deals, 1), ("games", games, 1), ("seed", seed, 0),
+                                   ("part_size", part_size, 0)))
     threads = _int_arg("threads", threads, 0, _U32, optional=True, who=who)
     base, per_tai = (_optional_int(name, value, who=who)
                      for name, value in (("base", base), ("per_tai", per_tai)))
@@ -226,7 +229,7 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
                      agents=agents, threads=threads, part_size=part_size, shard=shard,
                      log_actions=log_actions, base=base, per_tai=per_tai, resume=resume,
                      progress=progress, decisions=decisions,
-                     bot_timeout=None if bot_timeout is None else float(bot_timeout),
+                     bot_timeout=_timeout_arg(bot_timeout, "simulate(): "),
                      label_with=label_with)
 
 
@@ -324,7 +327,11 @@ def load_decisions(run, seats=None, out=None):
     share memory (one a view of another), raise ``UsageError`` before any is written; after
     any other error their contents are unspecified."""
     if seats is not None and not isinstance(seats, str):
-        seats = ",".join(seats)
+        try:
+            seats = ",".join(seats)
+        except TypeError:
+            raise TypeError(f"load_decisions(): seats must be a str such as \"E,S\" or a list "
+                            f"of seats, not {type(seats).__name__}") from None
     if out is not None:
         _separate_arrays(out)
     return _load_decisions(_path_arg(run, "run"), seats, out)
@@ -383,7 +390,7 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
     thread count ``UsageError`` (all ``ValueError``s); a policy file that cannot be read an
     ``OSError`` (``FileNotFoundError`` for a missing one); an ``exec:`` side that fails
     ``BotError``."""
-    deals = _int_arg("deals", deals, 0, _U64, who="arena(): ")
+    deals = _int_arg("deals", deals, 1, _U64, who="arena(): ")
     seed = _int_arg("seed", seed, 0, _U64, who="arena(): ")
     threads = _int_arg("threads", threads, 0, _U32, optional=True, who="arena(): ")
     sides = [_arena_side(name, value) for name, value in (("candidate", candidate),
@@ -394,7 +401,7 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
         variant = _variant_arg(variant)
     return _json.loads(_arena(*sides, deals=deals, seed=seed, variant=variant,
                               threads=threads,
-                              bot_timeout=None if bot_timeout is None else float(bot_timeout),
+                              bot_timeout=_timeout_arg(bot_timeout, "arena(): "),
                               field=field))
 
 
@@ -442,6 +449,7 @@ __all__ = [
     "ScoreRequestError",
     "StakesError",
     "UsageError",
+    "ResetNeeded",
     "VariantError",
     "load_decisions",
     "aec_env",

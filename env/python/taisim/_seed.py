@@ -81,13 +81,38 @@ def check_action(action):
 
 
 def variant_arg(variant):
-    """A variant name or any path-like (``str``, ``pathlib.Path``, ``os.PathLike``) as the
-    string the engine looks up."""
+    """A variant name or any path-like (``str``, ``bytes``, ``pathlib.Path``,
+    ``os.PathLike``) as the string the engine looks up."""
     if isinstance(variant, str):
         return variant
-    if isinstance(variant, os.PathLike):
+    if isinstance(variant, (bytes, os.PathLike)):
         return path_arg(variant, "variant")
     raise TypeError(f"variant must be a name or a path, not {type(variant).__name__}")
+
+
+def timeout_arg(value, who=""):
+    """``bot_timeout``: seconds as a float, or None for the default. ``TypeError`` naming it
+    for what is no real number (a bool, a string), rather than ``float()``'s own message;
+    the engine names a value out of its range."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{who}bot_timeout must be a number of seconds or None, "
+                        f"not {type(value).__name__}")
+    return float(value)
+
+
+class ResetNeeded(UsageError, RuntimeError):
+    """A call out of order: ``step()`` or ``action_masks()`` before the first ``reset()`` (or
+    ``step()`` after the deal ended). A ``taisim.UsageError`` as the other calls that need a
+    deal raise, and a ``RuntimeError`` as it was first raised."""
+
+
+def reraise_reset_needed(error):
+    """Raises :class:`ResetNeeded` in place of the engine's ``RuntimeError`` for a step
+    before a reset; any other error is left to the caller to re-raise."""
+    if type(error) is RuntimeError and str(error).startswith("the environment must be reset"):
+        raise ResetNeeded(str(error)) from None
 
 
 def reraise_in_use(error, what):

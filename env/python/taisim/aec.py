@@ -7,8 +7,8 @@ from pettingzoo.utils import wrappers
 
 from taisim._copy import NativeCopy
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec, UsageError
-from taisim._seed import (check_action, check_seed, optional_int, reraise_in_use, search_arg,
-                          to_u64, variant_arg)
+from taisim._seed import (check_action, check_seed, optional_int, reraise_in_use,
+                          reraise_reset_needed, search_arg, to_u64, variant_arg)
 
 SEATS = ["E", "S", "W", "N"]
 
@@ -80,7 +80,10 @@ class TaisimAEC(NativeCopy, AECEnv):
         self.terminations = {a: bool(terminations[SEATS.index(a)]) for a in live}
         self.truncations = {a: bool(truncations[SEATS.index(a)]) for a in live}
         result = self._native.result()
-        info = {} if result is None else {"outcome": result[0], "winners": result[1], "payer": result[2]}
+        # The wild kind (taizhou's 得牌) in every seat's info, as Env's and VecEnv's give it.
+        info = {"wild": self._native.wild()}
+        if result is not None:
+            info.update(outcome=result[0], winners=result[1], payer=result[2])
         self.infos = {a: dict(info) for a in live}
         self.agent_selection = self._native.agent_selection()
 
@@ -88,7 +91,11 @@ class TaisimAEC(NativeCopy, AECEnv):
         seed = check_seed(seed)
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
-        self._native.reset(to_u64(seed, self._np_random))
+        try:
+            self._native.reset(to_u64(seed, self._np_random))
+        except RuntimeError as e:
+            reraise_in_use(e, "AEC env")
+            raise
         self._sync()
         if self.render_mode == "human":
             self.render()
@@ -104,6 +111,7 @@ class TaisimAEC(NativeCopy, AECEnv):
             self._native.step(None if action is None else check_action(action))
         except RuntimeError as e:
             reraise_in_use(e, "AEC env")
+            reraise_reset_needed(e)
             raise
         self._sync()
         # A dead step (None, after the deal ended) changes nothing on the table.

@@ -5,8 +5,8 @@ import numpy as np
 
 from taisim._copy import NativeCopy
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeEnv, UsageError
-from taisim._seed import (check_action, numpy_info, optional_int, reraise_in_use, search_arg,
-                          to_u64, variant_arg)
+from taisim._seed import (ResetNeeded, check_action, numpy_info, optional_int, reraise_in_use,
+                          search_arg, timeout_arg, to_u64, variant_arg)
 
 
 class Env(NativeCopy, gym.Env):
@@ -54,7 +54,11 @@ class Env(NativeCopy, gym.Env):
             ``RuntimeError``) naming it.
 
     Seeds are ints in ``0 .. 2**64 - 1`` (others raise ``taisim.UsageError``); ``reset(seed=None)``
-    draws one from the environment's generator.
+    draws one from the environment's generator. A deal that ends before the learner's first
+    decision (another seat's heavenly or flower win; about 1 in 2,000 taizhou deals for seat
+    N, none in 20,000 of taiwan16) gives the learner nothing to decide: the environment
+    skips it for the next deal of the seed's stream, and ``info["deal_seed"]`` names the
+    deal played, which is then not ``seed``. ``taisim play --seed`` shows the skipped deal.
 
     ``copy.deepcopy(env)`` (and ``copy.copy``) clones the engine: the copy goes on exactly as
     the original would, independently of it (an ``exec:`` opponent's process cannot be
@@ -76,7 +80,7 @@ class Env(NativeCopy, gym.Env):
             raise UsageError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
         self._native = NativeEnv(variant=variant, seat=seat, opponents=opponents, reward=reward,
                                  base=optional_int("base", base), per_tai=optional_int("per_tai", per_tai),
-                                 bot_timeout=None if bot_timeout is None else float(bot_timeout))
+                                 bot_timeout=timeout_arg(bot_timeout))
         self.render_mode = render_mode
         self.observation_space = gym.spaces.Box(low=0.0, high=1.0, shape=OBS_SHAPE, dtype=np.float32)
         self.action_space = gym.spaces.Discrete(ACTION_SPACE_SIZE)
@@ -105,7 +109,7 @@ class Env(NativeCopy, gym.Env):
     def step(self, action):
         action = check_action(action)
         if self._mask is None:
-            raise RuntimeError("call reset() before step()")
+            raise ResetNeeded("call reset() before step()")
         try:
             obs, mask, reward, terminated, truncated, info = self._native.step(action)
         except RuntimeError as e:
@@ -122,7 +126,7 @@ class Env(NativeCopy, gym.Env):
         """The legal-action mask of the current state (the name sb3-contrib's MaskablePPO
         looks for), ``int8`` 0/1 of length ``ACTION_SPACE_SIZE``."""
         if self._mask is None:
-            raise RuntimeError("call reset() before action_masks()")
+            raise ResetNeeded("call reset() before action_masks()")
         return self._mask
 
     def review(self, search=None):

@@ -23,6 +23,7 @@ import numpy as np
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, OBS_VERSION, PolicyError
 from taisim._native import policy_bytes as _policy_bytes
 from taisim._native import policy_logits as _policy_logits
+from taisim._seed import path_arg
 
 #: The ``format`` metadata of a policy file.
 POLICY_FORMAT = "taisim-policy"
@@ -168,7 +169,9 @@ def policy_metadata(path):
     """The metadata of the policy file at ``path`` as a ``dict`` of strings (``format``,
     ``obs_version``, and ``greedy_margin`` and ``decides`` where the file has them): what a
     player of the file outside the Rust agent needs to play it as the agent does. A file that
-    is not safetensors raises ``taisim.PolicyError``."""
+    is not safetensors raises ``taisim.PolicyError``. ``path`` is a path: an int is a
+    ``TypeError``, never a file descriptor read and closed."""
+    path = path_arg(path)
     with open(path, "rb") as f:
         head = f.read(8)
         size = int.from_bytes(head, "little") if len(head) == 8 else 0

@@ -8,8 +8,8 @@ from gymnasium.vector.utils import batch_space
 from taisim._copy import NoCopy
 from taisim._native import (ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, IllegalActionError,
                             NativeVecEnv, UsageError)
-from taisim._seed import (check_seed, numpy_info, optional_int, reraise_in_use, search_arg,
-                          to_u64, variant_arg)
+from taisim._seed import (ResetNeeded, check_seed, numpy_info, optional_int, reraise_in_use,
+                          search_arg, timeout_arg, to_u64, variant_arg)
 
 
 class VecEnv(NoCopy, _GymVectorEnv):
@@ -52,8 +52,8 @@ class VecEnv(NoCopy, _GymVectorEnv):
 
     Args:
         num_envs: 1 to ``taisim.MAX_NUM_ENVS``.
-        variant, seat, opponents, reward, base, per_tai: as for :class:`taisim.Env` (the
-            opponents default to ``random`` here).
+        variant, seat, opponents, reward, base, per_tai, bot_timeout: as for
+            :class:`taisim.Env` (the opponents default to ``random`` here).
         threads: threads stepping the batch, the calling thread among them: it steps its
             share instead of waiting (default: one per core). ``threads=1`` steps every
             environment on the calling thread. A thread that steps a batch with the default
@@ -68,7 +68,7 @@ class VecEnv(NoCopy, _GymVectorEnv):
 
     def __init__(self, num_envs=256, variant="taiwan16", seat="E", opponents="random", reward="points",
                  threads=None, base=None, per_tai=None, illegal="raise", mask_dtype="int8",
-                 final_info="gymnasium"):
+                 final_info="gymnasium", bot_timeout=None):
         for name, value, allowed in (("illegal", illegal, ("raise", "legalize")),
                                      ("mask_dtype", mask_dtype, ("int8", "bool")),
                                      ("final_info", final_info, ("gymnasium", "regular"))):
@@ -91,6 +91,7 @@ class VecEnv(NoCopy, _GymVectorEnv):
             num_envs=int(num_envs), variant=variant_arg(variant), seat=seat,
             opponents=opponents, reward=reward, threads=None if threads is None else int(threads),
             base=optional_int("base", base), per_tai=optional_int("per_tai", per_tai),
+            bot_timeout=timeout_arg(bot_timeout),
         )
         self.num_envs = int(num_envs)
         self.single_observation_space = gym.spaces.Box(low=0.0, high=1.0, shape=OBS_SHAPE, dtype=np.float32)
@@ -163,7 +164,7 @@ class VecEnv(NoCopy, _GymVectorEnv):
 
     def step(self, actions):
         if self._masks is None:
-            raise RuntimeError("call reset() before step()")
+            raise ResetNeeded("call reset() before step()")
         actions = np.asarray(actions)
         if actions.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, not {actions.dtype}")
@@ -220,7 +221,7 @@ class VecEnv(NoCopy, _GymVectorEnv):
         """The ``(num_envs, ACTION_SPACE_SIZE)`` masks of the current states (int8, or bool
         with ``mask_dtype="bool"``)."""
         if self._masks is None:
-            raise RuntimeError("call reset() before action_masks()")
+            raise ResetNeeded("call reset() before action_masks()")
         return self._mask_out(self._masks)
 
     def review(self, search=None):

@@ -102,7 +102,7 @@ def test_arena_errors_by_kind(tmp_path):
         taisim.arena(b"\x00" * 40, "greedy", deals=3)
     with pytest.raises(taisim.VariantError, match="taiwan17"):
         taisim.arena("greedy", "greedy", deals=3, variant="taiwan17")
-    with pytest.raises(taisim.UsageError, match="at least 1"):
+    with pytest.raises(taisim.UsageError, match="deals must be 1 to"):
         taisim.arena("greedy", "greedy", deals=0)
     with pytest.raises(taisim.UsageError, match="thread count"):
         taisim.arena("greedy", "greedy", deals=3, threads=0)

@@ -369,3 +369,119 @@ def test_float32_rewards_are_documented_with_their_bound():
     rewards = info["rewards"]
     assert max(abs(r) for r in rewards) > 2**24
     assert all(r == np.float32(r) for r in rewards)
+
+
+def test_a_step_before_reset_is_a_usage_error_and_a_runtime_error():
+    """A step or ``action_masks()`` before ``reset()`` raises ``taisim.ResetNeeded``: caught
+    as the README says (``UsageError``, as every call that needs a deal) and as it was first
+    raised (``RuntimeError``), in the three environments."""
+    calls = [
+        lambda: taisim.Env(opponents="random").step(0),
+        lambda: taisim.Env(opponents="random").action_masks(),
+        lambda: taisim.VecEnv(2).step(np.array([0, 0])),
+        lambda: taisim.VecEnv(2).action_masks(),
+        lambda: taisim.aec_env().step(0),
+    ]
+    for call in calls:
+        with pytest.raises(taisim.ResetNeeded) as err:
+            call()
+        assert isinstance(err.value, taisim.UsageError) and isinstance(err.value, RuntimeError)
+
+
+def test_bot_timeout_is_a_number_taken_by_every_environment(tmp_path):
+    """``bot_timeout`` reaches the batch as it reaches ``Env`` (``gymnasium.make_vec`` passes
+    ``gymnasium.make``'s arguments on), and what is no number is a ``TypeError`` naming it,
+    not ``float()``'s message."""
+    taisim.VecEnv(2, bot_timeout=5).reset(seed=1)
+    gym.make_vec("taisim/Taiwan16-v0", num_envs=2, bot_timeout=5).reset(seed=1)
+    calls = [
+        lambda: taisim.Env(bot_timeout="x"),
+        lambda: taisim.VecEnv(2, bot_timeout="x"),
+        lambda: taisim.VecEnv(2, bot_timeout=True),
+        lambda: taisim.simulate(tmp_path / "never", deals=2, bot_timeout="x"),
+        lambda: taisim.arena("greedy", "random", deals=2, bot_timeout=[5]),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match="bot_timeout must be a number of seconds"):
+            call()
+    assert not (tmp_path / "never").exists()
+
+
+def test_policy_metadata_takes_a_path_never_a_file_descriptor():
+    """An int is no path: ``TypeError``, and the caller's file is neither read nor closed."""
+    with open(TRAINED, "rb") as f:
+        with pytest.raises(TypeError, match="path"):
+            taisim.policy_metadata(f.fileno())
+        assert f.read(8) == TRAINED.read_bytes()[:8]
+    assert taisim.policy_metadata(TRAINED) == taisim.policy_metadata(str(TRAINED).encode())
+
+
+def test_the_aec_env_names_the_wild_in_every_info():
+    """Every agent's info names the deal's wild (taizhou's 得牌), as ``Env``'s does; None
+    in a variant without one."""
+    aec = taisim.aec_env(variant="taizhou", render_mode="ansi")
+    aec.reset(seed=4)
+    wild = aec.infos["E"]["wild"]
+    assert wild is not None and all(info["wild"] == wild for info in aec.infos.values())
+    assert f"wild {wild}" in aec.render()
+    plain = taisim.aec_env()
+    plain.reset(seed=4)
+    assert all(info["wild"] is None for info in plain.infos.values())
+
+
+def test_an_unset_base_follows_per_tai_and_per_tai_is_named_when_out_of_bounds():
+    """With ``base`` unset the base follows ``per_tai``; a ``per_tai`` past the settlement's
+    bounds is refused naming ``per_tai``, not the base the user never gave."""
+    for make in (lambda: taisim.Env(opponents="random", per_tai=10**9 + 1),
+                 lambda: taisim.VecEnv(2, per_tai=10**9 + 1),
+                 lambda: taisim.aec_env(per_tai=10**9 + 1)):
+        with pytest.raises(taisim.StakesError, match="per_tai = 1000000001") as err:
+            make()
+        assert "base" not in str(err.value), err.value
+
+
+def test_counts_and_seats_arguments_say_what_they_take(tmp_path):
+    """A run plays at least one deal (``deals=0`` and ``-1`` say "1 to"), ``seats`` that is
+    neither a str nor a list of seats is named, and a variant path may be bytes."""
+    for call in (lambda: taisim.simulate(tmp_path / "never", deals=0),
+                 lambda: taisim.simulate(tmp_path / "never", deals=-1),
+                 lambda: taisim.simulate(tmp_path / "never", games=0),
+                 lambda: taisim.arena("greedy", "random", deals=-1)):
+        with pytest.raises(taisim.UsageError, match=r"must be 1 to 2\*\*64 - 1"):
+            call()
+    assert not (tmp_path / "never").exists()
+    run = taisim.simulate(tmp_path / "run", deals=3, threads=1, decisions="E")
+    with pytest.raises(TypeError, match="seats must be a str"):
+        taisim.load_decisions(run, seats=0)
+    a, _ = taisim.Env(opponents="random", variant=b"taiwan16").reset(seed=3)
+    b, _ = taisim.Env(opponents="random").reset(seed=3)
+    assert np.array_equal(a, b)
+
+
+def test_an_aec_reset_during_another_thread_s_call_says_so():
+    """A reset while another thread's review holds the AEC env (the review releases the GIL)
+    raises ``UsageError`` saying it is in use, as a step does, not pyo3's "Already
+    borrowed"."""
+    import threading
+
+    aec = taisim.aec_env()
+    aec.reset(seed=2)
+    errors = []
+
+    def review():
+        for _ in range(6):
+            try:
+                aec.review(search="search:256")
+            except Exception as e:  # noqa: BLE001 - every kind is recorded
+                errors.append(e)
+
+    thread = threading.Thread(target=review)
+    thread.start()
+    while thread.is_alive():
+        try:
+            aec.reset(seed=2)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+    thread.join()
+    for e in errors:
+        assert isinstance(e, taisim.UsageError) and "in use by another thread" in str(e), repr(e)

@@ -122,6 +122,15 @@ impl PyAec {
         Ok(render_deal(self.env.deal(), None))
     }
 
+    /// The deal's wild kind (taizhou's 得牌), as the other environments' `info["wild"]`;
+    /// `None` without one, or before the first `reset`.
+    fn wild(&self) -> Option<String> {
+        self.dealt
+            .then(|| self.env.deal().wild())
+            .flatten()
+            .map(|t| t.to_string())
+    }
+
     /// The deal's result once it is over: `(outcome, winners, payer)`.
     fn result(&self) -> Option<(String, Vec<String>, Option<String>)> {
         self.env.deal().result().map(|r| {

@@ -48,7 +48,12 @@ pub(super) fn variant_and_reward(
     let base = match base {
         Some(b) => b,
         None if st.base > 0 || !winner_pays => st.base,
-        None => per_tai.max(1),
+        None => {
+            // The base follows per_tai here: a per_tai out of bounds is named as itself,
+            // not as the base the user never gave.
+            taisim_score::check_stake_bounds(0, per_tai).map_err(errors::stakes)?;
+            per_tai.max(1)
+        }
     };
     let variant = variant.with_stakes(base, per_tai).map_err(errors::stakes)?;
     let reward = RewardKind::by_name(reward).map_err(errors::usage)?;
