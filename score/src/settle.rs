@@ -73,11 +73,68 @@ pub(crate) fn reported_dealer_tai(input: &WinInput, variant: &Variant) -> u16 {
     }
 }
 
-/// Insurance (mahjongtime-taiwanese-rules.txt:96-116): a discard that lets the winner out
-/// on one of the listed big hands makes the discarder pay for all three losers (:116). Only the
-/// immediate case is seen here: the later one (a dangerous discard claimed for a set, the
-/// hand finished afterwards) needs the deal's history.
-fn insured(score: &Score, input: &WinInput, variant: &Variant) -> bool {
+/// Insurance (mahjongtime-taiwanese-rules.txt:96-116): the seat liable for "letting off a
+/// canon" on one of the listed big hands, who pays for all three losers (:116). `discarder`
+/// is the seat whose discard (or robbed kong) the winner took, `None` on a self-draw.
+///
+/// - Immediately (:102-108): the discard itself lets the winner out.
+/// - Later (:102, :104, :106): the winner claimed the dangerous discard for the set it
+///   lacked (the fifth of one suit, the fourth of winds, the third of dragons) and went out
+///   afterwards: with any tile for the winds and dragons, with a self-drawn one for one
+///   suit. A dangerous discard claimed for a kong is no insurance (:112); a pung later
+///   promoted to a kong was claimed as a pung. The melds lie in the order they were made,
+///   each naming the seat it was claimed from; a meld named as the winner's own is one whose
+///   source is not known (a score request's), never liable.
+fn liable(
+    score: &Score,
+    input: &WinInput,
+    variant: &Variant,
+    discarder: Option<Seat>,
+) -> Option<Seat> {
+    if let Some(d) = discarder {
+        if insured_discard(score, input, variant) {
+            return Some(d);
+        }
+    }
+    let ins = &variant.settlement.insurance;
+    let dragons = ins.three_dragons
+        && (score.has(PatternId::BigThreeDragons) || score.has(PatternId::LittleThreeDragons));
+    let winds = ins.four_winds
+        && (score.has(PatternId::BigFourWinds) || score.has(PatternId::LittleFourWinds));
+    let flush = ins.full_flush && score.has(PatternId::FullFlush) && discarder.is_none();
+    if !(dragons || winds || flush) {
+        return None;
+    }
+    // Sets exposed before each meld: dragons, winds, and each numbered suit's.
+    let (mut dragon_sets, mut wind_sets, mut suit_sets) = (0u8, 0u8, [0u8; 3]);
+    for m in &input.melds {
+        let t = m.tile();
+        let suit = Suit::NUMBERED
+            .iter()
+            .position(|&s| !t.is_honor() && t.suit() == s);
+        let claimed_set = matches!(m.kind(), MeldKind::Pung | MeldKind::AddedKong)
+            || (m.kind() == MeldKind::Chow && flush);
+        if claimed_set && m.from() != input.seat {
+            let dangerous = (dragons && t.is_dragon() && dragon_sets >= 2)
+                || (winds && t.is_wind() && wind_sets >= 3)
+                || (flush && suit.is_some_and(|s| suit_sets[s] >= 4));
+            if dangerous {
+                return Some(m.from());
+            }
+        }
+        if m.kind() != MeldKind::ConcealedKong {
+            dragon_sets += t.is_dragon() as u8;
+            wind_sets += t.is_wind() as u8;
+            if let Some(s) = suit {
+                suit_sets[s] += 1;
+            }
+        }
+    }
+    None
+}
+
+/// The immediate case of [`liable`]: the discard (or robbed kong) that lets the winner out.
+fn insured_discard(score: &Score, input: &WinInput, variant: &Variant) -> bool {
     let ins = &variant.settlement.insurance;
     let Some(win) = input.win_tile else {
         return false;
@@ -233,19 +290,38 @@ pub fn try_settle(
             .ok_or(SettleError::Overflow)?;
         Ok(())
     };
+    let flower_win = input.context.flower_win;
     match payers(input, variant) {
         Payers::All => {
-            for k in 1..4 {
-                let payer = winner.add(k);
-                pay(payer, share(payer, true)?)?;
+            match liable(score, input, variant, None).filter(|_| !flower_win) {
+                // A self-drawn win after a dangerous discard was claimed (:104-106): the
+                // liable player pays what the three losers would have, each share as a
+                // self-draw's.
+                Some(l) => {
+                    let mut all = 0i64;
+                    for k in 1..4 {
+                        all = all
+                            .checked_add(share(winner.add(k), true)?)
+                            .ok_or(SettleError::Overflow)?;
+                    }
+                    pay(l, all)?;
+                }
+                None => {
+                    for k in 1..4 {
+                        let payer = winner.add(k);
+                        pay(payer, share(payer, true)?)?;
+                    }
+                }
             }
         }
         Payers::One(payer) => {
-            let discard_like = !input.context.flower_win;
-            if discard_like && insured(score, input, variant) {
-                // The liable player "must pay for all losers (that is, not only for himself,
-                // but also for the other two players)" (mahjongtime-taiwanese-rules.txt:116):
-                // its own payment as the discarder, the dealer's bonus in it where a
+            let liable = liable(score, input, variant, Some(payer)).filter(|_| !flower_win);
+            if let Some(payer) = liable {
+                // The liable player (the discarder, or the seat whose dangerous discard the
+                // winner claimed earlier, paying as if it had discarded this tile) "must pay
+                // for all losers (that is, not only for himself, but also for the other two
+                // players)" (mahjongtime-taiwanese-rules.txt:116): its own payment as the
+                // discarder, the dealer's bonus in it where a
                 // discarder pays one (:73: when the dealer wins, and a dealer who discards
                 // the winning tile "must himself pay" it), and for each of the two other
                 // losers the hand alone. On a discard the bonus "is paid by the discarder

@@ -436,3 +436,117 @@ fn below_minimum_is_a_false_win_2015() {
     assert_eq!(pay[Wind::South], -30);
     assert_eq!(pay[Wind::East], 10);
 }
+
+/// A meld of `kind` on `tiles` claimed from `from`.
+fn claimed(kind: MeldKind, tiles: &str, from: Wind) -> Meld {
+    let t = parse_tiles(tiles).unwrap();
+    Meld::new(kind, *t.iter().min().unwrap(), from, 0)
+}
+
+/// mahjongtime insurance, the later case (rules.txt:106, :104, :102): N has 白 and 發 melded
+/// when W discards 中, and N pungs it; N then goes out "with any tile, either claimed or
+/// self-drawn", and W "must pay for all losers" (:116). Not when 中 was claimed before the
+/// two other sets, nor for a kong (:112), nor from a request that cannot say who discarded;
+/// one suit's later case is the self-drawn one alone (:102). Seed 1's deal 30554 played it.
+#[test]
+fn mahjongtime_insurance_for_a_dangerous_discard_claimed_earlier() {
+    let variant = Variant::builtin("mahjongtime").unwrap();
+    let plain = Variant::from_toml_str(
+        &Variant::builtin_text("mahjongtime").unwrap().replacen(
+            r#"insurance = ["full_flush", "four_winds", "three_dragons", "last_five"]"#,
+            "insurance = []",
+            1,
+        ),
+        "mahjongtime without insurance",
+    )
+    .unwrap();
+    let (e, s, w, n) = (Wind::East, Wind::South, Wind::West, Wind::North);
+    let hand = |melds: &[Meld], self_draw: bool, discarder: Wind| {
+        let mut input = win("33m 123p 456s", "3m", self_draw, n);
+        input.discarder = (!self_draw).then_some(discarder);
+        input.melds.extend(melds.iter().copied());
+        input
+    };
+    let pays = |input: &WinInput, v: &Variant| {
+        let s = score(input, v).unwrap();
+        assert!(s.has(PatternId::BigThreeDragons), "{s:?}");
+        settle(&s, input, v, 0, 1)
+    };
+    let dragons = [
+        claimed(MeldKind::Pung, "PPP", e),
+        claimed(MeldKind::Pung, "FFF", s),
+        claimed(MeldKind::Pung, "CCC", w),
+    ];
+
+    // Self-drawn: W pays what the three losers would have.
+    let input = hand(&dragons, true, e);
+    let (insured, normal) = (pays(&input, &variant), pays(&input, &plain));
+    let all: i64 = [e, s, w].iter().map(|&l| normal[l]).sum();
+    assert_eq!(insured.0, [0, 0, all, -all], "{normal:?}");
+    // On another's discard: W pays as if it had discarded it, for all three; S nothing.
+    let input = hand(&dragons, false, s);
+    let tai = score(&input, &variant).unwrap().total as i64;
+    assert_eq!(pays(&input, &variant).0, [0, 0, -3 * tai, 3 * tai]);
+    assert_eq!(pays(&input, &plain).0, [0, -tai, 0, tai]);
+
+    // The dangerous discard is the third set's, whichever dragon: 中 claimed first from W,
+    // 發 last from S makes S liable.
+    let input = hand(&[dragons[2], dragons[0], dragons[1]], true, e);
+    assert_eq!(pays(&input, &variant).0, [0, all, 0, -all]);
+    // The third set held concealed, or claimed for a kong (:112): no insurance.
+    let mut concealed = win("CCC 33m 123p 456s", "3m", true, n);
+    concealed.melds.extend([dragons[0], dragons[1]]);
+    let kong = hand(
+        &[dragons[0], dragons[1], claimed(MeldKind::Kong, "CCCC", w)],
+        true,
+        e,
+    );
+    for input in [&concealed, &kong] {
+        assert_eq!(
+            pays(input, &variant),
+            pays(input, &plain),
+            "{:?}",
+            input.melds
+        );
+    }
+    // A request names no discarder of a meld: none is liable.
+    let request = r#"{"variant": "mahjongtime", "seat": "N", "hand": "33m 123p 456s",
+        "melds": [["pung", "PPP"], ["pung", "FFF"], ["pung", "CCC"]], "win_tile": "3m",
+        "win": "self_draw", "base": 0, "per_tai": 1}"#;
+    let answer: serde_json::Value =
+        serde_json::from_str(&taisim_score::score_json(request).unwrap()).unwrap();
+    for seat in ["E", "S", "W"] {
+        assert!(answer["settlement"][seat].as_i64().unwrap() < 0, "{answer}");
+    }
+
+    // One suit: the fifth set claimed from W, then a self-drawn pair (W liable). Won on S's
+    // discard instead, the discard itself is the dangerous one (:102, immediately): S is
+    // liable, not W.
+    let suit = [
+        claimed(MeldKind::Pung, "111m", e),
+        claimed(MeldKind::Pung, "222m", s),
+        claimed(MeldKind::Chow, "345m", w),
+        claimed(MeldKind::Pung, "666m", e),
+        claimed(MeldKind::Chow, "789m", w),
+    ];
+    let flush = |self_draw: bool| {
+        let mut input = win("99m", "9m", self_draw, n);
+        input.discarder = (!self_draw).then_some(s);
+        input.melds.extend(suit);
+        input
+    };
+    let input = flush(true);
+    let s_ = score(&input, &variant).unwrap();
+    assert!(s_.has(PatternId::FullFlush), "{s_:?}");
+    let normal = settle(&s_, &input, &plain, 0, 1);
+    let all: i64 = [e, s, w].iter().map(|&l| normal[l]).sum();
+    assert_eq!(settle(&s_, &input, &variant, 0, 1).0, [0, 0, all, -all]);
+    let input = flush(false);
+    let s_ = score(&input, &variant).unwrap();
+    let tai = s_.total as i64;
+    assert_eq!(
+        settle(&s_, &input, &variant, 0, 1).0,
+        [0, -3 * tai, 0, 3 * tai]
+    );
+    assert_eq!(settle(&s_, &input, &plain, 0, 1).0, [0, -tai, 0, tai]);
+}

@@ -123,13 +123,10 @@ fn meld(kind: &str, tiles: &str, owner: Seat) -> Result<Meld, RequestError> {
     if !ok {
         return Err(bad());
     }
-    // Who the claimed tile came from does not change the score; the player on the left
-    // (chows must come from there) stands in.
-    let from = if k == MeldKind::ConcealedKong {
-        owner
-    } else {
-        owner.add(3)
-    };
+    // Who the claimed tile came from does not change the score, and a request does not
+    // say it: the meld is recorded as the owner's own, a source not known, so that no seat
+    // is held liable for a dangerous discard claimed for it (mahjongtime's insurance).
+    let from = owner;
     Ok(Meld::new(k, t[0], from, 0))
 }
 
