@@ -28,6 +28,13 @@ impl Drop for Scratch {
     }
 }
 
+/// `taisim report RUN --json`, which must succeed, parsed.
+fn report_json(run: &Path) -> serde_json::Value {
+    let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
 fn simulate(out: &Path) {
     let o = taisim(&[
         "simulate",
@@ -339,9 +346,7 @@ fn rates_over_no_deals_are_undefined() {
         "{}",
         text(&o.stderr)
     );
-    let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let json = report_json(&run);
     assert_eq!(json["deals"], 0);
     for figure in [&json["won"], &json["outcomes"]["self_draw"]] {
         assert_eq!(figure["of"], 0, "{figure}");
@@ -395,9 +400,7 @@ fn taizhou_runs_report_points_and_all_pairs_figures() {
         run.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let json = report_json(&run);
     assert_eq!(json["variant"]["name"], "taizhou-nowild");
     assert_eq!(json["deals"], 300);
     let wins = json["wins"].as_u64().unwrap();
@@ -469,9 +472,7 @@ fn wins_below_the_minimum_are_named_as_fined() {
         run.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let json = report_json(&run);
     let below = json["below_minimum_wins"].as_u64().unwrap();
     assert!(below > 0, "greedy claims some wins below 起胡 4");
     assert_eq!(json["below_minimum_fined"], below);
@@ -500,9 +501,7 @@ fn tai_reports_have_no_points_figures() {
     let scratch = Scratch::new("tai-json");
     let run = scratch.0.join("run");
     simulate(&run);
-    let o = taisim(&["report", run.to_str().unwrap(), "--json"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let json = report_json(&run);
     assert!(json["points"].is_null() && json["all_pairs"].is_null());
     assert_eq!(json["deals"], 400);
     let o = taisim(&["report", run.to_str().unwrap()]);
