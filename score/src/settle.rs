@@ -316,15 +316,14 @@ pub fn try_settle(
         }
         Payers::One(payer) => {
             let liable = liable(score, input, variant, Some(payer)).filter(|_| !flower_win);
-            if let Some(payer) = liable {
+            if let Some(liable) = liable {
                 // The liable player (the discarder, or the seat whose dangerous discard the
-                // winner claimed earlier, paying as if it had discarded this tile) "must pay
-                // for all losers (that is, not only for himself, but also for the other two
-                // players)" (mahjongtime-taiwanese-rules.txt:116): its own payment as the
-                // discarder, the dealer's bonus in it where a
-                // discarder pays one (:73: when the dealer wins, and a dealer who discards
-                // the winning tile "must himself pay" it), and for each of the two other
-                // losers the hand alone. On a discard the bonus "is paid by the discarder
+                // winner claimed earlier, paying for the discarder too) "must pay for all
+                // losers (that is, not only for himself, but also for the other two
+                // players)" (mahjongtime-taiwanese-rules.txt:116): the discarder's payment,
+                // the dealer's bonus in it where a discarder pays one (:73: when the dealer
+                // wins, and a dealer who discards the winning tile "must himself pay" it),
+                // and for each of the two other losers the hand alone. On a discard the bonus "is paid by the discarder
                 // alone (and just for himself, not for all losers)" (:73; the continued
                 // deal's the same, "not for all losers", :79), insured or not.
                 let own = share(payer, false)?;
@@ -333,7 +332,7 @@ pub fn try_settle(
                     .checked_mul(2)
                     .and_then(|others| others.checked_add(own))
                     .ok_or(SettleError::Overflow)?;
-                pay(payer, all)?;
+                pay(liable, all)?;
             } else {
                 pay(payer, share(payer, false)?)?;
             }

@@ -483,11 +483,21 @@ fn mahjongtime_insurance_for_a_dangerous_discard_claimed_earlier() {
     let (insured, normal) = (pays(&input, &variant), pays(&input, &plain));
     let all: i64 = [e, s, w].iter().map(|&l| normal[l]).sum();
     assert_eq!(insured.0, [0, 0, all, -all], "{normal:?}");
-    // On another's discard: W pays as if it had discarded it, for all three; S nothing.
+    // On another's discard: W pays for all three, the discarder S nothing.
     let input = hand(&dragons, false, s);
     let tai = score(&input, &variant).unwrap().total as i64;
     assert_eq!(pays(&input, &variant).0, [0, 0, -3 * tai, 3 * tai]);
     assert_eq!(pays(&input, &plain).0, [0, -tai, 0, tai]);
+    // On the dealer's discard W pays the dealer's share too, its bonus in it (:73), so the
+    // bonus the win reports is the one that changes hands.
+    let input = hand(&dragons, false, e);
+    let scored = score(&input, &variant).unwrap();
+    let bonus = variant.dealer_tai(0) as i64;
+    assert_eq!(scored.dealer_tai as i64, bonus);
+    assert_eq!(
+        pays(&input, &variant).0,
+        [0, 0, -3 * tai - bonus, 3 * tai + bonus]
+    );
 
     // The dangerous discard is the third set's, whichever dragon: 中 claimed first from W,
     // 發 last from S makes S liable.
