@@ -333,6 +333,10 @@ pub fn win_worth(input: &WinInput, variant: &Variant) -> i64 {
     // score: one scoring, three settlements.
     input.context.self_draw = false;
     input.discarder = Some(me.add(1));
+    // A discard win counts its winning discard among the discards made (scoring refuses 0):
+    // the dealer weighing its waits before the deal's first discard scores them after one,
+    // which every table reads as it reads none (mahjongtime's first five).
+    input.discards = input.discards.map(|d| d.max(1));
     if let Ok(scored) = score(&input, variant) {
         for k in 1..4 {
             input.discarder = Some(me.add(k));
