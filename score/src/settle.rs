@@ -323,9 +323,10 @@ pub fn try_settle(
                 // players)" (mahjongtime-taiwanese-rules.txt:116): the discarder's payment,
                 // the dealer's bonus in it where a discarder pays one (:73: when the dealer
                 // wins, and a dealer who discards the winning tile "must himself pay" it),
-                // and for each of the two other losers the hand alone. On a discard the bonus "is paid by the discarder
-                // alone (and just for himself, not for all losers)" (:73; the continued
-                // deal's the same, "not for all losers", :79), insured or not.
+                // and for each of the two other losers the hand alone. On a discard the
+                // bonus "is paid by the discarder alone (and just for himself, not for all
+                // losers)" (:73; the continued deal's the same, "not for all losers", :79),
+                // insured or not.
                 let own = share(payer, false)?;
                 let bonus_free = share_of(0)?;
                 let all = bonus_free

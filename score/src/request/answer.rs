@@ -94,6 +94,13 @@ impl Answer<'_> {
             scalar(out, hu)?;
             out.write_all(b",")?;
         }
+        // Keys in the order a JSON value sorts them, as `--json` writes them. The variant's
+        // limit cut the total below what the patterns add up to.
+        out.write_all(if s.capped {
+            b"\"capped\":true,"
+        } else {
+            b"\"capped\":false,"
+        })?;
         out.write_all(b"\"dealer_tai\":")?;
         scalar(out, s.dealer_tai)?;
         if let Some((hu, _)) = self.points_model {
@@ -108,12 +115,6 @@ impl Answer<'_> {
             b",\"meets_minimum\":true"
         } else {
             b",\"meets_minimum\":false"
-        })?;
-        // The variant's limit cut the total below what the patterns add up to.
-        out.write_all(if s.capped {
-            b",\"capped\":true"
-        } else {
-            b",\"capped\":false"
         })?;
         out.write_all(b",\"patterns\":[")?;
         for (i, p) in s.patterns.iter().enumerate() {
