@@ -9,6 +9,8 @@ use taisim_sim::{FlowerSet, Seat, Tile, Wind};
 use taisim_sim::{Meld, MeldKind, MeldList};
 
 use super::error::ScoreError;
+use super::pattern::PatternId;
+use super::variant::Variant;
 
 /// A ready declaration (報聽) the winner made, as the texts grade it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -140,7 +142,8 @@ impl WinInput {
     /// Checks what no deal could produce: tile counts, fifth copies, a missing winning tile,
     /// a discard win without a discarder. Whether the tiles form a winning shape is left to
     /// the scorer, which needs the decompositions anyway.
-    pub fn validate(&self, rules: &Rules) -> Result<(), ScoreError> {
+    pub fn validate(&self, variant: &Variant) -> Result<(), ScoreError> {
+        let rules = &variant.rules();
         if self.melds.len() > rules.sets as usize {
             return Err(ScoreError::TooManyMelds(self.melds.len()));
         }
@@ -193,7 +196,10 @@ impl WinInput {
                 }
             }
         }
-        self.validate_context(rules)?;
+        // A non-dealer ready on its dealt hand (ready_on_deal) is the 2015 table's 平家天聽
+        // (heavenly_ready, "取完牌後即聽牌"); a table without it reads it as 地聽.
+        let non_dealer_ready_on_deal = variant.pattern(PatternId::HeavenlyReady).is_some();
+        self.validate_context(rules, non_dealer_ready_on_deal)?;
         if self.context.flower_win {
             if !self.context.self_draw && self.discarder.is_none() {
                 return Err(ScoreError::FlowerWin(
@@ -268,7 +274,11 @@ impl WinInput {
     /// special win has one way to happen (taiwan16-common.txt:77-90 and the 2015 table say
     /// who may claim it and when), and an input that says otherwise is refused by name
     /// rather than paid.
-    fn validate_context(&self, rules: &Rules) -> Result<(), ScoreError> {
+    fn validate_context(
+        &self,
+        rules: &Rules,
+        non_dealer_ready_on_deal: bool,
+    ) -> Result<(), ScoreError> {
         let c = &self.context;
         let refuse = |circumstance, needs| {
             Err(ScoreError::Context {
@@ -382,6 +392,14 @@ impl WinInput {
                     circumstance,
                     "is won before the winner's first discard, and a ready hand is declared \
                      with a discard (地聽): not with declared_ready",
+                );
+            }
+            if self.ready == Ready::OnDeal && !dealer && !non_dealer_ready_on_deal {
+                return refuse(
+                    circumstance,
+                    "is won before the winner's first discard, and this variant has no \
+                     non-dealer ready on the dealt hand (the 2015 table's 平家天聽): its \
+                     ready_on_deal is a declared ready hand (地聽), declared with a discard",
                 );
             }
         }

@@ -4,7 +4,7 @@
 //! each reading and keep the reading with the highest total.
 
 use super::breakdown::Score;
-use super::context::{Ready, WinInput};
+use super::context::WinInput;
 use super::detect::{self, Counts, Facts, HAND_LEVEL, NEEDS_WAITS, PLACEMENT_LEVEL, SET_LEVEL};
 use super::error::ScoreError;
 use super::pattern::{PatternId, PatternSet};
@@ -17,37 +17,11 @@ use super::total::{
 use super::variant::Variant;
 use taisim_sim::algo::SpecialHands;
 
-/// A non-dealer ready on its dealt hand (`ready_on_deal`) is the 2015 table's 平家天聽
-/// (heavenly_ready, "取完牌後即聽牌"). A table without that pattern reads it as a declared
-/// ready hand (地聽), declared with a discard, which 人胡 and 地胡 come before: refused there,
-/// as `declared_ready` is.
-fn check_ready_on_deal(input: &WinInput, variant: &Variant) -> Result<(), ScoreError> {
-    let c = &input.context;
-    if input.is_dealer()
-        || input.ready != Ready::OnDeal
-        || variant.pattern(PatternId::HeavenlyReady).is_some()
-    {
-        return Ok(());
-    }
-    let circumstance = match (c.human, c.earthly) {
-        (true, _) => "human (人胡)",
-        (_, true) => "earthly (地胡)",
-        _ => return Ok(()),
-    };
-    Err(ScoreError::Context {
-        circumstance,
-        needs: "is won before the winner's first discard, and this variant has no non-dealer \
-                ready on the dealt hand (the 2015 table's 平家天聽): its ready_on_deal is a \
-                declared ready hand (地聽), declared with a discard",
-    })
-}
-
 /// Scores one win under a variant: the best reading's patterns, the total (limit applied,
 /// 一變五 applied), the dealer tai, and whether the minimum is met.
 pub fn score(input: &WinInput, variant: &Variant) -> Result<Score, ScoreError> {
     let rules = variant.rules();
-    input.validate(&rules)?;
-    check_ready_on_deal(input, variant)?;
+    input.validate(variant)?;
     if variant.taizhou_tables() {
         return taizhou::score_win(input, variant);
     }

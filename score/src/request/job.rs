@@ -286,7 +286,7 @@ pub(super) fn job_with_variant<V: Borrow<Variant>>(
     };
     // A job is never built on an impossible win: the same checks as scoring, so a caller
     // that only settles or prints still hears what is wrong.
-    input.validate(&variant.rules())?;
+    input.validate(variant)?;
     let others = match &req.others {
         None => None,
         Some(given) => Some(other_hands(given, &input, variant)?),
