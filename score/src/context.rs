@@ -4,7 +4,7 @@ use taisim_sim::algo::{waits, HandRules, SpecialHands, Wild};
 use taisim_sim::seat_wind;
 use taisim_sim::Hand;
 use taisim_sim::Rules;
-use taisim_sim::{Deal, Outcome, WinContext};
+use taisim_sim::{Action, Deal, DealResult, Outcome, View, WinContext};
 use taisim_sim::{FlowerSet, Seat, Tile, Wind};
 use taisim_sim::{Meld, MeldKind, MeldList};
 
@@ -553,27 +553,62 @@ impl WinInput {
         if !result.winners.contains(seat) {
             return None;
         }
-        let ctx = deal.context();
-        let flower_win = result.outcome == Outcome::FlowerWin;
-        let hand = if flower_win {
+        let hand = if result.outcome == Outcome::FlowerWin {
             *deal.hand(seat)
         } else {
             deal.winning_hand(seat)?
         };
-        let melds: MeldList = deal.melds(seat).iter().copied().collect();
-        let ready = match deal.ready_declaration(seat) {
+        Some(WinInput::from_view(
+            &deal.view(seat),
+            result,
+            hand,
+            deal.flowers(seat),
+        ))
+    }
+
+    /// The input the win `action` offered to the seat of `view` would score, read as
+    /// [`WinInput::from_deal`] reads the deal that win would end (`None` when `action` is not
+    /// a win the seat may declare now). On a discard several seats may win, the input of
+    /// this seat's win, which no other winner changes. A seat weighing whether to declare
+    /// (a variant's minimum, 起胡) reads it; it reads only the seat's view.
+    pub fn offered(view: &View<'_>, action: Action) -> Option<WinInput> {
+        let result = view.win_result(action)?;
+        let mut hand = *view.hand();
+        let mut flowers = view.flowers(view.seat());
+        match result.outcome {
+            Outcome::Discard => hand.add(result.win_tile?),
+            // 七搶一: the robbed flower is the winner's once it wins.
+            Outcome::FlowerWin => {
+                if let Some(f) = view.flower_on_offer() {
+                    flowers = flowers.with(f);
+                }
+            }
+            _ => {}
+        }
+        Some(WinInput::from_view(view, &result, hand, flowers))
+    }
+
+    /// The input of the viewer's win ending the deal with `result`, its winning `hand` (the
+    /// winning tile in it) and `flowers`, from what the viewer sees.
+    fn from_view(view: &View<'_>, result: &DealResult, hand: Hand, flowers: FlowerSet) -> WinInput {
+        let seat = view.seat();
+        let ctx = view.context();
+        let flower_win = result.outcome == Outcome::FlowerWin;
+        let melds: MeldList = view.own_melds().iter().copied().collect();
+        let ready = match view.ready_declaration(seat) {
             None => Ready::None,
             Some(0) if seat == ctx.dealer => Ready::OnDeal,
             Some(_) => Ready::Declared,
         };
+        let river = view.discards();
         let mut context = result.context;
         if context.human {
             // The deal judges 人胡 for the first winner only (one flag for the deal); each
             // winner of a multiple win is judged on its own: a non-dealer who had not yet
             // discarded, with no meld on the table.
             context.human = seat != ctx.dealer
-                && deal.discards().iter().all(|d| d.seat() != seat)
-                && Wind::ALL.iter().all(|&s| deal.melds(s).is_empty());
+                && river.iter().all(|d| d.seat() != seat)
+                && Wind::ALL.iter().all(|&s| view.melds(s).next().is_none());
         }
         let mut input = WinInput {
             seat,
@@ -582,33 +617,32 @@ impl WinInput {
             streak: ctx.streak,
             hand,
             melds,
-            flowers: deal.flowers(seat),
+            flowers,
             win_tile: result.win_tile,
             discarder: result.payer.or(result.context.exposed_kong_from),
             context,
             ready,
             last_copy: false,
-            discards: Some(deal.discards().len().min(u8::MAX as usize) as u8),
+            discards: Some(river.len().min(u8::MAX as usize) as u8),
             late_fresh_discard: false,
-            wild: deal.wild(),
+            wild: view.wild(),
         };
         if let (Some(tile), false) = (result.win_tile, flower_win) {
-            // Copies the winner can see: its own tiles, every meld, the unclaimed river.
+            // Copies the winner can see: its own tiles, every meld (another seat's concealed
+            // kong lies face down), the unclaimed river.
             let mut seen = [0u8; 34];
             for t in hand.tiles() {
                 seen[t.index()] += 1;
             }
             for s in Wind::ALL {
-                for m in deal.melds(s) {
-                    // A concealed kong lies face down: nobody else sees it.
-                    if m.kind() != MeldKind::ConcealedKong || s == seat {
-                        for t in m.tiles() {
+                for m in view.melds(s) {
+                    if let Some(t) = m.tile {
+                        for t in Meld::new(m.kind, t, m.from, 0).tiles() {
                             seen[t.index()] += 1;
                         }
                     }
                 }
             }
-            let river = deal.discards();
             let won_on_discard = !result.context.self_draw && !result.context.robbing_kong;
             let earlier = if won_on_discard && !river.is_empty() {
                 &river[..river.len() - 1]
@@ -620,21 +654,24 @@ impl WinInput {
             }
             let mut before = hand;
             before.remove(tile);
-            let sets = deal.rules().sets - input.melds.len() as u8;
-            let mut hand_rules = HandRules::new(sets, deal.rules().special);
+            let sets = view.rules().sets - input.melds.len() as u8;
+            let mut hand_rules = HandRules::new(sets, view.rules().special);
             if let Some(w) = input.wild_rules() {
                 hand_rules = hand_rules.with_wild(w);
             }
             let wait_set = waits(&before, hand_rules);
             input.last_copy = !wait_set.is_empty() && wait_set.iter().all(|w| seen[w.index()] >= 4);
-            if won_on_discard && deal.drawable() <= 5 {
+            if won_on_discard && view.drawable() <= 5 {
                 let shown = earlier.iter().any(|d| d.tile() == tile)
-                    || Wind::ALL
-                        .iter()
-                        .any(|&s| deal.melds(s).iter().any(|m| m.count(tile) > 0));
+                    || Wind::ALL.iter().any(|&s| {
+                        view.melds(s).any(|m| {
+                            m.tile
+                                .is_some_and(|t| Meld::new(m.kind, t, m.from, 0).count(tile) > 0)
+                        })
+                    });
                 input.late_fresh_discard = !shown;
             }
         }
-        Some(input)
+        input
     }
 }

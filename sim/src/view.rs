@@ -137,6 +137,22 @@ impl<'a> View<'a> {
         self.deal.ready_declaration(seat).is_some()
     }
 
+    /// Where in the river a seat's ready declaration lies, if it declared (public: it is
+    /// made aloud with that discard). See [`Deal::ready_declaration`].
+    pub fn ready_declaration(&self, seat: Seat) -> Option<u8> {
+        self.deal.ready_declaration(seat)
+    }
+
+    /// The result the deal would end with if the viewer played `action`, a win legal for it
+    /// now, and won alone ([`Deal::win_result`]); `None` when it is not the viewer's
+    /// decision or `action` is not a legal win. What a win offered would score: the result
+    /// reads only what the table shows and the viewer's own draw.
+    pub fn win_result(&self, action: crate::action::Action) -> Option<crate::deal::DealResult> {
+        (self.deal.to_act() == Some(self.seat))
+            .then(|| self.deal.win_result(action))
+            .flatten()
+    }
+
     pub fn context(&self) -> &'a crate::deal::DealContext {
         self.deal.context()
     }

@@ -5,7 +5,7 @@ use crate::meld::{Meld, MeldKind};
 use crate::seat::SeatSet;
 use crate::tile::{Seat, Tile};
 
-use super::{ClaimOptions, Deal, DealResult, DrawSource, Outcome, Phase, WinContext};
+use super::{ClaimOptions, Deal, DrawSource, Phase, WinContext};
 
 impl Deal {
     pub(super) fn answer_rob_kong(&mut self, action: Action) {
@@ -42,17 +42,8 @@ impl Deal {
         if winners.is_empty() {
             self.complete_kong(seat, tile, concealed);
         } else {
-            let context = self.discard_win_context(winners, seat, true);
-            self.finish(
-                DealResult {
-                    outcome: Outcome::Discard,
-                    winners,
-                    payer: Some(seat),
-                    win_tile: Some(tile),
-                    context,
-                },
-                Some(seat),
-            );
+            let result = self.discard_win_result(winners, seat, tile, true);
+            self.finish(result, Some(seat));
         }
     }
 
@@ -271,17 +262,8 @@ impl Deal {
             return;
         }
         if !winners.is_empty() {
-            let context = self.discard_win_context(winners, discarder, false);
-            self.finish(
-                DealResult {
-                    outcome: Outcome::Discard,
-                    winners,
-                    payer: Some(discarder),
-                    win_tile: Some(tile),
-                    context,
-                },
-                None,
-            );
+            let result = self.discard_win_result(winners, discarder, tile, false);
+            self.finish(result, None);
             return;
         }
         let claimed = match (meld, chow) {

@@ -14,6 +14,7 @@ mod mirror;
 mod play;
 mod redeal;
 mod validate;
+mod wins;
 
 use arrayvec::ArrayVec;
 pub use facts::DiscardFacts;

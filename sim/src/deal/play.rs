@@ -5,7 +5,7 @@ use crate::meld::{Meld, MeldKind};
 use crate::seat::SeatSet;
 use crate::tile::{Seat, Tile, TileSet};
 
-use super::{Deal, DealResult, Discard, DrawSource, Outcome, Phase, Resume, WinContext};
+use super::{Deal, Discard, DrawSource, Phase, Resume};
 
 impl Deal {
     /// Applies a legal action; an illegal one is refused and the deal is unchanged.
@@ -51,16 +51,7 @@ impl Deal {
                     self.flowers[revealer] = self.flowers[revealer].without(flower);
                     self.flowers[robber] = self.flowers[robber].with(flower);
                     self.finish(
-                        DealResult {
-                            outcome: Outcome::FlowerWin,
-                            winners: SeatSet::single(robber),
-                            payer: Some(revealer),
-                            win_tile: None,
-                            context: WinContext {
-                                flower_win: true,
-                                ..WinContext::default()
-                            },
-                        },
+                        Self::robbed_flower_result(robber, revealer),
                         (self.initial_cursor < 4).then_some(self.context.dealer),
                     );
                 } else {
@@ -86,47 +77,10 @@ impl Deal {
     ) {
         match action {
             Action::SelfDrawWin => {
-                let first_turn = self.discard_counts[seat] == 0 && !self.any_meld();
-                let dealer = seat == self.context.dealer;
-                let context = WinContext {
-                    self_draw: true,
-                    kong_replacement: matches!(source, DrawSource::Kong { .. }),
-                    exposed_kong_from: match source {
-                        DrawSource::Kong { exposed_from } => exposed_from,
-                        _ => None,
-                    },
-                    flower_replacement: matches!(source, DrawSource::Flower),
-                    last_tile: self.drawable() == 0,
-                    heavenly: dealer && first_turn,
-                    earthly: !dealer && first_turn,
-                    ..WinContext::default()
-                };
-                let win_tile = drawn.or_else(|| self.hands[seat].tiles().last());
-                self.finish(
-                    DealResult {
-                        outcome: Outcome::SelfDraw,
-                        winners: SeatSet::single(seat),
-                        payer: None,
-                        win_tile,
-                        context,
-                    },
-                    Some(seat),
-                );
+                let result = self.self_draw_result(seat, source, drawn);
+                self.finish(result, Some(seat));
             }
-            Action::FlowerWin => self.finish(
-                DealResult {
-                    outcome: Outcome::FlowerWin,
-                    winners: SeatSet::single(seat),
-                    payer: None,
-                    win_tile: None,
-                    context: WinContext {
-                        self_draw: true,
-                        flower_win: true,
-                        ..WinContext::default()
-                    },
-                },
-                Some(seat),
-            ),
+            Action::FlowerWin => self.finish(Self::flower_win_result(seat), Some(seat)),
             Action::ConcealedKong(t) => self.declare_kong(seat, t, true),
             Action::AddedKong(t) => self.declare_kong(seat, t, false),
             Action::Discard(t) | Action::DiscardReady(t) => {
