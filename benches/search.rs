@@ -27,7 +27,7 @@ fn positions(variant: &Variant, count: usize) -> Vec<(Deal, ActionList)> {
                 out.push((deal.clone(), legal.clone()));
                 break;
             }
-            let a = GreedyAgent.act(&deal.view(seat), &legal);
+            let a = GreedyAgent::new().act(&deal.view(seat), &legal);
             deal.play(a).unwrap();
         }
     }

@@ -133,12 +133,13 @@ fn expected_payments(variant: &str, seed: u64, me: Seat) -> String {
     let context = drawn_context(seed);
     let mut deal = Deal::new(variant.rules(), seed, context).unwrap();
     let mut legal = ActionList::new();
+    let mut greedy = GreedyAgent::for_variant(&variant);
     while let Some(s) = deal.to_act() {
         deal.legal_actions(&mut legal);
         let a = if s == me {
             legal[legal.len() - 1]
         } else {
-            GreedyAgent.act(&deal.view(s), &legal)
+            greedy.act(&deal.view(s), &legal)
         };
         deal.play(a).unwrap();
     }

@@ -48,7 +48,7 @@ fn main() {
     // Each opponent's readiness: the share of samples in which it is ready, against the truth.
     let mut ready_ll = [0.0f64; 2];
     let mut ready_n = 0.0f64;
-    let mut greedy = GreedyAgent::new();
+    let mut greedy = GreedyAgent::for_variant(&variant);
     let mut legal = ActionList::new();
     let mut rng = rng_from_seed(7);
     for i in 0..deals {

@@ -31,7 +31,7 @@ fn main() {
     let mut belief_out = (samples > 0).then(|| create("belief"));
     let mut belief = Belief::new(BeliefModel::Play);
     let mut rng = rng_from_seed(seed ^ 0xbe11ef);
-    let mut greedy = GreedyAgent::new();
+    let mut greedy = GreedyAgent::for_variant(&variant);
     let mut legal = ActionList::new();
     let mut obs = vec![0f32; OBS_LEN];
     let mut n = 0u64;

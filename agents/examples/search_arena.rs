@@ -110,7 +110,7 @@ fn main() {
     config.belief = belief;
     let start = Instant::now();
     let tallies = across_threads(walls, threads, |w, tally: &mut Tally| {
-        let greedy = || BuiltinAgent::Greedy(GreedyAgent::new());
+        let greedy = || BuiltinAgent::Greedy(GreedyAgent::for_variant(&variant));
         let s = deal_seed(seed, w);
         let ctx = context(s);
         let mut base = [greedy(), greedy(), greedy(), greedy()];

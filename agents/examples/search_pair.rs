@@ -77,7 +77,7 @@ fn main() {
     }
     let start = Instant::now();
     let tallies = across_threads(walls, threads, |w, tally: &mut Tally| {
-        let greedy = || BuiltinAgent::Greedy(GreedyAgent::new());
+        let greedy = || BuiltinAgent::Greedy(GreedyAgent::for_variant(&variant));
         let s = deal_seed(seed, w);
         let ctx = context(s);
         let mut diff = 0.0;

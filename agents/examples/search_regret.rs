@@ -31,7 +31,7 @@ fn main() {
     let seed: u64 = a[3].parse().unwrap();
     let variant = Arc::new(Variant::builtin(a.get(4).map_or("taiwan16", String::as_str)).unwrap());
     let mut rng = rng_from_seed(seed);
-    let mut greedy = GreedyAgent::new();
+    let mut greedy = GreedyAgent::for_variant(&variant);
     let mut legal = ActionList::new();
     let mut positions = Vec::new();
     let mut i = 0u64;

@@ -75,6 +75,7 @@ fn main() {
     let deals: u64 = args.get(3).map_or(50, |s| s.parse().expect("deals"));
     let seed: u64 = args.get(4).map_or(1, |s| s.parse().expect("seed"));
     let variant = Arc::new(Variant::by_name_or_path(variant_name).expect("variant"));
+    let mut greedy = GreedyAgent::for_variant(&variant);
     let mut timed = Timed {
         inner: spec.build(&variant).expect("agent"),
         millis: Vec::new(),
@@ -92,7 +93,7 @@ fn main() {
             let action = if seat == searcher {
                 timed.act(&view, &legal)
             } else {
-                GreedyAgent.act(&view, &legal)
+                greedy.act(&view, &legal)
             };
             deal.play(action).expect("a legal action");
         }
@@ -121,6 +122,7 @@ fn rollouts(args: &[String]) {
     let deals: u64 = args.get(3).map_or(50, |s| s.parse().expect("deals"));
     let seed: u64 = args.get(4).map_or(1, |s| s.parse().expect("seed"));
     let variant = Arc::new(Variant::by_name_or_path(variant_name).expect("variant"));
+    let mut greedy = GreedyAgent::for_variant(&variant);
     let mut belief = Belief::new(BeliefModel::Play);
     let mut rng = rng_from_seed(seed);
     let mut positions = Vec::new();
@@ -138,7 +140,7 @@ fn rollouts(args: &[String]) {
                     positions.push((redealt, seat));
                 }
             }
-            let action = GreedyAgent.act(&view, &legal);
+            let action = greedy.act(&view, &legal);
             deal.play(action).expect("a legal action");
         }
     }

@@ -72,7 +72,7 @@ fn paired(
     variant: &Variant,
 ) -> Option<f64> {
     let mut base = view.redeal(fill).ok()?;
-    let mut greedy = GreedyAgent;
+    let mut greedy = GreedyAgent::for_variant(variant);
     let mut legal = ActionList::new();
     // Seats asked before this one about a discard answer as greedy would.
     while let Some(s) = base.to_act() {
@@ -364,6 +364,7 @@ fn on_search_trajectory(
     judge: &mut impl FnMut(u64, &Deal, &View<'_>, &ActionList, Action) -> Action,
 ) -> (f64, f64) {
     let mut legal = ActionList::new();
+    let mut greedy = GreedyAgent::for_variant(variant);
     let (mut sum, mut sq, mut n) = (0.0f64, 0.0f64, 0.0f64);
     let new_deal = |i| {
         let wall_seed = deal_seed(seed, i);
@@ -379,7 +380,7 @@ fn on_search_trajectory(
         // Greedy self-play of the wall: every seat's reference, played once.
         let mut greedy_deal = new_deal(i);
         while let Some(s) = greedy_deal.to_act() {
-            let action = GreedyAgent.act_in(&greedy_deal, s, &mut legal);
+            let action = greedy.act_in(&greedy_deal, s, &mut legal);
             greedy_deal.play(action).unwrap();
         }
         let reference = payments(&greedy_deal);
@@ -389,7 +390,7 @@ fn on_search_trajectory(
                 deal.legal_actions(&mut legal);
                 let action = {
                     let view = deal.view(s);
-                    let default = GreedyAgent.act(&view, &legal);
+                    let default = greedy.act(&view, &legal);
                     if s == seat && legal.len() > 1 {
                         judge(i, &deal, &view, &legal, default)
                     } else {

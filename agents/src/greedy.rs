@@ -7,6 +7,7 @@
 //! by the agent's measure.
 
 use arrayvec::ArrayVec;
+use taisim_score::Variant;
 use taisim_sim::algo;
 use taisim_sim::{Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View};
 
@@ -17,19 +18,43 @@ use crate::knowledge::{
     hand_rules, last_discards, looks_ready, safe_against, sets_needed, shown_counts, unseen_counts,
     visible_counts, Claim,
 };
+use crate::minimum::Minimum;
 
-/// Wins whenever it can; on its turn plays the discard (or kong) that leaves the lowest
+/// Wins whenever it can (but below the variant's minimum, 起胡, where it has one: see
+/// [`Minimum`]); on its turn plays the discard (or kong) that leaves the lowest
 /// shanten, breaking ties by ukeire (the unseen tiles that would lower it) and preferring a
 /// ready declaration (天聽/地聽 score tai), then a kong (an extra draw), then a plain discard;
 /// claims a discard only when the claim lowers its shanten; robs kongs and flowers always.
 /// Among candidates equal by all of that, it keeps a wild (得牌) rather than discard it.
 /// Deterministic: it draws no random numbers.
 #[derive(Clone, Debug, Default)]
-pub struct GreedyAgent;
+pub struct GreedyAgent {
+    minimum: Minimum,
+}
 
 impl GreedyAgent {
-    pub fn new() -> GreedyAgent {
-        GreedyAgent
+    /// Greedy for a variant without a minimum: every win is declared.
+    pub const fn new() -> GreedyAgent {
+        GreedyAgent {
+            minimum: Minimum::NONE,
+        }
+    }
+
+    /// Greedy for deals of `variant`: a win below its minimum is let go.
+    pub fn for_variant(variant: &Variant) -> GreedyAgent {
+        GreedyAgent {
+            minimum: Minimum::of(variant),
+        }
+    }
+
+    /// Greedy weighing the wins offered against `minimum`.
+    pub const fn with_minimum(minimum: Minimum) -> GreedyAgent {
+        GreedyAgent { minimum }
+    }
+
+    /// The minimum it weighs the wins offered against.
+    pub const fn minimum(&self) -> &Minimum {
+        &self.minimum
     }
 }
 
@@ -37,12 +62,19 @@ impl Agent for GreedyAgent {
     fn reset(&mut self, _seed: u64, _seat: Seat) {}
 
     fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
-        decide(view, &legal.iter().copied().collect(), |_| Defense::NONE)
+        decide(
+            view,
+            &legal.iter().copied().collect(),
+            &self.minimum,
+            |_| Defense::NONE,
+        )
     }
 
     /// [`Agent::act`] on the packed legal actions, which rank by kind sets without a list.
     fn act_in(&mut self, deal: &Deal, seat: Seat, _scratch: &mut ActionList) -> Action {
-        decide(&deal.view(seat), &deal.legal(), |_| Defense::NONE)
+        decide(&deal.view(seat), &deal.legal(), &self.minimum, |_| {
+            Defense::NONE
+        })
     }
 
     fn name(&self) -> &str {
@@ -66,11 +98,16 @@ impl Defense {
     };
 }
 
-/// The greedy decision: a win if offered, else the best claim or pass when answering an
-/// offer, else the best turn action against what `defense(view)` gives.
+/// The greedy decision: a win if offered (one `minimum` admits), else the best claim or pass
+/// when answering an offer, else the best turn action against what `defense(view)` gives.
 #[inline]
-fn decide(view: &View<'_>, legal: &LegalSet, defense: impl FnOnce(&View<'_>) -> Defense) -> Action {
-    if let Some(win) = winning_action(legal) {
+fn decide(
+    view: &View<'_>,
+    legal: &LegalSet,
+    minimum: &Minimum,
+    defense: impl FnOnce(&View<'_>) -> Defense,
+) -> Action {
+    if let Some(win) = minimum.winning_action(view, legal) {
         return win;
     }
     if legal.contains(Action::Pass) {
@@ -97,6 +134,7 @@ fn decide(view: &View<'_>, legal: &LegalSet, defense: impl FnOnce(&View<'_>) -> 
 pub struct DefensiveAgent {
     few_tiles: u8,
     far_shanten: i8,
+    minimum: Minimum,
 }
 
 impl DefensiveAgent {
@@ -115,6 +153,15 @@ impl DefensiveAgent {
         DefensiveAgent {
             few_tiles,
             far_shanten,
+            minimum: Minimum::NONE,
+        }
+    }
+
+    /// The agent for deals of `variant`: a win below its minimum (起胡) is let go.
+    pub fn for_variant(self, variant: &Variant) -> DefensiveAgent {
+        DefensiveAgent {
+            minimum: Minimum::of(variant),
+            ..self
         }
     }
 
@@ -176,22 +223,20 @@ impl Agent for DefensiveAgent {
     fn reset(&mut self, _seed: u64, _seat: Seat) {}
 
     fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
-        decide(view, &legal.iter().copied().collect(), |v| self.defense(v))
+        decide(view, &legal.iter().copied().collect(), &self.minimum, |v| {
+            self.defense(v)
+        })
     }
 
     fn act_in(&mut self, deal: &Deal, seat: Seat, _scratch: &mut ActionList) -> Action {
-        decide(&deal.view(seat), &deal.legal(), |v| self.defense(v))
+        decide(&deal.view(seat), &deal.legal(), &self.minimum, |v| {
+            self.defense(v)
+        })
     }
 
     fn name(&self) -> &str {
         "defensive"
     }
-}
-
-/// The first winning action offered, if any (wins come first, before the discards).
-#[inline]
-pub(crate) fn winning_action(legal: &LegalSet) -> Option<Action> {
-    legal.head().iter().copied().find(|a| a.is_win())
 }
 
 /// What a turn action leaves in the concealed hand: one tile fewer of a kind (a discard,
@@ -265,15 +310,17 @@ pub(crate) enum Ties {
 }
 
 /// Greedy's decision with its ties of least shanten broken by `tie`, its turn decisions
-/// reading their hands' facts through `memo` when given (the same decision, for less).
+/// reading their hands' facts through `memo` when given (the same decision, for less), and
+/// its wins those `minimum` admits.
 #[inline]
 pub(crate) fn decide_by(
     view: &View<'_>,
     legal: &LegalSet,
     tie: Ties,
     memo: Option<&mut HandMemo>,
+    minimum: &Minimum,
 ) -> Action {
-    if let Some(win) = winning_action(legal) {
+    if let Some(win) = minimum.winning_action(view, legal) {
         return win;
     }
     if legal.contains(Action::Pass) {

@@ -31,6 +31,7 @@ mod greedy;
 mod hand_memo;
 mod kind_head;
 pub mod knowledge;
+mod minimum;
 mod named;
 pub mod obs;
 pub mod obs_names;
@@ -52,6 +53,7 @@ pub use exec::{
 };
 pub use greedy::{DefensiveAgent, GreedyAgent};
 pub use kind_head::{KindHead, KindScratch, KIND_BLOCKS};
+pub use minimum::Minimum;
 pub use named::{
     build_agents, build_agents_with, parse_agents, AgentParseError, AgentSpec, BuiltinAgent,
     SearchSpec, KNOWN_AGENTS, SEARCH_SETTINGS,

@@ -11,6 +11,7 @@ use taisim_sim::{Action, ActionList, Deal, Seat, View};
 use crate::agent::{Agent, RandomAgent};
 use crate::exec::{BotFault, ExecAgent, ExecSettings};
 use crate::greedy::{DefensiveAgent, GreedyAgent};
+use crate::minimum::Minimum;
 use crate::policy::{Policy, PolicyAgent, PolicyError};
 use crate::search::{
     Draws, OwnPolicy, RolloutPolicy, Schedule, SearchAgent, SearchConfig, SearchDecision, Wins,
@@ -160,7 +161,9 @@ impl AgentSpec {
     /// the same walls under the same engine rules they play every deal the same whatever the
     /// table, and a comparison of two tables then only scores the same play twice. An outside
     /// bot (`exec:`) is told the variant's name in its hello and may play by it; what it does
-    /// with it taisim cannot know, so neither answer would be true of every bot.
+    /// with it taisim cannot know, so neither answer would be true of every bot. This is the
+    /// answer under a variant without a minimum (起胡); see
+    /// [`AgentSpec::responds_to_scoring_under`].
     pub const fn responds_to_scoring(&self) -> Option<bool> {
         match self {
             AgentSpec::Search(_) | AgentSpec::Value => Some(true),
@@ -170,6 +173,24 @@ impl AgentSpec {
             | AgentSpec::Trained
             | AgentSpec::Policy(_) => Some(false),
             AgentSpec::Exec(_) => None,
+        }
+    }
+
+    /// [`AgentSpec::responds_to_scoring`] under a variant that sets a minimum (起胡) when
+    /// `minimum`: greedy, defensive and the policies (which leave wins to greedy) let a win
+    /// below it go, and the table decides which wins those are, so there they respond.
+    /// Random plays by chance under any table.
+    pub const fn responds_to_scoring_under(&self, minimum: bool) -> Option<bool> {
+        match self {
+            AgentSpec::Greedy
+            | AgentSpec::Defensive
+            | AgentSpec::Trained
+            | AgentSpec::Policy(_)
+                if minimum =>
+            {
+                Some(true)
+            }
+            _ => self.responds_to_scoring(),
         }
     }
 
@@ -204,13 +225,19 @@ impl AgentSpec {
     ) -> Result<BuiltinAgent, PolicyError> {
         Ok(match self {
             AgentSpec::Random => BuiltinAgent::Random(RandomAgent::new()),
-            AgentSpec::Greedy => BuiltinAgent::Greedy(GreedyAgent::new()),
-            AgentSpec::Defensive => BuiltinAgent::Defensive(DefensiveAgent::new()),
-            AgentSpec::Value => BuiltinAgent::Value(ValueAgent::new(Arc::clone(variant))),
-            AgentSpec::Trained => BuiltinAgent::Policy(PolicyAgent::trained()?),
-            AgentSpec::Policy(path) => {
-                BuiltinAgent::Policy(PolicyAgent::new(Arc::new(Policy::load(path)?)))
+            AgentSpec::Greedy => {
+                BuiltinAgent::Greedy(GreedyAgent::with_minimum(Minimum::of_shared(variant)))
             }
+            AgentSpec::Defensive => {
+                BuiltinAgent::Defensive(DefensiveAgent::new().for_variant(variant))
+            }
+            AgentSpec::Value => BuiltinAgent::Value(ValueAgent::new(Arc::clone(variant))),
+            AgentSpec::Trained => {
+                BuiltinAgent::Policy(PolicyAgent::trained()?.for_variant(variant))
+            }
+            AgentSpec::Policy(path) => BuiltinAgent::Policy(
+                PolicyAgent::new(Arc::new(Policy::load(path)?)).for_variant(variant),
+            ),
             AgentSpec::Search(spec) => BuiltinAgent::Search(Box::new(
                 SearchAgent::new(Arc::clone(variant), spec.config())
                     .with_name(format!("search:{spec}")),

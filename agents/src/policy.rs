@@ -69,6 +69,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use safetensors::{Dtype, SafeTensorError, SafeTensors};
+use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Seat, View};
 
 use crate::agent::Agent;
@@ -748,6 +749,9 @@ pub fn trained_policy() -> Result<Arc<Policy>, PolicyError> {
 pub struct PolicyAgent {
     policy: Arc<Policy>,
     name: &'static str,
+    /// Greedy under the variant played: the decisions the policy does not make, and the
+    /// yardstick of its greedy margin.
+    greedy: GreedyAgent,
     obs: Vec<f32>,
     scratch: PolicyScratch,
 }
@@ -763,6 +767,7 @@ impl PolicyAgent {
         PolicyAgent {
             policy,
             name,
+            greedy: GreedyAgent::new(),
             obs: vec![0.0; OBS_LEN],
             scratch,
         }
@@ -776,6 +781,15 @@ impl PolicyAgent {
     pub fn policy(&self) -> &Arc<Policy> {
         &self.policy
     }
+
+    /// The agent for deals of `variant`: where the policy leaves a decision to greedy, a win
+    /// below the variant's minimum (起胡) is let go ([`GreedyAgent::for_variant`]).
+    pub fn for_variant(self, variant: &Variant) -> PolicyAgent {
+        PolicyAgent {
+            greedy: GreedyAgent::for_variant(variant),
+            ..self
+        }
+    }
 }
 
 impl Agent for PolicyAgent {
@@ -783,7 +797,7 @@ impl Agent for PolicyAgent {
 
     fn act(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
         if !self.policy.decides.covers(legal) {
-            return GreedyAgent.act(view, legal);
+            return self.greedy.act(view, legal);
         }
         encode_slice(view, &mut self.obs);
         let last = self
@@ -803,7 +817,7 @@ impl Agent for PolicyAgent {
         let greedy = self
             .policy
             .greedy_margin
-            .map(|m| (m, GreedyAgent.act(view, legal)));
+            .map(|m| (m, self.greedy.act(view, legal)));
         let mut greedy_score = f32::NEG_INFINITY;
         let mut best = (f32::NEG_INFINITY, usize::MAX, legal[0]);
         for &a in legal {

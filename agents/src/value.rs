@@ -24,8 +24,9 @@ use taisim_sim::algo::{self, Discards, HandRules};
 use taisim_sim::{Action, ActionList, Deal, Hand, LegalSet, Seat, Tile, TileSet, View, WinContext};
 
 use crate::agent::Agent;
-use crate::greedy::{choose_claim, choose_turn, winning_action};
+use crate::greedy::{choose_claim, choose_turn};
 use crate::knowledge::{hand_rules, sets_needed, unseen_counts};
+use crate::minimum::Minimum;
 
 /// Greedy with its ties of least shanten broken by the hand's expected payment under the
 /// variant's table once the hand is ready or one from ready (see the module documentation).
@@ -33,6 +34,8 @@ use crate::knowledge::{hand_rules, sets_needed, unseen_counts};
 #[derive(Clone, Debug)]
 pub struct ValueAgent {
     variant: Arc<Variant>,
+    /// The variant's minimum (起胡): a win below it is let go, as greedy lets it go.
+    minimum: Minimum,
     reach: i8,
     /// Scratch: the worths and waits worked out in the current winning context (allocated
     /// once, with the agent).
@@ -55,6 +58,7 @@ impl ValueAgent {
     /// every draw), playing greedy's move farther out.
     pub fn with_reach(variant: Arc<Variant>, reach: i8) -> ValueAgent {
         ValueAgent {
+            minimum: Minimum::of_shared(&variant),
             variant,
             reach,
             memo: Box::new(Memo::new()),
@@ -63,7 +67,7 @@ impl ValueAgent {
 
     /// The value agent's choice for the seat of `view`, from the legal actions `legal`.
     pub fn decide(&mut self, view: &View<'_>, legal: &LegalSet) -> Action {
-        if let Some(win) = winning_action(legal) {
+        if let Some(win) = self.minimum.winning_action(view, legal) {
             return win;
         }
         if legal.contains(Action::Pass) {

@@ -574,7 +574,7 @@ fn a_residual_policy_leaves_greedy_only_by_more_than_its_margin() {
             while let Some(seat) = deal.to_act() {
                 deal.legal_actions(&mut legal);
                 let view = deal.view(seat);
-                let greedy = GreedyAgent.act(&view, &legal);
+                let greedy = GreedyAgent::new().act(&view, &legal);
                 let best = expected(&deal, seat, &legal, score);
                 let s = |a: Action| match a {
                     Action::Discard(t) if deal.hand(seat).count(t) > 0 => score(t),
@@ -657,7 +657,10 @@ fn a_policy_decides_only_what_it_names() {
                 deal.legal_actions(&mut legal);
                 let view = deal.view(seat);
                 let offer = legal.contains(&Action::Pass);
-                let (greedy, own) = (GreedyAgent.act(&view, &legal), network.act(&view, &legal));
+                let (greedy, own) = (
+                    GreedyAgent::new().act(&view, &legal),
+                    network.act(&view, &legal),
+                );
                 greedy_differs += usize::from(greedy != own);
                 let network_decides = match decides {
                     Decides::All => true,

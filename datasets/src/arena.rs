@@ -335,7 +335,7 @@ fn build_side(
         Contender::Policy { policy, bytes } => Ok(Entrant {
             name: Contender::memory_name(bytes),
             in_full: None,
-            agent: BuiltinAgent::Policy(PolicyAgent::new(policy)),
+            agent: BuiltinAgent::Policy(PolicyAgent::new(policy).for_variant(variant)),
         }),
     }
 }

@@ -150,7 +150,7 @@ pub fn reasons(
         search_plays,
         best: d.best,
         default: d.default,
-        greedy: GreedyAgent.act(&view, &legal),
+        greedy: GreedyAgent::for_variant(variant).act(&view, &legal),
         determinizations: d.determinizations,
         estimates: d.estimates.to_vec(),
     })
@@ -391,11 +391,14 @@ mod tests {
                         "{name} deal {i} step {}: the agent played {played}",
                         d.step
                     );
-                    assert_eq!(d.greedy, Some(GreedyAgent.act(&view, &legal)));
+                    assert_eq!(
+                        d.greedy,
+                        Some(GreedyAgent::for_variant(&variant).act(&view, &legal))
+                    );
                     let default = if spec == tuned {
                         ValueAgent::new(Arc::clone(&variant)).act(&view, &legal)
                     } else {
-                        GreedyAgent.act(&view, &legal)
+                        GreedyAgent::for_variant(&variant).act(&view, &legal)
                     };
                     assert_eq!(d.default, Some(default));
                     let win = legal.iter().any(|a| a.is_win());

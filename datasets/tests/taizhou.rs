@@ -525,6 +525,12 @@ fn taizhou_replay_names_the_wild_and_its_stand_in() {
 /// dealer's bonus (mahjongtime-taiwanese-rules.txt:73, :116), one more unit from E to S;
 /// `taisim compare` of the run before and after shows no other difference (same outcomes,
 /// winners, tai and patterns in all 300 deals).
+///
+/// Re-pinned when greedy came to let a win below 起胡 go (2026-12-07): taiwan16-2015's rows
+/// moved in 57 of the 300 deals, exactly the deals the run before (commit c77a4a1's release
+/// binary, the same command) ended in a win below the minimum, each fined as a 詐胡; every
+/// other deal's rows, and its wins', are the same (compared row by row with pyarrow). The new
+/// run has no win below the minimum. taiwan16's and mahjongtime's did not move.
 #[test]
 fn tai_variant_runs_are_byte_identical_to_before() {
     let dir = tempfile::tempdir().unwrap();
@@ -537,9 +543,9 @@ fn tai_variant_runs_are_byte_identical_to_before() {
         ),
         (
             "taiwan16-2015",
-            "218d4037aff257b2d1b13a928506d40b2760e80feb0c456952e82da1c297017e",
-            "d3560ff8423f51b2683c29fa0d9f8ce1dd03058b7a78880bfaeab398d07c0ff1",
-            "3995fb1f03ab821536744594c0f7f9f6c56f7da0bd0682b38849c391e63546a0",
+            "d1a4e1671b9ff02ccf99b79a660aeb15001420952e2055a2c7910f24c93ecb8d",
+            "8331695105efbb0bb337b93a14e30f2228e0c05c70f4e04b273438a22debb984",
+            "978faa34eeaa9f9792c7f1100f609b057942159c15690c676bd98ebd7832d7df",
         ),
         (
             "mahjongtime",

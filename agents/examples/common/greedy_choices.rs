@@ -16,12 +16,13 @@ pub fn for_each_choice(
     mut visit: impl FnMut(u64, &Deal, &View<'_>, &ActionList, Action),
 ) {
     let mut legal = ActionList::new();
+    let mut greedy = GreedyAgent::for_variant(variant);
     for i in 0..deals {
         let mut deal = Deal::new(variant.rules(), deal_seed(seed, i), DealContext::FIRST).unwrap();
         while let Some(seat) = deal.to_act() {
             deal.legal_actions(&mut legal);
             let view = deal.view(seat);
-            let default = GreedyAgent.act(&view, &legal);
+            let default = greedy.act(&view, &legal);
             if legal.len() > 1 {
                 visit(i, &deal, &view, &legal, default);
             }

@@ -77,6 +77,7 @@ use taisim_sim::{
 use crate::agent::Agent;
 use crate::greedy::GreedyAgent;
 use crate::knowledge::{hand_rules, sets_needed};
+use crate::minimum::Minimum;
 use crate::value::ValueAgent;
 pub use belief::{Belief, BeliefModel};
 pub use true_hands::TrueHands;
@@ -86,7 +87,7 @@ pub use true_hands::TrueHands;
 /// times), but for the memo of hands that the search's rollouts share (a lone rollout meets
 /// no hand twice). Allocates nothing.
 pub fn rollout(deal: &mut Deal, seat: Seat, variant: &Variant, policy: RolloutPolicy) -> i64 {
-    Rollout::with_memo(policy, 0).finish(deal, seat, variant)
+    Rollout::with_memo(policy, 0, Minimum::of(variant)).finish(deal, seat, variant)
 }
 
 /// A source of determinizations: fills of what a seat cannot see. The search agent's own is
@@ -378,6 +379,8 @@ struct Search {
     round: Round,
     /// The searching seat's default policy when it is not greedy ([`OwnPolicy::Value`]).
     value: Option<ValueAgent>,
+    /// Greedy under the variant: the default action when `value` is not.
+    greedy: GreedyAgent,
     candidates: Candidates,
     decision: SearchDecision,
 }
@@ -392,6 +395,8 @@ impl SearchAgent {
                 Some(ValueAgent::with_reach(Arc::clone(&variant), 0)),
             ),
         };
+        let minimum = Minimum::of_shared(&variant);
+        let greedy = GreedyAgent::with_minimum(minimum.clone());
         SearchAgent {
             name: format!("search:{}", config.determinizations),
             seed: 0,
@@ -402,11 +407,12 @@ impl SearchAgent {
                 variant,
                 config,
                 helpers: (1..config.threads.clamp(1, SearchConfig::MAX_THREADS))
-                    .map(|_| Rollout::new(config.rollout, own.clone()))
+                    .map(|_| Rollout::new(config.rollout, own.clone(), minimum.clone()))
                     .collect(),
-                rollout: Rollout::new(config.rollout, own),
+                rollout: Rollout::new(config.rollout, own, minimum),
                 round: Round::default(),
                 value,
+                greedy,
                 candidates: Candidates::new(),
                 decision: SearchDecision::default(),
             },
@@ -466,7 +472,7 @@ impl Search {
         let win = legal.iter().copied().find(|a| a.is_win());
         let default = match &mut self.value {
             Some(value) => value.act(view, legal),
-            None => GreedyAgent.act(view, legal),
+            None => self.greedy.act(view, legal),
         };
         self.rollout.set_own_seat(view.seat());
         for r in &mut self.helpers {
@@ -475,9 +481,15 @@ impl Search {
         self.decision.default = Some(default);
         let chosen = match win {
             // A flower robbed while the flowers first dealt are replaced (七搶一 before the
-            // first turn) is not a decision the view can be redealt at: that win is taken.
-            Some(w) if self.config.wins == Wins::Take || !view.can_redeal() => w,
-            _ if legal.len() == 1 => default,
+            // first turn) is not a decision the view can be redealt at: that win is taken. A
+            // win below the variant's minimum (起胡) greedy lets go is never taken unsearched.
+            Some(w)
+                if (self.config.wins == Wins::Take || !view.can_redeal())
+                    && self.greedy.minimum().admits(view, w) =>
+            {
+                w
+            }
+            _ if legal.len() == 1 || !view.can_redeal() => default,
             _ => self.search(view, legal, default, sampler, rng),
         };
         self.decision.chosen = Some(chosen);

@@ -6,6 +6,7 @@ use taisim_sim::{Action, Deal, Seat};
 
 use crate::greedy::{decide_by, Ties};
 use crate::hand_memo::HandMemo;
+use crate::minimum::Minimum;
 use crate::value::ValueAgent;
 
 /// The policy every seat plays in a rollout.
@@ -29,14 +30,17 @@ pub(crate) struct Rollout {
     /// and that seat; every other seat plays the rollout policy.
     own: Option<ValueAgent>,
     own_seat: Seat,
+    /// The variant's minimum (起胡): greedy lets a win below it go, in every seat.
+    minimum: Minimum,
 }
 
 impl Rollout {
-    /// A rollout of `policy` in every seat but the searching one when `own` plays it.
-    pub(crate) fn new(policy: RolloutPolicy, own: Option<ValueAgent>) -> Rollout {
+    /// A rollout of `policy` in every seat but the searching one when `own` plays it, for
+    /// deals of a variant of minimum `minimum`.
+    pub(crate) fn new(policy: RolloutPolicy, own: Option<ValueAgent>, minimum: Minimum) -> Rollout {
         Rollout {
             own,
-            ..Rollout::with_memo(policy, HandMemo::SLOTS)
+            ..Rollout::with_memo(policy, HandMemo::SLOTS, minimum)
         }
     }
 
@@ -46,7 +50,7 @@ impl Rollout {
     }
 
     /// A rollout whose memo has `slots` entries (0: none; see [`HandMemo::new`]).
-    pub(crate) fn with_memo(policy: RolloutPolicy, slots: usize) -> Rollout {
+    pub(crate) fn with_memo(policy: RolloutPolicy, slots: usize, minimum: Minimum) -> Rollout {
         Rollout {
             ties: match policy {
                 RolloutPolicy::Greedy => Ties::Ukeire,
@@ -55,6 +59,7 @@ impl Rollout {
             memo: HandMemo::new(slots),
             own: None,
             own_seat: Seat::East,
+            minimum,
         }
     }
 
@@ -71,6 +76,7 @@ impl Rollout {
             &deal.legal(),
             self.ties,
             Some(&mut self.memo),
+            &self.minimum,
         )
     }
 

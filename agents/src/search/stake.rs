@@ -14,6 +14,8 @@ use std::sync::Mutex;
 use taisim_score::{score_deal, Variant};
 use taisim_sim::{Deal, DealContext, Seat, Wind};
 
+use crate::minimum::Minimum;
+
 use super::estimate::variance;
 use super::rollout::{Rollout, RolloutPolicy};
 
@@ -27,10 +29,11 @@ pub const STAKE_DEALS: u64 = 1000;
 const STAKE_SEED: u64 = 0x57a4_e5ee_d000_0001;
 
 /// The standard deviation of one seat's points in a deal under `variant`'s settlement, over
-/// [`STAKE_DEALS`] deals of greedy self-play (every seat's result pooled, the dealer rotating).
+/// [`STAKE_DEALS`] deals of greedy self-play (every seat's result pooled, the dealer rotating;
+/// greedy letting wins below the variant's minimum go, as it plays).
 pub fn stake(variant: &Variant) -> f64 {
     let st = variant.settlement();
-    let mut rollout = Rollout::new(RolloutPolicy::Greedy, None);
+    let mut rollout = Rollout::new(RolloutPolicy::Greedy, None, Minimum::of(variant));
     let (mut n, mut sum, mut sum_sq) = (0u32, 0.0f64, 0.0f64);
     for i in 0..STAKE_DEALS {
         let context = DealContext {
