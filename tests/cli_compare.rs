@@ -61,6 +61,29 @@ fn simulate_with(out: &Path, variant: &str, seed: &str, agents: &str, more: &[&s
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// A minimum (起胡) is part of the table greedy answers: it lets a win below it go. Two tables
+/// of the same engine rules, one with a minimum of 4, played by greedy: play differs, and the
+/// comparison says greedy responds there rather than that some declaration is wrong.
+#[test]
+fn greedy_responds_to_a_minimum() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b) = taiwan16_against(d, "minimum-4", "[tai]\nmin = 4\n", "4", "greedy");
+    let o = taisim(&["compare", &a, &b, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["same_engine_rules"], true);
+    assert_eq!(doc["a"]["responds_to_scoring"][0], false);
+    assert_eq!(doc["b"]["responds_to_scoring"][0], true);
+    assert!(
+        doc["outcome_changed"]["count"].as_u64().unwrap() > 0,
+        "{doc}"
+    );
+    let warnings = doc["warnings"].to_string();
+    assert!(!warnings.contains("declarations is wrong"), "{warnings}");
+    assert!(warnings.contains("起胡"), "{warnings}");
+}
+
 #[test]
 fn compares_two_tables_played_by_greedy_and_says_greedy_does_not_respond() {
     let dir = tempfile::tempdir().unwrap();

@@ -21,7 +21,6 @@ mod render;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use taisim_agents::AgentSpec;
 use taisim_score::{PatternId, RuleChange, Variant};
 use taisim_sim::{DealContext, Rules, Wall};
 
@@ -94,6 +93,9 @@ pub struct Side {
     pub play: Option<PlayFingerprint>,
     /// Its variant scores points (胡數 × 2^台), which `per_tai` pays for.
     pub points: bool,
+    /// Its variant sets a minimum (起胡), below which the agents that take every win let
+    /// one go: `None` where the variant could not be read.
+    pub minimum: Option<bool>,
 }
 
 impl Side {
@@ -108,12 +110,16 @@ impl Side {
     }
 
     /// Whether the agent of each seat responds to the scoring table: `None` where taisim
-    /// cannot know (an outside bot, told the variant's name).
+    /// cannot know (an outside bot, told the variant's name). Under a variant with a minimum
+    /// (起胡) the agents that take every win let a win below it go, which the table decides
+    /// ([`taisim_agents::AgentSpec::responds_to_scoring_under`]); where the variant could not be read they
+    /// are taken to ignore it, as under a variant without one.
     pub fn responds(&self) -> [Option<bool>; 4] {
+        let minimum = self.minimum.unwrap_or(false);
         self.spec
             .agents
             .each_ref()
-            .map(AgentSpec::responds_to_scoring)
+            .map(|a| a.responds_to_scoring_under(minimum))
     }
 }
 
@@ -476,7 +482,8 @@ impl Comparison {
                 }
             }
         }
-        let side = |run: &Run, wins: i128, points: bool| Side {
+        let side = |run: &Run, wins: i128, points: bool, variant: &Option<Arc<Variant>>| Side {
+            minimum: variant.as_ref().map(|v| v.min_tai() > 0),
             dir: run.dir.clone(),
             spec: run.spec().clone(),
             format: run.manifests[0].format.clone(),
@@ -495,8 +502,8 @@ impl Comparison {
         }
         let (wins_a, wins_b) = (fold.wins.den[0], fold.wins.den[1]);
         Ok(fold.finish(
-            side(&run_a, wins_a, ca.points),
-            side(&run_b, wins_b, cb.points),
+            side(&run_a, wins_a, ca.points, &variants[0]),
+            side(&run_b, wins_b, cb.points, &variants[1]),
             points,
             &variants,
         ))
@@ -539,7 +546,7 @@ impl Comparison {
             let mut parts = Vec::new();
             if !ignoring.is_empty() {
                 parts.push(format!(
-                    "{} {} not respond to the scoring table: only the seats played by an agent that responds (search, value) change how they play with it (the others change only as the deal around them does)",
+                    "{} {} not respond to the scoring table: only the seats played by an agent that responds (search, value; under a variant with a minimum, 起胡, every agent that would take a win below it) change how they play with it (the others change only as the deal around them does)",
                     ignoring.join(", "),
                     verb(&ignoring, "does", "do")
                 ));
