@@ -3,7 +3,7 @@
 //! printed as one JSON object or as a table.
 
 use taisim_agents::ExecSettings;
-use taisim_datasets::{Arena, ArenaError, ArenaReport, Contender};
+use taisim_datasets::{per_second, Arena, ArenaError, ArenaReport, Contender};
 use taisim_score::Variant;
 
 use crate::failure::{CliError, Failure};
@@ -151,29 +151,5 @@ fn print_table(r: &ArenaReport, seconds: f64, threads: usize) {
         ("deal-in rate", c.deal_in_rate, b.deal_in_rate),
     ] {
         outln!("{:<16} {:>11.2}% {:>11.2}%", name, 100.0 * x, 100.0 * y);
-    }
-}
-
-/// A rate to three significant figures at most, so that a slow agent's rate (a wall in four
-/// seconds) is not printed as 0.
-fn per_second(rate: f64) -> String {
-    match rate {
-        r if r >= 100.0 => format!("{r:.0}"),
-        r if r >= 10.0 => format!("{r:.1}"),
-        r if r >= 1.0 => format!("{r:.2}"),
-        r => format!("{r:.3}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::per_second;
-
-    #[test]
-    fn slow_rates_keep_their_figures() {
-        assert_eq!(per_second(0.274), "0.274");
-        assert_eq!(per_second(3.456), "3.46");
-        assert_eq!(per_second(45.67), "45.7");
-        assert_eq!(per_second(12345.6), "12346");
     }
 }

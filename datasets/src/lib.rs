@@ -69,7 +69,7 @@ pub use manifest::{
 };
 pub use part::{part_path, FileRecord, PartRecord};
 pub use pool::{check_threads, worker_pool, ThreadCountError, MAX_THREADS};
-pub use progress::ProgressMode;
+pub use progress::{per_second, ProgressMode};
 pub use read::{
     column, expect_run_dir, string_codes, verify_checksum, Batches, PartFile, Run, READ_BATCH_ROWS,
 };

@@ -21,6 +21,17 @@ pub enum ProgressMode {
 /// How often plain lines are printed.
 const LINE_INTERVAL: Duration = Duration::from_secs(10);
 
+/// A rate to three significant figures at most, so that a slow agent's rate (a wall of the
+/// search in four seconds) is not printed as 0.
+pub fn per_second(rate: f64) -> String {
+    match rate {
+        r if r >= 100.0 => format!("{r:.0}"),
+        r if r >= 10.0 => format!("{r:.1}"),
+        r if r >= 1.0 => format!("{r:.2}"),
+        r => format!("{r:.3}"),
+    }
+}
+
 pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     lines: Option<Mutex<Instant>>,
@@ -50,7 +61,7 @@ impl Progress {
                 .with_key(
                     "rate",
                     |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{:.0}/s", state.per_sec());
+                        let _ = write!(w, "{}/s", per_second(state.per_sec()));
                     },
                 ),
             );
@@ -97,10 +108,11 @@ impl Progress {
         // A closed or full stderr must not stop the run: the line is dropped.
         let _ = writeln!(
             std::io::stderr(),
-            "taisim: {done}/{} {} ({:.1}%), {rate:.0} {}/s, ETA {eta:.0} s",
+            "taisim: {done}/{} {} ({:.1}%), {} {}/s, ETA {eta:.0} s",
             self.total,
             self.unit,
             100.0 * done as f64 / self.total.max(1) as f64,
+            per_second(rate),
             self.unit,
         );
     }
@@ -115,5 +127,18 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::per_second;
+
+    #[test]
+    fn slow_rates_keep_their_figures() {
+        assert_eq!(per_second(0.274), "0.274");
+        assert_eq!(per_second(3.456), "3.46");
+        assert_eq!(per_second(45.67), "45.7");
+        assert_eq!(per_second(12345.6), "12346");
     }
 }

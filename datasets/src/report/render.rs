@@ -202,9 +202,12 @@ impl Report {
                 Proportion::new(self.capped_wins, self.wins),
             ),
             (
-                match self.below_minimum_fined {
-                    0 => "below the minimum (unpaid)",
-                    k if k == self.below_minimum_wins => "below the minimum (詐胡: claimant fined)",
+                // Named by what the run's wins below the minimum were paid: with none, there
+                // is nothing to say of them (the built-in agents let such a win go).
+                match (self.below_minimum_wins, self.below_minimum_fined) {
+                    (0, _) => "below the minimum (起胡)",
+                    (_, 0) => "below the minimum (unpaid)",
+                    (w, k) if k == w => "below the minimum (詐胡: claimant fined)",
                     _ => "below the minimum (unpaid or fined)",
                 },
                 Proportion::new(self.below_minimum_wins, self.wins),
