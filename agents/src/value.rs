@@ -322,11 +322,16 @@ impl Memo {
 
 /// Four times the expected payment to the winner of `input` (its hand and winning tile set):
 /// the payment of a self-draw plus those of a discard from each of the other three seats, by
-/// the variant's scoring and settlement. A hand the table cannot score pays 0.
+/// the variant's scoring and settlement. A hand the table cannot score pays 0, and so does a
+/// win below the variant's minimum (起胡): the agents let it go ([`Minimum`]), so it is never
+/// fined, and the hand plays on.
 pub fn win_worth(input: &WinInput, variant: &Variant) -> i64 {
     let me = input.seat;
     let stakes = variant.settlement();
     let settled = |input: &WinInput, scored: &taisim_score::Score| {
+        if !scored.meets_minimum {
+            return 0;
+        }
         try_settle(scored, input, variant, stakes.base, stakes.per_tai).map_or(0, |pay| pay[me])
     };
     let mut input = input.clone();

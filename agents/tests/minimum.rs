@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use taisim_agents::value::ValueAgent;
+use taisim_agents::value::{win_worth, ValueAgent};
 use taisim_agents::{Agent, BuiltinAgent, DefensiveAgent, GreedyAgent, Minimum};
 use taisim_score::{score, score_deal, Variant, WinInput};
 use taisim_sim::{deal_seed, ActionList, Deal, DealContext, Wind};
@@ -90,13 +90,15 @@ fn without_a_minimum_play_is_unchanged() {
     }
 }
 
-/// The value agent, which reads the table for its discards, lets the same wins go.
+/// The value agent, which reads the table for its discards, lets the same wins go; and it
+/// weighs a wait by what winning on it pays, so a win below the minimum, never declared, is
+/// worth nothing to it (never the fine).
 #[test]
 fn the_value_agent_lets_a_win_below_the_minimum_go() {
     let variant = Arc::new(Variant::builtin("taiwan16-2015").unwrap());
     let mut agent = ValueAgent::new(Arc::clone(&variant));
     let mut legal = ActionList::new();
-    let (mut offered, mut let_go) = (0, 0);
+    let (mut offered, mut let_go, mut worthless) = (0, 0, 0);
     for i in 0..300 {
         let mut deal = Deal::new(variant.rules(), deal_seed(73, i), context(i)).unwrap();
         while let Some(s) = deal.to_act() {
@@ -108,9 +110,14 @@ fn the_value_agent_lets_a_win_below_the_minimum_go() {
                 let below = !Minimum::of(&variant).admits(&view, win);
                 assert_eq!(a.is_win(), !below, "deal {i}");
                 let_go += u32::from(below);
+                let input = WinInput::offered(&view, win).unwrap();
+                let worth = win_worth(&input, &variant);
+                assert!(worth >= 0, "deal {i}: {win} worth {worth}");
+                worthless += u32::from(below && worth == 0);
             }
             deal.play(a).unwrap();
         }
     }
     assert!(let_go > 5 && offered > let_go, "{let_go} of {offered}");
+    assert!(worthless > 0, "no win below the minimum however it is won");
 }

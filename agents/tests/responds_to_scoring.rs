@@ -103,7 +103,7 @@ fn agents_that_declare_they_respond_play_differently_under_another_table() {
 /// zero. Measured over 40,000 walls of development seed 101: +1.06 ± 0.03 and +2.32 ± 0.13
 /// points a deal; a weighing turned the wrong way loses. Since both agents let a win below
 /// 起胡 go (2026-12-07) most of the 2015 figure is gone: `taisim arena --candidate value
-/// --baseline greedy --deals 40000 --seed 101 --variant taiwan16-2015` gives +0.285 ± 0.017
+/// --baseline greedy --deals 40000 --seed 101 --variant taiwan16-2015` gives +0.351 ± 0.016
 /// (+1.186 ± 0.021 with the build before, greedy fined for its false wins).
 #[test]
 fn the_value_agent_beats_greedy_where_the_table_pays_for_hands() {

@@ -469,7 +469,11 @@ impl Search {
         rng: Pcg64Mcg,
     ) -> Action {
         self.decision = SearchDecision::default();
-        let win = legal.iter().copied().find(|a| a.is_win());
+        // The win greedy would take: none below the variant's minimum (起胡).
+        let win = legal
+            .iter()
+            .copied()
+            .find(|&a| a.is_win() && self.greedy.minimum().admits(view, a));
         let default = match &mut self.value {
             Some(value) => value.act(view, legal),
             None => self.greedy.act(view, legal),
@@ -481,14 +485,8 @@ impl Search {
         self.decision.default = Some(default);
         let chosen = match win {
             // A flower robbed while the flowers first dealt are replaced (七搶一 before the
-            // first turn) is not a decision the view can be redealt at: that win is taken. A
-            // win below the variant's minimum (起胡) greedy lets go is never taken unsearched.
-            Some(w)
-                if (self.config.wins == Wins::Take || !view.can_redeal())
-                    && self.greedy.minimum().admits(view, w) =>
-            {
-                w
-            }
+            // first turn) is not a decision the view can be redealt at: that win is taken.
+            Some(w) if self.config.wins == Wins::Take || !view.can_redeal() => w,
             _ if legal.len() == 1 || !view.can_redeal() => default,
             _ => self.search(view, legal, default, sampler, rng),
         };
