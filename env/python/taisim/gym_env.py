@@ -45,7 +45,9 @@ class Env(NativeCopy, gym.Env):
             down (a learner plays the same game at any scale).
         base, per_tai: the points reward pays ``base + tai × per_tai``. Unset, ``per_tai`` is
             the variant's and ``base`` the variant's 底, or one tai's worth where that is 0 (as
-            in every shipped variant), so every win earns a positive reward, 0-tai wins too.
+            in every shipped variant), so every win earns a positive reward, 0-tai wins too,
+            but a win below a variant's minimum (起胡), which taiwan16-2015 fines as a false
+            win (詐胡): the action mask offers it, as the table lets a player declare it.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or
             ``"human"`` (the table is printed to stdout after every ``reset()`` and
             ``step()``, and by ``render()``, which returns None: Gymnasium's convention).
