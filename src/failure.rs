@@ -123,7 +123,9 @@ fn harness_code(e: &HarnessError) -> u8 {
         | HarnessError::Corrupt { .. }
         | HarnessError::Threads { .. }
         | HarnessError::Bot { .. }
-        | HarnessError::Engine { .. } => 1,
+        | HarnessError::Engine { .. }
+        // The command line sets no cancel flag: Ctrl-C ends the process between writes.
+        | HarnessError::Interrupted => 1,
     }
 }
 

@@ -400,6 +400,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
         bot_timeout: args.bot_timeout,
+        cancel: None,
     };
     let summary = taisim_datasets::simulate(&spec, &out, &options).map_err(|e| {
         // Resuming helps only when the machine failed (a full disk, a lost mount), not

@@ -68,6 +68,10 @@ pub enum HarnessError {
         #[source]
         source: rayon::ThreadPoolBuildError,
     },
+    /// The run was stopped from outside ([`RunOptions::cancel`](crate::RunOptions::cancel)):
+    /// the parts complete so far are recorded, and `resume` finishes the run.
+    #[error("interrupted: the parts complete so far are kept; resume the run to finish it")]
+    Interrupted,
     /// An outside player (`exec:`) failed during a deal: the deal is not written, and the
     /// parts already complete stay intact, so `--resume` finishes the run once the bot is
     /// fixed. Its standard error is kept in the run's `bots/` directory.

@@ -3,6 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -40,6 +42,11 @@ pub struct RunOptions {
     pub command: Vec<String>,
     /// Seconds an `exec:` agent may take over one decision (its default when `None`).
     pub bot_timeout: Option<f64>,
+    /// Set from another thread to stop the run (Python's Ctrl-C): each worker stops before
+    /// its next deal, the part it was playing is not written, and the run ends with
+    /// [`HarnessError::Interrupted`], its complete parts recorded for `resume`, as a run
+    /// killed between parts.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for RunOptions {
@@ -50,6 +57,7 @@ impl Default for RunOptions {
             progress: ProgressMode::Quiet,
             command: Vec::new(),
             bot_timeout: None,
+            cancel: None,
         }
     }
 }
@@ -332,7 +340,9 @@ pub fn simulate(
         pending
             .par_iter()
             .map(|(p, keep)| {
-                let (record, deals) = play_part(spec, variant, &agents, out, *p, keep, &progress)?;
+                let cancel = options.cancel.as_deref();
+                let (record, deals) =
+                    play_part(spec, variant, &agents, out, *p, keep, &progress, cancel)?;
                 journal.append(&record)?;
                 Ok((record, deals))
             })
@@ -528,7 +538,8 @@ fn check_directory(out: &Path, spec: &RunSpec, resume: bool) -> Result<(), Harne
 
 /// Plays part `p` and writes its files, but for those in `keep` (already on disk as
 /// recorded: the new bytes must be the same, and the file is left as it is); returns the
-/// part's record and the deals it holds.
+/// part's record and the deals it holds. Stops before a deal once `cancel` is set.
+#[allow(clippy::too_many_arguments)]
 fn play_part(
     spec: &RunSpec,
     variant: &Variant,
@@ -537,6 +548,7 @@ fn play_part(
     p: u64,
     keep: &[(Table, FileRecord)],
     progress: &Progress,
+    cancel: Option<&AtomicBool>,
 ) -> Result<(PartRecord, u64), HarnessError> {
     let (first, end) = spec.part_units(p);
     // The first allocation only: the columns grow as needed, so a large part size reserves
@@ -565,6 +577,9 @@ fn play_part(
     const BATCH: u64 = 256;
     let mut unreported = 0;
     for unit in first..end {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(HarnessError::Interrupted);
+        }
         deals += player.play_unit(unit, &mut tables)?;
         unreported += 1;
         if unreported == BATCH {

@@ -211,7 +211,9 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     What ``taisim simulate`` prints on stderr (parts played again, a resume that could not
     check how its parts were played, files that belong to no part) is a ``UserWarning``
     each; a run whose agents play its first deal otherwise than when it was started is not
-    resumed (``UsageError``)."""
+    resumed (``UsageError``). Ctrl-C stops the run between deals and raises
+    ``KeyboardInterrupt``; the parts complete so far are kept, and ``resume=True`` finishes
+    it."""
     who = "simulate(): "
     # A run plays at least one deal or game, as the command line's counts say.
     deals, games, seed, part_size = (

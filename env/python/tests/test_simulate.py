@@ -88,3 +88,28 @@ def test_what_a_resume_says_reaches_python_as_warnings(tmp_path):
     assert any("manifest.json records no play fingerprint" in s for s in said), said
     # Parts this taisim did not play are not vouched for in its name.
     assert "play" not in json.loads(path.read_text())
+
+
+def test_ctrl_c_stops_a_run_that_resume_finishes(tmp_path):
+    """Ctrl-C (SIGINT) during ``taisim.simulate`` raises ``KeyboardInterrupt`` once the run has
+    stopped between deals: the parts complete so far are kept (the manifest still running),
+    and ``resume=True`` finishes the run. Before, the signal waited for the whole run."""
+    import signal
+    import threading
+
+    out = tmp_path / "run"
+    args = dict(deals=100_000, part_size=1_000, seed=9, threads=1)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            taisim.simulate(out, **args)
+    finally:
+        timer.cancel()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "running"
+    kept = len(os.listdir(out / "deals"))
+    assert kept < 100, "the run went on to the end"
+    taisim.simulate(out, resume=True, **args)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["rows"]["deals"] == 100_000

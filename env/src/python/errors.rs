@@ -191,6 +191,7 @@ pub(super) fn harness(e: HarnessError) -> PyErr {
         HarnessError::Parquet { .. } | HarnessError::Engine { .. } => EngineError::new_err(message),
         HarnessError::Bot { .. } => BotError::new_err(message),
         HarnessError::Threads { .. } => PyRuntimeError::new_err(message),
+        HarnessError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err(message),
     }
 }
 

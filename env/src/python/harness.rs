@@ -1,9 +1,14 @@
 //! The harness from Python: `taisim.simulate` (seeded self-play into Parquet, as `taisim
 //! simulate`) and `taisim.arena` (the duplicate arena, as `taisim arena --json`), both the
-//! library's own, the GIL released while they run.
+//! library's own, the GIL released while they run. `simulate` answers Ctrl-C: the run stops
+//! between deals and `KeyboardInterrupt` is raised, the parts complete so far kept for
+//! `resume=True`.
 
 use pyo3::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
+use std::time::Duration;
 
 use pyo3::types::{PyBytes, PyString};
 use taisim_agents::Policy;
@@ -43,6 +48,7 @@ pub(super) fn simulate(
     label_with: Option<String>,
 ) -> PyResult<String> {
     super::config::bot_settings(bot_timeout)?; // checks it; the run's options carry the seconds
+    let cancel = Arc::new(AtomicBool::new(false));
     let shard = shard
         .map(|s| s.parse::<taisim_datasets::Shard>())
         .transpose()
@@ -81,11 +87,12 @@ pub(super) fn simulate(
         },
         command: vec!["taisim.simulate (Python)".to_string()],
         bot_timeout,
+        cancel: Some(Arc::clone(&cancel)),
     };
-    let done = py.allow_threads(|| {
+    let done = interruptible(py, &cancel, || {
         let spec = request.spec(&out, resume)?;
         taisim_datasets::simulate(&spec, &out, &options)
-    });
+    })?;
     let summary = done.map_err(errors::harness)?;
     // What `taisim simulate` says on stderr reaches Python as warnings: parts played again,
     // the run's notes (a resume that could not check how its parts were played, fewer
@@ -96,6 +103,52 @@ pub(super) fn simulate(
         PyErr::warn(py, &category, &message, 1)?;
     }
     Ok(summary.out.display().to_string())
+}
+
+/// How often a call running without the GIL looks for a signal (Ctrl-C) Python has caught.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own with the GIL released, while this thread (Python's,
+/// where signal handlers run) checks for signals every [`SIGNAL_POLL`]. When a handler
+/// raises (Ctrl-C's `KeyboardInterrupt`), `cancel` is set for the work to stop at its next
+/// check, the work is waited for, so nothing is left writing, and the handler's exception
+/// is raised in place of its result.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let mut raised = None;
+    let out = py.allow_threads(|| {
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            let worker = scope.spawn(move || {
+                let out = work();
+                // The receiver waits until the worker ends: it cannot be gone.
+                let _ = tx.send(());
+                out
+            });
+            loop {
+                match rx.recv_timeout(SIGNAL_POLL) {
+                    Err(RecvTimeoutError::Timeout) if raised.is_none() => {
+                        if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                            cancel.store(true, Ordering::Relaxed);
+                            raised = Some(e);
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    // Done, or the worker panicked (the sender dropped unsent): join says.
+                    Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            worker.join()
+        })
+    });
+    let out = out.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    match raised {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 /// `taisim.arena(candidate, baseline, deals, seed, variant, threads)`: the duplicate arena of
