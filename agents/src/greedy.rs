@@ -51,11 +51,6 @@ impl GreedyAgent {
     pub const fn with_minimum(minimum: Minimum) -> GreedyAgent {
         GreedyAgent { minimum }
     }
-
-    /// The minimum it weighs the wins offered against.
-    pub const fn minimum(&self) -> &Minimum {
-        &self.minimum
-    }
 }
 
 impl Agent for GreedyAgent {

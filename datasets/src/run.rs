@@ -336,11 +336,11 @@ pub fn simulate(
     }
     let progress = Progress::new(options.progress, shard_units, done_units, spec.unit.name());
     let start = Instant::now();
+    let cancel = options.cancel.as_deref();
     let played: Result<Vec<(PartRecord, u64)>, HarnessError> = pool.install(|| {
         pending
             .par_iter()
             .map(|(p, keep)| {
-                let cancel = options.cancel.as_deref();
                 let (record, deals) =
                     play_part(spec, variant, &agents, out, *p, keep, &progress, cancel)?;
                 journal.append(&record)?;

@@ -630,18 +630,19 @@ impl WinInput {
         if let (Some(tile), false) = (result.win_tile, flower_win) {
             // Copies the winner can see: its own tiles, every meld (another seat's concealed
             // kong lies face down), the unclaimed river.
+            // The melds the winner sees face up, every seat's.
+            let shown_melds = || {
+                Wind::ALL.into_iter().flat_map(|s| {
+                    view.melds(s)
+                        .filter_map(|m| m.tile.map(|t| Meld::new(m.kind, t, m.from, 0)))
+                })
+            };
             let mut seen = [0u8; 34];
             for t in hand.tiles() {
                 seen[t.index()] += 1;
             }
-            for s in Wind::ALL {
-                for m in view.melds(s) {
-                    if let Some(t) = m.tile {
-                        for t in Meld::new(m.kind, t, m.from, 0).tiles() {
-                            seen[t.index()] += 1;
-                        }
-                    }
-                }
+            for t in shown_melds().flat_map(Meld::tiles) {
+                seen[t.index()] += 1;
             }
             let won_on_discard = !result.context.self_draw && !result.context.robbing_kong;
             let earlier = if won_on_discard && !river.is_empty() {
@@ -663,12 +664,7 @@ impl WinInput {
             input.last_copy = !wait_set.is_empty() && wait_set.iter().all(|w| seen[w.index()] >= 4);
             if won_on_discard && view.drawable() <= 5 {
                 let shown = earlier.iter().any(|d| d.tile() == tile)
-                    || Wind::ALL.iter().any(|&s| {
-                        view.melds(s).any(|m| {
-                            m.tile
-                                .is_some_and(|t| Meld::new(m.kind, t, m.from, 0).count(tile) > 0)
-                        })
-                    });
+                    || shown_melds().any(|m| m.count(tile) > 0);
                 input.late_fresh_discard = !shown;
             }
         }

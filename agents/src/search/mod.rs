@@ -469,11 +469,8 @@ impl Search {
         rng: Pcg64Mcg,
     ) -> Action {
         self.decision = SearchDecision::default();
-        // The win greedy would take: none below the variant's minimum (起胡).
-        let win = legal
-            .iter()
-            .copied()
-            .find(|&a| a.is_win() && self.greedy.minimum().admits(view, a));
+        // Greedy and the value agent alike take the first win the variant's minimum (起胡)
+        // admits, so the default is a win exactly when there is one to take.
         let default = match &mut self.value {
             Some(value) => value.act(view, legal),
             None => self.greedy.act(view, legal),
@@ -483,12 +480,16 @@ impl Search {
             r.set_own_seat(view.seat());
         }
         self.decision.default = Some(default);
-        let chosen = match win {
-            // A flower robbed while the flowers first dealt are replaced (七搶一 before the
-            // first turn) is not a decision the view can be redealt at: that win is taken.
-            Some(w) if self.config.wins == Wins::Take || !view.can_redeal() => w,
-            _ if legal.len() == 1 || !view.can_redeal() => default,
-            _ => self.search(view, legal, default, sampler, rng),
+        // `wins=take` takes the default's win unsearched. A flower robbed while the flowers
+        // first dealt are replaced (七搶一 before the first turn) is not a decision the view
+        // can be redealt at: the default (that win) is played.
+        let unsearched = (default.is_win() && self.config.wins == Wins::Take)
+            || legal.len() == 1
+            || !view.can_redeal();
+        let chosen = if unsearched {
+            default
+        } else {
+            self.search(view, legal, default, sampler, rng)
         };
         self.decision.chosen = Some(chosen);
         chosen

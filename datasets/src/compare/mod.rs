@@ -94,8 +94,8 @@ pub struct Side {
     /// Its variant scores points (胡數 × 2^台), which `per_tai` pays for.
     pub points: bool,
     /// Its variant sets a minimum (起胡), below which the agents that take every win let
-    /// one go: `None` where the variant could not be read.
-    pub minimum: Option<bool>,
+    /// one go (false where the variant could not be read).
+    pub minimum: bool,
 }
 
 impl Side {
@@ -115,11 +115,10 @@ impl Side {
     /// ([`taisim_agents::AgentSpec::responds_to_scoring_under`]); where the variant could not be read they
     /// are taken to ignore it, as under a variant without one.
     pub fn responds(&self) -> [Option<bool>; 4] {
-        let minimum = self.minimum.unwrap_or(false);
         self.spec
             .agents
             .each_ref()
-            .map(|a| a.responds_to_scoring_under(minimum))
+            .map(|a| a.responds_to_scoring_under(self.minimum))
     }
 }
 
@@ -483,7 +482,7 @@ impl Comparison {
             }
         }
         let side = |run: &Run, wins: i128, points: bool, variant: &Option<Arc<Variant>>| Side {
-            minimum: variant.as_ref().map(|v| v.min_tai() > 0),
+            minimum: variant.as_ref().is_some_and(|v| v.min_tai() > 0),
             dir: run.dir.clone(),
             spec: run.spec().clone(),
             format: run.manifests[0].format.clone(),
