@@ -100,7 +100,10 @@ impl CliError {
                 | ArenaError::Variant(_)
                 | ArenaError::NoDeals
                 | ArenaError::Threads(_) => 2,
-                ArenaError::Pool { .. } | ArenaError::Bot { .. } | ArenaError::Wall { .. } => 1,
+                ArenaError::Pool { .. }
+                | ArenaError::Bot { .. }
+                | ArenaError::Wall { .. }
+                | ArenaError::Interrupted => 1,
             },
             CliError::Log(e) => e.exit_code(),
             CliError::Io(_) | CliError::Bot(_) | CliError::Protocol(_) | CliError::Engine(_) => 1,

@@ -3,6 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use taisim_score::Variant;
@@ -619,6 +620,14 @@ pub enum BuiltinAgent {
 }
 
 impl BuiltinAgent {
+    /// Stops a search's decisions once `flag` is set ([`SearchAgent::cancel_on`]); the
+    /// other agents decide at once anyway.
+    pub fn cancel_on(&mut self, flag: &Arc<AtomicBool>) {
+        if let BuiltinAgent::Search(a) = self {
+            a.cancel_on(Arc::clone(flag));
+        }
+    }
+
     /// What a search agent worked out at its last decision; `None` for the other agents.
     pub fn search_decision(&self) -> Option<&SearchDecision> {
         match self {

@@ -21,6 +21,7 @@
 //! made from them, do not depend on the thread count or on the order the walls finish.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -99,6 +100,9 @@ pub enum ArenaError {
         #[source]
         fault: Box<BotFault>,
     },
+    /// The match was stopped from outside ([`Arena::cancelled_by`]) before its last wall.
+    #[error("interrupted: the match stopped before all its walls were played")]
+    Interrupted,
     /// A wall the engine or the scorer rejected: a bug, reported with the wall to replay.
     #[error("wall {wall} (deal seed {seed}): {source}")]
     Wall {
@@ -138,6 +142,8 @@ pub struct Arena {
     /// The other three seats' agent when it is not the baseline ([`Arena::with_field`]).
     field: Option<Entrant>,
     variant: Arc<Variant>,
+    /// Set from outside to stop the match ([`Arena::cancelled_by`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 /// A played match: its report (what `taisim arena --json` prints) and how it ran.
@@ -194,7 +200,29 @@ impl Arena {
             baseline: build_side(Side::Baseline, baseline, &variant, bots)?,
             field: None,
             variant,
+            cancel: None,
         })
+    }
+
+    /// The same match, stopped once `flag` is set: a search side's decision under way ends at
+    /// once, every worker stops before the next table it would play, and the match ends in
+    /// [`ArenaError::Interrupted`] with nothing reported. What Ctrl-C sets in Python's
+    /// `taisim.arena`, where a match of the search runs for hours.
+    pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> Arena {
+        // A search stops its decision too, so that a table under way ends in moments even
+        // at a budget of minutes a decision; what it then plays is never reported.
+        for entrant in [
+            Some(&mut self.candidate),
+            Some(&mut self.baseline),
+            self.field.as_mut(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            entrant.agent.cancel_on(&flag);
+        }
+        self.cancel = Some(flag);
+        self
     }
 
     /// The same match with `field` in the other three seats around both the candidate and
@@ -283,6 +311,7 @@ impl Arena {
             seed,
             &pool,
             &progress,
+            self.cancel.as_deref(),
         );
         progress.finish();
         let tally = tally?;
@@ -416,14 +445,20 @@ struct Table {
 }
 
 impl Table {
-    /// Plays wall `wall` five times (eight against a field) into `tally`.
+    /// Plays wall `wall` five times (eight against a field) into `tally`, unless `cancel` is
+    /// set before one of its tables.
     fn wall(
         &mut self,
         variant: &Variant,
         seed: u64,
         wall: u64,
         tally: &mut Tally,
+        cancel: Option<&AtomicBool>,
     ) -> Result<(), ArenaError> {
+        let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        if cancelled() {
+            return Err(ArenaError::Interrupted);
+        }
         let wall_seed = deal_seed(seed, wall);
         let context = DealContext::drawn(wall_seed);
         let fail = |failure: WallFailure| match failure {
@@ -454,6 +489,9 @@ impl Table {
         };
         // The wall played with `agent` in `seat` and the field in the others.
         let mut seated = |agent: &mut BuiltinAgent, seat: Seat| {
+            if cancelled() {
+                return Err(ArenaError::Interrupted);
+            }
             let (seats, legal) = (&mut self.seats, &mut self.legal);
             play_seated(seats, agent, seat, legal, variant, wall_seed, context).map_err(fail)
         };
@@ -563,10 +601,11 @@ pub fn play_arena(
         baseline,
         field: None,
     };
-    play_walls(sides, variant, walls, seed, pool, &quiet)
+    play_walls(sides, variant, walls, seed, pool, &quiet, None)
 }
 
-/// [`play_arena`], each wall counted on `progress` when played.
+/// [`play_arena`], each wall counted on `progress` when played, stopped with
+/// [`ArenaError::Interrupted`] before any table once `cancel` is set.
 fn play_walls(
     sides: Sides<'_>,
     variant: &Variant,
@@ -574,6 +613,7 @@ fn play_walls(
     seed: u64,
     pool: &rayon::ThreadPool,
     progress: &Progress,
+    cancel: Option<&AtomicBool>,
 ) -> Result<Tally, ArenaError> {
     let chunk = walls_per_item(walls, pool.current_num_threads());
     let chunks = walls.div_ceil(chunk);
@@ -603,7 +643,7 @@ fn play_walls(
                 }
                 let mut tally = Tally::default();
                 for wall in c * chunk..((c + 1) * chunk).min(walls) {
-                    table.wall(variant, seed, wall, &mut tally)?;
+                    table.wall(variant, seed, wall, &mut tally, cancel)?;
                     progress.advance(1);
                 }
                 Ok(tally)
@@ -752,6 +792,41 @@ mod tests {
         assert_eq!((r.mean_diff, r.ci95_low, r.ci95_high), (2.0, None, None));
     }
 
+    /// A match cancelled before it starts plays nothing; one cancelled from another thread
+    /// while it runs (a billion walls of a search that takes hours a decision) stops with
+    /// [`ArenaError::Interrupted`]; a flag never set leaves the report as it was.
+    #[test]
+    fn a_cancelled_match_stops() {
+        let variant = Arc::new(Variant::builtin("taiwan16").unwrap());
+        let duel = || Arena::with_variant("value", "greedy", Arc::clone(&variant)).unwrap();
+        let early = duel().cancelled_by(Arc::new(AtomicBool::new(true)));
+        assert!(matches!(
+            early.play(10, 3, Some(2)),
+            Err(ArenaError::Interrupted)
+        ));
+
+        let flag = Arc::new(AtomicBool::new(false));
+        let unset = duel().cancelled_by(Arc::clone(&flag));
+        let plain = duel().play(30, 3, Some(2)).unwrap().report;
+        assert_eq!(unset.play(30, 3, Some(2)).unwrap().report, plain);
+
+        // A search that races every action to the end at the largest budget: hours a decision.
+        let huge = format!(
+            "search:{}:indifference=0",
+            taisim_agents::search::SearchConfig::MAX_DETERMINIZATIONS
+        );
+        let long = Arena::with_variant(&huge, "greedy", Arc::clone(&variant))
+            .unwrap()
+            .cancelled_by(Arc::clone(&flag));
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+        });
+        let got = long.play(1_000_000_000, 3, Some(2));
+        setter.join().unwrap();
+        assert!(matches!(got, Err(ArenaError::Interrupted)), "{got:?}");
+    }
+
     /// A policy given in memory plays exactly as the same policy by name, and is named by
     /// its bytes' hash; a search agent plays the same match on one thread and on two (it
     /// seeds every decision from the deal).
@@ -880,7 +955,7 @@ mod tests {
             baseline: &greedy,
             field: None,
         };
-        let tally = play_walls(sides, &variant, 21, 3, &pool, &progress).unwrap();
+        let tally = play_walls(sides, &variant, 21, 3, &pool, &progress, None).unwrap();
         assert_eq!((tally.walls, progress.done()), (21, 21));
     }
 
@@ -907,7 +982,7 @@ mod tests {
                     baseline,
                     field: Some(&f),
                 };
-                play_walls(sides, &variant, walls, 4, &pool, &quiet()).unwrap()
+                play_walls(sides, &variant, walls, 4, &pool, &quiet(), None).unwrap()
             };
             let both = against(&a, &b, WALLS);
             let a_f = play_arena(&a, &f, &variant, WALLS, 4, &pool).unwrap();

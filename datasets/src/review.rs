@@ -5,6 +5,7 @@
 //! `search:N:SETTING=VALUE`: the agent itself, deciding on the seat's view, its prior pruning
 //! included). `taisim review`, `taisim play` and the HTML page show it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use taisim_agents::protocol::action_json;
@@ -66,30 +67,51 @@ pub fn review(
     seat: Seat,
     search: SearchSpec,
 ) -> Review {
-    let out = decisions
-        .iter()
-        .filter_map(|(before, played)| {
-            let r = reasons(variant, before, seat, search)?;
-            Some(ReviewedDecision {
-                step: before.steps() + 1,
-                hand: *before.view(seat).hand(),
-                offer: before.tile_on_offer(),
-                played: *played,
-                search_plays: Some(r.search_plays),
-                best: r.best,
-                default: r.default,
-                greedy: Some(r.greedy),
-                determinizations: r.determinizations,
-                estimates: r.estimates,
-            })
-        })
-        .collect();
-    Review {
+    let never = Arc::new(AtomicBool::new(false));
+    review_cancellable(variant, deal_id, decisions, seat, search, &never)
+        .expect("a review nobody cancels completes")
+}
+
+/// [`review`], stopped once `cancel` is set (`None` then): its searches stop drawing
+/// determinizations at once, and no decision after is reviewed. What Ctrl-C sets in
+/// Python's `taisim.review`, where a review of a large budget runs for minutes.
+pub fn review_cancellable(
+    variant: &Arc<Variant>,
+    deal_id: u64,
+    decisions: &[(Deal, Action)],
+    seat: Seat,
+    search: SearchSpec,
+    cancel: &Arc<AtomicBool>,
+) -> Option<Review> {
+    let mut out = Vec::new();
+    for (before, played) in decisions {
+        let r = reasons_searched_by(variant, before, seat, search, Some(cancel));
+        // A search cut short estimated nothing worth showing: the review is dropped whole.
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let Some(r) = r else {
+            continue;
+        };
+        out.push(ReviewedDecision {
+            step: before.steps() + 1,
+            hand: *before.view(seat).hand(),
+            offer: before.tile_on_offer(),
+            played: *played,
+            search_plays: Some(r.search_plays),
+            best: r.best,
+            default: r.default,
+            greedy: Some(r.greedy),
+            determinizations: r.determinizations,
+            estimates: r.estimates,
+        });
+    }
+    Some(Review {
         deal_id,
         seat,
         search,
         decisions: out,
-    }
+    })
 }
 
 /// What the reviewing search works out at one decision (see [`reasons`]).
@@ -119,6 +141,17 @@ pub fn reasons(
     seat: Seat,
     search: SearchSpec,
 ) -> Option<Reasons> {
+    reasons_searched_by(variant, deal, seat, search, None)
+}
+
+/// [`reasons`], its searches stopped once `cancel` is set (their figures then partial).
+fn reasons_searched_by(
+    variant: &Arc<Variant>,
+    deal: &Deal,
+    seat: Seat,
+    search: SearchSpec,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Option<Reasons> {
     if deal.to_act() != Some(seat) {
         return None;
     }
@@ -133,6 +166,9 @@ pub fn reasons(
     let view = deal.view(seat);
     let searched = |config| {
         let mut agent = SearchAgent::new(Arc::clone(variant), config);
+        if let Some(flag) = cancel {
+            agent = agent.cancelled_by(Arc::clone(flag));
+        }
         agent.reset(deal.seed(), seat);
         let played = agent.act(&view, &legal);
         (played, agent)
@@ -300,7 +336,7 @@ impl Review {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use taisim_agents::search::Wins;
+    use taisim_agents::search::{SearchConfig, Wins};
     use taisim_agents::value::ValueAgent;
     use taisim_agents::{play_deal_with, BuiltinAgent};
     use taisim_sim::{deal_seed, DealContext, Wind};
@@ -328,6 +364,53 @@ mod tests {
             .build(variant)
             .unwrap();
         [g.clone(), g.clone(), g.clone(), g]
+    }
+
+    /// A review cancelled before it starts reviews nothing; one whose flag is never set is
+    /// the plain review; one cancelled while it runs (from another thread, once it is under
+    /// way) stops within the search it is running.
+    #[test]
+    fn a_cancelled_review_stops_within_its_search() {
+        let variant = Arc::new(Variant::builtin("taiwan16").unwrap());
+        let decisions = played(&variant, deal_seed(43, 0), &mut greedy_table(&variant));
+        let spec = SearchSpec::with_budget(16);
+        let set = Arc::new(AtomicBool::new(true));
+        let review_with = |flag: &Arc<AtomicBool>| {
+            review_cancellable(&variant, 0, &decisions, Seat::ALL[0], spec, flag)
+        };
+        assert_eq!(review_with(&set), None);
+        let unset = Arc::new(AtomicBool::new(false));
+        let whole = review_with(&unset).expect("nothing cancels it");
+        // Each decision as reasons gives it, searched by an agent with no flag at all.
+        let unflagged: Vec<Reasons> = decisions
+            .iter()
+            .filter_map(|(before, _)| reasons(&variant, before, Seat::ALL[0], spec))
+            .collect();
+        assert_eq!(whole.decisions.len(), unflagged.len());
+        assert!(!unflagged.is_empty());
+        for (d, r) in whole.decisions.iter().zip(&unflagged) {
+            assert_eq!((d.search_plays, d.best), (Some(r.search_plays), r.best));
+            assert_eq!(
+                (d.determinizations, &d.estimates),
+                (r.determinizations, &r.estimates)
+            );
+        }
+
+        // The largest budget with no indifference races every action to the end: a review
+        // for hours. The flag, set by another thread while it runs, stops it in its first
+        // search.
+        let huge: SearchSpec = format!("{}:indifference=0", SearchConfig::MAX_DETERMINIZATIONS)
+            .parse()
+            .unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        let reviewed = std::thread::scope(|scope| {
+            let worker = scope
+                .spawn(|| review_cancellable(&variant, 0, &decisions, Seat::ALL[0], huge, &flag));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+            worker.join().unwrap()
+        });
+        assert_eq!(reviewed, None, "the review ran to its end");
     }
 
     /// Under every shipped variant: the review covers exactly the seat's decisions with a

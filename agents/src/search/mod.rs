@@ -64,6 +64,7 @@ mod rollout;
 mod stake;
 mod true_hands;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use arrayvec::ArrayVec;
@@ -383,6 +384,8 @@ struct Search {
     greedy: GreedyAgent,
     candidates: Candidates,
     decision: SearchDecision,
+    /// Set from outside to end the decision under way ([`SearchAgent::cancelled_by`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl SearchAgent {
@@ -415,8 +418,24 @@ impl SearchAgent {
                 greedy,
                 candidates: Candidates::new(),
                 decision: SearchDecision::default(),
+                cancel: None,
             },
         }
+    }
+
+    /// The same agent, whose decisions stop drawing determinizations once `flag` is set: the
+    /// decision under way ends at its next fill, on what it has played so far (its default
+    /// when nothing beat it yet), and so does every decision after. For a caller that
+    /// discards what it decides once it sets the flag (a review stopped by Ctrl-C); a
+    /// decision with the flag never set is the same as without it.
+    pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> SearchAgent {
+        self.cancel_on(flag);
+        self
+    }
+
+    /// [`SearchAgent::cancelled_by`] on an agent in place.
+    pub fn cancel_on(&mut self, flag: Arc<AtomicBool>) {
+        self.search.cancel = Some(flag);
     }
 
     /// The agent named `name` (as its tuned name reads: `search:2048:indifference=0.05`).
@@ -461,6 +480,12 @@ impl SearchAgent {
 }
 
 impl Search {
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
     fn decide(
         &mut self,
         view: &View<'_>,
@@ -531,6 +556,9 @@ impl Search {
                     let upto = (total >> (rounds - 1 - round)).max(1).max(done);
                     self.play_round(view, default_index, sampler, &mut rng, upto - done);
                     done = upto;
+                    if self.cancelled() {
+                        break;
+                    }
                     if round + 1 < rounds {
                         halve(&mut self.candidates, default_index);
                     }
@@ -562,7 +590,7 @@ impl Search {
                         }
                     }
                     let contenders = self.candidates.iter().filter(|c| c.alive).count();
-                    if contenders <= 1 || done >= total {
+                    if contenders <= 1 || done >= total || self.cancelled() {
                         break;
                     }
                     upto = (2 * done).min(total);
@@ -702,6 +730,9 @@ impl Search {
         if self.helpers.is_empty() {
             let mut row = [0.0; MAX_CANDIDATES];
             for _ in 0..count {
+                if self.cancelled() {
+                    break;
+                }
                 let Some(fill) = sampler.sample(view, rng) else {
                     continue;
                 };
@@ -721,6 +752,7 @@ impl Search {
         let play = &play;
         let rollout = &mut self.rollout;
         let helpers = &mut self.helpers;
+        let cancel = self.cancel.as_deref();
         let mut drawn = 0;
         std::thread::scope(|scope| {
             for helper in helpers.iter_mut() {
@@ -728,6 +760,9 @@ impl Search {
                 scope.spawn(move || play.take(helper, queue, &rows));
             }
             for _ in 0..count {
+                if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    break;
+                }
                 if let Some(fill) = sampler.sample(view, rng) {
                     // The receivers live until the scope ends: a send cannot fail.
                     work.send((drawn, fill.clone())).ok();

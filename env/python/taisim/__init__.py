@@ -275,7 +275,8 @@ def review(run, deal_id, seat, *, search=None):
     ``search`` names the reviewing agent as agents are named (``"search"``, ``"search:512"``,
     ``"search:2048:own=value"``); ``None`` is plain ``search``. Another agent's name raises
     ``UsageError``, a name of no agent ``AgentError``. It searches every legal action at each
-    decision: seconds a deal at the default budget."""
+    decision: seconds a deal at the default budget. Ctrl-C stops it at once (the search under
+    way is cut short) and raises ``KeyboardInterrupt``."""
     return _json.loads(_review_json(_path_arg(run, "run"), _deal_id(deal_id), seat,
                                     search=_search_arg(search)))
 
@@ -378,7 +379,8 @@ def arena(candidate, baseline, *, deals, seed=0, variant="taiwan16", threads=Non
     name or a variant file's path; ``seed`` deals wall ``i`` from ``(seed, i)``; ``threads``
     (default: every core) does not change the result; ``bot_timeout`` is the seconds an
     ``exec:`` side may take over one decision (default 10). The GIL is released while the
-    walls are played.
+    walls are played; Ctrl-C stops the match at once (a search side's decision under way is
+    cut short, every table under way ends) and raises ``KeyboardInterrupt``.
 
     Returns a dict with the fields of ``--json``: ``candidate``, ``baseline``, ``field``
     (only with a field other than the baseline), ``variant``,

@@ -58,3 +58,32 @@ def pytest_sessionfinish(session, exitstatus):
             reporter.ensure_newline()
             reporter.write_line("\n".join(lines), red=True)
         session.exitstatus = 1
+
+
+@pytest.fixture
+def interrupted():
+    """Runs ``call`` (Python source using ``taisim``) in a fresh interpreter that sends itself
+    SIGINT (Ctrl-C) ``after`` seconds in, and returns what it printed: ``interrupted`` when
+    the call raised ``KeyboardInterrupt``. A call that does not answer the signal runs to its
+    end, which the callers make days away, so the child is killed at ``limit`` seconds and
+    the test fails there instead of hanging."""
+    import subprocess
+    import sys
+
+    def run(call, after=0.5, limit=120):
+        code = ("import os, signal, threading, taisim\n"
+                f"threading.Timer({after}, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+                "try:\n"
+                f"    {call}\n"
+                "    print('returned')\n"
+                "except KeyboardInterrupt:\n"
+                "    print('interrupted')\n")
+        try:
+            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                  timeout=limit)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{call} did not stop within {limit} s of Ctrl-C")
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    return run

@@ -166,3 +166,13 @@ def test_an_exec_bot_plays_the_arena_as_the_agent_it_serves():
         taisim.arena(f"exec:{sys.executable} -c 'print(1)'", "greedy", deals=2, bot_timeout=2)
     with pytest.raises(taisim.UsageError, match="bot_timeout"):
         taisim.arena("greedy", "greedy", deals=2, bot_timeout=0)
+
+
+@pytest.mark.parametrize("candidate", ["greedy", "search:1048576:indifference=0"])
+def test_ctrl_c_stops_a_match(interrupted, candidate):
+    """Ctrl-C during ``taisim.arena`` stops the match (a search side's decision under way,
+    then each worker before its next table) and raises ``KeyboardInterrupt``: a billion
+    walls would take days, and that search hours a decision. Before, the signal waited for
+    the whole match."""
+    call = f"taisim.arena({candidate!r}, 'greedy', deals=10**9, seed=3, threads=2)"
+    assert interrupted(call) == "interrupted"

@@ -78,6 +78,15 @@ def test_the_reviewing_search_is_plain_search_unless_named(tmp_path):
     assert [d["step"] for d in plain["decisions"]] == [d["step"] for d in tuned["decisions"]]
 
 
+def test_ctrl_c_stops_a_review(tmp_path, interrupted):
+    """Ctrl-C during ``taisim.review`` stops the search under way and raises
+    ``KeyboardInterrupt``. The review here (the largest budget, every action raced to the end)
+    would run for hours; before, the signal waited for it."""
+    run = _run(tmp_path / "run", True)
+    call = f"taisim.review({str(run)!r}, 0, 'E', search='search:1048576:indifference=0')"
+    assert interrupted(call) == "interrupted"
+
+
 def test_bad_arguments_are_named(tmp_path):
     run = _run(tmp_path / "run", True)
     with pytest.raises(taisim.UsageError, match="deal 6"):

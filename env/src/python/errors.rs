@@ -205,6 +205,7 @@ pub(super) fn arena(e: ArenaError) -> PyErr {
         ArenaError::Pool { .. } => PyRuntimeError::new_err(message),
         ArenaError::Wall { .. } => EngineError::new_err(message),
         ArenaError::Bot { .. } => BotError::new_err(message),
+        ArenaError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err(message),
     }
 }
 

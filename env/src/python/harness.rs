@@ -1,8 +1,9 @@
 //! The harness from Python: `taisim.simulate` (seeded self-play into Parquet, as `taisim
-//! simulate`) and `taisim.arena` (the duplicate arena, as `taisim arena --json`), both the
-//! library's own, the GIL released while they run. `simulate` answers Ctrl-C: the run stops
-//! between deals and `KeyboardInterrupt` is raised, the parts complete so far kept for
-//! `resume=True`.
+//! simulate`), `taisim.arena` (the duplicate arena, as `taisim arena --json`) and the run's
+//! readers, all the library's own, the GIL released while they run. The long ones answer
+//! Ctrl-C: `simulate` stops between deals, the parts complete so far kept for `resume=True`;
+//! `arena` and `review` at once (a search side stops its decision, the tables under way end
+//! in moments); each then raises `KeyboardInterrupt`.
 
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -155,7 +156,8 @@ fn interruptible<T: Send>(
 /// `taisim arena`, its report as the JSON `taisim arena --json` prints (the Python wrapper
 /// reads it into a dict). Each side is an agent's name (`str`) or a policy file's bytes
 /// (`bytes`, as `taisim.export_policy_bytes` gives them). The GIL is released while the
-/// walls are played.
+/// walls are played; Ctrl-C stops the match (a search side's decision under way, then each
+/// worker before its next table) and raises `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (candidate, baseline, *, deals, seed = 0, variant = None, threads = None, bot_timeout = None, field = None))]
 #[allow(clippy::too_many_arguments)]
@@ -187,9 +189,10 @@ pub(super) fn arena(
             .with_field(field.contender(), &bots)
             .map_err(errors::arena)?;
     }
-    let run = py
-        .allow_threads(|| duel.play(deals, seed, threads))
-        .map_err(errors::arena)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let duel = duel.cancelled_by(Arc::clone(&cancel));
+    let run =
+        interruptible(py, &cancel, || duel.play(deals, seed, threads))?.map_err(errors::arena)?;
     Ok(run.report.to_json())
 }
 
@@ -264,7 +267,7 @@ pub(super) fn replay_jsonl(
 /// decisions in a deal of a run, as `taisim review --json` prints it. `search` names the
 /// reviewing agent as agents are named (`search`, `search:N`, `search:N:SETTING=VALUE`;
 /// plain `search` when `None`); a name of another agent is a `UsageError`. The GIL is released
-/// while the searches run.
+/// while the searches run; Ctrl-C stops the search under way and raises `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (run, deal_id, seat, *, search = None))]
 pub(super) fn review_json(
@@ -274,13 +277,23 @@ pub(super) fn review_json(
     seat: &str,
     search: Option<&str>,
 ) -> PyResult<String> {
-    use taisim_datasets::review::review;
+    use taisim_datasets::review::review_cancellable;
     let seat = super::config::parse_seat(seat)?;
     let search = super::review::reviewing_spec(search)?;
-    py.allow_threads(|| {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let reviewed = interruptible(py, &cancel, || {
         let log = taisim_datasets::deal_log(&run, deal_id)?;
-        let r = review(&log.variant, log.deal_id, &log.decisions, seat, search);
-        Ok(r.to_json())
-    })
-    .map_err(errors::harness)
+        let r = review_cancellable(
+            &log.variant,
+            log.deal_id,
+            &log.decisions,
+            seat,
+            search,
+            &cancel,
+        );
+        // Only a raised signal sets the flag, and `interruptible` raises it in place of this.
+        Ok(r.map(|r| r.to_json()))
+    })?
+    .map_err(errors::harness)?;
+    reviewed.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("review interrupted"))
 }
