@@ -157,7 +157,13 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
                     .position(|&a| a == choice)
                     .expect("an agent chooses a legal action");
                 s.mirror.answered(choice);
-                writeln!(out, "{{\"id\":{}}}", ids[i])
+                // The request's step echoed: a table that checks it can tie each answer to
+                // its request.
+                let answer = match v.get("step").and_then(Value::as_u64) {
+                    Some(step) => format!("{{\"id\":{},\"step\":{step}}}", ids[i]),
+                    None => format!("{{\"id\":{}}}", ids[i]),
+                };
+                writeln!(out, "{answer}")
                     .and_then(|()| out.flush())
                     .map_err(|e| broken("writing standard output", e))?;
             }

@@ -95,6 +95,7 @@ import json, random, sys, time, os
 mode_file, count_file, fail_at = sys.argv[1], sys.argv[2], int(sys.argv[3])
 print("fault bot starting", file=sys.stderr, flush=True)
 rngs = {}
+behind = False
 for line in sys.stdin:
     msg = json.loads(line)
     t = msg["type"]
@@ -131,6 +132,20 @@ for line in sys.stdin:
             if mode == "illegal":
                 print(json.dumps({"id": len(legal) + 7}), flush=True)
                 continue
+            if mode in ("behind", "behind_step") and not behind:
+                # One second answer, sent a moment after the first: the table has already
+                # sent the next request, so the copy reads as its answer, and every answer
+                # after it is a decision late. Each is then the first legal action's id and
+                # sent a moment late too, so that none is illegal where it is read and none
+                # waits at the table before the request it is read for.
+                behind = True
+                answer = {"id": choice}
+                if mode == "behind_step":
+                    answer["step"] = msg["step"]
+                print(json.dumps(answer), flush=True)
+                time.sleep(0.05)
+                print(json.dumps(answer), flush=True)
+                continue
             if mode == "twice":
                 # Both copies in one write: the second waits at the table before the next
                 # request however the processes are timed.
@@ -138,7 +153,13 @@ for line in sys.stdin:
                 sys.stdout.write(answer + answer)
                 sys.stdout.flush()
                 continue
-        print(json.dumps({"id": choice}), flush=True)
+        answer = {"id": choice}
+        if behind:
+            answer["id"] = legal[0]["id"]
+            time.sleep(0.02)
+        if mode == "behind_step":
+            answer["step"] = msg["step"]
+        print(json.dumps(answer), flush=True)
 "#;
 
 struct FaultBot {
@@ -235,6 +256,42 @@ fn a_bot_that_answers_an_illegal_action_is_named_and_the_run_resumes() {
 #[test]
 fn a_bot_that_answers_twice_is_named_and_the_run_resumes() {
     fault_then_resume("twice", &["before it was asked", "it sent: {\"id\": "]);
+}
+
+/// A bot that answers one request twice, the copy sent a moment late, falls a decision
+/// behind: the copy is read as the next request's answer, and each answer after it as the
+/// one after its own. Its answers stay legal and none waits at the table before the request
+/// it is read for, so nothing in the deal shows it; it is caught when its input is closed at
+/// the part's end, a line left over, and the part is not written (before, the run ended with
+/// exit status 0, the bot's moves a decision out of step to the part's end).
+#[test]
+fn a_bot_that_falls_a_decision_behind_is_caught_before_its_part_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    // The 157th start is the first seat's of deal 39, the second part's last.
+    let bot = FaultBot::new("behind", 157);
+    let o = simulate(&run, &bot.agent, &["--threads", "1"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    for e in ["left a line unread", "it sent: {\"id\": ", "deal 39 (seed "] {
+        assert!(err.contains(e), "no {e:?} in: {err}");
+    }
+    assert!(run.join("deals/part-00000.parquet").is_file());
+    assert!(!run.join("deals/part-00001.parquet").exists(), "{err}");
+}
+
+/// The same bot echoing each request's `step` is caught at the copy itself.
+#[test]
+fn a_bot_that_echoes_the_step_is_caught_at_its_second_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let bot = FaultBot::new("behind_step", 97);
+    let o = simulate(&run, &bot.agent, &["--threads", "1"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("it answers decision "), "{err}");
+    assert!(err.contains("was asked (a second answer"), "{err}");
+    assert!(!run.join("deals/part-00001.parquet").exists(), "{err}");
 }
 
 /// A line before the first request is not taken as the answer to it.

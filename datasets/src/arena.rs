@@ -445,6 +445,13 @@ struct Table {
 }
 
 impl Table {
+    /// Ends the table's outside players, returning the first fault of any
+    /// ([`taisim_agents::exec::close_bots`]).
+    fn close_bots(&mut self) -> Option<BotFault> {
+        let sides = std::iter::once(&self.candidate).chain(self.baseline.as_ref());
+        taisim_agents::exec::close_bots(self.seats.iter().chain(sides))
+    }
+
     /// Plays wall `wall` five times (eight against a field) into `tally`, unless `cancel` is
     /// set before one of its tables.
     fn wall(
@@ -642,9 +649,18 @@ fn play_walls(
                     renew_bots(std::slice::from_mut(baseline), |_| BotStderr::Inherit);
                 }
                 let mut tally = Tally::default();
-                for wall in c * chunk..((c + 1) * chunk).min(walls) {
+                let last = ((c + 1) * chunk).min(walls);
+                for wall in c * chunk..last {
                     table.wall(variant, seed, wall, &mut tally, cancel)?;
                     progress.advance(1);
+                }
+                // A bot found out of step as it is closed voids the walls it played.
+                if let Some(fault) = table.close_bots() {
+                    return Err(ArenaError::Bot {
+                        wall: last - 1,
+                        seed: deal_seed(seed, last - 1),
+                        fault: Box::new(fault),
+                    });
                 }
                 Ok(tally)
             })

@@ -1,6 +1,6 @@
 //! Playing a part's units (deals or games) and turning each finished deal into rows.
 
-use taisim_agents::exec::first_fault;
+use taisim_agents::exec::{close_bots, first_fault};
 use taisim_agents::search::{SearchAgent, SearchDecision};
 use taisim_agents::{
     action_to_index, play_deal_observed, Agent, AgentSpec, BuiltinAgent, RandomAgent,
@@ -56,6 +56,8 @@ pub(crate) struct Player<'a> {
     trace: Option<Vec<u8>>,
     /// The last deal's payments, seat order E, S, W, N.
     pays: [i64; 4],
+    /// The last deal begun (its id and seed), which a bot's fault found after it is put at.
+    last_deal: (u64, u64),
 }
 
 /// The search that labels the recorded decisions (`--label-with`), one per seat so that each
@@ -151,6 +153,23 @@ impl<'a> Player<'a> {
             actions: Vec::with_capacity(if spec.log_actions { 256 } else { 0 }),
             trace: None,
             pays: [0; 4],
+            last_deal: (0, 0),
+        }
+    }
+
+    /// Ends the outside players' processes ([`close_bots`]): a fault one shows then (a line
+    /// it left unread, so its answers were out of step) is put at the last deal played.
+    pub fn close_bots(&mut self) -> Result<(), HarnessError> {
+        let Seats::Builtin(agents) = &self.seats else {
+            return Ok(());
+        };
+        match close_bots(agents.iter()) {
+            Some(fault) => Err(HarnessError::Bot {
+                deal_id: self.last_deal.0,
+                seed: self.last_deal.1,
+                fault: Box::new(fault),
+            }),
+            None => Ok(()),
         }
     }
 
@@ -222,6 +241,7 @@ impl<'a> Player<'a> {
         context: DealContext,
         tables: &mut PartTables,
     ) -> Result<DealResult, HarnessError> {
+        self.last_deal = (deal_id, seed);
         let engine = HarnessError::engine(deal_id, seed);
         let mut deal = Deal::new(self.rules, seed, context).map_err(|e| engine(e.into()))?;
         self.actions.clear();

@@ -588,6 +588,9 @@ fn play_part(
         }
     }
     progress.advance(unreported);
+    // Before anything is written: a bot's answers found out of step at its close void the
+    // part.
+    player.close_bots()?;
 
     // In the order of `Table::of_run`: the deals file last, so a part is complete exactly
     // when its deals file exists.

@@ -101,6 +101,9 @@ pub enum FaultKind {
     /// A line sent before the table asked for the decision: a second answer to an earlier
     /// request, or a line no request asked for.
     Unasked,
+    /// A line still unread once the bot's input was closed at the end of its work: it
+    /// answered no request, and every answer after it was taken for the next request's.
+    LeftOver,
     /// Reading or writing the pipes failed, or the agent was driven wrongly.
     Io(String),
 }
@@ -125,6 +128,10 @@ impl fmt::Display for FaultKind {
             FaultKind::Unasked => write!(
                 f,
                 "sent a line before it was asked for that decision (a bot answers each request once, and sends nothing else after its hello)"
+            ),
+            FaultKind::LeftOver => write!(
+                f,
+                "left a line unread when its work ended: one answer more than the requests it was sent (a second answer to a request, read as the next request's answer, puts every answer after it a decision out of step; echo each request's \"step\" in the answer to have it caught at once)"
             ),
             FaultKind::Io(e) => write!(f, "{e}"),
         }
@@ -315,6 +322,32 @@ pub fn renew_bots(agents: &mut [BuiltinAgent], stderr: impl Fn(&[usize]) -> BotS
             }
         }
     }
+}
+
+/// Ends the processes of the `exec:` agents among `agents`, each once however many seats it
+/// serves, and returns the first fault of any: one found before, or a line a bot left unread
+/// ([`FaultKind::LeftOver`]), which the deals it played cannot be trusted past. A run calls it
+/// before it writes a part its bots played; what is dropped unclosed is ended unchecked.
+pub fn close_bots<'a>(agents: impl IntoIterator<Item = &'a BuiltinAgent>) -> Option<BotFault> {
+    let mut closed: Vec<&Arc<Mutex<Session>>> = Vec::new();
+    let mut fault = None;
+    for agent in agents {
+        let BuiltinAgent::Exec(a) = agent else {
+            continue;
+        };
+        if closed.iter().any(|s| Arc::ptr_eq(s, &a.session)) {
+            continue;
+        }
+        closed.push(&a.session);
+        // Nothing panics while holding the lock; a poisoned one still holds a valid session.
+        let found = a
+            .session
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .close_checked();
+        fault = fault.or(found);
+    }
+    fault
 }
 
 /// The first fault of any of `agents`' bots.

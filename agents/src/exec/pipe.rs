@@ -56,7 +56,7 @@ impl Pipe {
         #[cfg(unix)]
         let mut cmd = {
             let mut c = Command::new("sh");
-            c.arg("-c").arg(command);
+            c.arg("-c").arg(shell_line(command).as_ref());
             c
         };
         #[cfg(not(unix))]
@@ -333,5 +333,78 @@ fn wait_for(
                 return Err(PipeError::Io(e));
             }
         }
+    }
+}
+
+/// The line the shell runs for `command`: `exec command` when it is one simple command, so
+/// that the bot's program takes the shell's place. Some shells (Debian's dash) fork for the
+/// last command of `sh -c`, and then the program is not the process taisim started: the
+/// parent-death signal (SIGKILL when taisim dies) reaches the shell alone, and the shell,
+/// still holding the bot's output open, hides its closing. A list, a pipeline, a compound
+/// command or an assignment before the command is left as written (`exec` would cut the rest
+/// of a list short, or run an assignment as a program); its process group still ends it
+/// whenever taisim lives to do so.
+#[cfg(unix)]
+fn shell_line(command: &str) -> std::borrow::Cow<'_, str> {
+    const RESERVED: [&str; 19] = [
+        "!", "{", "}", "case", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if",
+        "in", "select", "then", "time", "until", "while",
+    ];
+    let first = command.split_ascii_whitespace().next().unwrap_or("");
+    let simple = !command.contains([';', '&', '|', '(', ')', '\n', '`'])
+        && !first.is_empty()
+        && !first.contains('=')
+        && !RESERVED.contains(&first)
+        && first != "exec";
+    if simple {
+        format!("exec {command}").into()
+    } else {
+        command.into()
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_simple_command_takes_the_shells_place() {
+        let exec = [
+            "python3 bot.py",
+            "python3 \"my bot.py\" --seat S",
+            "./bot --log=bot.log",
+            "$HOME/bin/bot 2>>bot.err",
+        ];
+        for c in exec {
+            assert_eq!(shell_line(c), format!("exec {c}"), "{c}");
+        }
+        let kept = [
+            "cd bots && python3 bot.py",
+            "python3 bot.py; echo done",
+            "python3 bot.py | tee log",
+            "python3 bot.py &",
+            "PYTHONPATH=lib python3 bot.py",
+            "(cd bots; ./bot)",
+            "if true; then ./bot; fi",
+            "exec ./bot",
+            "./bot $(cat args)",
+            "./bot\n./other",
+            "   ",
+        ];
+        for c in kept {
+            assert_eq!(shell_line(c), c, "{c}");
+        }
+    }
+
+    /// The process taisim started is the bot's program itself: a program that prints its
+    /// own process id prints the child's.
+    #[test]
+    fn the_bot_is_the_process_started() {
+        let mut pipe = Pipe::spawn("sh -c 'echo $$'", &BotStderr::Null).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let line = pipe.read_line(deadline).unwrap().to_vec();
+        let pid: u32 = String::from_utf8(line).unwrap().trim().parse().unwrap();
+        assert_eq!(pid, pipe.child.id());
+        pipe.close(Duration::from_secs(2));
     }
 }

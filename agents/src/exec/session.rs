@@ -108,6 +108,38 @@ impl Session {
         }
     }
 
+    /// Ends the bot (its queued lines sent, its input closed, waited for briefly, then its
+    /// process group killed) and returns its fault: one found before, or a line it left
+    /// unread. Every line it wrote before it ended is still in the pipe, and each line
+    /// after its hello answers one request, so a line left over answered none: a second
+    /// answer that was read as the next request's, and every answer after it was a decision
+    /// out of step. A bot that keeps to the protocol leaves nothing. The session can be
+    /// started again after.
+    pub fn close_checked(&mut self) -> Option<BotFault> {
+        if let State::Running(pipe) = &mut self.state {
+            if !self.out.is_empty() {
+                let _ = pipe.send(
+                    self.out.as_bytes(),
+                    Instant::now() + Duration::from_millis(500),
+                );
+                self.out.clear();
+            }
+            pipe.close(Duration::from_secs(2));
+            match pipe.unread() {
+                Some(line) => {
+                    let line = line.to_vec();
+                    let deal = self.deals.last().map(|d| d.number);
+                    self.fail(None, deal, None, Some(&line), FaultKind::LeftOver);
+                }
+                None => {
+                    self.state = State::NotStarted;
+                    self.deals.clear();
+                }
+            }
+        }
+        self.fault().cloned()
+    }
+
     pub fn label(&self) -> String {
         format!("exec:{}", self.command)
     }
@@ -338,7 +370,7 @@ impl Session {
                     State::Running(p) => p.exit_status(Duration::from_millis(500)),
                     _ => None,
                 };
-                FaultKind::Exited(status.map(|s| s.to_string()))
+                FaultKind::Exited(status.map(exit_said))
             }
             PipeError::Io(e) => FaultKind::Io(e.to_string()),
         }
@@ -443,13 +475,28 @@ impl Session {
                 return None;
             }
         };
-        match read_answer(&line, number.unwrap_or(0), seat, legal.len()) {
+        match read_answer(&line, number.unwrap_or(0), seat, step, legal.len()) {
             Ok(id) => Some(id),
             Err(kind) => {
                 self.fail(Some(seat), number, Some(step), Some(&line), kind);
                 None
             }
         }
+    }
+}
+
+/// A bot's exit status as a fault says it: with what the shell's own codes for a command
+/// it could not run mean (POSIX 2.8.2), since the shell's message went to the bot's standard
+/// error, which may be a file.
+fn exit_said(status: std::process::ExitStatus) -> String {
+    match status.code() {
+        Some(127) if cfg!(unix) => format!("{status}: the shell found no such command"),
+        Some(126) if cfg!(unix) => {
+            format!(
+                "{status}: the shell found the command but could not run it (is it executable?)"
+            )
+        }
+        _ => status.to_string(),
     }
 }
 
@@ -490,9 +537,15 @@ fn read_hello(line: &[u8]) -> Result<String, String> {
     }
 }
 
-/// Reads an answer to decision `step`: `{"id": N}`, with `"deal"` and `"seat"` checked when
-/// given.
-fn read_answer(line: &[u8], deal: u64, seat: Seat, legal: usize) -> Result<usize, FaultKind> {
+/// Reads an answer to decision `step`: `{"id": N}`, with `"deal"`, `"seat"` and `"step"`
+/// checked when given.
+fn read_answer(
+    line: &[u8],
+    deal: u64,
+    seat: Seat,
+    step: u16,
+    legal: usize,
+) -> Result<usize, FaultKind> {
     let v: Value = serde_json::from_slice(line).map_err(|e| FaultKind::NotJson(e.to_string()))?;
     let o = v.as_object().ok_or_else(|| {
         FaultKind::BadAnswer("an answer is a JSON object such as {\"id\": 3}".into())
@@ -511,6 +564,16 @@ fn read_answer(line: &[u8], deal: u64, seat: Seat, legal: usize) -> Result<usize
             )));
         }
     }
+    // The one field that ties an answer to its request: a bot that echoes it cannot fall a
+    // decision behind unnoticed (a second answer sent just after the first would otherwise
+    // be taken for the next request's).
+    if let Some(k) = o.get("step") {
+        if k.as_u64() != Some(u64::from(step)) {
+            return Err(FaultKind::BadAnswer(format!(
+                "it answers decision {k}, but decision {step} was asked (a second answer to an earlier request puts every later one out of step)"
+            )));
+        }
+    }
     let id = o.get("id").ok_or_else(|| {
         FaultKind::BadAnswer("the answer has no \"id\" (the id of one of the legal actions)".into())
     })?;
@@ -520,6 +583,11 @@ fn read_answer(line: &[u8], deal: u64, seat: Seat, legal: usize) -> Result<usize
         // is out of range would send the bot's author looking at the wrong thing.
         _ if !id.is_number() => Err(FaultKind::BadAnswer(format!(
             "its \"id\" is {id}, not a number: an id is a whole number, one of the legal actions' (0 to {})",
+            legal - 1
+        ))),
+        // -1 or 1.0: a number, but no id at all.
+        _ if id.as_u64().is_none() => Err(FaultKind::BadAnswer(format!(
+            "its \"id\" is {id}, not a whole number from 0: an id is one of the legal actions' (0 to {})",
             legal - 1
         ))),
         _ => Err(FaultKind::Illegal(format!(
@@ -535,17 +603,47 @@ mod tests {
 
     /// Every answer a bot may send to deal 4, seat S, with 3 legal actions: what it is read
     /// as, or the kind of fault and a word of its message.
+    /// A line left in the pipe once the bot's input is closed answered no request: a fault
+    /// at the close; a bot that left nothing closes cleanly and can be started again.
+    #[cfg(unix)]
+    #[test]
+    fn a_line_left_unread_is_a_fault_at_the_close() {
+        let variant = Arc::new(Variant::builtin("taiwan16").unwrap());
+        let settings = ExecSettings {
+            stderr: super::super::BotStderr::Null,
+            ..ExecSettings::default()
+        };
+        let hello = r#"echo '{"type":"hello","protocol":1,"name":"x"}'"#;
+        let bot = |rest: &str| {
+            let command = format!("{hello}; {rest}cat >/dev/null");
+            Session::new(command, Arc::clone(&variant), settings.clone())
+        };
+        let mut clean = bot("");
+        assert!(clean.ensure_running());
+        assert_eq!(clean.close_checked(), None);
+        assert!(clean.ensure_running(), "started again after a clean close");
+        assert_eq!(clean.close_checked(), None);
+
+        let mut left = bot(r#"echo '{"id": 0}'; "#);
+        assert!(left.ensure_running());
+        let fault = left.close_checked().expect("a line was left");
+        assert_eq!(fault.kind, FaultKind::LeftOver);
+        assert_eq!(fault.sent.as_deref(), Some(r#"{"id": 0}"#));
+        assert!(fault.to_string().contains("left a line unread"), "{fault}");
+    }
+
     #[test]
     fn answers_are_read_or_refused_by_name() {
         let ok: &[(&str, usize)] = &[
             (r#"{"id":0}"#, 0),
             (r#"{"id": 2}"#, 2),
             (r#"{"id":1,"deal":4,"seat":"S"}"#, 1),
+            (r#"{"id":1,"deal":4,"seat":"S","step":3}"#, 1),
             (r#"{"seat":"S","id":2,"why":"a note, ignored"}"#, 2),
         ];
         for (line, want) in ok {
             assert_eq!(
-                read_answer(line.as_bytes(), 4, Seat::South, 3),
+                read_answer(line.as_bytes(), 4, Seat::South, 3, 3),
                 Ok(*want),
                 "{line}"
             );
@@ -557,17 +655,22 @@ mod tests {
             ("[3]", "JSON object"),
             (r#"{"action":"pass"}"#, "no \"id\""),
             (r#"{"id":3}"#, "ids 0 to 2"),
-            (r#"{"id":-1}"#, "not the id"),
-            (r#"{"id":1.0}"#, "not the id"),
+            (r#"{"id":-1}"#, "-1, not a whole number from 0"),
+            (r#"{"id":1.0}"#, "1.0, not a whole number from 0"),
             (r#"{"id":"1"}"#, "\"1\", not a number"),
             (r#"{"id":null}"#, "null, not a number"),
             (r#"{"id":18446744073709551615}"#, "not the id"),
             (r#"{"id":1,"deal":5}"#, "answers deal 5"),
             (r#"{"id":1,"deal":"4"}"#, "answers deal"),
             (r#"{"id":1,"seat":"W"}"#, "for seat \"W\""),
+            (
+                r#"{"id":1,"step":2}"#,
+                "answers decision 2, but decision 3 was asked",
+            ),
+            (r#"{"id":1,"step":"3"}"#, "answers decision \"3\""),
         ];
         for (line, want) in bad {
-            let e = read_answer(line.as_bytes(), 4, Seat::South, 3).unwrap_err();
+            let e = read_answer(line.as_bytes(), 4, Seat::South, 3, 3).unwrap_err();
             assert!(e.to_string().contains(want), "{line}: {e}");
         }
     }
