@@ -352,8 +352,10 @@ fn ask(input: &mut impl BufRead, legal: &ActionList) -> Result<Option<usize>, Fa
     loop {
         out!("choose [0-{}, or an action as listed]: ", legal.len() - 1);
         let _ = std::io::Write::flush(&mut crate::output::Stdout);
-        let mut line = String::new();
-        match input.read_line(&mut line) {
+        // Bytes, not text: a stray byte that is not UTF-8 (a terminal set to Latin-1) is
+        // answered like any other typing the table cannot read, not by ending the deal.
+        let mut bytes = Vec::new();
+        match input.read_until(b'\n', &mut bytes) {
             Ok(0) => return Ok(None),
             Ok(_) => {}
             Err(e) => {
@@ -362,6 +364,13 @@ fn ask(input: &mut impl BufRead, legal: &ActionList) -> Result<Option<usize>, Fa
                 ))))
             }
         }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            outln!(
+                "  {:?} is not text this table can read (UTF-8)",
+                String::from_utf8_lossy(&bytes).trim()
+            );
+            continue;
+        };
         match choice(line.trim(), legal) {
             Ok(i) => return Ok(Some(i)),
             Err(why) => outln!("  {why}"),
@@ -418,6 +427,19 @@ fn choice(typed: &str, legal: &ActionList) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Typing that is not UTF-8 is asked again, as other unreadable typing is, rather than
+    /// ending the deal; the end of input leaves it unfinished.
+    #[test]
+    fn bytes_that_are_not_text_are_asked_again() {
+        let t = |s: &str| parse_tile(s).unwrap();
+        let legal: ActionList = [Action::Discard(t("5m")), Action::Discard(t("C"))]
+            .into_iter()
+            .collect();
+        let mut typed = std::io::Cursor::new(b"\xe9\n\xff\xfe1\n1\n".to_vec());
+        assert_eq!(ask(&mut typed, &legal).ok(), Some(Some(1)));
+        assert_eq!(ask(&mut typed, &legal).ok(), Some(None));
+    }
 
     /// What a person may type at a prompt, and the action each picks (`None`: asked again).
     #[test]
