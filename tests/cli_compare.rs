@@ -82,6 +82,12 @@ fn greedy_responds_to_a_minimum() {
     let warnings = doc["warnings"].to_string();
     assert!(!warnings.contains("declarations is wrong"), "{warnings}");
     assert!(warnings.contains("起胡"), "{warnings}");
+    // Greedy responds in B: only A's greedy is said not to.
+    assert!(
+        warnings.contains("greedy in A does not respond"),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("greedy does not respond"), "{warnings}");
 }
 
 #[test]

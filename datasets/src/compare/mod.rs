@@ -515,17 +515,31 @@ impl Comparison {
     /// rules and the agents are the same, and no deal's result says otherwise.
     fn response_warning(&self, agents_differ: bool) -> Option<String> {
         let (ra, rb) = (self.a.responds(), self.b.responds());
-        // The agents of both runs whose response is `want`, each named once.
+        let responses: Vec<(&str, String, Option<bool>)> = [("A", &self.a, ra), ("B", &self.b, rb)]
+            .into_iter()
+            .flat_map(|(run, side, r)| {
+                side.spec
+                    .agents
+                    .iter()
+                    .zip(r)
+                    .map(move |(a, r)| (run, a.to_string(), r))
+            })
+            .collect();
+        // The agents of both runs whose response is `want`, each named once. An agent that
+        // responds in one run and not in the other (greedy, where only one variant sets a
+        // minimum) is named with its run.
         let named = |want: Option<bool>| -> Vec<String> {
-            let mut names: Vec<String> = self
-                .a
-                .spec
-                .agents
+            let mut names: Vec<String> = responses
                 .iter()
-                .zip(ra)
-                .chain(self.b.spec.agents.iter().zip(rb))
-                .filter(|(_, r)| *r == want)
-                .map(|(a, _)| a.to_string())
+                .filter(|(_, _, r)| *r == want)
+                .map(|(run, name, _)| {
+                    let mixed = responses.iter().any(|(_, n, r)| n == name && *r != want);
+                    if mixed {
+                        format!("{name} in {run}")
+                    } else {
+                        name.clone()
+                    }
+                })
                 .collect();
             names.sort();
             names.dedup();
