@@ -242,13 +242,10 @@ pub(crate) fn parse_stake(s: &str) -> Result<i64, String> {
         .map_err(|_| format!("{s:?} is not a stake: expected a whole number of points, as in 5"))
 }
 
-/// `--bot-timeout`: seconds, more than 0 and at most a day.
+/// `--bot-timeout`: seconds, a millisecond to a day.
 pub fn parse_bot_timeout(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
-        Ok(_) => Err(format!(
-            "a bot timeout is more than 0 and at most 86400 seconds; got {s}"
-        )),
+        Ok(x) => taisim_agents::ExecSettings::checked_timeout(x).map(|_| x),
         Err(_) => Err(format!(
             "a bot timeout is a number of seconds, as in 2.5; got {s:?}"
         )),

@@ -349,7 +349,7 @@ fn bad_bot_arguments_exit_2() {
     let o = taisim(&["simulate", "--agents", "exec:", "--deals", "1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("needs a command"), "{}", stderr(&o));
-    for bad in ["0", "-1", "x", "1e9"] {
+    for bad in ["0", "-1", "x", "1e9", "1e-12", "NaN"] {
         let o = taisim(&[
             "simulate",
             "--agents",

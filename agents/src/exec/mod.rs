@@ -58,6 +58,26 @@ impl ExecSettings {
     /// seconds).
     pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(60);
 
+    /// The shortest per-decision timeout, in seconds: a millisecond. Less is no time to
+    /// answer in, and a fault would report it as "0 s".
+    pub const MIN_TIMEOUT_SECONDS: f64 = 0.001;
+    /// The longest, in seconds: a day.
+    pub const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
+
+    /// `seconds` as a per-decision timeout, or why it cannot be one (the CLI's
+    /// `--bot-timeout` and Python's `bot_timeout` alike).
+    pub fn checked_timeout(seconds: f64) -> Result<ExecSettings, String> {
+        if (Self::MIN_TIMEOUT_SECONDS..=Self::MAX_TIMEOUT_SECONDS).contains(&seconds) {
+            Ok(ExecSettings::with_timeout(seconds))
+        } else {
+            Err(format!(
+                "a bot timeout is {} to {} seconds; got {seconds}",
+                Self::MIN_TIMEOUT_SECONDS,
+                Self::MAX_TIMEOUT_SECONDS
+            ))
+        }
+    }
+
     /// The defaults with a per-decision timeout of `seconds` (the start-up timeout is never
     /// shorter).
     pub fn with_timeout(seconds: f64) -> ExecSettings {

@@ -71,6 +71,8 @@ def test_a_failing_bot_raises_runtime_error_naming_it():
         envs.review(search="search:4")
     with pytest.raises(taisim.UsageError, match="bot_timeout"):
         taisim.Env(opponents="greedy", bot_timeout=0)
+    with pytest.raises(taisim.UsageError, match="0.001 to 86400 seconds"):
+        taisim.Env(opponents="greedy", bot_timeout=1e-12)
 
 
 HANGING_BOT = """

@@ -85,10 +85,8 @@ pub(super) fn env_config(
 pub(super) fn bot_settings(bot_timeout: Option<f64>) -> PyResult<taisim_agents::ExecSettings> {
     match bot_timeout {
         None => Ok(taisim_agents::ExecSettings::default()),
-        Some(s) if s > 0.0 && s <= 86_400.0 => Ok(taisim_agents::ExecSettings::with_timeout(s)),
-        Some(s) => Err(errors::usage(format!(
-            "bot_timeout is more than 0 and at most 86400 seconds, got {s}"
-        ))),
+        Some(s) => taisim_agents::ExecSettings::checked_timeout(s)
+            .map_err(|why| errors::usage(format!("bot_timeout: {why}"))),
     }
 }
 
