@@ -334,8 +334,8 @@ fn each_variant_error_kind_names_file_key_and_line() {
         ),
         (
             good.replace("reserve = 16", "reserve = 100"),
-            "rules",
-            "[rules]",
+            "rules.reserve",
+            "reserve = 100",
             |k| matches!(k, VariantErrorKind::Rules(_)),
         ),
         (
@@ -513,13 +513,14 @@ fn a_procedure_left_out_follows_flowers_and_sets() {
         default.rules().procedure,
         taisim_sim::TableProcedure::TAIWAN16
     );
-    // A key given is kept: flowers off with a wall of flowers is refused, naming [rules].
+    // A key given is kept: flowers off with a wall of flowers is refused, naming flowers.
     let e = Variant::from_toml_str(
         &file("flowers = false\nflower_wins = false\nprocedure = { tiles = \"with_flowers\" }"),
         "bad.toml",
     )
     .unwrap_err();
-    assert_eq!(e.key, "rules", "{e}");
+    assert_eq!(e.key, "rules.flowers", "{e}");
+    assert_eq!(e.line, Some(4), "{e}");
     assert!(matches!(e.kind, VariantErrorKind::Rules(_)), "{e}");
     // And the variant written back reads back the same.
     let back = Variant::from_toml_str(&short.to_toml(), "back.toml").unwrap();

@@ -233,7 +233,7 @@ fn malformed_variant_files_name_file_line_and_problem() {
         // Engine rules that cannot work.
         (
             good.replace("reserve = 16", "reserve = 100"),
-            "[rules]".into(),
+            "rules.reserve: a reserve of 100 tiles".into(),
         ),
     ];
     for (text, needle) in cases {

@@ -529,3 +529,55 @@ fn rule_changes_name_each_engine_rule_that_differs() {
     .unwrap();
     assert!(base.rule_changes(&patterns_only).is_empty());
 }
+
+/// An engine rule that `[rules]` breaks is named by its key at the key's own line, as the
+/// errors of `[settlement]` and `[tai]` are, not at the `[rules]` header: in a file that
+/// extends another and in a whole file.
+#[test]
+fn rules_errors_name_the_key_at_its_own_line() {
+    let extending = |rules: &str| {
+        format!("extends = \"taiwan16\"\nname = \"x\"\n[rules]\nmissed_win = true\n\n\n{rules}\n")
+    };
+    // (the file; the key, its line and the message's opening).
+    let cases = [
+        (
+            extending("sets = 9"),
+            "rules.sets",
+            7,
+            "x.toml:7: rules.sets: sets must be 1 to 5",
+        ),
+        (
+            extending("reserve = 200"),
+            "rules.reserve",
+            7,
+            "x.toml:7: rules.reserve: a reserve of 200 tiles",
+        ),
+        (
+            TAIWAN16.replace("sets = 5", "sets = 9"),
+            "rules.sets",
+            10,
+            "x.toml:10: rules.sets: sets must be 1 to 5",
+        ),
+        // A check of two keys, both in the file: the key its message is about.
+        (
+            TAIWAN16
+                .replace("sets = 5", "sets = 4")
+                .replace("eight_pairs = false", "eight_pairs = true"),
+            "rules.eight_pairs",
+            19,
+            "x.toml:19: rules.eight_pairs: the special hands",
+        ),
+        (
+            TAIWAN16.replace("flowers = true", "flowers = false"),
+            "rules.flower_wins",
+            18,
+            "x.toml:18: rules.flower_wins: flower wins",
+        ),
+    ];
+    for (text, key, line, opening) in cases {
+        let e = Variant::from_toml_str(&text, "x.toml").unwrap_err();
+        assert!(matches!(e.kind, VariantErrorKind::Rules(_)), "{e}");
+        assert_eq!((e.key.as_str(), e.line), (key, Some(line)), "{e}");
+        assert!(e.to_string().starts_with(opening), "{e}");
+    }
+}

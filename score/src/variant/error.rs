@@ -201,7 +201,7 @@ impl fmt::Display for VariantErrorKind {
                 echo(name),
                 super::Insurance::NAMES.join(", ")
             ),
-            Rules(e) => write!(f, "[rules]: {e}"),
+            Rules(e) => write!(f, "{e}"),
             Incompatible(why) => f.write_str(why),
             Partial(missing) => {
                 let named: Vec<String> = missing
@@ -263,7 +263,6 @@ impl fmt::Display for VariantError {
         let names_key = matches!(
             self.kind,
             VariantErrorKind::Syntax(_)
-                | VariantErrorKind::Rules(_)
                 | VariantErrorKind::UnknownKey { .. }
                 | VariantErrorKind::UnknownPattern(_)
                 | VariantErrorKind::UnknownExclusion { .. }

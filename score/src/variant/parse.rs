@@ -13,7 +13,7 @@ use toml::Spanned;
 use super::error::{VariantError, VariantErrorKind};
 use super::{bounds, PatternRule, ScoringModel, SettlementModel, SettlementRules, Variant};
 use crate::pattern::PatternId;
-use taisim_sim::{Rules, TableProcedure};
+use taisim_sim::{Rules, RulesError, TableProcedure};
 
 /// A variant file as written: what [`Variant::to_toml`] serializes.
 #[derive(Serialize)]
@@ -405,7 +405,22 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
     };
     imply_procedure(&mut rules, text);
     if let Err(e) = rules.validate() {
-        return Err(err(VariantErrorKind::Rules(e), "rules", rules_span));
+        // The line of the first key the check read that the file writes: a `[rules]` table
+        // of twenty keys, named by its header, leaves the reader to find the one meant.
+        let keys = rules_keys(&e, &rules);
+        let written = keys.iter().find_map(|key| {
+            let parts: Vec<&str> = key.split('.').collect();
+            Some((*key, path_line(text, &parts)?))
+        });
+        return Err(match written {
+            Some((key, line)) => VariantError {
+                origin: origin.to_string(),
+                key: key.to_string(),
+                line: Some(line),
+                kind: VariantErrorKind::Rules(e),
+            },
+            None => err(VariantErrorKind::Rules(e), keys[0], rules_span),
+        });
     }
 
     let tai = raw.tai.unwrap_or_default();
@@ -605,6 +620,43 @@ fn scoring_conflict(v: &Variant) -> Option<(String, &'static str)> {
         ));
     }
     None
+}
+
+/// The keys of a variant file an engine rules check read, as dotted paths: the key its
+/// message is about first, then the others whose values it compared (a dealing that does not
+/// fit the hand reads `sets` too), each only where it took part.
+fn rules_keys(e: &RulesError, rules: &Rules) -> Vec<&'static str> {
+    use RulesError::*;
+    match e {
+        Sets(_) => vec!["rules.sets"],
+        Reserve { .. } => vec![
+            "rules.reserve",
+            "rules.sets",
+            "rules.flowers",
+            "rules.procedure.tiles",
+            "rules.procedure.setup.wild_indicator",
+        ],
+        FlowerWinsWithoutFlowers => vec!["rules.flower_wins", "rules.flowers"],
+        SpecialHandsNeedSixteen => {
+            let special = [
+                ("rules.eight_pairs", rules.special.eight_pairs),
+                ("rules.thirteen_orphans", rules.special.thirteen_orphans),
+            ];
+            let mut keys: Vec<&str> = special
+                .iter()
+                .filter(|(_, on)| *on)
+                .map(|(k, _)| *k)
+                .collect();
+            keys.push("rules.sets");
+            keys
+        }
+        TilesDisagreeWithFlowers { .. } => vec!["rules.flowers", "rules.procedure.tiles"],
+        FlowersWithoutReplacement | ReplacementWithoutFlowers => {
+            vec!["rules.flowers", "rules.procedure.setup.flower_replacement"]
+        }
+        WildIndicatorWithFlowers => vec!["rules.procedure.setup.wild_indicator", "rules.flowers"],
+        Dealing { .. } => vec!["rules.procedure.dealing", "rules.sets"],
+    }
 }
 
 /// `value` within `min..=max`, or why not.
