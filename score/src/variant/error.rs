@@ -23,7 +23,10 @@ pub struct VariantError {
     pub kind: VariantErrorKind,
 }
 
-/// Every reason a variant is refused.
+/// Every reason a variant is refused. No reason holds more than 40 bytes (a slice or a
+/// `&'static str` where a second `String` would do), so that a [`VariantError`], which
+/// every crate's error and every `Result` of a variant carries, stays below the 128 bytes
+/// clippy's `result_large_err` allows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantErrorKind {
     /// The file could not be read: the I/O error's kind (`InvalidInput` for a path that is
@@ -48,11 +51,17 @@ pub enum VariantErrorKind {
     /// A key no table of a variant takes (`flower` in `[rules]`, a table `[pattern]`, `tia`
     /// in a pattern's table): its dotted path (`rules.flower`, `pattern`,
     /// `patterns.concealed_hand.tia`) and the keys its table does take.
-    UnknownKey { path: String, expected: Vec<String> },
+    UnknownKey {
+        path: String,
+        expected: Box<[String]>,
+    },
     /// A key under `[patterns]` names no pattern.
     UnknownPattern(String),
     /// A pattern's `excludes` names no pattern.
-    UnknownExclusion { pattern: String, excluded: String },
+    UnknownExclusion {
+        pattern: &'static str,
+        excluded: String,
+    },
     /// A pattern excludes itself.
     ExcludesItself(String),
     /// Exclusions that go round: each pattern of the cycle (in order) excludes the next and
@@ -78,8 +87,9 @@ pub enum VariantErrorKind {
     ExtendingNeedsName,
     /// An `extends` chain longer than [`super::MAX_EXTENDS_DEPTH`] files.
     ExtendsTooDeep(usize),
-    /// `extends` names no shipped variant and no file.
-    MissingBase { base: String, looked_at: String },
+    /// `extends` names no shipped variant and no file: the name as written and the path
+    /// looked at.
+    MissingBase { base: String, looked_at: Box<str> },
     /// Files that extend each other round a cycle, in order, the first repeated last.
     ExtendsCycle(Vec<String>),
     /// `pattern = false` drops a pattern the base does not count.

@@ -210,7 +210,7 @@ fn find_base(name: &str, origin: &str) -> Result<VariantText, VariantErrorKind> 
     if !path.exists() {
         return Err(VariantErrorKind::MissingBase {
             base: name.to_string(),
-            looked_at: path.display().to_string(),
+            looked_at: path.display().to_string().into(),
         });
     }
     let text =

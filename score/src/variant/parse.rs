@@ -339,7 +339,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
                 line: path_line(text, &parts),
                 kind: VariantErrorKind::UnknownKey {
                     path: path.join("."),
-                    expected,
+                    expected: expected.into(),
                 },
             });
         }
@@ -533,7 +533,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
                 None => {
                     return Err(err(
                         VariantErrorKind::UnknownExclusion {
-                            pattern: id_text.clone(),
+                            pattern: id.id(),
                             excluded: ex.get_ref().clone(),
                         },
                         &format!("{path}.excludes"),
