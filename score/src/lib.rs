@@ -62,6 +62,6 @@ pub use taizhou::value::seat_value;
 pub use total::counted_patterns;
 pub use variant::{
     bounds, echo, Citation, Insurance, PatternRule, Resolved, RobbedFlowerPayer, RuleChange,
-    ScoringKind, ScoringModel, SettlementModel, SettlementRules, Value, Variant, VariantError,
-    VariantErrorKind, VariantText, COMPLETE_FILE_KEYS, MAX_EXTENDS_DEPTH,
+    ScoringKind, ScoringModel, Setting, SettlementModel, SettlementRules, Value, Variant,
+    VariantError, VariantErrorKind, VariantText, COMPLETE_FILE_KEYS, MAX_EXTENDS_DEPTH,
 };

@@ -581,3 +581,125 @@ fn rules_errors_name_the_key_at_its_own_line() {
         assert!(e.to_string().starts_with(opening), "{e}");
     }
 }
+
+/// A check that compares keys is placed at the one the most-derived file set, the file's
+/// own key before its base's, and names the other key and where the base set it: a file of
+/// one line over taizhou or taiwan16 is told of its own line, not of a shipped file's.
+#[test]
+fn a_check_of_several_keys_is_placed_in_the_file_that_set_one() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "capped.toml",
+        "extends = \"taiwan16\"\nname = \"capped\"\n[tai]\nmax = 20\n",
+    );
+    let over = |base: &str, tables: &str| format!("extends = \"{base}\"\nname = \"x\"\n{tables}");
+    // (the file; its key and line; the other key, the file that set it and its line; a
+    // phrase of the message).
+    let cases = [
+        (
+            over("taizhou", "[settlement]\nper_tai = 3\n"),
+            ("settlement.per_tai", 4),
+            ("settlement.model", "builtin:taizhou", 36),
+            "per_tai must be even",
+        ),
+        (
+            over("taizhou", "[settlement]\nbase = 5\n"),
+            ("settlement.base", 4),
+            ("settlement.model", "builtin:taizhou", 36),
+            "base must be 0",
+        ),
+        (
+            over("taizhou", "[settlement]\ndealer_tai = 1\n"),
+            ("settlement.dealer_tai", 4),
+            ("settlement.model", "builtin:taizhou", 36),
+            "has no dealer tai",
+        ),
+        (
+            over("taizhou", "scoring = \"tai\"\n"),
+            ("scoring", 3),
+            ("points", "builtin:taizhou", 8),
+            "a [points] table needs scoring = \"points\"",
+        ),
+        (
+            over(
+                "taizhou",
+                "scoring = \"tai\"\npoints = false\n[settlement]\nmodel = \"winner_pays\"\n",
+            ),
+            ("scoring", 3),
+            ("patterns.all_pungs.hu", "builtin:taizhou", 49),
+            "hu values need scoring = \"points\"",
+        ),
+        (
+            over("taiwan16", "[settlement]\nmodel = \"all_pairs\"\n"),
+            ("settlement.model", 4),
+            ("scoring", "builtin:taiwan16", 7),
+            "it needs scoring = \"points\"",
+        ),
+        (
+            over("taiwan16", "[patterns]\nmiddle_wait = 1\n"),
+            ("patterns.middle_wait", 4),
+            ("patterns.concealed_hand", "builtin:taiwan16", 42),
+            "this is one of the 台州 patterns",
+        ),
+        (
+            over("taizhou", "[patterns]\nall_honors = 8\n"),
+            ("patterns.all_honors", 4),
+            ("patterns.plain_pair", "builtin:taizhou", 45),
+            "this pattern cannot be counted beside the 台州 patterns",
+        ),
+        (
+            over("taiwan16", "[rules.procedure]\ntiles = \"no_flowers\"\n"),
+            ("rules.procedure.tiles", 4),
+            ("rules.flowers", "builtin:taiwan16", 11),
+            "flowers = true but the procedure's wall has 136 tiles",
+        ),
+        (
+            over(
+                "taiwan16",
+                "[rules.procedure]\ndealing = { per_turn = 0, turns = 0 }\n",
+            ),
+            ("rules.procedure.dealing", 4),
+            ("rules.sets", "builtin:taiwan16", 10),
+            "dealing 0 turns of 0 tiles",
+        ),
+        (
+            over(
+                "taiwan16",
+                "[rules]\nmissed_win = true\n\n\nflowers = false\n",
+            ),
+            ("rules.flowers", 7),
+            ("rules.flower_wins", "builtin:taiwan16", 18),
+            "flower wins (八仙過海, 七搶一) need flowers in the wall",
+        ),
+        (
+            over("capped.toml", "[tai]\nmin = 25\n"),
+            ("tai.min", 4),
+            ("tai.max", "capped.toml", 4),
+            "max 20 is below min 25",
+        ),
+    ];
+    for (text, (key, line), (other, other_origin, other_line), phrase) in cases {
+        let path = write(dir.path(), "x.toml", &text);
+        let e = Variant::load(&path).unwrap_err();
+        let at = (e.origin.as_str(), e.key.as_str(), e.line);
+        assert_eq!(at, (path.to_str().unwrap(), key, Some(line)), "{e}");
+        let with = e.with.as_ref().unwrap_or_else(|| panic!("{e}"));
+        assert_eq!(with.key, other, "{e}");
+        assert!(with.origin.ends_with(other_origin), "{e}");
+        assert_eq!(with.line, other_line, "{e}");
+        let message = e.to_string();
+        assert!(message.contains(phrase), "{message}");
+        assert!(
+            message.starts_with(&format!("{}:{line}: {key}: ", path.display())),
+            "{message}"
+        );
+        assert!(
+            message.ends_with(&format!(
+                " (with {other} set at {}:{other_line})",
+                with.origin
+            )),
+            "{message}"
+        );
+    }
+}

@@ -21,6 +21,22 @@ pub struct VariantError {
     /// 1-based line, where one can be named.
     pub line: Option<usize>,
     pub kind: VariantErrorKind,
+    /// For a check that compares keys (`settlement.per_tai` beside `settlement.model`), the
+    /// other key it read and where that is set, when a file of the chain sets it: the error
+    /// is placed at whichever key the most-derived file set, and this names the rest. Boxed:
+    /// most errors have none, and every `Result` of a variant carries the error's size.
+    pub with: Option<Box<Setting>>,
+}
+
+/// Where a file of a variant's chain sets a key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    /// The dotted key (`settlement.model`).
+    pub key: String,
+    /// The file (or `builtin:NAME`).
+    pub origin: String,
+    /// 1-based line.
+    pub line: usize,
 }
 
 /// Every reason a variant is refused. No reason holds more than 40 bytes (a slice or a
@@ -282,7 +298,11 @@ impl fmt::Display for VariantError {
         if !self.key.is_empty() && !names_key {
             write!(f, "{}: ", self.key)?;
         }
-        write!(f, "{}", self.kind)
+        write!(f, "{}", self.kind)?;
+        if let Some(w) = &self.with {
+            write!(f, " (with {} set at {}:{})", w.key, w.origin, w.line)?;
+        }
+        Ok(())
     }
 }
 

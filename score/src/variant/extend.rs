@@ -18,7 +18,8 @@
 //! key by key: a table merges into the base's table, any other value replaces the base's. A
 //! pattern merges by its keys (`tai`, `hu`, `excludes`; a bare number is its tai), and
 //! `false` drops it; `points = false` drops the base's `[points]` (with `scoring = "tai"`). The result is checked as one whole file, and a problem is named at the
-//! line of whichever file set the key. A file without `extends` must state every table the
+//! line of whichever file set the key; a check that compares keys (`per_tai` must be even
+//! under `model = "all_pairs"`), at the one the most-derived file set, naming the other. A file without `extends` must state every table the
 //! engine would otherwise fill with taiwan16's values, so a file of a few changes is never
 //! taken silently for a whole variant.
 
@@ -26,7 +27,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use super::error::{echo, VariantError, VariantErrorKind};
-use super::parse::{key_line, line_of, path_line};
+use super::parse::{key_line, latest, line_of};
 use super::{Variant, VariantText};
 use crate::pattern::PatternId;
 
@@ -79,6 +80,7 @@ fn layered(
         key: key.to_string(),
         line,
         kind,
+        with: None,
     };
     let doc: toml::Table = toml::from_str(text).map_err(|e| {
         err(
@@ -99,7 +101,7 @@ fn layered(
         if !missing.is_empty() {
             return Err(err(VariantErrorKind::Partial(missing), "", None));
         }
-        let variant = super::parse::parse(text, origin)?;
+        let variant = super::parse::parse(text, origin, std::slice::from_ref(&layer))?;
         return Ok(Layered {
             resolved: Resolved {
                 variant,
@@ -170,7 +172,7 @@ fn layered(
     })?;
     let mut layers = base.resolved.layers.clone();
     layers.push(layer);
-    let variant = super::parse::parse(&merged_text, origin)
+    let variant = super::parse::parse(&merged_text, origin, &layers)
         .map_err(|e| relocate(e, &merged_text, &layers))?;
     Ok(Layered {
         resolved: Resolved {
@@ -288,6 +290,7 @@ fn merge_patterns(
             key: format!("patterns.{id}"),
             line: key_line(text, "patterns", id),
             kind,
+            with: None,
         };
         match value {
             toml::Value::Boolean(false) => {
@@ -360,16 +363,9 @@ fn key_at(text: &str, line: usize) -> Option<(String, String)> {
     None
 }
 
-/// The line of the latest layer that sets the dotted key `path`, with its origin.
-fn set_in(layers: &[VariantText], path: &[&str]) -> Option<(String, usize)> {
-    layers
-        .iter()
-        .rev()
-        .find_map(|layer| Some((layer.origin.clone(), path_line(&layer.text, path)?)))
-}
-
 /// An error found in the merged tables, placed in the file that set its key: the merged
-/// text's lines mean nothing to the person who wrote the files.
+/// text's lines mean nothing to the person who wrote the files. A check that compared keys
+/// was placed already, at the one the most-derived file set; this finds that file again.
 fn relocate(mut e: VariantError, merged_text: &str, layers: &[VariantText]) -> VariantError {
     let path: Option<String> = if !e.key.is_empty() && !e.key.contains(' ') {
         Some(e.key.clone())
@@ -384,27 +380,10 @@ fn relocate(mut e: VariantError, merged_text: &str, layers: &[VariantText]) -> V
                 }
             })
     };
-    // A points variant left without its table: the layer that dropped it (`points = false`)
-    // caused the error, not the base that chose points scoring.
-    let dropped = match e.kind {
-        VariantErrorKind::PointsTable {
-            scoring_is_points: true,
-        } => set_in(layers, &["points"]),
-        _ => None,
-    };
-    if dropped.is_some() {
-        e.key = "points".into();
-    }
-    let found = dropped.or_else(|| {
-        path.as_deref().and_then(|p| {
-            let parts: Vec<&str> = p.split('.').collect();
-            set_in(layers, &parts)
-        })
-    });
-    match found {
-        Some((origin, line)) => {
-            e.origin = origin;
-            e.line = Some(line);
+    match path.and_then(|p| latest(layers, &p)) {
+        Some((_, at)) => {
+            e.origin = at.origin;
+            e.line = Some(at.line);
         }
         None => e.line = None,
     }
@@ -428,7 +407,7 @@ mod tests {
     }
 
     #[test]
-    fn set_in_finds_the_latest_layer_that_sets_a_key() {
+    fn latest_finds_the_latest_layer_that_sets_a_key() {
         let layer = |origin: &str, text: &'static str| VariantText {
             origin: origin.into(),
             text: Cow::Borrowed(text),
@@ -443,15 +422,10 @@ mod tests {
                 "extends = \"b\"\n[patterns]\nall_chows = { tai = 3 }\n",
             ),
         ];
-        assert_eq!(
-            set_in(&layers, &["patterns", "all_chows", "tai"]),
-            Some(("file".into(), 3))
-        );
-        assert_eq!(
-            set_in(&layers, &["patterns", "self_draw"]),
-            Some(("base".into(), 4))
-        );
-        assert_eq!(set_in(&layers, &["name"]), Some(("base".into(), 1)));
-        assert_eq!(set_in(&layers, &["settlement", "base"]), None);
+        let at = |key: &str| latest(&layers, key).map(|(i, s)| (i, s.origin, s.line));
+        assert_eq!(at("patterns.all_chows.tai"), Some((1, "file".into(), 3)));
+        assert_eq!(at("patterns.self_draw"), Some((0, "base".into(), 4)));
+        assert_eq!(at("name"), Some((0, "base".into(), 1)));
+        assert_eq!(at("settlement.base"), None);
     }
 }

@@ -51,7 +51,7 @@ use serde::{Deserialize, Serialize};
 
 pub use cite::Citation;
 pub use diff::RuleChange;
-pub use error::{echo, VariantError, VariantErrorKind};
+pub use error::{echo, Setting, VariantError, VariantErrorKind};
 pub use extend::{Resolved, COMPLETE_FILE_KEYS, MAX_EXTENDS_DEPTH};
 
 use super::pattern::{chain_exclusions, PatternId, PatternSet, TAIZHOU_FAMILY};
@@ -387,6 +387,7 @@ impl Variant {
                 key: String::new(),
                 line: None,
                 kind: VariantErrorKind::UnknownVariant(name.to_string()),
+                with: None,
             }),
         }
     }
@@ -424,6 +425,7 @@ impl Variant {
                 key: String::new(),
                 line: None,
                 kind: VariantErrorKind::UnknownVariant(name.to_string()),
+                with: None,
             });
         }
         let origin = path.display().to_string();
@@ -702,6 +704,7 @@ fn read_variant_file(path: &Path, origin: &str) -> Result<String, VariantError> 
                 io: e.kind(),
                 message: e.to_string(),
             },
+            with: None,
         },
     )
 }

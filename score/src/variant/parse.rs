@@ -10,8 +10,10 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use super::error::{VariantError, VariantErrorKind};
-use super::{bounds, PatternRule, ScoringModel, SettlementModel, SettlementRules, Variant};
+use super::error::{Setting, VariantError, VariantErrorKind};
+use super::{
+    bounds, PatternRule, ScoringModel, SettlementModel, SettlementRules, Variant, VariantText,
+};
 use crate::pattern::PatternId;
 use taisim_sim::{Rules, RulesError, TableProcedure};
 
@@ -307,8 +309,14 @@ struct RawVariant {
     patterns: BTreeMap<Spanned<String>, Spanned<RawPattern>>,
 }
 
-/// Parses and checks variant TOML.
-pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
+/// Parses and checks variant TOML; `layers` are the files it was made from (the text itself
+/// for a whole file; for a file that extends another, its chain, the furthest base first),
+/// where a check that compares keys finds which file set each.
+pub(super) fn parse(
+    text: &str,
+    origin: &str,
+    layers: &[VariantText],
+) -> Result<Variant, VariantError> {
     // A byte-order mark is not part of TOML; editors on some systems write one.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let err = |kind: VariantErrorKind, key: &str, span: Option<Range<usize>>| VariantError {
@@ -316,6 +324,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
         key: key.to_string(),
         line: span.map(|s| line_of(text, s.start)),
         kind,
+        with: None,
     };
     // A key's own line where it can be found, else the table's.
     let at = |kind: VariantErrorKind, table: &str, key: &str, table_span: Option<Range<usize>>| {
@@ -325,8 +334,21 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
             key: format!("{table}.{key}"),
             line,
             kind,
+            with: None,
         }
     };
+    // A check that compares `keys` with `with`, placed where a file set one of them; the
+    // line of `span` in this text when no file does.
+    let conflict =
+        |kind: VariantErrorKind, keys: &[&str], with: &[&str], span: Option<Range<usize>>| {
+            placed(kind, keys, with, layers).unwrap_or_else(|kind| VariantError {
+                origin: origin.to_string(),
+                key: keys[0].to_string(),
+                line: span.map(|s| line_of(text, s.start)),
+                kind,
+                with: None,
+            })
+        };
     // Unknown keys first, each placed and with the keys its table takes: serde's own error
     // has neither for the keys of `[rules]` (a struct with flattened groups), nor a line for
     // keys in a file's merged tables.
@@ -341,6 +363,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
                     path: path.join("."),
                     expected: expected.into(),
                 },
+                with: None,
             });
         }
     }
@@ -373,20 +396,23 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
             }
         }
         ("tai", Some(p)) => {
-            return Err(err(
+            return Err(conflict(
                 VariantErrorKind::PointsTable {
                     scoring_is_points: false,
                 },
-                "points",
+                &["points"],
+                &["scoring"],
                 Some(p.span()),
             ))
         }
+        // A file that drops its base's table (`points = false`) is placed at the drop.
         ("points", None) => {
-            return Err(err(
+            return Err(conflict(
                 VariantErrorKind::PointsTable {
                     scoring_is_points: true,
                 },
-                "scoring",
+                &["scoring"],
+                &["points"],
                 Some(raw.scoring.span()),
             ))
         }
@@ -405,33 +431,26 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
     };
     imply_procedure(&mut rules, text);
     if let Err(e) = rules.validate() {
-        // The line of the first key the check read that the file writes: a `[rules]` table
-        // of twenty keys, named by its header, leaves the reader to find the one meant.
-        let keys = rules_keys(&e, &rules);
-        let written = keys.iter().find_map(|key| {
-            let parts: Vec<&str> = key.split('.').collect();
-            Some((*key, path_line(text, &parts)?))
-        });
-        return Err(match written {
-            Some((key, line)) => VariantError {
-                origin: origin.to_string(),
-                key: key.to_string(),
-                line: Some(line),
-                kind: VariantErrorKind::Rules(e),
-            },
-            None => err(VariantErrorKind::Rules(e), keys[0], rules_span),
-        });
+        // The key's own line: a `[rules]` table of twenty keys, named by its header, leaves
+        // the reader to find the one meant.
+        let (keys, with) = rules_keys(&e, &rules);
+        return Err(conflict(
+            VariantErrorKind::Rules(e),
+            &keys,
+            &with,
+            rules_span,
+        ));
     }
 
     let tai = raw.tai.unwrap_or_default();
     if tai.max != 0 && tai.max < tai.min {
-        return Err(at(
+        return Err(conflict(
             VariantErrorKind::MaxBelowMin {
                 min: tai.min,
                 max: tai.max,
             },
-            "tai",
-            "max",
+            &["tai.max"],
+            &["tai.min"],
             None,
         ));
     }
@@ -455,22 +474,42 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
             .map_err(|k| at(k, "settlement", key, st_span.clone()))?;
     }
     if settlement.model == SettlementModel::AllPairs {
+        let dealer_tai: Vec<&str> = [
+            ("settlement.dealer_tai", settlement.dealer_tai),
+            (
+                "settlement.dealer_tai_per_streak",
+                settlement.dealer_tai_per_streak,
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, tai)| *tai != 0)
+        .map(|(key, _)| key)
+        .collect();
         let why = if scoring == ScoringModel::Tai {
-            Some("model = \"all_pairs\" values every hand in points: it needs scoring = \"points\"")
+            Some((
+                "model = \"all_pairs\" values every hand in points: it needs scoring = \"points\"",
+                vec!["scoring"],
+            ))
         } else if settlement.base != 0 {
-            Some("model = \"all_pairs\" pays values times per_tai alone: base must be 0")
+            Some((
+                "model = \"all_pairs\" pays values times per_tai alone: base must be 0",
+                vec!["settlement.base"],
+            ))
         } else if settlement.per_tai % 2 != 0 {
-            Some("model = \"all_pairs\" pays halves of values: per_tai must be even")
-        } else if settlement.dealer_tai != 0 || settlement.dealer_tai_per_streak != 0 {
-            Some("model = \"all_pairs\" has no dealer tai: dealer_tai and dealer_tai_per_streak must be 0")
+            Some((
+                "model = \"all_pairs\" pays halves of values: per_tai must be even",
+                vec!["settlement.per_tai"],
+            ))
+        } else if !dealer_tai.is_empty() {
+            Some(("model = \"all_pairs\" has no dealer tai: dealer_tai and dealer_tai_per_streak must be 0", dealer_tai))
         } else {
             None
         };
-        if let Some(why) = why {
-            return Err(at(
+        if let Some((why, with)) = why {
+            return Err(conflict(
                 VariantErrorKind::Incompatible(why),
-                "settlement",
-                "model",
+                &["settlement.model"],
+                &with,
                 st_span,
             ));
         }
@@ -478,13 +517,13 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
         // each would be paid as if it alone had won, and a deal's payments would count the
         // other winner's hand twice.
         if rules.multiple_winners {
-            return Err(at(
+            return Err(conflict(
                 VariantErrorKind::Incompatible(
                     "model = \"all_pairs\" settles one winner against the three others \
                      (taizhou.md 胜负规则): it needs multiple_winners = false",
                 ),
-                "rules",
-                "multiple_winners",
+                &["rules.multiple_winners"],
+                &["settlement.model"],
                 rules_span,
             ));
         }
@@ -512,9 +551,10 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
         // In bounds, so these fit.
         let (tai, pattern_hu) = (entry.tai as u16, entry.hu as u16);
         if pattern_hu != 0 && scoring == ScoringModel::Tai {
-            return Err(err(
+            return Err(conflict(
                 VariantErrorKind::Incompatible("hu values need scoring = \"points\""),
-                &format!("{path}.hu"),
+                &[&format!("{path}.hu")],
+                &["scoring"],
                 span,
             ));
         }
@@ -569,18 +609,16 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
         patterns,
         hu,
     );
-    if let Some((key, why)) = scoring_conflict(&variant) {
-        let line = match key.split_once('.') {
-            Some(("patterns", id)) => key_line(text, "patterns", id),
-            _ => key_line(text, "rules.procedure", "setup")
-                .or(rules_span.as_ref().map(|s| line_of(text, s.start))),
-        };
-        return Err(VariantError {
-            origin: origin.to_string(),
-            key,
-            line,
-            kind: VariantErrorKind::Incompatible(why),
-        });
+    if let Some(c) = scoring_conflict(&variant) {
+        let keys: Vec<&str> = c.keys.iter().map(String::as_str).collect();
+        let with: Vec<&str> = c.with.iter().map(String::as_str).collect();
+        // The `[rules]` header stands for a wild no file's line names; a pattern has none.
+        let table = rules_span.filter(|_| c.with.is_empty());
+        let mut e = conflict(VariantErrorKind::Incompatible(c.why), &keys, &with, table);
+        if with.contains(&e.key.as_str()) {
+            e.kind = VariantErrorKind::Incompatible(c.why_with);
+        }
+        return Err(e);
     }
     if let Some(cycle) = variant.exclusion_cycle() {
         let first = cycle[0].id();
@@ -591,72 +629,146 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Variant, VariantError> {
             kind: VariantErrorKind::ExclusionCycle(
                 cycle.iter().map(|p| p.id().to_string()).collect(),
             ),
+            with: None,
         });
     }
     Ok(variant)
 }
 
+/// Keys that load one by one but that no scorer can take together: those at fault and
+/// those they were compared with (each a dotted path), and why, said of a key of either.
+struct ScoringConflict {
+    keys: Vec<String>,
+    with: Vec<String>,
+    why: &'static str,
+    why_with: &'static str,
+}
+
 /// Keys that load one by one but that no scorer can take together, refused here rather
 /// than at a run's first win (after its directory was made): a turned-up wild under tables
 /// that read hands without wilds, and a pattern the 台州 tables do not read beside them.
-fn scoring_conflict(v: &Variant) -> Option<(String, &'static str)> {
+fn scoring_conflict(v: &Variant) -> Option<ScoringConflict> {
     let taizhou = v.taizhou_tables();
     if v.rules().procedure.setup.wild_indicator && !taizhou {
-        return Some((
-            "rules.procedure.setup.wild_indicator".into(),
-            "a turned-up wild (wild_indicator = true) is scored only by the 台州 tables \
-             (a variant counting plain_pair, no_wild, …, as taizhou does); this variant's \
-             patterns read hands without wilds",
-        ));
+        let why = "a turned-up wild (wild_indicator = true) is scored only by the 台州 tables \
+                   (a variant counting plain_pair, no_wild, …, as taizhou does); this \
+                   variant's patterns read hands without wilds";
+        return Some(ScoringConflict {
+            keys: vec!["rules.procedure.setup.wild_indicator".into()],
+            with: Vec::new(),
+            why,
+            why_with: why,
+        });
     }
-    if taizhou {
-        let other = PatternId::ALL
+    if !taizhou {
+        return None;
+    }
+    let ids = |set: crate::pattern::PatternSet| -> Vec<String> {
+        PatternId::ALL
             .iter()
-            .find(|p| v.enabled() & p.bit() & !crate::pattern::TAIZHOU_READ != 0)?;
-        return Some((
-            format!("patterns.{}", other.id()),
-            "this pattern cannot be counted beside the 台州 patterns (pairs, sets by how \
-             they were made, 嵌档胡, 无得, ...), which are scored by their own tables",
-        ));
-    }
-    None
+            .filter(|p| set & p.bit() != 0)
+            .map(|p| format!("patterns.{}", p.id()))
+            .collect()
+    };
+    let others = ids(v.enabled() & !crate::pattern::TAIZHOU_READ);
+    // Either side may be the one a file added: 嵌档胡 beside taiwan16's patterns, or
+    // all_honors beside taizhou's.
+    (!others.is_empty()).then(|| ScoringConflict {
+        keys: others,
+        with: ids(v.enabled() & crate::pattern::TAIZHOU_FAMILY),
+        why: "this pattern cannot be counted beside the 台州 patterns (pairs, sets by how \
+              they were made, 嵌档胡, 无得, ...), which are scored by their own tables",
+        why_with: "this is one of the 台州 patterns (pairs, sets by how they were made, \
+                   嵌档胡, 无得, ...), which are scored by their own tables: no pattern they \
+                   do not read can be counted beside it",
+    })
 }
 
-/// The keys of a variant file an engine rules check read, as dotted paths: the key its
-/// message is about first, then the others whose values it compared (a dealing that does not
-/// fit the hand reads `sets` too), each only where it took part.
-fn rules_keys(e: &RulesError, rules: &Rules) -> Vec<&'static str> {
+/// The keys of a variant file an engine rules check read, as dotted paths: the keys its
+/// message is about, then the others whose values it compared (a dealing that does not fit
+/// the hand reads `sets` too), each only where it took part.
+fn rules_keys(e: &RulesError, rules: &Rules) -> (Vec<&'static str>, Vec<&'static str>) {
     use RulesError::*;
     match e {
-        Sets(_) => vec!["rules.sets"],
-        Reserve { .. } => vec![
-            "rules.reserve",
-            "rules.sets",
-            "rules.flowers",
-            "rules.procedure.tiles",
-            "rules.procedure.setup.wild_indicator",
-        ],
-        FlowerWinsWithoutFlowers => vec!["rules.flower_wins", "rules.flowers"],
+        Sets(_) => (vec!["rules.sets"], Vec::new()),
+        Reserve { .. } => (
+            vec!["rules.reserve"],
+            vec![
+                "rules.sets",
+                "rules.flowers",
+                "rules.procedure.tiles",
+                "rules.procedure.setup.wild_indicator",
+            ],
+        ),
+        FlowerWinsWithoutFlowers => (vec!["rules.flower_wins"], vec!["rules.flowers"]),
         SpecialHandsNeedSixteen => {
             let special = [
                 ("rules.eight_pairs", rules.special.eight_pairs),
                 ("rules.thirteen_orphans", rules.special.thirteen_orphans),
             ];
-            let mut keys: Vec<&str> = special
-                .iter()
-                .filter(|(_, on)| *on)
-                .map(|(k, _)| *k)
-                .collect();
-            keys.push("rules.sets");
-            keys
+            let on = special.iter().filter(|(_, on)| *on).map(|(k, _)| *k);
+            (on.collect(), vec!["rules.sets"])
         }
-        TilesDisagreeWithFlowers { .. } => vec!["rules.flowers", "rules.procedure.tiles"],
-        FlowersWithoutReplacement | ReplacementWithoutFlowers => {
-            vec!["rules.flowers", "rules.procedure.setup.flower_replacement"]
-        }
-        WildIndicatorWithFlowers => vec!["rules.procedure.setup.wild_indicator", "rules.flowers"],
-        Dealing { .. } => vec!["rules.procedure.dealing", "rules.sets"],
+        TilesDisagreeWithFlowers { .. } => (vec!["rules.flowers"], vec!["rules.procedure.tiles"]),
+        FlowersWithoutReplacement | ReplacementWithoutFlowers => (
+            vec!["rules.flowers"],
+            vec!["rules.procedure.setup.flower_replacement"],
+        ),
+        WildIndicatorWithFlowers => (
+            vec!["rules.procedure.setup.wild_indicator"],
+            vec!["rules.flowers"],
+        ),
+        Dealing { .. } => (vec!["rules.procedure.dealing"], vec!["rules.sets"]),
     }
+}
+
+/// The latest file of `layers` that sets `key` (a dotted path): its index, origin and line.
+pub(super) fn latest(layers: &[VariantText], key: &str) -> Option<(usize, Setting)> {
+    let parts: Vec<&str> = key.split('.').collect();
+    layers.iter().enumerate().rev().find_map(|(i, layer)| {
+        let line = path_line(&layer.text, &parts)?;
+        let origin = layer.origin.clone();
+        let key = key.to_string();
+        Some((i, Setting { key, origin, line }))
+    })
+}
+
+/// Of `keys`, the one set in the latest file of `layers`, the first listed among those of
+/// one file.
+fn latest_of(layers: &[VariantText], keys: &[&str]) -> Option<(usize, Setting)> {
+    keys.iter()
+        .filter_map(|key| latest(layers, key))
+        .fold(None, |best, found| match best {
+            Some(best) if best.0 >= found.0 => Some(best),
+            _ => Some(found),
+        })
+}
+
+/// An error of a check that compares `keys` (what its message is about) with `with`: placed
+/// at whichever of them the most-derived file of `layers` set, a file's own key before its
+/// base's (a file that sets `per_tai = 3` over taizhou's `model = "all_pairs"` is told of its
+/// `per_tai`, not of taizhou's line), and naming the other side's key where a file set it.
+/// Among the keys of one file those of `keys` come first. `Err(kind)` when no file sets any.
+fn placed(
+    kind: VariantErrorKind,
+    keys: &[&str],
+    with: &[&str],
+    layers: &[VariantText],
+) -> Result<VariantError, VariantErrorKind> {
+    let (ours, theirs) = (latest_of(layers, keys), latest_of(layers, with));
+    let (at, beside) = match (ours, theirs) {
+        (Some(o), Some(t)) if t.0 > o.0 => (t, Some(o)),
+        (Some(o), t) => (o, t),
+        (None, Some(t)) => (t, None),
+        (None, None) => return Err(kind),
+    };
+    Ok(VariantError {
+        origin: at.1.origin,
+        key: at.1.key,
+        line: Some(at.1.line),
+        kind,
+        with: beside.map(|(_, s)| Box::new(s)),
+    })
 }
 
 /// `value` within `min..=max`, or why not.
