@@ -328,7 +328,7 @@ fn each_variant_error_kind_names_file_key_and_line() {
         ),
         (
             good.replace("insurance = []", "insurance = [\"fire\"]"),
-            "",
+            "settlement.insurance",
             "insurance = ",
             |k| matches!(k, VariantErrorKind::Syntax(s) if s.contains("unknown insurance penalty \"fire\"")),
         ),

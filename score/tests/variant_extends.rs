@@ -703,3 +703,86 @@ fn a_check_of_several_keys_is_placed_in_the_file_that_set_one() {
         );
     }
 }
+
+/// A value of the wrong type or past its type's range is named by its key, in the words the
+/// loader's other errors use: out of bounds with the bounds, an unknown value with the
+/// values the key takes, and numbers, lists and tables rather than `i64`, `u16` or
+/// `struct`.
+#[test]
+fn a_value_of_the_wrong_type_or_range_names_its_key_in_plain_words() {
+    let over = |tables: &str| format!("extends = \"taiwan16\"\nname = \"x\"\n{tables}");
+    // (the file; its key and line; what the message says after `x.toml:LINE: KEY: `).
+    let cases = [
+        (
+            over("[settlement]\nbase = \"three\"\n"),
+            ("settlement.base", 4),
+            "invalid type: string \"three\", expected a whole number",
+        ),
+        (
+            over("[tai]\nmin = -2\n"),
+            ("tai.min", 4),
+            "-2 is out of bounds (must be 0 to 65535)",
+        ),
+        (
+            over("[rules]\nready_window = 1000\n"),
+            ("rules.ready_window", 4),
+            "1000 is out of bounds (must be 0 to 255)",
+        ),
+        (
+            over("[settlement]\nrobbed_flower_payer = \"nobody\"\n"),
+            ("settlement.robbed_flower_payer", 4),
+            "unknown value \"nobody\", expected one of `drawer`, `all`",
+        ),
+        (
+            over("[settlement]\nmodel = \"all_pair\"\n"),
+            ("settlement.model", 4),
+            "unknown value \"all_pair\", expected one of `winner_pays`, `all_pairs`; did you mean all_pairs?",
+        ),
+        (
+            over("[settlement]\nbase = 99999999999999999999999\n"),
+            ("settlement.base", 4),
+            "the number is too large for any key (a whole number is at most 9223372036854775807)",
+        ),
+        (
+            over("[rules]\nmissed_win = true\nflowers = 1\n"),
+            ("rules.flowers", 5),
+            "invalid type: integer `1`, expected true or false",
+        ),
+        (
+            over("[rules.procedure]\ndealing = { per_turn = -1, turns = 1 }\n"),
+            ("rules.procedure.dealing.per_turn", 4),
+            "-1 is out of bounds (must be 0 to 255)",
+        ),
+        (
+            over("[patterns]\nall_chows = { tai = 3, excludes = \"self_draw\" }\n"),
+            ("patterns.all_chows.excludes", 4),
+            "invalid type: string \"self_draw\", expected a list",
+        ),
+        (
+            over("[rules]\nprocedure = 4\n"),
+            ("rules.procedure", 4),
+            "invalid type: integer `4`, expected a table",
+        ),
+        // A whole file too.
+        (
+            TAIWAN16.replace("reserve = 16", "reserve = \"16\""),
+            ("rules.reserve", 12),
+            "invalid type: string \"16\", expected a whole number from 0 to 255",
+        ),
+        (
+            TAIWAN16.replace("dealer_tai = 1", "dealer_tai = -1"),
+            ("settlement.dealer_tai", 32),
+            "-1 is out of bounds (must be 0 to 65535)",
+        ),
+        (
+            TAIWAN16.replace("per_tai = 1", "per_tai = -99999999999999999999"),
+            ("settlement.per_tai", 31),
+            "the number is too small for any key (a whole number is at least -9223372036854775808)",
+        ),
+    ];
+    for (text, (key, line), said) in cases {
+        let e = Variant::from_toml_str(&text, "x.toml").unwrap_err();
+        assert_eq!((e.key.as_str(), e.line), (key, Some(line)), "{e}");
+        assert_eq!(e.to_string(), format!("x.toml:{line}: {key}: {said}"));
+    }
+}

@@ -53,8 +53,8 @@ pub enum VariantErrorKind {
         io: std::io::ErrorKind,
         message: String,
     },
-    /// Not a TOML document of the variant's shape (syntax, an unknown key, a wrong type): the
-    /// parser's own message.
+    /// Not a TOML document of the variant's shape (syntax, a value of the wrong type): the
+    /// parser's message, with types in words (`a whole number`, `a list`), not Rust's.
     Syntax(String),
     /// No shipped variant has this name (and no file has this path).
     UnknownVariant(String),
@@ -69,6 +69,12 @@ pub enum VariantErrorKind {
     /// `patterns.concealed_hand.tia`) and the keys its table does take.
     UnknownKey {
         path: String,
+        expected: Box<[String]>,
+    },
+    /// A key's value names none of the values it takes (`robbed_flower_payer = "nobody"`):
+    /// the value and the values the key takes.
+    UnknownValue {
+        value: String,
         expected: Box<[String]>,
     },
     /// A key under `[patterns]` names no pattern.
@@ -130,6 +136,9 @@ impl VariantErrorKind {
         match self {
             UnknownKey { path, expected } => {
                 crate::suggest::closest(table_and_key(path).1, expected.iter().map(String::as_str))
+            }
+            UnknownValue { value, expected } => {
+                crate::suggest::closest(value, expected.iter().map(String::as_str))
             }
             UnknownPattern(id) | UnknownExclusion { excluded: id, .. } => {
                 crate::suggest::pattern_ids(id)
@@ -197,6 +206,17 @@ impl fmt::Display for VariantErrorKind {
                     did_you_mean(&self.suggestions())
                 )
             }
+            UnknownValue { value, expected } => write!(
+                f,
+                "unknown value {}, expected one of {}{}",
+                echo(value),
+                expected
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                did_you_mean(&self.suggestions())
+            ),
             UnknownPattern(id) => write!(
                 f,
                 "unknown pattern id {}{} (taisim variant patterns lists them)",
@@ -285,11 +305,10 @@ impl fmt::Display for VariantError {
             Some(line) => write!(f, "{}:{}: ", self.origin, line)?,
             None => write!(f, "{}: ", self.origin)?,
         }
-        // The parser's messages and the pattern kinds name their key themselves.
+        // The pattern kinds and an unknown key name their key themselves.
         let names_key = matches!(
             self.kind,
-            VariantErrorKind::Syntax(_)
-                | VariantErrorKind::UnknownKey { .. }
+            VariantErrorKind::UnknownKey { .. }
                 | VariantErrorKind::UnknownPattern(_)
                 | VariantErrorKind::UnknownExclusion { .. }
                 | VariantErrorKind::ExcludesItself(_)

@@ -26,8 +26,8 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use super::error::{echo, VariantError, VariantErrorKind};
-use super::parse::{key_line, latest, line_of};
+use super::error::{VariantError, VariantErrorKind};
+use super::parse::{key_at, key_line, latest, toml_error};
 use super::{Variant, VariantText};
 use crate::pattern::PatternId;
 
@@ -82,13 +82,7 @@ fn layered(
         kind,
         with: None,
     };
-    let doc: toml::Table = toml::from_str(text).map_err(|e| {
-        err(
-            VariantErrorKind::Syntax(e.message().trim().to_string()),
-            "",
-            e.span().map(|s| line_of(text, s.start)),
-        )
-    })?;
+    let doc: toml::Table = toml::from_str(text).map_err(|e| toml_error(&e, text, origin))?;
     let layer = VariantText {
         origin: origin.to_string(),
         text: Cow::Owned(text.to_string()),
@@ -305,10 +299,11 @@ fn merge_patterns(
                 }
             }
             toml::Value::Boolean(true) => {
-                return Err(err(VariantErrorKind::Syntax(format!(
-                    "patterns.{} = true: give the pattern's tai (a number or {{ tai = N, ... }}), or false to drop it",
-                    echo(id)
-                ))))
+                return Err(err(VariantErrorKind::Syntax(
+                    "true is no value for a pattern: give its tai (a number or { tai = N, ... }), \
+                     or false to drop it"
+                        .into(),
+                )))
             }
             toml::Value::Integer(_) => match into.get_mut(id.as_str()) {
                 Some(toml::Value::Table(entry)) => {
@@ -342,27 +337,6 @@ fn merge_patterns(
     Ok(())
 }
 
-/// The `[table]` and key set on line `line` of `text`, a file in the layout `toml` writes.
-fn key_at(text: &str, line: usize) -> Option<(String, String)> {
-    let mut table = String::new();
-    for (i, l) in text.lines().enumerate().take(line) {
-        let l = l.trim();
-        if let Some(header) = l.strip_prefix('[') {
-            table = header
-                .trim_start_matches('[')
-                .split(']')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_string();
-        } else if i + 1 == line {
-            let key = l.split('=').next()?.trim().trim_matches('"');
-            return (!key.is_empty()).then(|| (table.clone(), key.to_string()));
-        }
-    }
-    None
-}
-
 /// An error found in the merged tables, placed in the file that set its key: the merged
 /// text's lines mean nothing to the person who wrote the files. A check that compared keys
 /// was placed already, at the one the most-derived file set; this finds that file again.
@@ -393,18 +367,6 @@ fn relocate(mut e: VariantError, merged_text: &str, layers: &[VariantText]) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn key_at_reads_the_layout_toml_writes() {
-        let text = "name = \"x\"\n\n[rules]\nreserve = 0\n\n[patterns.all_melded]\ntai = 2\n";
-        assert_eq!(key_at(text, 1), Some((String::new(), "name".into())));
-        assert_eq!(key_at(text, 4), Some(("rules".into(), "reserve".into())));
-        assert_eq!(
-            key_at(text, 7),
-            Some(("patterns.all_melded".into(), "tai".into()))
-        );
-        assert_eq!(key_at(text, 3), None);
-    }
 
     #[test]
     fn latest_finds_the_latest_layer_that_sets_a_key() {

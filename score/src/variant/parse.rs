@@ -367,13 +367,7 @@ pub(super) fn parse(
             });
         }
     }
-    let raw: RawVariant = toml::from_str(text).map_err(|e| {
-        err(
-            VariantErrorKind::Syntax(e.message().trim().to_string()),
-            "",
-            e.span(),
-        )
-    })?;
+    let raw: RawVariant = toml::from_str(text).map_err(|e| toml_error(&e, text, origin))?;
     if raw.name.get_ref().trim().is_empty() {
         return Err(err(
             VariantErrorKind::EmptyName,
@@ -771,6 +765,140 @@ fn placed(
     })
 }
 
+/// A TOML parser's or deserializer's error in `text`, said as the loader's other errors say
+/// theirs: at the key whose value it is (`settlement.base: ...`), a number past its type's
+/// range as out of bounds, a name a key does not take as an unknown value, and types in
+/// words rather than Rust's (`a whole number from 0 to 65535`, not `u16`).
+pub(super) fn toml_error(e: &toml::de::Error, text: &str, origin: &str) -> VariantError {
+    let message = e.message().trim();
+    let kind = plain(message);
+    let line = e.span().map(|s| line_of(text, s.start));
+    let key = match e.span() {
+        Some(span) => match toml_edit::ImDocument::parse(text) {
+            Ok(doc) => {
+                let mut path = Vec::new();
+                locate(doc.as_table(), span.start, &mut path).then(|| path.join("."))
+            }
+            // A number past any TOML integer stops the parser itself: its line is `key = …`.
+            Err(_) if message.starts_with("number too ") => line
+                .and_then(|line| key_at(text, line))
+                .map(|(table, key)| {
+                    if table.is_empty() {
+                        key
+                    } else {
+                        format!("{table}.{key}")
+                    }
+                }),
+            Err(_) => None,
+        },
+        None => None,
+    };
+    VariantError {
+        origin: origin.to_string(),
+        key: key.unwrap_or_default(),
+        line,
+        kind,
+        with: None,
+    }
+}
+
+/// Whether `offset` lies in a key or value of `table`, with the dotted path of the innermost
+/// key there pushed onto `path`.
+fn locate(table: &dyn toml_edit::TableLike, offset: usize, path: &mut Vec<String>) -> bool {
+    for (key, item) in table.iter() {
+        path.push(key.to_string());
+        let key_span = table.get_key_value(key).and_then(|(k, _)| k.span());
+        let here = [item.span(), key_span]
+            .into_iter()
+            .any(|span| span.is_some_and(|s| s.contains(&offset)));
+        let inner = item.as_table_like();
+        if inner.is_some_and(|t| locate(t, offset, path)) || here {
+            return true;
+        }
+        path.pop();
+    }
+    false
+}
+
+/// The range of the integer type serde names in its messages.
+fn int_range(ty: &str) -> Option<(i64, i64)> {
+    Some(match ty {
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" | "usize" => (0, i64::MAX),
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" | "isize" => (i64::MIN, i64::MAX),
+        _ => return None,
+    })
+}
+
+/// What serde's message expects, in words: a file's author knows numbers, lists and
+/// tables, not `u16`, `a sequence` or `struct SettlementRules`.
+fn plain_expected(expected: &str) -> String {
+    match (expected, int_range(expected)) {
+        ("i64" | "isize", _) => "a whole number".into(),
+        ("u64" | "usize", _) => "a whole number, 0 or more".into(),
+        (_, Some((min, max))) => format!("a whole number from {min} to {max}"),
+        ("f32" | "f64", _) => "a number".into(),
+        ("a boolean", _) => "true or false".into(),
+        ("a sequence", _) => "a list".into(),
+        ("a map", _) => "a table".into(),
+        (s, _) if s.starts_with("struct ") => "a table".into(),
+        (s, _) if s.starts_with("enum ") => "a name in quotes".into(),
+        (s, _) => s.into(),
+    }
+}
+
+/// The kind of a TOML parser's or deserializer's message (serde's own wording for invalid
+/// types, values and variants, which names Rust's types and calls a name an enum
+/// "variant", a word that means a rule set here).
+fn plain(message: &str) -> VariantErrorKind {
+    if let Some(rest) = message.strip_prefix("invalid value: integer `") {
+        if let Some((value, ty)) = rest.split_once("`, expected ") {
+            if let (Ok(value), Some((min, max))) = (value.parse(), int_range(ty)) {
+                return VariantErrorKind::OutOfBounds { value, min, max };
+            }
+        }
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant `") {
+        // The names are the expected list's quoted words; the value may hold anything.
+        if let Some((value, names)) = rest.rsplit_once("`, expected ") {
+            let expected = names.split('`').skip(1).step_by(2).map(String::from);
+            return VariantErrorKind::UnknownValue {
+                value: value.to_string(),
+                expected: expected.collect(),
+            };
+        }
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        if let Some((found, expected)) = rest.rsplit_once(", expected ") {
+            let found = match found {
+                "sequence" => "a list",
+                "map" => "a table",
+                found => found,
+            };
+            let expected = plain_expected(expected);
+            return VariantErrorKind::Syntax(format!("invalid type: {found}, expected {expected}"));
+        }
+    }
+    VariantErrorKind::Syntax(match message {
+        // toml's words for a name given as another type.
+        "wanted string or table" => "expected a name in quotes".into(),
+        "number too large to fit in target type" => format!(
+            "the number is too large for any key (a whole number is at most {})",
+            i64::MAX
+        ),
+        "number too small to fit in target type" => format!(
+            "the number is too small for any key (a whole number is at least {})",
+            i64::MIN
+        ),
+        other => other.to_string(),
+    })
+}
+
 /// `value` within `min..=max`, or why not.
 fn check<T: Into<i64>>(value: T, min: T, max: T) -> Result<(), VariantErrorKind> {
     let (value, min, max) = (value.into(), min.into(), max.into());
@@ -808,6 +936,28 @@ pub(super) fn key_line(text: &str, table: &str, key: &str) -> Option<usize> {
                     return Some(i + 1);
                 }
             }
+        }
+    }
+    None
+}
+
+/// The `[table]` and key set on line `line` of `text`, a file in the layout `toml` writes
+/// (or a hand-written one in the same plain `key = value` layout).
+pub(super) fn key_at(text: &str, line: usize) -> Option<(String, String)> {
+    let mut table = String::new();
+    for (i, l) in text.lines().enumerate().take(line) {
+        let l = l.trim();
+        if let Some(header) = l.strip_prefix('[') {
+            table = header
+                .trim_start_matches('[')
+                .split(']')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+        } else if i + 1 == line {
+            let key = l.split('=').next()?.trim().trim_matches('"');
+            return (!key.is_empty()).then(|| (table.clone(), key.to_string()));
         }
     }
     None
@@ -880,5 +1030,22 @@ impl<'de> Deserialize<'de> for RawPattern {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_at_reads_the_layout_toml_writes() {
+        let text = "name = \"x\"\n\n[rules]\nreserve = 0\n\n[patterns.all_melded]\ntai = 2\n";
+        assert_eq!(key_at(text, 1), Some((String::new(), "name".into())));
+        assert_eq!(key_at(text, 4), Some(("rules".into(), "reserve".into())));
+        assert_eq!(
+            key_at(text, 7),
+            Some(("patterns.all_melded".into(), "tai".into()))
+        );
+        assert_eq!(key_at(text, 3), None);
     }
 }
