@@ -2,7 +2,7 @@
 //! one variant as a whole file or as its changes from another, and the pattern catalogue.
 
 use serde_json::{json, Value};
-use taisim_score::{PatternId, Resolved, ScoringModel, Variant};
+use taisim_score::{PatternId, Resolved, ScoringModel, Variant, VariantText};
 
 use crate::failure::{CliError, Failure};
 use crate::output::out;
@@ -84,9 +84,16 @@ fn show(name: &str, diff: bool, against: Option<&str>) -> Result<(), Failure> {
         out!("{}", resolved.variant.to_toml());
         return Ok(());
     }
-    let (base, extends) = match (against, &resolved.extends, resolved.base) {
-        (Some(other), _, _) => (Variant::by_name_or_path(other)?, other.to_string()),
-        (None, Some(extends), Some(base)) => (*base, extends.clone()),
+    // The base named as `extends` finds it from wherever the printed file is saved: a
+    // relative path, as given or as the file wrote it, finds it from one folder alone.
+    let base_name = resolved.base_text().map(VariantText::extends_name);
+    let (base, extends) = match (against, base_name, resolved.base) {
+        (Some(other), _, _) => {
+            let found = Variant::find(other)?;
+            let base = Variant::from_toml_str(&found.text, &found.origin)?;
+            (base, found.extends_name())
+        }
+        (None, Some(extends), Some(base)) => (*base, extends),
         (None, _, _) => {
             return Err(CliError::Usage(format!(
                 "{name} extends no other variant, so --diff has nothing to compare it with: give --against VARIANT (as in --against {})",

@@ -7,7 +7,7 @@ use std::path::Path;
 use taisim_score::{PatternId, Variant};
 
 mod support;
-use support::{stderr, stdout, taisim};
+use support::{stderr, stdout, taisim, taisim_in};
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
@@ -74,6 +74,77 @@ fn show_prints_the_whole_variant_and_diff_only_the_changes() {
     let o = taisim(&["variant", "show", "taiwan16", "--diff"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--against"), "{}", stderr(&o));
+}
+
+/// `--diff` of a file whose base is a file names that base by its absolute path, so the
+/// printed file resolves back to the same variant wherever it is saved and whichever folder
+/// taisim runs in (as written, `extends = "base.toml"` found it from house/ alone, and
+/// `--against house/base.toml` from the folder taisim ran in alone); a shipped base stays a
+/// name.
+#[test]
+fn a_diff_resolves_back_from_any_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("house")).unwrap();
+    std::fs::create_dir_all(d.join("elsewhere")).unwrap();
+    write(
+        d,
+        "house/base.toml",
+        "extends = \"taiwan16\"\nname = \"base-house\"\n[patterns]\nconcealed_hand = 5\n",
+    );
+    let child = write(
+        d,
+        "house/child.toml",
+        "extends = \"base.toml\"\nname = \"child\"\n[settlement]\nper_tai = 2\n",
+    );
+    let resolved = Variant::load(&child).unwrap();
+    let base = std::fs::canonicalize(d.join("house/base.toml")).unwrap();
+    let extends = format!("extends = {:?}\n", base.display().to_string());
+    // (the command, run in the temporary folder; where its output is saved).
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["variant", "show", "house/child.toml", "--diff"],
+            "child-copy.toml",
+        ),
+        (
+            &[
+                "variant",
+                "show",
+                "house/child.toml",
+                "--diff",
+                "--against",
+                "house/base.toml",
+            ],
+            "house/child-copy2.toml",
+        ),
+        (
+            &["variant", "show", "child.toml", "--diff"],
+            "elsewhere/child-copy3.toml",
+        ),
+    ];
+    for (args, save) in cases {
+        let at = if args[2] == "child.toml" {
+            d.join("house")
+        } else {
+            d.to_path_buf()
+        };
+        let o = taisim_in(&at, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let diff = stdout(&o);
+        assert!(diff.starts_with(&extends), "{args:?}:\n{diff}");
+        let saved = write(d, save, &diff);
+        assert_eq!(Variant::load(&saved).unwrap(), resolved, "{args:?}");
+        // And read by taisim from another folder.
+        let o = taisim_in(&d.join("elsewhere"), &["variant", "show", &saved]);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    // A shipped base stays a name.
+    let o = taisim_in(d, &["variant", "show", "house/base.toml", "--diff"]);
+    assert!(
+        stdout(&o).starts_with("extends = \"taiwan16\"\n"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

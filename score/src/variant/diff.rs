@@ -3,8 +3,9 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use super::extend::Resolved;
 use super::parse::{as_section, FileOut};
-use super::Variant;
+use super::{Variant, VariantText};
 use crate::pattern::PatternId;
 
 /// Keys in the order they are written, unlike `toml::Table` (sorted by name).
@@ -96,6 +97,30 @@ fn flatten(path: &str, diff: &toml::Table, before: &toml::Table, out: &mut Vec<R
                 to: to.clone(),
             }),
         }
+    }
+}
+
+impl VariantText {
+    /// What a file's `extends` names this variant by, for a file that may be saved in any
+    /// folder: a shipped variant by its name, a file by its absolute path (a relative one is
+    /// taken from the folder of the file that names it, so it finds this file from one
+    /// folder alone).
+    pub fn extends_name(&self) -> String {
+        match self.origin.strip_prefix("builtin:") {
+            Some(name) => name.to_string(),
+            None => std::fs::canonicalize(&self.origin)
+                .or_else(|_| std::path::absolute(&self.origin))
+                .map_or_else(|_| self.origin.clone(), |p| p.display().to_string()),
+        }
+    }
+}
+
+impl Resolved {
+    /// The text of the variant this one extends, where it extends one.
+    pub fn base_text(&self) -> Option<&VariantText> {
+        // The base's own chain, then this file's text.
+        self.extends.as_ref()?;
+        self.layers.iter().rev().nth(1)
     }
 }
 
