@@ -198,11 +198,7 @@ impl fmt::Display for VariantErrorKind {
                         Some(table) => format!("in [{table}]"),
                         None => "at the top of the file".to_string(),
                     },
-                    expected
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    ticked(expected),
                     did_you_mean(&self.suggestions())
                 )
             }
@@ -210,11 +206,7 @@ impl fmt::Display for VariantErrorKind {
                 f,
                 "unknown value {}, expected one of {}{}",
                 echo(value),
-                expected
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                ticked(expected),
                 did_you_mean(&self.suggestions())
             ),
             UnknownPattern(id) => write!(
@@ -336,4 +328,13 @@ impl VariantError {
             _ => None,
         }
     }
+}
+
+/// `names` as a message lists them: each in backticks, separated by commas.
+fn ticked(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
