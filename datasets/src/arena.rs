@@ -447,7 +447,7 @@ struct Table {
 impl Table {
     /// Ends the table's outside players, returning the first fault of any
     /// ([`taisim_agents::exec::close_bots`]).
-    fn close_bots(&mut self) -> Option<BotFault> {
+    fn close_bots(&self) -> Option<BotFault> {
         let sides = std::iter::once(&self.candidate).chain(self.baseline.as_ref());
         taisim_agents::exec::close_bots(self.seats.iter().chain(sides))
     }

@@ -67,9 +67,8 @@ pub fn review(
     seat: Seat,
     search: SearchSpec,
 ) -> Review {
-    let never = Arc::new(AtomicBool::new(false));
-    review_cancellable(variant, deal_id, decisions, seat, search, &never)
-        .expect("a review nobody cancels completes")
+    reviewed(variant, deal_id, decisions, seat, search, None)
+        .expect("only a set flag stops a review")
 }
 
 /// [`review`], stopped once `cancel` is set (`None` then): its searches stop drawing
@@ -83,11 +82,23 @@ pub fn review_cancellable(
     search: SearchSpec,
     cancel: &Arc<AtomicBool>,
 ) -> Option<Review> {
+    reviewed(variant, deal_id, decisions, seat, search, Some(cancel))
+}
+
+/// [`review_cancellable`], or [`review`] without a flag.
+fn reviewed(
+    variant: &Arc<Variant>,
+    deal_id: u64,
+    decisions: &[(Deal, Action)],
+    seat: Seat,
+    search: SearchSpec,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Option<Review> {
     let mut out = Vec::new();
     for (before, played) in decisions {
-        let r = reasons_searched_by(variant, before, seat, search, Some(cancel));
+        let r = reasons_searched_by(variant, before, seat, search, cancel);
         // A search cut short estimated nothing worth showing: the review is dropped whole.
-        if cancel.load(Ordering::Relaxed) {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return None;
         }
         let Some(r) = r else {

@@ -66,17 +66,9 @@ impl std::fmt::Debug for Session {
 }
 
 impl Drop for Session {
+    /// Ends the bot as a close does; what it left unread is no one's to report any more.
     fn drop(&mut self) {
-        if let State::Running(pipe) = &mut self.state {
-            // Whatever is still queued (a deal's end) is sent, briefly: the bot may want it.
-            if !self.out.is_empty() {
-                let _ = pipe.send(
-                    self.out.as_bytes(),
-                    Instant::now() + Duration::from_millis(500),
-                );
-            }
-            pipe.close(Duration::from_secs(2));
-        }
+        let _ = self.close_checked();
     }
 }
 
@@ -117,6 +109,7 @@ impl Session {
     /// started again after.
     pub fn close_checked(&mut self) -> Option<BotFault> {
         if let State::Running(pipe) = &mut self.state {
+            // Whatever is still queued (a deal's end) is sent, briefly: the bot may want it.
             if !self.out.is_empty() {
                 let _ = pipe.send(
                     self.out.as_bytes(),

@@ -481,9 +481,7 @@ impl SearchAgent {
 
 impl Search {
     fn cancelled(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
+        is_set(self.cancel.as_deref())
     }
 
     fn decide(
@@ -760,7 +758,7 @@ impl Search {
                 scope.spawn(move || play.take(helper, queue, &rows));
             }
             for _ in 0..count {
-                if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                if is_set(cancel) {
                     break;
                 }
                 if let Some(fill) = sampler.sample(view, rng) {
@@ -870,6 +868,11 @@ impl Play<'_, '_> {
             rows.send((k, played.then_some(row))).ok();
         }
     }
+}
+
+/// Whether a cancel flag is given and set.
+fn is_set(flag: Option<&AtomicBool>) -> bool {
+    flag.is_some_and(|c| c.load(Ordering::Relaxed))
 }
 
 /// Adds one determinization's points (`row`, by candidate) to every live candidate's tally,

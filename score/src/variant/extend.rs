@@ -27,7 +27,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use super::error::{VariantError, VariantErrorKind};
-use super::parse::{key_at, key_line, latest, toml_error};
+use super::parse::{dotted_key_at, key_line, latest, toml_error};
 use super::{Variant, VariantText};
 use crate::pattern::PatternId;
 
@@ -344,15 +344,7 @@ fn relocate(mut e: VariantError, merged_text: &str, layers: &[VariantText]) -> V
     let path: Option<String> = if !e.key.is_empty() && !e.key.contains(' ') {
         Some(e.key.clone())
     } else {
-        e.line
-            .and_then(|line| key_at(merged_text, line))
-            .map(|(table, key)| {
-                if table.is_empty() {
-                    key
-                } else {
-                    format!("{table}.{key}")
-                }
-            })
+        e.line.and_then(|line| dotted_key_at(merged_text, line))
     };
     match path.and_then(|p| latest(layers, &p)) {
         Some((_, at)) => {

@@ -780,15 +780,9 @@ pub(super) fn toml_error(e: &toml::de::Error, text: &str, origin: &str) -> Varia
                 locate(doc.as_table(), span.start, &mut path).then(|| path.join("."))
             }
             // A number past any TOML integer stops the parser itself: its line is `key = …`.
-            Err(_) if message.starts_with("number too ") => line
-                .and_then(|line| key_at(text, line))
-                .map(|(table, key)| {
-                    if table.is_empty() {
-                        key
-                    } else {
-                        format!("{table}.{key}")
-                    }
-                }),
+            Err(_) if message.starts_with("number too ") => {
+                line.and_then(|line| dotted_key_at(text, line))
+            }
             Err(_) => None,
         },
         None => None,
@@ -939,6 +933,17 @@ pub(super) fn key_line(text: &str, table: &str, key: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// [`key_at`] as one dotted path (`rules.reserve`, or `name` at the top).
+pub(super) fn dotted_key_at(text: &str, line: usize) -> Option<String> {
+    key_at(text, line).map(|(table, key)| {
+        if table.is_empty() {
+            key
+        } else {
+            format!("{table}.{key}")
+        }
+    })
 }
 
 /// The `[table]` and key set on line `line` of `text`, a file in the layout `toml` writes
