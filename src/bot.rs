@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use taisim_agents::protocol::{read_action, Event, Message, Mirror, PROTOCOL_VERSION};
-use taisim_agents::{Agent, AgentSpec, BuiltinAgent};
+use taisim_agents::{Agent, AgentParseError, AgentSpec, BuiltinAgent, KNOWN_AGENTS};
 use taisim_score::Variant;
 use taisim_sim::{ActionList, Seat};
 
@@ -64,7 +64,19 @@ fn broken(what: &str, e: io::Error) -> Failure {
 }
 
 pub fn bot(args: &BotArgs) -> Result<(), Failure> {
-    let spec: AgentSpec = args.agent.parse().map_err(Failure::from)?;
+    let spec: AgentSpec = args.agent.parse().map_err(|e| match e {
+        // The list of every agent would offer `exec:COMMAND`, which this command refuses.
+        AgentParseError::Unknown { name } => Failure::from(CliError::Usage(format!(
+            "unknown agent {name:?}; taisim bot plays a built-in agent: {}",
+            KNOWN_AGENTS
+                .iter()
+                .filter(|a| !a.starts_with("exec:"))
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+        e => Failure::from(e),
+    })?;
     if matches!(spec, AgentSpec::Exec(_)) {
         return Err(Failure::from(CliError::Usage(
             "taisim bot plays a built-in agent; an exec: agent is a bot already".to_string(),

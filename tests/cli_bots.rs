@@ -718,6 +718,27 @@ fn taisim_bot_refuses_bad_input_with_exit_2() {
     );
 }
 
+/// `taisim bot` names the agents it can play: an unknown name lists the built-in ones and
+/// not `exec:COMMAND`, which it refuses (a bot already).
+#[test]
+fn taisim_bot_lists_only_the_agents_it_plays() {
+    let o = taisim_with_input(&["bot", "nosuch"], b"");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("unknown agent \"nosuch\""), "{err}");
+    for known in ["greedy", "search:N:SETTING=VALUE", "policy:PATH"] {
+        assert!(err.contains(known), "{known}: {err}");
+    }
+    assert!(!err.contains("exec:COMMAND"), "{err}");
+    let o = taisim_with_input(&["bot", "exec:true"], b"");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("an exec: agent is a bot already"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// Writing its answers failing is not the input's fault: exit status 1.
 #[cfg(target_os = "linux")]
 #[test]
