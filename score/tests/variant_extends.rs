@@ -772,7 +772,24 @@ fn a_value_of_the_wrong_type_or_range_names_its_key_in_plain_words() {
         (
             TAIWAN16.replace("dealer_tai = 1", "dealer_tai = -1"),
             ("settlement.dealer_tai", 32),
-            "-1 is out of bounds (must be 0 to 65535)",
+            "-1 is out of bounds (must be 0 to 255)",
+        ),
+        // Past the type's range, a key the loader bounds more narrowly says the loader's
+        // bound, as a value within the type's range does.
+        (
+            over("[settlement]\ndealer_tai_per_streak = 70000\n"),
+            ("settlement.dealer_tai_per_streak", 4),
+            "70000 is out of bounds (must be 0 to 255)",
+        ),
+        (
+            over("[settlement]\ndealer_tai = 300\n"),
+            ("settlement.dealer_tai", 4),
+            "300 is out of bounds (must be 0 to 255)",
+        ),
+        (
+            over("[settlement]\ndealer_tai = \"1\"\n"),
+            ("settlement.dealer_tai", 4),
+            "invalid type: string \"1\", expected a whole number from 0 to 255",
         ),
         (
             TAIWAN16.replace("per_tai = 1", "per_tai = -99999999999999999999"),

@@ -771,7 +771,6 @@ fn placed(
 /// words rather than Rust's (`a whole number from 0 to 65535`, not `u16`).
 pub(super) fn toml_error(e: &toml::de::Error, text: &str, origin: &str) -> VariantError {
     let message = e.message().trim();
-    let kind = plain(message);
     let line = e.span().map(|s| line_of(text, s.start));
     let key = match e.span() {
         Some(span) => match toml_edit::ImDocument::parse(text) {
@@ -787,13 +786,28 @@ pub(super) fn toml_error(e: &toml::de::Error, text: &str, origin: &str) -> Varia
         },
         None => None,
     };
+    let key = key.unwrap_or_default();
+    let kind = plain(message, checked_bounds(&key));
     VariantError {
         origin: origin.to_string(),
-        key: key.unwrap_or_default(),
+        key,
         line,
         kind,
         with: None,
     }
+}
+
+/// The bounds the loader checks a key of a type narrower than `i64` against, where they
+/// are narrower than the type's range.
+fn checked_bounds(key: &str) -> Option<(i64, i64)> {
+    Some(match key {
+        "settlement.dealer_tai" | "settlement.dealer_tai_per_streak" => {
+            (0, bounds::DEALER_TAI.into())
+        }
+        "points.base_hu" => (0, bounds::BASE_HU.into()),
+        "points.cap" => (1, bounds::POINTS_CAP.into()),
+        _ => return None,
+    })
 }
 
 /// Whether `offset` lies in a key or value of `table`, with the dotted path of the innermost
@@ -830,9 +844,13 @@ fn int_range(ty: &str) -> Option<(i64, i64)> {
 }
 
 /// What serde's message expects, in words: a file's author knows numbers, lists and
-/// tables, not `u16`, `a sequence` or `struct SettlementRules`.
-fn plain_expected(expected: &str) -> String {
-    match (expected, int_range(expected)) {
+/// tables, not `u16`, `a sequence` or `struct SettlementRules`. `bounds` are the loader's
+/// own for the key, where narrower than its type's range.
+fn plain_expected(expected: &str, bounds: Option<(i64, i64)>) -> String {
+    match (
+        expected,
+        int_range(expected).and(bounds).or(int_range(expected)),
+    ) {
         ("i64" | "isize", _) => "a whole number".into(),
         ("u64" | "usize", _) => "a whole number, 0 or more".into(),
         (_, Some((min, max))) => format!("a whole number from {min} to {max}"),
@@ -848,11 +866,14 @@ fn plain_expected(expected: &str) -> String {
 
 /// The kind of a TOML parser's or deserializer's message (serde's own wording for invalid
 /// types, values and variants, which names Rust's types and calls a name an enum
-/// "variant", a word that means a rule set here).
-fn plain(message: &str) -> VariantErrorKind {
+/// "variant", a word that means a rule set here). A value past its type's range is past the
+/// loader's own bound for the key (`bounds`) too, which may be narrower: the message says the
+/// bound the value must meet, as the loader's check would.
+fn plain(message: &str, bounds: Option<(i64, i64)>) -> VariantErrorKind {
     if let Some(rest) = message.strip_prefix("invalid value: integer `") {
         if let Some((value, ty)) = rest.split_once("`, expected ") {
-            if let (Ok(value), Some((min, max))) = (value.parse(), int_range(ty)) {
+            let range = int_range(ty).and(bounds).or(int_range(ty));
+            if let (Ok(value), Some((min, max))) = (value.parse(), range) {
                 return VariantErrorKind::OutOfBounds { value, min, max };
             }
         }
@@ -874,7 +895,7 @@ fn plain(message: &str) -> VariantErrorKind {
                 "map" => "a table",
                 found => found,
             };
-            let expected = plain_expected(expected);
+            let expected = plain_expected(expected, bounds);
             return VariantErrorKind::Syntax(format!("invalid type: {found}, expected {expected}"));
         }
     }
