@@ -105,14 +105,8 @@ def timeout_arg(value, who=""):
 class ResetNeeded(UsageError, RuntimeError):
     """A call out of order: ``step()`` or ``action_masks()`` before the first ``reset()`` (or
     ``step()`` after the deal ended). A ``taisim.UsageError`` as the other calls that need a
-    deal raise, and a ``RuntimeError`` as it was first raised."""
-
-
-def reraise_reset_needed(error):
-    """Raises :class:`ResetNeeded` in place of the engine's ``RuntimeError`` for a step
-    before a reset; any other error is left to the caller to re-raise."""
-    if type(error) is RuntimeError and str(error).startswith("the environment must be reset"):
-        raise ResetNeeded(str(error)) from None
+    deal raise, and a ``RuntimeError`` as it was first raised. The extension raises it
+    itself (``errors.rs``), so no caller reads the engine's message to tell it."""
 
 
 def reraise_in_use(error, what):

@@ -7,8 +7,8 @@ from pettingzoo.utils import wrappers
 
 from taisim._copy import NativeCopy
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec, UsageError
-from taisim._seed import (check_action, check_seed, optional_int, reraise_in_use,
-                          reraise_reset_needed, search_arg, to_u64, variant_arg)
+from taisim._seed import (check_action, check_seed, optional_int, reraise_in_use, search_arg,
+                          to_u64, variant_arg)
 
 SEATS = ["E", "S", "W", "N"]
 
@@ -111,7 +111,6 @@ class TaisimAEC(NativeCopy, AECEnv):
             self._native.step(None if action is None else check_action(action))
         except RuntimeError as e:
             reraise_in_use(e, "AEC env")
-            reraise_reset_needed(e)
             raise
         self._sync()
         # A dead step (None, after the deal ended) changes nothing on the table.

@@ -220,6 +220,22 @@ pub(super) fn bot_in(i: usize, fault: BotFault) -> PyErr {
 }
 
 /// A batch's error, named by its environment, as the class of its kind.
+/// `taisim.ResetNeeded`: a `UsageError` as the other calls that need a deal raise, and a
+/// `RuntimeError` as a step before a reset was first raised. A class of two bases is defined
+/// in Python (`taisim/_seed.py`); a plain `RuntimeError` only if that module cannot load.
+fn reset_needed(message: String) -> PyErr {
+    Python::with_gil(|py| {
+        let class = py
+            .import("taisim._seed")
+            .and_then(|m| m.getattr("ResetNeeded"))
+            .and_then(|c| Ok(c.downcast_into::<pyo3::types::PyType>()?));
+        match class {
+            Ok(class) => PyErr::from_type(class, message),
+            Err(_) => PyRuntimeError::new_err(message),
+        }
+    })
+}
+
 pub(super) fn vec_env(e: VecEnvError) -> PyErr {
     let message = e.to_string();
     env_kind(e.source, message)
@@ -233,7 +249,7 @@ pub(super) fn env(e: EnvError) -> PyErr {
 fn env_kind(e: EnvError, message: String) -> PyErr {
     match e {
         // A call out of order: the environment's state, not an argument.
-        EnvError::NeedsReset => PyRuntimeError::new_err(message),
+        EnvError::NeedsReset => reset_needed(message),
         EnvError::IllegalAction { .. }
         | EnvError::DeadStepExpected { .. }
         | EnvError::ActionRequired { .. } => IllegalActionError::new_err(message),
