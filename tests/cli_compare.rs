@@ -461,7 +461,7 @@ fn engine_rules_that_differ_are_named() {
     let o = taisim(&["compare", a, b]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("  engine rules  differ: rules.missed_win (true → false), rules.rob_concealed_kong (false → true)\n"),
+        stdout(&o).contains("  engine rules   differ: rules.missed_win (true → false), rules.rob_concealed_kong (false → true)\n"),
         "{}",
         stdout(&o)
     );
@@ -480,4 +480,60 @@ fn engine_rules_that_differ_are_named() {
     let o = taisim(&["compare", a, a, "--json"]);
     let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(doc["engine_rule_changes"], serde_json::json!([]));
+    assert_eq!(doc["scoring_table_changes"], serde_json::json!([]));
+}
+
+/// Two variants whose scoring tables differ: the header names each key that differs (a
+/// minimum, stakes, a pattern's tai and exclusions, a pattern one of them does not count)
+/// with A's value and B's, and so does the JSON; the engine rules stay the same.
+#[test]
+fn scoring_table_entries_that_differ_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b) = taiwan16_against(
+        d,
+        "table",
+        "[tai]\nmin = 2\n[settlement]\nper_tai = 2\n[patterns]\nall_chows = { tai = 3, excludes = [\"self_draw\"] }\nearthly_ready = false\n",
+        "7",
+        "greedy",
+    );
+    let (a, b) = (a.as_str(), b.as_str());
+    let o = taisim(&["compare", a, b]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let row = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("scoring table"))
+        .unwrap_or_else(|| panic!("{out}"));
+    for said in [
+        "differs: tai.min (0 → 2), settlement.per_tai (1 → 2)",
+        "patterns.earthly_ready (4 → false), patterns.all_chows.tai (2 → 3), patterns.all_chows.excludes ([] → [\"self_draw\"])",
+    ] {
+        assert!(row.contains(said), "{said}: {row}");
+    }
+    assert!(out.contains("the same in both variants"), "{out}");
+    let o = taisim(&["compare", a, b, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["same_engine_rules"], true);
+    let changes = doc["scoring_table_changes"].as_array().unwrap();
+    let keys: Vec<&str> = changes.iter().map(|c| c["key"].as_str().unwrap()).collect();
+    assert_eq!(
+        keys,
+        [
+            "tai.min",
+            "settlement.per_tai",
+            "patterns.earthly_ready",
+            "patterns.all_chows.tai",
+            "patterns.all_chows.excludes"
+        ]
+    );
+    assert_eq!(
+        changes[0],
+        serde_json::json!({ "key": "tai.min", "a": 0, "b": 2 })
+    );
+    assert_eq!(
+        changes[2],
+        serde_json::json!({ "key": "patterns.earthly_ready", "a": 4, "b": false })
+    );
 }

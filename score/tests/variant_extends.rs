@@ -530,6 +530,54 @@ fn rule_changes_name_each_engine_rule_that_differs() {
     assert!(base.rule_changes(&patterns_only).is_empty());
 }
 
+/// The scoring-table keys two variants differ in, by key: none between a variant and
+/// itself, nor for a change of engine rules alone; a pattern by the part that differs, or
+/// whole where one variant does not count it; a `[points]` table only one variant has.
+#[test]
+fn table_changes_name_each_scoring_key_that_differs() {
+    let base = Variant::builtin("taiwan16").unwrap();
+    let text = "extends = \"taiwan16\"\nname = \"t\"\n[tai]\nmin = 3\n[settlement]\nbase = 4\n[patterns]\nall_chows = { tai = 5, excludes = [\"self_draw\"] }\nhuman_win = false\n";
+    let other = Variant::from_toml_str(text, "t.toml").unwrap();
+    let changes = |a: &Variant, b: &Variant| -> Vec<(String, String, String)> {
+        a.table_changes(b)
+            .into_iter()
+            .map(|c| (c.key, c.from.to_string(), c.to.to_string()))
+            .collect()
+    };
+    let owned = |k: &str, a: &str, b: &str| (k.to_string(), a.to_string(), b.to_string());
+    assert_eq!(
+        changes(&base, &other),
+        [
+            owned("tai.min", "0", "3"),
+            owned("settlement.base", "0", "4"),
+            // The patterns in catalogue order.
+            owned("patterns.human_win", "16", "false"),
+            owned("patterns.all_chows.tai", "2", "5"),
+            owned("patterns.all_chows.excludes", "[]", "[\"self_draw\"]"),
+        ]
+    );
+    // Each way round.
+    assert_eq!(
+        changes(&other, &base)[2],
+        owned("patterns.human_win", "false", "16")
+    );
+    assert!(base.table_changes(&base).is_empty());
+    let rules_only = Variant::from_toml_str(
+        "extends = \"taiwan16\"\nname = \"r\"\n[rules]\nmissed_win = false\n",
+        "r.toml",
+    )
+    .unwrap();
+    assert!(base.table_changes(&rules_only).is_empty());
+    // A points variant against a tai one: `scoring` and the `[points]` table, whole.
+    let taizhou = Variant::builtin("taizhou").unwrap();
+    let across = changes(&base, &taizhou);
+    assert_eq!(across[0], owned("scoring", "\"tai\"", "\"points\""));
+    assert!(
+        across.iter().any(|(k, a, _)| k == "points" && a == "false"),
+        "{across:?}"
+    );
+}
+
 /// An engine rule that `[rules]` breaks is named by its key at the key's own line, as the
 /// errors of `[settlement]` and `[tai]` are, not at the `[rules]` header: in a file that
 /// extends another and in a whole file.

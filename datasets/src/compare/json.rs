@@ -2,6 +2,7 @@
 //! figure under stable keys, A's and B's values with B − A and its paired 95% interval.
 
 use serde_json::{json, Value};
+use taisim_score::RuleChange;
 use taisim_sim::Wind;
 
 use super::{Comparison, PairedMean, PairedRatio, Side, PER_DEAL, PER_WIN};
@@ -50,7 +51,8 @@ impl Comparison {
     /// `b.responds_to_scoring` are true, false or null (unknown: an `exec:` bot) per seat;
     /// `engine_rule_changes` lists each engine rule that differs (`key`, as a variant file
     /// writes it, with A's value `a` and B's `b`), empty when `same_engine_rules` is not
-    /// false.
+    /// false; `scoring_table_changes` lists the scoring table's keys that differ the same
+    /// way (null when a run's variant file could not be read).
     pub fn to_json(&self) -> Value {
         let per_deal: serde_json::Map<String, Value> = self
             .per_deal
@@ -103,11 +105,8 @@ impl Comparison {
             "deals": self.deals,
             "seed": self.a.spec.seed,
             "same_engine_rules": self.same_engine_rules,
-            "engine_rule_changes": self.rule_changes.iter().map(|c| json!({
-                "key": c.key,
-                "a": c.from,
-                "b": c.to,
-            })).collect::<Vec<_>>(),
+            "engine_rule_changes": changes(&self.rule_changes),
+            "scoring_table_changes": self.table_changes.as_deref().map(changes),
             "warnings": self.warnings(),
             "outcome_changed": proportion(self.outcome_changed),
             "outcome_or_winners_changed": proportion(self.result_changed),
@@ -118,4 +117,12 @@ impl Comparison {
             "patterns": patterns,
         })
     }
+}
+
+/// Keys that differ: each with A's value `a` and B's `b`.
+fn changes(changes: &[RuleChange]) -> Vec<Value> {
+    changes
+        .iter()
+        .map(|c| json!({ "key": c.key, "a": c.from, "b": c.to }))
+        .collect()
 }

@@ -193,6 +193,10 @@ pub struct Comparison {
     /// The engine rules that differ, by key, A's value to B's (empty when they are the same
     /// or unknown).
     pub rule_changes: Vec<RuleChange>,
+    /// The scoring-table keys that differ (scoring, tai, points, settlement, patterns), by
+    /// key, A's value to B's ([`Variant::table_changes`]; `None` when a run's variant file
+    /// could not be read).
+    pub table_changes: Option<Vec<RuleChange>>,
 }
 
 /// What the folding keeps: every sum, before they become a [`Comparison`].
@@ -294,12 +298,12 @@ impl Fold {
         points: bool,
         variants: &[Option<Arc<Variant>>; 2],
     ) -> Comparison {
-        let (same_engine_rules, rule_changes) = match variants {
+        let (same_engine_rules, rule_changes, table_changes) = match variants {
             [Some(x), Some(y)] => {
                 let changes = x.rule_changes(y);
-                (Some(changes.is_empty()), changes)
+                (Some(changes.is_empty()), changes, Some(x.table_changes(y)))
             }
-            _ => (None, Vec::new()),
+            _ => (None, Vec::new(), None),
         };
         let patterns = PatternId::ALL
             .iter()
@@ -333,6 +337,7 @@ impl Fold {
             patterns,
             same_engine_rules,
             rule_changes,
+            table_changes,
         }
     }
 }

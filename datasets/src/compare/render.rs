@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use taisim_score::RuleChange;
 use taisim_sim::Wind;
 
 use super::{Comparison, PairedMean, PairedRatio, Side, PER_DEAL, PER_WIN};
@@ -169,17 +170,21 @@ impl Comparison {
                     None => "unknown (a run's variant.toml could not be read)".to_string(),
                 },
             ),
+            (
+                "scoring table",
+                match &self.table_changes {
+                    Some(changes) if changes.is_empty() => "the same in both variants".to_string(),
+                    Some(changes) => format!("differs: {}", changes_text(changes)),
+                    None => "unknown (a run's variant.toml could not be read)".to_string(),
+                },
+            ),
         ]
     }
 
     /// The engine rules that differ, A's value to B's: `rules.missed_win (true → false),
     /// rules.rob_concealed_kong (false → true)`.
     pub fn rule_changes_text(&self) -> String {
-        self.rule_changes
-            .iter()
-            .map(|c| format!("{} ({} → {})", c.key, c.from, c.to))
-            .collect::<Vec<_>>()
-            .join(", ")
+        changes_text(&self.rule_changes)
     }
 
     fn sections(&self, top: Option<usize>) -> Vec<Section> {
@@ -380,4 +385,13 @@ impl Comparison {
             rows,
         }
     }
+}
+
+/// Keys that differ, A's value to B's: `tai.min (0 → 4), patterns.all_chows.tai (2 → 3)`.
+fn changes_text(changes: &[RuleChange]) -> String {
+    changes
+        .iter()
+        .map(|c| format!("{} ({} → {})", c.key, c.from, c.to))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

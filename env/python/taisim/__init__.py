@@ -243,7 +243,8 @@ def compare(run_a, run_b, *, verify_checksums=True):
     ``ci95``; ``a`` and ``b`` name each run's variant and agents and whether each agent
     ``responds_to_scoring`` (true, false, or None where taisim cannot know: an ``exec:``
     bot); ``engine_rule_changes`` lists the engine rules that differ (``key``, ``a``,
-    ``b``); ``warnings`` says what a reader must know first (no agent
+    ``b``), ``scoring_table_changes`` the scoring table's keys that differ (None where a
+    run's variant file cannot be read); ``warnings`` says what a reader must know first (no agent
     responds to the scoring table, the agents differ, ...). Runs of other walls raise
     ``ValueError`` naming the difference; a directory that is not a run, ``ValueError``."""
     return _json.loads(_compare_json(_path_arg(run_a, "run_a"), _path_arg(run_b, "run_b"),

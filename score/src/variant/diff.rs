@@ -141,6 +141,67 @@ impl Variant {
         out
     }
 
+    /// The scoring-table keys whose values differ from `to`'s (everything a variant file
+    /// sets but its name, description and engine rules: `scoring`, `[tai]`, `[points]`,
+    /// `[settlement]` and each pattern), by key as a variant file writes it. A pattern is
+    /// named by the part that differs (`patterns.all_chows.tai`, `.hu`, `.excludes`), or
+    /// whole (`patterns.all_chows`, `false` where a variant does not count it); a `[points]`
+    /// table only one variant has, whole (`false` in the other). Empty when the two score
+    /// and settle every hand alike.
+    pub fn table_changes(&self, to: &Variant) -> Vec<RuleChange> {
+        let absent = || toml::Value::Boolean(false);
+        let (mut ours, mut theirs) = (tables(self), tables(to));
+        let mut out = Vec::new();
+        for key in ["scoring", "tai", "points", "settlement"] {
+            match (ours.remove(key), theirs.remove(key)) {
+                (Some(toml::Value::Table(a)), Some(toml::Value::Table(b))) => {
+                    // Both tables have every key (each is a struct written whole).
+                    flatten(key, &changed(&b, Some(&a)), &a, &mut out);
+                }
+                (a, b) if a != b => out.push(RuleChange {
+                    key: key.to_string(),
+                    from: a.unwrap_or_else(absent),
+                    to: b.unwrap_or_else(absent),
+                }),
+                _ => {}
+            }
+        }
+        for &p in PatternId::ALL {
+            let key = format!("patterns.{}", p.id());
+            match (parts(self, p), parts(to, p)) {
+                (Some(a), Some(b)) => {
+                    let excludes =
+                        |e: &[&str]| toml::Value::Array(e.iter().map(|&x| x.into()).collect());
+                    for (part, x, y) in [
+                        ("tai", i64::from(a.0).into(), i64::from(b.0).into()),
+                        ("hu", i64::from(a.1).into(), i64::from(b.1).into()),
+                        ("excludes", excludes(&a.2), excludes(&b.2)),
+                    ] {
+                        if x != y {
+                            out.push(RuleChange {
+                                key: format!("{key}.{part}"),
+                                from: x,
+                                to: y,
+                            });
+                        }
+                    }
+                }
+                (None, None) => {}
+                (a, b) => {
+                    let value = |parts: Option<(u16, u16, Vec<&str>)>| {
+                        parts.map_or_else(absent, |(tai, _, _)| i64::from(tai).into())
+                    };
+                    out.push(RuleChange {
+                        key,
+                        from: value(a),
+                        to: value(b),
+                    });
+                }
+            }
+        }
+        out
+    }
+
     /// What differs from `base`, as a variant file with `extends = "{extends}"` (the name or
     /// path that finds `base`): its own name and description always, and every other key
     /// only where it differs. A pattern whose exclusions and 胡 are the base's is written as its tai alone
