@@ -455,6 +455,46 @@ fn taizhou_runs_report_points_and_all_pairs_figures() {
     );
 }
 
+/// Under mahjongtime's insurance (mahjongtime-taiwanese-rules.txt:96-116) a seat that did not
+/// discard the winning tile may pay for all losers: the replay names it, so the payments do
+/// not read as a bug. Deal 2206 of seed 3 (greedy): E's 大三元 on N's 2p, paid by W, whose
+/// third dragon E punged; a deal without insurance says nothing of it.
+#[test]
+fn replays_name_the_seat_liable_under_insurance() {
+    let scratch = Scratch::new("insurance");
+    let run = scratch.0.join("run");
+    let o = taisim(&[
+        "simulate",
+        "--variant",
+        "mahjongtime",
+        "--agents",
+        "greedy",
+        "--deals",
+        "2207",
+        "--seed",
+        "3",
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = taisim(&["replay", run.to_str().unwrap(), "2206"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("  E wins: "), "{out}");
+    assert!(
+        out.contains("    insurance: W pays for all losers, liable for E's insured hand (settlement.insurance)\npayments: E 112 S 0 W -112 N 0\n"),
+        "{out}"
+    );
+    let o = taisim(&["replay", run.to_str().unwrap(), "0"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        !text(&o.stdout).contains("insurance:"),
+        "{}",
+        text(&o.stdout)
+    );
+}
+
 /// taiwan16-2015 fines a win below its minimum (詐胡, taiwan16-2015-table.txt:33): the report
 /// says the claimants were fined, not that the wins went unpaid. Greedy lets such a win go;
 /// random play declares whatever it is offered (5 of 38 wins in these 3,000 deals).

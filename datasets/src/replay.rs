@@ -11,7 +11,8 @@ use std::path::Path;
 use arrow_array::{BinaryArray, Int64Array, RecordBatch, UInt16Array, UInt64Array, UInt8Array};
 use taisim_agents::{build_agents, index_to_action, play_deal_with};
 use taisim_score::{
-    score_deal, settle_all_pairs, DealScore, ScoreError, SettlementModel, Variant, WinInput,
+    insurance_payer, score_deal, settle_all_pairs, DealScore, ScoreError, SettlementModel, Variant,
+    WinInput,
 };
 use taisim_sim::{ActionList, Deal, DealContext, Wind};
 
@@ -361,7 +362,7 @@ pub fn write_settlement(
     if variant.settlement().model == SettlementModel::AllPairs {
         write_all_pairs(deal, ds, per_tai, engine, w)?;
     } else {
-        write_wins(deal, ds, engine, w)?;
+        write_wins(deal, variant, ds, engine, w)?;
     }
     let pays = ds.payments.0;
     writeln!(
@@ -409,6 +410,7 @@ fn write_error(e: std::io::Error) -> HarnessError {
 /// Each win of a winner-pays deal: the hand and its patterns.
 fn write_wins(
     deal: &Deal,
+    variant: &Variant,
     ds: &DealScore,
     engine: &dyn Fn(EngineError) -> HarnessError,
     w: &mut dyn Write,
@@ -437,6 +439,14 @@ fn write_wins(
                 p.id.id(),
                 name_zh_padded(p.name_zh(), 10),
                 p.tai
+            )
+            .map_err(io)?;
+        }
+        // Without this line a payer who did not discard the winning tile reads as a bug.
+        if let Some(liable) = insurance_payer(s, &input, variant) {
+            writeln!(
+                w,
+                "    insurance: {liable} pays for all losers, liable for {winner}'s insured hand (settlement.insurance)"
             )
             .map_err(io)?;
         }

@@ -56,7 +56,9 @@ pub use request::{
     ScoreRequest, ScoredRequest, VariantCache,
 };
 pub use scorer::score;
-pub use settle::{check_stake_bounds, check_stakes, settle, settle_all_pairs, try_settle};
+pub use settle::{
+    check_stake_bounds, check_stakes, insurance_payer, settle, settle_all_pairs, try_settle,
+};
 pub use taizhou::liability::{Liability, LiabilityCase};
 pub use taizhou::value::seat_value;
 pub use total::counted_patterns;

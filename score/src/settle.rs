@@ -223,6 +223,24 @@ pub fn settle(
     }
 }
 
+/// The seat that pays for all three losers under the variant's insurance
+/// (mahjongtime-taiwanese-rules.txt:96-116, [`liable`]), as [`try_settle`] settles the win:
+/// `None` where no insurance applies, and for a win below the minimum, a win by a flower
+/// and every win of an all-pairs variant (全包 is [`DealScore::responsible`]
+/// (crate::DealScore::responsible)).
+pub fn insurance_payer(score: &Score, input: &WinInput, variant: &Variant) -> Option<Seat> {
+    if !score.meets_minimum
+        || variant.settlement.model == SettlementModel::AllPairs
+        || input.context.flower_win
+    {
+        return None;
+    }
+    match payers(input, variant) {
+        Payers::All => liable(score, input, variant, None),
+        Payers::One(payer) => liable(score, input, variant, Some(payer)),
+    }
+}
+
 /// [`settle`], with the caller's stakes checked and every sum and product checked.
 ///
 /// A win below the variant's minimum (起胡) is paid by nobody; where the variant sets a
@@ -290,10 +308,10 @@ pub fn try_settle(
             .ok_or(SettleError::Overflow)?;
         Ok(())
     };
-    let flower_win = input.context.flower_win;
+    let liable = insurance_payer(score, input, variant);
     match payers(input, variant) {
         Payers::All => {
-            match liable(score, input, variant, None).filter(|_| !flower_win) {
+            match liable {
                 // A self-drawn win after a dangerous discard was claimed (:104-106): the
                 // liable player pays what the three losers would have, each share as a
                 // self-draw's.
@@ -315,7 +333,6 @@ pub fn try_settle(
             }
         }
         Payers::One(payer) => {
-            let liable = liable(score, input, variant, Some(payer)).filter(|_| !flower_win);
             if let Some(liable) = liable {
                 // The liable player (the discarder, or the seat whose dangerous discard the
                 // winner claimed earlier, paying for the discarder too) "must pay for all
