@@ -1,7 +1,7 @@
 //! Part files: their names, their atomic writing, and what the manifest records of them.
 //!
-//! A part is written table by table, each under a temporary name (`.part-NNNNN.parquet.tmp`)
-//! that is flushed to disk and then renamed; the deals file is renamed last, so a part is
+//! A part is written table by table, each under a temporary name of the writing process's
+//! own (`.part-NNNNN.parquet.PID-N.tmp`) that is flushed to disk and then renamed; the deals file is renamed last, so a part is
 //! complete exactly when its deals file exists. A run killed at any moment leaves complete
 //! parts and temporary files, never a truncated file under a final name.
 
@@ -30,9 +30,31 @@ pub fn part_path(out: &Path, table: Table, index: u64) -> PathBuf {
     out.join(table.dir()).join(part_name(index))
 }
 
+/// A temporary name of this process alone for a part's table
+/// (`.part-00042.parquet.1234-0.tmp`, [`crate::atomic::temp_path`]): two processes that play
+/// the same part into one directory (a misuse the run's checks refuse, but only once they
+/// see each other) never open or rename each other's file.
 fn temp_path(out: &Path, table: Table, index: u64) -> PathBuf {
-    out.join(table.dir())
-        .join(format!(".{}.tmp", part_name(index)))
+    crate::atomic::temp_path(&part_path(out, table, index))
+}
+
+/// The part whose temporary name `name` is: this taisim's ([`temp_path`]) or an older
+/// one's (`.part-00042.parquet.tmp`).
+fn temporary_of(name: &str) -> Option<u64> {
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    // `part-00042.parquet` alone, or followed by `.PID-N`.
+    let (part, tag) = match rest.split_once(".parquet.") {
+        Some((part, tag)) => (format!("{part}.parquet"), Some(tag)),
+        None => (rest.to_string(), None),
+    };
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    if let Some(tag) = tag {
+        let (pid, n) = tag.split_once('-')?;
+        if !(digits(pid) && digits(n)) {
+            return None;
+        }
+    }
+    crate::layout::part_index(&part)
 }
 
 /// What the manifest records of one table's part file.
@@ -104,8 +126,8 @@ pub fn encode(
 /// path; [`commit`] renames it into place.
 pub fn stage(out: &Path, table: Table, index: u64, bytes: &[u8]) -> Result<PathBuf, HarnessError> {
     let tmp = temp_path(out, table, index);
-    // `create_new`: never an open of something already there (the caller removed this
-    // part's temporaries; a FIFO left under the name would block a plain open).
+    // `create_new`: never an open of something already there (the name is this process's
+    // alone; a FIFO left under it would block a plain open).
     let written = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -127,15 +149,28 @@ pub fn commit(out: &Path, table: Table, index: u64, tmp: &Path) -> Result<(), Ha
     std::fs::rename(tmp, &path).map_err(HarnessError::io("cannot rename into place", &path))
 }
 
-/// Removes a part's staged files, left by an invocation killed while writing it.
-pub fn remove_temporaries(out: &Path, index: u64) -> Result<(), HarnessError> {
+/// Removes the staged files of the parts in `parts`, left by invocations killed while
+/// writing them: one pass over each table's directory.
+pub fn remove_temporaries(out: &Path, parts: std::ops::Range<u64>) -> Result<(), HarnessError> {
     for table in Table::EVERY {
-        let path = temp_path(out, table, index);
-        match std::fs::remove_file(&path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(HarnessError::io("cannot remove", &path)(e))
+        let dir = out.join(table.dir());
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(HarnessError::io("cannot read", &dir)(e)),
+        };
+        for entry in entries.filter_map(|e| e.ok()) {
+            let name = entry.file_name();
+            if !temporary_of(&name.to_string_lossy()).is_some_and(|p| parts.contains(&p)) {
+                continue;
             }
-            _ => {}
+            let path = entry.path();
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(HarnessError::io("cannot remove", &path)(e))
+                }
+                _ => {}
+            }
         }
     }
     Ok(())
@@ -312,4 +347,32 @@ fn problem_with(
         ));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temporary_names_name_their_part() {
+        let ours = temp_path(Path::new("run"), Table::Wins, 42);
+        let name = ours.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with(".part-00042.parquet."), "{name}");
+        assert_eq!(temporary_of(&name), Some(42));
+        // Two calls, two names: no process or call opens another's file.
+        assert_ne!(ours, temp_path(Path::new("run"), Table::Wins, 42));
+        assert_eq!(temporary_of(".part-00007.parquet.tmp"), Some(7));
+        assert_eq!(temporary_of(".part-00007.parquet.123-4.tmp"), Some(7));
+        for not in [
+            "part-00007.parquet",
+            ".part-00007.parquet",
+            ".part-00007.parquet.x-4.tmp",
+            ".part-00007.parquet.123-.tmp",
+            ".part-7.parquet.tmp",
+            ".manifest.json.123-0.tmp",
+            ".notes.parquet.1-1.tmp",
+        ] {
+            assert_eq!(temporary_of(not), None, "{not}");
+        }
+    }
 }
