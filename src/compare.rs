@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use taisim_datasets::{check_replaceable, expect_run_dir, CompareOptions, Comparison};
+use taisim_datasets::{check_output, expect_run_dir, CompareOptions, Comparison};
 
 use crate::failure::Failure;
 use crate::output::publish;
@@ -38,7 +38,7 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         .unwrap_or_else(|| args.run_b.join("compare.md"));
     expect_run_dir(&args.run_a)?;
     expect_run_dir(&args.run_b)?;
-    check_replaceable(&path)?;
+    check_output(&path)?;
     let options = CompareOptions {
         verify_checksums: !args.no_checksums,
     };

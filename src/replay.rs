@@ -138,7 +138,7 @@ pub fn replay(args: &ReplayArgs) -> Result<(), Failure> {
         return taisim_datasets::replay(run, deal_id, &mut Stdout).map_err(Failure::from);
     }
     if let Some(html) = &args.html {
-        taisim_datasets::check_replaceable(html)?;
+        taisim_datasets::check_output(html)?;
     }
     let log = deal_log(run, deal_id)?;
     if args.json {
@@ -165,7 +165,7 @@ fn write_page(
 
 fn check_log(args: &ReplayArgs, path: &std::path::Path) -> Result<(), Failure> {
     if let Some(html) = &args.html {
-        taisim_datasets::check_replaceable(html)?;
+        taisim_datasets::check_output(html)?;
     }
     let given = match &args.variant {
         None => None,

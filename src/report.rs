@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use taisim_datasets::{check_replaceable, expect_run_dir, HarnessError, Report, ReportOptions};
+use taisim_datasets::{check_output, expect_run_dir, HarnessError, Report, ReportOptions};
 
 use crate::output::publish;
 
@@ -44,7 +44,7 @@ pub fn report(args: &ReportArgs) -> Result<(), HarnessError> {
     // A FIFO, a device, a link or a directory at the path is refused before the report is
     // computed, not after; a run that is not a directory is named as such first.
     expect_run_dir(&args.run)?;
-    check_replaceable(&path)?;
+    check_output(&path)?;
     let report = Report::from_run(&args.run, &options)?;
     publish(
         &path,

@@ -97,6 +97,70 @@ fn prints_tables_and_writes_markdown() {
     assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), md);
 }
 
+/// A report, a comparison or a page is never written over one of a run's own files: the
+/// manifest, `variant.toml`, a lock, a part (each was replaced, exit 0, and the run lost):
+/// exit 2, naming the file, and the run reads as before. `report.md` and names a run does
+/// not write stay free.
+#[test]
+fn outputs_never_replace_a_runs_own_files() {
+    let scratch = Scratch::new("outputs");
+    let run = scratch.0.join("run");
+    simulate(&run);
+    let r = run.to_str().unwrap();
+    let before = std::fs::read(run.join("manifest.json")).unwrap();
+    let at = |name: &str| run.join(name).to_str().unwrap().to_string();
+    let cases: Vec<Vec<String>> = vec![
+        vec![
+            "report".into(),
+            r.into(),
+            "--markdown".into(),
+            at("manifest.json"),
+        ],
+        vec![
+            "report".into(),
+            r.into(),
+            "--markdown".into(),
+            at("variant.toml"),
+        ],
+        vec![
+            "report".into(),
+            r.into(),
+            "--markdown".into(),
+            at("wins/notes.md"),
+        ],
+        vec![
+            "compare".into(),
+            r.into(),
+            r.into(),
+            "--markdown".into(),
+            at("deals/part-00000.parquet"),
+        ],
+        vec![
+            "replay".into(),
+            r.into(),
+            "3".into(),
+            "--html".into(),
+            at("manifest.json"),
+        ],
+    ];
+    for args in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = taisim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("taisim never writes over a run's files"),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+    assert_eq!(std::fs::read(run.join("manifest.json")).unwrap(), before);
+    let o = taisim(&["report", r]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = taisim(&["report", r, "--markdown", &at("notes.md")]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(run.join("notes.md").is_file());
+}
+
 #[test]
 fn bad_runs_fail_with_the_right_status() {
     let scratch = Scratch::new("bad");

@@ -31,6 +31,61 @@ pub(crate) fn is_run_entry(name: &str) -> bool {
         || name.starts_with('.')
 }
 
+/// Checks a path a command was asked to write a report, a comparison or a page to: never
+/// one of a run's own files (its manifests, journal, `variant.toml`, locks, anything in its
+/// table or bots directories), which writing over would lose the run, and only a regular
+/// file where something exists ([`check_replaceable`](crate::check_replaceable)).
+/// `report.md`, `compare.md` and names a run does not write are free.
+pub fn check_output(path: &Path) -> Result<(), HarnessError> {
+    let refuse = |what: String| {
+        Err(HarnessError::Usage(format!(
+            "{} is {what}: taisim never writes over a run's files (the run would be lost); write it elsewhere",
+            path.display()
+        )))
+    };
+    if let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) {
+        let dir = dir_or_here(path.parent());
+        if is_run_entry(&name)
+            && !["report.md", "compare.md"].contains(&name.as_str())
+            && holds_run(&dir)
+        {
+            return refuse(format!("a file of the run in {}", dir.display()));
+        }
+        if let Some((table, run)) = run_table_dir(&dir) {
+            return refuse(format!(
+                "in the {table} directory of the run in {}",
+                run.display()
+            ));
+        }
+    }
+    crate::check_replaceable(path)
+}
+
+/// `p`, or the current directory for a path's empty parent.
+fn dir_or_here(p: Option<&Path>) -> PathBuf {
+    match p {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Whether `dir` holds a run's manifest (of the whole run or of a shard).
+fn holds_run(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .filter_map(|e| e.ok())
+            .any(|e| Manifest::is_manifest_name(&e.file_name().to_string_lossy()))
+    })
+}
+
+/// The table (or bots) directory's name and its run's directory, where `dir` is one.
+pub(crate) fn run_table_dir(dir: &Path) -> Option<(String, PathBuf)> {
+    let name = dir.file_name()?.to_string_lossy().into_owned();
+    let table = Table::EVERY.iter().any(|t| t.dir() == name) || name == crate::BOTS_DIR;
+    let run = dir_or_here(dir.parent());
+    (table && holds_run(&run)).then_some((name, run))
+}
+
 /// A table directory that taisim cannot write into (or should not read as the run's): a
 /// symbolic link (writing through it would put this run's parts into another directory, or
 /// another run's), or something other than a directory.
@@ -181,10 +236,57 @@ pub(crate) struct RunLock {
     path: PathBuf,
 }
 
+/// Whether `name` is a lock file's: a shard's ([`RunLock::acquire`]) or the setup's.
+pub(crate) fn is_lock_name(name: &str) -> bool {
+    name == SETUP_LOCK
+        || name
+            .strip_prefix('.')
+            .and_then(|n| n.strip_suffix(".lock"))
+            .is_some_and(Manifest::is_manifest_name)
+}
+
+/// The name of the lock every process starting a run in a directory holds while it checks
+/// what the others recorded and writes its own manifest ([`RunLock::setup`]).
+const SETUP_LOCK: &str = ".taisim-setup.lock";
+
 impl RunLock {
     /// Takes the lock of `shard` in `out`, or says that another process holds it.
     pub fn acquire(out: &Path, shard: Shard) -> Result<RunLock, HarnessError> {
         let path = out.join(format!(".{}.lock", Manifest::file_name(shard)));
+        RunLock::take(path, false, || {
+            HarnessError::Usage(format!(
+                "another taisim process is playing {} into {} now; wait for it to end (or stop it) before starting this one",
+                if shard.is_whole() {
+                    "this run".to_string()
+                } else {
+                    format!("shard {shard}")
+                },
+                out.display()
+            ))
+        })
+    }
+
+    /// Takes the lock on setting up a run in `out`, waiting for another process that holds
+    /// it (a setup takes moments). Each shard's own lock lets shards play side by side; this
+    /// one makes their checks of each other and the writing of their manifests one at a
+    /// time, so two processes started at once cannot both pass a check that each would fail
+    /// seeing the other's manifest.
+    pub fn setup(out: &Path) -> Result<RunLock, HarnessError> {
+        RunLock::take(out.join(SETUP_LOCK), true, || {
+            // Only a lock taken without waiting is ever busy.
+            HarnessError::Usage(format!(
+                "another taisim process is setting up a run in {} now",
+                out.display()
+            ))
+        })
+    }
+
+    /// Locks the file at `path`, created if missing; `wait` for a holder, or say `busy()`.
+    fn take(
+        path: PathBuf,
+        wait: bool,
+        busy: impl Fn() -> HarnessError,
+    ) -> Result<RunLock, HarnessError> {
         loop {
             let file = std::fs::OpenOptions::new()
                 .read(true)
@@ -198,19 +300,19 @@ impl RunLock {
                 use std::os::unix::fs::MetadataExt;
                 use std::os::unix::io::AsRawFd;
                 // SAFETY: flock on a file descriptor this function owns.
-                let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+                let how = if wait {
+                    libc::LOCK_EX
+                } else {
+                    libc::LOCK_EX | libc::LOCK_NB
+                };
+                let rc = unsafe { libc::flock(file.as_raw_fd(), how) };
                 if rc != 0 {
                     let e = std::io::Error::last_os_error();
                     if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-                        return Err(HarnessError::Usage(format!(
-                            "another taisim process is playing {} into {} now; wait for it to end (or stop it) before starting this one",
-                            if shard.is_whole() {
-                                "this run".to_string()
-                            } else {
-                                format!("shard {shard}")
-                            },
-                            out.display()
-                        )));
+                        return Err(busy());
+                    }
+                    if wait && e.kind() == std::io::ErrorKind::Interrupted {
+                        continue;
                     }
                     // A file system without locks: play on, as before locks existed.
                     return Ok(RunLock { file, path });

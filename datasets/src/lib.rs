@@ -59,6 +59,7 @@ pub use atomic::{check_replaceable, write_atomically};
 pub use compare::{CompareError, CompareOptions, Comparison};
 pub use error::{EngineError, HarnessError};
 pub use fingerprint::PlayFingerprint;
+pub use layout::check_output;
 pub use load::{load_decisions, load_decisions_into, Decisions, SearchLabels};
 pub use log::{
     deal_log, tell_deal, verify_log, write_run_log, DealLog, LogError, LogHeader, RunLogWritten,

@@ -16,7 +16,8 @@ use crate::error::HarnessError;
 use crate::fingerprint::{fingerprint, PlayFingerprint};
 use crate::journal::Journal;
 use crate::layout::{
-    is_run_entry, lay_out, remove_manifest_temporaries, strays, table_dir_problem, RunLock,
+    is_lock_name, is_run_entry, lay_out, remove_manifest_temporaries, run_table_dir, strays,
+    table_dir_problem, RunLock,
 };
 use crate::manifest::{Manifest, Rows, Status};
 use crate::part::{self, FileRecord, PartRecord};
@@ -164,9 +165,18 @@ pub fn simulate(
     // write. Until the parts are judged nothing else is changed, so a refusal leaves the
     // directory as it was.
     let lock = RunLock::acquire(out, spec.shard).map_err(unwritable(out))?;
+    // Until this process's manifest is written, what the directory holds is judged under
+    // the setup lock: processes started at once (an array job's shards) each see the
+    // manifests of those set up before them, never a directory that another is about to
+    // make another run's. The checks before the lock only spare a refused run creating its
+    // directory.
+    let setup = RunLock::setup(out).map_err(unwritable(out))?;
     if !options.resume && own.exists() {
         // Another process of this shard got here first.
         return Err(not_empty(out));
+    }
+    if !resuming {
+        check_directory(out, spec, options.resume)?;
     }
 
     let mut repaired = Vec::new();
@@ -281,9 +291,7 @@ pub fn simulate(
     // and what killed invocations left half written is removed.
     lay_out(out, spec)?;
     remove_manifest_temporaries(out, spec.shard)?;
-    for p in spec.shard_parts() {
-        part::remove_temporaries(out, p)?;
-    }
+    part::remove_temporaries(out, spec.shard_parts())?;
 
     // The fingerprint is recorded only where it vouches for every part the manifest will
     // hold: each kept part was recorded under the same fingerprint (checked above), by the
@@ -304,6 +312,7 @@ pub fn simulate(
     manifest.rows = rows_of(&done);
     manifest.status = Status::Running;
     manifest.write(out).map_err(unwritable(out))?;
+    drop(setup);
     let journal = Journal::create(&journal_path, spec, play.as_ref())?;
 
     let unit_count = |p: u64| {
@@ -474,6 +483,15 @@ fn refuse_empty_shards(spec: &RunSpec, out: &Path) -> Result<(), HarnessError> {
 /// other shards of the same run, or (`resume`) left by this very run without its manifest.
 /// Nothing is written.
 fn check_directory(out: &Path, spec: &RunSpec, resume: bool) -> Result<(), HarnessError> {
+    // A run inside another's table directory is read as that run's stray files, and breaks
+    // every reader that takes the table directory as a dataset.
+    if let Some((table, run)) = out.parent().and_then(run_table_dir) {
+        return Err(HarnessError::Usage(format!(
+            "the output directory {} is in the {table} directory of the run in {}: choose a directory outside it",
+            out.display(),
+            run.display()
+        )));
+    }
     if out.exists() && !out.is_dir() {
         return Err(HarnessError::Usage(format!(
             "the output directory {} exists and is not a directory",
@@ -483,10 +501,14 @@ fn check_directory(out: &Path, spec: &RunSpec, resume: bool) -> Result<(), Harne
     if !out.is_dir() {
         return Ok(());
     }
+    // A lock file says nothing of what the directory holds: one a killed process left
+    // behind, or one of a process setting up now (whose run the check under the setup lock
+    // sees), leaves a directory otherwise empty as good as empty.
     let entries: Vec<String> = std::fs::read_dir(out)
         .map_err(|e| dir_error("read", out, e))?
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !is_lock_name(n))
         .collect();
     // Manifests of another run, or of another split of this one, first: their own
     // messages (an unsplit run over an unsplit run is simply "not empty").
@@ -504,7 +526,9 @@ fn check_directory(out: &Path, spec: &RunSpec, resume: bool) -> Result<(), Harne
                 "{} holds {} of a different run ({}); runs share a directory only as shards that agree on everything else",
                 out.display(),
                 Manifest::file_name(other.spec.shard),
-                spec_difference(&other.spec, spec, ["the run has", "the command asks for"])
+                // The shard is the one field shards may differ in: compared with it set to
+                // ours, the difference named is the one that refuses.
+                spec_difference(&theirs, spec, ["the run has", "the command asks for"])
             )));
         }
         if other.spec.shard.count != spec.shard.count {
