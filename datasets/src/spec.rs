@@ -654,10 +654,26 @@ pub(crate) fn spec_difference<A: SpecVariant, B: SpecVariant>(
         .unwrap_or_else(|| "the variant text".into())
 }
 
-/// `runs/20261122-073015`: the default output directory, by UTC start time (sortable).
+/// `runs/20261122-073015`: the default output directory, by UTC start time (sortable). A
+/// run started in the same second as one before it takes the first free name of
+/// `runs/20261122-073015-2`, `-3`, …, not the earlier run's directory, which it would refuse
+/// as not empty. (Two runs started in the same instant may still pick one name; the second
+/// is then refused by the run's lock, naming the directory.)
 pub fn default_out_dir() -> std::path::PathBuf {
     let now = chrono::Utc::now();
-    std::path::Path::new("runs").join(now.format("%Y%m%d-%H%M%S").to_string())
+    let base = std::path::Path::new("runs").join(now.format("%Y%m%d-%H%M%S").to_string());
+    let taken = |p: &std::path::Path| std::fs::symlink_metadata(p).is_ok();
+    if !taken(&base) {
+        return base;
+    }
+    (2u32..)
+        .map(|n| {
+            let mut name = base.clone().into_os_string();
+            name.push(format!("-{n}"));
+            std::path::PathBuf::from(name)
+        })
+        .find(|p| !taken(p))
+        .unwrap_or(base)
 }
 
 /// An optional agent as its name (`search:256`), as runs record it ([`AgentSpec::recorded`]).
