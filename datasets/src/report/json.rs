@@ -107,6 +107,9 @@ impl Report {
             "parts_counted": self.parts_counted,
             "parts_in_run": self.parts_in_run,
             "checksums_verified": self.checksums_verified,
+            // Which tables' files the figures were read from and, with checksums verified,
+            // checked: never the decisions table, which no figure here reads.
+            "tables_read": ["deals", "wins", "tai"],
             "warnings": self.warnings,
             "unrecorded_files": self.unrecorded,
             "deals": self.deals,

@@ -98,7 +98,12 @@ impl Report {
                     self.parts_counted,
                     self.parts_in_run,
                     if self.checksums_verified {
-                        ", checksums verified"
+                        // The decisions files are the loaders' to read, not the report's.
+                        if self.spec.decisions.is_some() {
+                            ", checksums of the deals, wins and tai files verified (the decisions files are not read)"
+                        } else {
+                            ", checksums verified"
+                        }
                     } else {
                         ", row counts verified (checksums not checked)"
                     },

@@ -15,7 +15,19 @@ pub fn wilson_interval(k: u64, n: u64, z: f64) -> (f64, f64) {
     let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At k = 0 (or n) the bound is exactly 0 (or 1); rounding left 1e-19 above a rate of
+    // 0, an interval that excluded its own estimate.
+    let lo = if k == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if k as f64 == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo.min(p), hi.max(p))
 }
 
 /// `k` of `n`: a rate with its Wilson interval.
@@ -228,6 +240,21 @@ impl Estimate for SeatsOfDeal {
 
 #[cfg(test)]
 mod tests {
+    /// A Wilson interval always holds its own rate: exactly 0 at no successes and exactly 1
+    /// at all of them (rounding once put the lower bound 1e-19 above a rate of 0).
+    #[test]
+    fn wilson_intervals_hold_their_rate() {
+        for n in [1u64, 2, 7, 100, 3_000, 1_000_003] {
+            for k in [0, 1, n / 2, n - 1, n] {
+                let (lo, hi) = wilson_interval(k, n, Z95);
+                let p = k as f64 / n as f64;
+                assert!(lo <= p && p <= hi, "{k} of {n}: [{lo}, {hi}]");
+            }
+            assert_eq!(wilson_interval(0, n, Z95).0, 0.0);
+            assert_eq!(wilson_interval(n, n, Z95).1, 1.0);
+        }
+    }
+
     use super::*;
 
     #[test]
