@@ -127,7 +127,7 @@ fn harness_code(e: &HarnessError) -> u8 {
         | HarnessError::Threads { .. }
         | HarnessError::Bot { .. }
         | HarnessError::Engine { .. }
-        // The command line sets no cancel flag: Ctrl-C ends the process between writes.
+        // Ctrl-C or SIGTERM during `simulate` (src/interrupt.rs).
         | HarnessError::Interrupted => 1,
     }
 }

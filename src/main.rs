@@ -8,6 +8,7 @@ mod arena;
 mod bot;
 mod compare;
 mod failure;
+mod interrupt;
 mod output;
 mod play;
 mod replay;

@@ -68,7 +68,7 @@ pub struct SimulateArgs {
     /// Deals (or games) per part file, the unit a thread plays [default: 65536 deals, 2048
     /// games; 2048 deals, 64 games with --decisions; 64 deals, 4 games when a seat or
     /// --label-with plays slowly: search, exec:].
-    #[arg(long, value_parser = whole::<u64>("part size"), allow_negative_numbers = true)]
+    #[arg(long, value_parser = count("part size"), allow_negative_numbers = true)]
     part_size: Option<u64>,
     /// Settlement base (底) [default: the variant's].
     #[arg(long, value_parser = parse_stake, allow_negative_numbers = true)]
@@ -397,14 +397,17 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
         bot_timeout: args.bot_timeout,
-        cancel: None,
+        cancel: Some(crate::interrupt::stop_on_signals()),
     };
     let summary = taisim_datasets::simulate(&spec, &out, &options).map_err(|e| {
         // Resuming helps only when the machine failed (a full disk, a lost mount), not
         // when the arguments, the directory's files or the engine are at fault.
         let retry = matches!(
             e,
-            HarnessError::Io { .. } | HarnessError::Parquet { .. } | HarnessError::Bot { .. }
+            HarnessError::Io { .. }
+                | HarnessError::Parquet { .. }
+                | HarnessError::Bot { .. }
+                | HarnessError::Interrupted
         );
         if matches!(e, HarnessError::Bot { .. }) {
             crate::output::errln!(
@@ -412,10 +415,16 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
                 out.join(taisim_datasets::BOTS_DIR).display()
             );
         }
+        // The interruption's own message says the parts are kept.
+        let kept = if matches!(e, HarnessError::Interrupted) {
+            ""
+        } else {
+            "complete parts are kept; once the cause is fixed, "
+        };
         let mut failure = Failure::from(e);
         if retry {
             failure.advice = Some(format!(
-                "complete parts are kept; once the cause is fixed, continue with: taisim simulate --resume --out {}{}",
+                "{kept}continue with: taisim simulate --resume --out {}{}",
                 out.display(),
                 spec_shard_arg(spec.shard)
             ));
