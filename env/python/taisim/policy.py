@@ -17,6 +17,7 @@ needs ``torch`` too.
 
 import json
 import os
+import secrets
 
 import numpy as np
 
@@ -35,11 +36,43 @@ def _save(layers, path, kinds=None, greedy_margin=None, decides=None):
     """Writes ``layers`` as a policy file at ``path`` (see :func:`_file_bytes`) and returns
     ``path``; nothing is written when they do not fit."""
     data = _file_bytes(layers, kinds, greedy_margin, decides)
-    tmp = f"{os.fspath(path)}.tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    _replace_file(path_arg(path), data)
     return path
+
+
+def _replace_file(path, data):
+    """Writes ``data`` to ``path`` whole or not at all: to a temporary file beside it, then
+    renamed over it, so a reader (an agent loading the policy) never sees half a file.
+
+    The temporary name is new for each call (created exclusively), so two processes writing
+    the same path never write into one another's file, and it is removed on any failure,
+    the rename's included. A ``path`` that is a directory raises ``IsADirectoryError``
+    before anything is written: the rename would fail only after the write."""
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"{path} is a directory: a policy file is written to a file's "
+                                f"path, such as {os.path.join(path, 'policy.safetensors')}")
+    directory, name = os.path.split(os.path.abspath(path))
+    # os.open with mode 0o666 leaves the permissions to the umask, as open() did; mkstemp's
+    # 0o600 would make a shared policy unreadable to the rest of its group.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = os.path.join(directory, f".{name}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        # KeyboardInterrupt included: a half-written temporary file is of no use to anyone.
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
 
 
 def _file_bytes(layers, kinds=None, greedy_margin=None, decides=None):
@@ -128,7 +161,8 @@ def export_policy(module, path, greedy_margin=None, decides=None):
     A module of another shape, or one holding other layers, raises ``taisim.PolicyError`` (a
     ``ValueError``) naming the problem. The agent plays ``argmax`` of ``module(obs)`` over the
     legal actions; :func:`policy_logits` gives the Rust side's scores to check an export
-    against.
+    against. The file appears whole or not at all (written beside it under a temporary name
+    of its own, then renamed); a ``path`` that is a directory raises ``IsADirectoryError``.
 
     With ``greedy_margin`` (points, at least 0) the file is a *residual* policy: its scores are
     read as points gained over greedy's choice, and the agent plays greedy's choice unless
