@@ -24,12 +24,16 @@ import numpy as np
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, OBS_VERSION, PolicyError
 from taisim._native import policy_bytes as _policy_bytes
 from taisim._native import policy_logits as _policy_logits
+from taisim._native import trained_policy_bytes as _trained_policy_bytes
 from taisim._seed import path_arg
 
 #: The ``format`` metadata of a policy file.
 POLICY_FORMAT = "taisim-policy"
 #: Values per flattened observation: the first layer's input width.
 OBS_LEN = OBS_SHAPE[0] * OBS_SHAPE[1]
+#: The shipped policy's name where a policy file's path is taken, as agents name it (a file
+#: of that name is ``./trained``).
+TRAINED = "trained"
 
 
 def _save(layers, path, kinds=None, greedy_margin=None, decides=None):
@@ -200,17 +204,20 @@ def _module_layers(module):
 
 
 def policy_metadata(path):
-    """The metadata of the policy file at ``path`` as a ``dict`` of strings (``format``,
-    ``obs_version``, and ``greedy_margin`` and ``decides`` where the file has them): what a
-    player of the file outside the Rust agent needs to play it as the agent does. A file that
-    is not safetensors raises ``taisim.PolicyError``. ``path`` is a path: an int is a
-    ``TypeError``, never a file descriptor read and closed."""
+    """The metadata of the policy file at ``path`` (``"trained"``: the shipped policy) as a
+    ``dict`` of strings (``format``, ``obs_version``, and ``greedy_margin`` and ``decides``
+    where the file has them): what a player of the file outside the Rust agent needs to play
+    it as the agent does. A file that is not safetensors raises ``taisim.PolicyError``.
+    ``path`` is a path: an int is a ``TypeError``, never a file descriptor read and closed."""
     path = path_arg(path)
-    with open(path, "rb") as f:
-        head = f.read(8)
-        size = int.from_bytes(head, "little") if len(head) == 8 else 0
-        # safetensors caps its header at 100 MB; a larger length is no header.
-        head += f.read(size) if size <= 100_000_000 else b""
+    if path == TRAINED:
+        head = _trained_policy_bytes()
+    else:
+        with open(path, "rb") as f:
+            head = f.read(8)
+            size = int.from_bytes(head, "little") if len(head) == 8 else 0
+            # safetensors caps its header at 100 MB; a larger length is no header.
+            head += f.read(size) if size <= 100_000_000 else b""
     header, _ = safetensors_header(head, path)
     meta = header.get("__metadata__")
     if meta is None:
@@ -237,13 +244,14 @@ def safetensors_header(data, path):
 
 
 def policy_logits(path, obs):
-    """The scores the Rust policy agent computes from the policy file at ``path`` for each
-    observation of ``obs`` (``(n, *OBS_SHAPE)`` or ``(n, OBS_LEN)``): a ``(n,
-    ACTION_SPACE_SIZE)`` float32 array. A file that cannot be played raises
-    ``taisim.PolicyError``, one that cannot be read an ``OSError``, observations of another
-    width ``taisim.UsageError``."""
+    """The scores the Rust policy agent computes from the policy file at ``path``
+    (``"trained"``: the shipped policy) for each observation of ``obs`` (``(n, *OBS_SHAPE)``
+    or ``(n, OBS_LEN)``): a ``(n, ACTION_SPACE_SIZE)`` float32 array. A file that cannot be
+    played raises ``taisim.PolicyError``, one that cannot be read an ``OSError``, observations
+    of another width ``taisim.UsageError``."""
+    path = path_arg(path)
     obs = np.ascontiguousarray(obs, dtype=np.float32)
-    return _policy_logits(os.fspath(path), obs)
+    return _policy_logits(path, obs)
 
 
 def convert_json_policy(src, dst):

@@ -4,6 +4,7 @@ the converter, which needs no torch) and the shipped policy named ``trained``.""
 
 import json
 import os
+import pathlib
 
 import numpy as np
 import pytest
@@ -62,3 +63,21 @@ def test_another_writer_s_temporary_file_is_not_taken(json_policy, tmp_path):
     # Written again over itself, through the same rename.
     taisim.convert_json_policy(json_policy, os.fsencode(target))
     assert sorted(os.listdir(tmp_path)) == ["p.safetensors", "p.safetensors.tmp"]
+
+
+TRAINED_FILE = (pathlib.Path(__file__).resolve().parents[3] / "agents" / "policies"
+                / "trained.safetensors")
+
+
+def test_trained_names_the_shipped_policy_everywhere_a_policy_file_is_read():
+    """``"trained"`` is the shipped policy for ``load_policy``, ``arena`` and
+    ``Env(opponents=...)``; the scores and the metadata take the name too, and give what the
+    shipped file gives."""
+    obs, _ = taisim.Env(opponents="random").reset(seed=5)
+    obs = obs[None]
+    assert np.array_equal(taisim.policy_logits("trained", obs),
+                          taisim.policy_logits(TRAINED_FILE, obs))
+    meta = taisim.policy_metadata("trained")
+    assert meta == taisim.policy_metadata(TRAINED_FILE)
+    assert meta["format"] == "taisim-policy"
+    assert meta["obs_version"] == str(taisim.OBS_VERSION)

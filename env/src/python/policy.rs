@@ -2,6 +2,8 @@
 //! Rust policy agent computes them, so that Python can check an export against the module
 //! it came from; and `policy_bytes`, the one writer of policy files (the Rust agent's own).
 
+use std::sync::Arc;
+
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
@@ -9,6 +11,9 @@ use pyo3::types::PyBytes;
 use taisim_agents::{Decides, Layer, Policy, ACTION_SPACE_SIZE, OBS_LEN};
 
 use super::errors;
+
+/// The shipped policy's name where a policy file's path is taken.
+const TRAINED: &str = "trained";
 
 /// The bytes of the policy built into this build (`trained`), for reading it back into
 /// torch (`taisim.torch_policy.load_policy("trained")`).
@@ -80,17 +85,24 @@ type KindTensors<'py> = (
     PyReadonlyArray1<'py, f32>,
 );
 
-/// Loads the policy file at `path` and scores every action for each observation of `obs`
-/// (float32, shape `(n, OBS_CHANNELS, OBS_WIDTH)` or `(n, OBS_LEN)`); returns `(n,
-/// ACTION_SPACE_SIZE)` float32. A bad file raises `taisim.PolicyError`, a bad shape or a NaN
-/// or infinite value `taisim.UsageError` (both `ValueError`s), naming the problem.
+/// Loads the policy file at `path` (`"trained"`: the shipped policy, as the agent of that
+/// name plays it) and scores every action for each observation of `obs` (float32, shape
+/// `(n, OBS_CHANNELS, OBS_WIDTH)` or `(n, OBS_LEN)`); returns `(n, ACTION_SPACE_SIZE)`
+/// float32. A bad file raises `taisim.PolicyError`, a bad shape or a NaN or infinite value
+/// `taisim.UsageError` (both `ValueError`s), naming the problem.
 #[pyfunction]
 pub fn policy_logits<'py>(
     py: Python<'py>,
     path: &str,
     obs: PyReadonlyArrayDyn<'py, f32>,
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-    let policy = Policy::load(path).map_err(errors::policy)?;
+    // The name every other entry point gives the shipped policy (`load_policy`, `arena`,
+    // `Env(opponents=...)`); a file of that name is `./trained`.
+    let policy = if path == TRAINED {
+        taisim_agents::trained_policy().map_err(errors::policy)?
+    } else {
+        Arc::new(Policy::load(path).map_err(errors::policy)?)
+    };
     let obs = obs.as_array();
     let shape = obs.shape();
     let n = shape.first().copied().unwrap_or(0);
