@@ -527,10 +527,10 @@ impl Message {
     pub fn from_value(v: &Value) -> Result<Message, ReadError> {
         let f = Fields::of(v)?;
         let kind = f.str("type")?;
-        let deal = f.u64("deal")?;
-        let seat = f.opt_seat("seat")?;
+        // The event before the fields every message shares: a line of a type no message has
+        // is named by its type, not by the first shared field it lacks ("deal").
         let event = match kind {
-            "start" => Event::Start(Box::new(read_start(&f, seat)?)),
+            "start" => Event::Start(Box::new(read_start(&f, f.opt_seat("seat")?)?)),
             "draw" => Event::Draw {
                 actor: f.seat("actor")?,
                 tile: f.opt_tile("tile")?,
@@ -592,6 +592,8 @@ impl Message {
             "end" => Event::End(Box::new(read_end(&f)?)),
             other => return Err(ReadError::UnknownType(other.to_string())),
         };
+        let deal = f.u64("deal")?;
+        let seat = f.opt_seat("seat")?;
         Ok(Message { deal, seat, event })
     }
 }
@@ -933,5 +935,23 @@ mod tests {
             action: Action::Pass,
         };
         assert_eq!(decision.seen_by(Wind::East), None);
+    }
+
+    /// A line of a type no message has is named by its type, whatever else it lacks; a
+    /// message of a known type still needs its deal.
+    #[test]
+    fn an_unknown_message_type_is_named_before_any_missing_field() {
+        for line in [
+            r#"{"type":"bogus"}"#,
+            r#"{"type":"bogus","deal":-1,"seat":"X"}"#,
+        ] {
+            let e = Message::from_json(line).unwrap_err();
+            assert_eq!(e.to_string(), r#"unknown message type "bogus""#, "{line}");
+        }
+        let e = Message::from_json(
+            r#"{"type":"decision","actor":"E","step":1,"action":{"type":"pass"}}"#,
+        )
+        .unwrap_err();
+        assert!(matches!(e, ReadError::Missing("deal")), "{e}");
     }
 }

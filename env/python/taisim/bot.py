@@ -22,6 +22,7 @@ import json
 import sys
 
 from taisim._native import NativeBotTable, ProtocolError, UsageError
+from taisim._seed import variant_arg
 
 PROTOCOL = 1
 
@@ -65,14 +66,24 @@ def serve(choose=None, *, agent=None, name="python bot", variant=None, stdin=Non
     """Plays at the table until it closes the bot's input. ``choose(decision)`` returns an
     index of the action space (a legal one: its mask entry is 1; ``decision.builtin(name)``
     gives a built-in agent's);
-    without ``choose``, the built-in ``agent`` plays every decision. ``variant`` is the file of
-    a variant that is not shipped. A line the bot cannot follow raises ``taisim.ProtocolError``
-    (a ``ValueError``), and the table then reports the bot as failed."""
+    without ``choose``, the built-in ``agent`` plays every decision. ``variant`` is a shipped
+    variant's name or a variant file's path, as the environments take it: the file of a
+    variant that is not shipped (each deal's start names its variant, and a shipped one is
+    found by that name). An ``agent`` that names no built-in agent raises
+    ``taisim.AgentError`` at once, before any line is read (an ``exec:`` agent
+    ``taisim.UsageError``). A line the bot cannot follow (not JSON, a message of an unknown
+    type, a request for a deal before its start) raises ``taisim.ProtocolError`` (a
+    ``ValueError``), and the table then reports the bot as failed."""
     if (choose is None) == (agent is None):
         raise UsageError("give either choose or agent")
+    if agent is not None and not isinstance(agent, str):
+        raise TypeError(f"serve(): agent must be a str, not {type(agent).__name__}")
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
-    table = NativeBotTable(variant=variant)
+    table = NativeBotTable(variant=None if variant is None else variant_arg(variant))
+    if agent is not None:
+        # At once, not at the first decision, where the table would only see a failed bot.
+        table.check_agent(agent)
     for line in stdin:
         if not line.strip():
             continue

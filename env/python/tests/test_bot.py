@@ -265,3 +265,56 @@ def test_an_answer_outside_the_action_space_is_an_illegal_action(lines):
     # The request is still open: a legal answer is taken.
     legal = int(np.flatnonzero(table.observe(act["deal"], act["seat"])[1])[0])
     assert table.answer_index(act["deal"], act["seat"], legal) >= 0
+
+
+def test_a_shipped_variant_is_named_as_everywhere_else(lines):
+    """``serve(variant=...)`` takes a shipped name or a file's path, as the environments
+    take it; the deal's own variant is played either way."""
+    answer = served(lines, agent="greedy")
+    assert served(lines, agent="greedy", variant="taizhou") == answer
+    shipped_file = ROOT / "score" / "variants" / "taiwan16.toml"
+    assert served(lines, agent="greedy", variant=shipped_file) == answer
+    with pytest.raises(taisim.VariantError, match="no such variant"):
+        served(lines, agent="greedy", variant="taiwan17")
+
+
+def test_an_agent_that_cannot_play_is_refused_before_any_line(tmp_path):
+    """The table would see only a bot that failed at its first decision; the bot's author
+    sees the name at once, with the agents a bot can play (not ``exec:COMMAND``)."""
+    import io
+
+    def untouched():
+        # A stream that fails when read: the refusal comes before any line.
+        class Unread(io.StringIO):
+            def __iter__(self):
+                raise AssertionError("a line was read")
+        return Unread()
+
+    with pytest.raises(taisim.AgentError, match='unknown agent "nope"') as err:
+        taisim.bot.serve(agent="nope", stdin=untouched(), stdout=io.StringIO())
+    for known in ("greedy", "trained", "search:N", "policy:PATH"):
+        assert known in str(err.value), err.value
+    assert "exec:COMMAND" not in str(err.value)
+    with pytest.raises(taisim.UsageError, match="exec: agent"):
+        taisim.bot.serve(agent="exec:true", stdin=untouched(), stdout=io.StringIO())
+    with pytest.raises(FileNotFoundError, match="missing.safetensors"):
+        taisim.bot.serve(agent=f"policy:{tmp_path / 'missing.safetensors'}", stdin=untouched(),
+                         stdout=io.StringIO())
+    with pytest.raises(TypeError, match="agent must be a str"):
+        taisim.bot.serve(agent=1, stdin=untouched(), stdout=io.StringIO())
+
+
+def test_a_message_of_an_unknown_type_is_named(lines):
+    for before in ([], lines[:-1]):
+        with pytest.raises(taisim.ProtocolError, match='unknown message type "bogus"'):
+            served(before + ['{"type":"bogus"}\n'], agent="greedy")
+
+
+def test_a_request_before_its_deal_s_start_is_a_protocol_error(lines):
+    """The table's line out of order is a line the bot cannot follow (``ProtocolError``, as
+    ``serve`` says), not a misuse of the bot's own calls (``UsageError``)."""
+    hello, act = lines[0], lines[-1]
+    with pytest.raises(taisim.ProtocolError, match="before the deal's start"):
+        served([hello, act], agent="greedy")
+    with pytest.raises(taisim.ProtocolError, match="before the deal's start"):
+        served([hello, act], choose=lambda d: 0)

@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 use serde_json::Value;
 use taisim_agents::protocol::{read_action, Event, Message, Mirror};
 use taisim_agents::{
-    action_index, encode, write_mask, Agent, AgentSpec, BuiltinAgent, ACTION_SPACE_SIZE,
-    OBS_CHANNELS, OBS_WIDTH,
+    action_index, encode, write_mask, Agent, AgentParseError, AgentSpec, BuiltinAgent,
+    ACTION_SPACE_SIZE, KNOWN_AGENTS, OBS_CHANNELS, OBS_WIDTH,
 };
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Seat, Wind};
@@ -57,6 +57,28 @@ fn deal_field(v: &Value) -> PyResult<u64> {
         }),
         None => Err(bad("the line has no \"deal\"")),
     }
+}
+
+/// The built-in agent named `agent`, as a bot plays it: a name of no agent is an
+/// `AgentError` listing the agents a bot can play (not `exec:COMMAND`, a bot of its own),
+/// an `exec:` agent a `UsageError`.
+fn builtin_spec(agent: &str) -> PyResult<AgentSpec> {
+    let spec: AgentSpec = agent.parse().map_err(|e| match e {
+        AgentParseError::Unknown { name } => errors::AgentError::new_err(format!(
+            "unknown agent {name:?}; a bot plays a built-in agent: {}",
+            KNOWN_AGENTS
+                .iter()
+                .filter(|a| !a.starts_with("exec:"))
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        e => errors::agent(e),
+    })?;
+    if matches!(spec, AgentSpec::Exec(_)) {
+        return Err(errors::usage("an exec: agent cannot answer inside a bot"));
+    }
+    Ok(spec)
 }
 
 fn seat_of(s: &str) -> PyResult<Seat> {
@@ -114,12 +136,16 @@ fn answer(s: &mut Seated, i: usize) -> PyResult<u64> {
 
 #[pymethods]
 impl PyBotTable {
+    /// `variant`: a shipped variant's name or a variant file's path, as every environment
+    /// takes it (a deal's start names its variant; a shipped one is found by that name).
     #[new]
     #[pyo3(signature = (variant = None))]
-    fn new(variant: Option<std::path::PathBuf>) -> PyResult<Self> {
+    fn new(variant: Option<&str>) -> PyResult<Self> {
         let given = match variant {
             None => None,
-            Some(p) => Some(Arc::new(Variant::load(&p).map_err(errors::variant)?)),
+            Some(v) => Some(Arc::new(
+                Variant::by_name_or_path(v).map_err(errors::variant)?,
+            )),
         };
         Ok(PyBotTable {
             given,
@@ -140,7 +166,14 @@ impl PyBotTable {
                     .and_then(Value::as_str)
                     .ok_or_else(|| bad("a request without its \"seat\""))?
                     .to_string();
-                let s = self.seat_mut(deal, &seat_name)?;
+                // A request for a seat no start dealt is the table's line out of order, not a
+                // call of this class's methods at a deal it does not hold.
+                let seat = seat_of(&seat_name)?;
+                let s = self.seated.get_mut(&(deal, seat)).ok_or_else(|| {
+                    bad(format!(
+                        "a request for deal {deal} at seat {seat} before the deal's start"
+                    ))
+                })?;
                 let rebuilt = s.mirror.decide_now().map_err(bad)?;
                 let mut legal = ActionList::new();
                 rebuilt.legal_actions(&mut legal);
@@ -245,6 +278,19 @@ impl PyBotTable {
         answer(s, i)
     }
 
+    /// Checks that the built-in `agent` can play at this table before any line is read: a
+    /// name of no agent raises `AgentError`, an `exec:` agent `UsageError`, a policy that
+    /// cannot be loaded `PolicyError` (or an `OSError`).
+    fn check_agent(&self, agent: &str) -> PyResult<()> {
+        let spec = builtin_spec(agent)?;
+        let variant = match &self.given {
+            Some(v) => Arc::clone(v),
+            None => Arc::new(Variant::builtin(Variant::DEFAULT).map_err(errors::variant)?),
+        };
+        spec.build(&variant).map_err(errors::policy)?;
+        Ok(())
+    }
+
     /// What the built-in `agent` (`greedy`, `trained`, `search:64`, …) plays at the open
     /// decision, as an index of the action space (nothing is answered).
     fn agent_choice(&mut self, deal: u64, seat: &str, agent: &str) -> PyResult<usize> {
@@ -269,10 +315,7 @@ impl PyBotTable {
     fn agent_position(&mut self, deal: u64, seat: &str, agent: &str) -> PyResult<usize> {
         let s = self.seat_mut(deal, seat)?;
         if !s.agents.contains_key(agent) {
-            let spec: AgentSpec = agent.parse().map_err(errors::agent)?;
-            if matches!(spec, AgentSpec::Exec(_)) {
-                return Err(errors::usage("an exec: agent cannot answer inside a bot"));
-            }
+            let spec = builtin_spec(agent)?;
             let mut built = spec.build(&s.variant).map_err(errors::policy)?;
             built.reset(s.seed, s.mirror.seat());
             s.agents.insert(agent.to_string(), built);
