@@ -53,6 +53,7 @@ import os as _os
 import sys as _sys
 
 import gymnasium as _gym
+import numpy as _np
 
 from taisim._native import ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, OBS_VERSION, action_name
 from taisim._native import __version__
@@ -66,7 +67,7 @@ from taisim._native import simulate as _simulate
 from taisim._native import load_decisions as _load_decisions
 from taisim import bot
 from taisim._seed import search_arg as _search_arg
-from taisim._seed import U32 as _U32, U64 as _U64
+from taisim._seed import I64 as _I64, U32 as _U32, U64 as _U64
 from taisim._seed import int_arg as _int_arg, optional_int as _optional_int
 from taisim._seed import path_arg as _path_arg, variant_arg as _variant_arg
 from taisim._seed import timeout_arg as _timeout_arg
@@ -145,9 +146,11 @@ def score(request):
     """Scores a winning hand: ``request`` has the fields of ``taisim score --json``
     (``hand``, ``win_tile``, ``win``, ``seat``, ``melds``, ``flowers``, ``context``,
     ``variant``, ``base``, ``per_tai``, ...); the answer has ``total_tai``, ``dealer_tai``,
-    ``patterns`` and, with ``base`` and ``per_tai``, ``settlement``. An impossible request
-    raises ``ScoreRequestError`` (``VariantError`` for a variant that cannot be used), both
-    ``ValueError``s, naming the problem."""
+    ``patterns`` and, with ``base`` and ``per_tai``, ``settlement``. Numbers may be numpy
+    scalars, as the environments take them. An impossible request raises
+    ``ScoreRequestError`` (``VariantError`` for a variant that cannot be used), both
+    ``ValueError``s, naming the problem; an integer past 64 bits, a NaN or an infinity is
+    refused so by the field's name."""
     if not isinstance(request, dict):
         raise TypeError(f"score() takes a dict, not {type(request).__name__}")
     return _json.loads(_score_json(_json.dumps(_plain(request))))
@@ -163,12 +166,23 @@ def score_many(requests, *, errors="raise"):
     if errors not in ("raise", "return"):
         raise UsageError(f'errors must be "raise" or "return", not {errors!r}')
     texts = []
+    # Requests refused before the scorer (a value JSON would lose), by index: their errors
+    # take their places among the answers, as the scorer's own do.
+    refused = {}
     for i, request in enumerate(requests):
         if not isinstance(request, dict):
             raise TypeError(f"score_many(): request {i} is a {type(request).__name__}, not a dict")
-        texts.append(_json.dumps(_plain(request)))
+        try:
+            texts.append(_json.dumps(_plain(request)))
+        except ScoreRequestError as e:
+            refused[i] = str(e)
+    scored = iter(_score_many_json(texts))
     answers = []
-    for i, (ok, text, kind) in enumerate(_score_many_json(texts)):
+    for i in range(len(texts) + len(refused)):
+        if i in refused:
+            ok, text, kind = False, refused[i], "ScoreRequestError"
+        else:
+            ok, text, kind = next(scored)
         if ok:
             answers.append(_json.loads(text))
         elif errors == "raise":
@@ -180,11 +194,46 @@ def score_many(requests, *, errors="raise"):
 
 
 def _plain(request):
-    """A request with a path-like ``variant`` given as its string."""
+    """``request`` as the JSON values the scorer reads: a path-like ``variant`` as its
+    string, numpy scalars and arrays as Python's (as the environments take numpy integers),
+    every value checked where JSON would lose it (:func:`_json_value`)."""
     variant = request.get("variant")
     if variant is not None and not isinstance(variant, str):
         request = dict(request, variant=_variant_arg(variant))
-    return request
+    return {key: _json_value(str(key), value) for key, value in request.items()}
+
+
+def _json_value(where, value):
+    """``value`` (the field ``where``, as ``others.E.hand``) as a plain JSON value. An
+    integer past 64 bits would reach the scorer as a float ("invalid type: floating point
+    1.18e21") and a NaN or infinity as no JSON at all, neither naming the field: both are
+    refused here by name (``ScoreRequestError``); what JSON cannot hold is a ``TypeError``
+    naming the field."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (bool, _np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, _np.integer)):
+        value = int(value)
+        if not -(1 << 63) <= value <= _I64:
+            raise ScoreRequestError(f"{where} = {value} is out of range: no number of a score "
+                                    f"request passes 64 bits (-2**63 to 2**63 - 1)")
+        return value
+    if isinstance(value, (float, _np.floating)):
+        value = float(value)
+        if value != value:
+            raise ScoreRequestError(f"{where} is NaN, not a number")
+        if value in (float("inf"), float("-inf")):
+            raise ScoreRequestError(f"{where} is {value}, not a finite number")
+        return value
+    if isinstance(value, _np.ndarray):
+        value = value.tolist()
+    if isinstance(value, dict):
+        return {k: _json_value(f"{where}.{k}", v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(f"{where}[{i}]", v) for i, v in enumerate(value)]
+    raise TypeError(f"{where} is a {type(value).__name__}, which a score request cannot hold "
+                    f"(a str, number, bool, None, list or dict)")
 
 
 def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agents=None,

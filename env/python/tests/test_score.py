@@ -78,3 +78,37 @@ def test_cached_variant_file_is_reread_when_it_changes(tmp_path):
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
     assert taisim.score(dict(SELF_DRAW, variant=str(path)))["variant"] == "mine"
+
+
+def test_numpy_numbers_are_taken_as_the_environments_take_them():
+    import numpy as np
+
+    plain = dict(SELF_DRAW, base=10, per_tai=5, dealer_streak=1, seat="E")
+    numpy = dict(plain, base=np.int64(10), per_tai=np.int32(5), dealer_streak=np.uint8(1))
+    assert taisim.score(numpy) == taisim.score(plain)
+    assert taisim.score_many([numpy]) == [taisim.score(plain)]
+
+
+def test_numbers_json_would_lose_are_named_by_field():
+    """An int past 64 bits reached the scorer as a float ("invalid type: floating point
+    1.18e21") and a NaN as text that is no JSON ("expected value at line 1"), neither naming
+    the field."""
+    import numpy as np
+
+    for value in (2**70, -(2**70), 2**63):
+        with pytest.raises(taisim.ScoreRequestError, match=f"^base = {value} is out of range"):
+            taisim.score(dict(SELF_DRAW, base=value, per_tai=5))
+    for value in (float("nan"), np.float32("nan")):
+        with pytest.raises(taisim.ScoreRequestError, match="^base is NaN, not a number$"):
+            taisim.score(dict(SELF_DRAW, base=value, per_tai=5))
+    with pytest.raises(taisim.ScoreRequestError, match=r"^others\.W\.melds\[0\]\[1\] is inf, "
+                                                      r"not a finite number$"):
+        taisim.score(dict(SELF_DRAW, others={"W": {"melds": [["pung", float("inf")]]}}))
+    bad = dict(SELF_DRAW, base=float("nan"))
+    with pytest.raises(taisim.ScoreRequestError, match="^request 1: base is NaN, not a number$"):
+        taisim.score_many([SELF_DRAW, bad, SELF_DRAW])
+    out = taisim.score_many([SELF_DRAW, bad, SELF_DRAW], errors="return")
+    assert out == [taisim.score(SELF_DRAW), {"error": "base is NaN, not a number"},
+                   taisim.score(SELF_DRAW)]
+    with pytest.raises(TypeError, match="per_tai is a object"):
+        taisim.score(dict(SELF_DRAW, per_tai=object()))
