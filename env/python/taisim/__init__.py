@@ -113,8 +113,10 @@ def obs_rows(version=OBS_VERSION):
     ``rows = [r.name for r in taisim.obs_rows()]``. Relative seats are ``self``, ``next``
     (下家), ``across`` and ``previous`` (上家). A version this build does not know raises
     ``UsageError``."""
-    if isinstance(version, bool) or not isinstance(version, int):
+    # numpy integers too, as every other integer argument (a version read from an array).
+    if isinstance(version, (bool, _np.bool_)) or not isinstance(version, (int, _np.integer)):
         raise TypeError(f"obs_rows(): version must be an int, not {type(version).__name__}")
+    version = int(version)
     # Past a u32 no version is known either: said as for any other, not as an OverflowError.
     if not 0 <= version <= _U32:
         raise UsageError(f"observation version {version} is not one this build knows "

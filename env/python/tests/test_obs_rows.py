@@ -23,6 +23,15 @@ def test_every_row_of_every_version_is_named_once():
             taisim.obs_rows(bad)
     with pytest.raises(TypeError):
         taisim.obs_rows("3")
+    with pytest.raises(TypeError):
+        taisim.obs_rows(np.bool_(True))
+    # A numpy integer is an int here as in every other argument (a version read from a file
+    # of arrays, a policy's metadata parsed by numpy).
+    for kind in (np.int64, np.uint8, np.int32):
+        assert taisim.obs_rows(kind(3)) == taisim.obs_rows(3)
+        assert taisim.obs_rows(kind(taisim.OBS_VERSION)) == rows
+    with pytest.raises(taisim.UsageError, match="observation version"):
+        taisim.obs_rows(np.uint64(2**64 - 1))
     scalars = taisim.obs_scalar_columns()
     assert len(scalars) == taisim.OBS_SHAPE[1] and len(set(scalars)) == len(scalars)
 
