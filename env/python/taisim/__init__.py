@@ -71,6 +71,8 @@ from taisim._seed import I64 as _I64, U32 as _U32, U64 as _U64
 from taisim._seed import int_arg as _int_arg, optional_int as _optional_int
 from taisim._seed import path_arg as _path_arg, variant_arg as _variant_arg
 from taisim._seed import timeout_arg as _timeout_arg
+from taisim._seed import bool_arg as _bool_arg, names_arg as _names_arg
+from taisim._seed import optional_str as _optional_str, str_arg as _str_arg
 from taisim._seed import ResetNeeded
 from taisim._native import compare_json as _compare_json
 from taisim._native import replay_jsonl as _replay_jsonl
@@ -247,11 +249,12 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
     ``deals/``, ``wins/`` and ``tai/`` part files and a ``manifest.json``. Unset arguments
     take the CLI's defaults (1,000,000 deals of ``taiwan16``, greedy agents, seed 0, into
     ``runs/<UTC timestamp>``). ``agents`` is one name or four comma-separated in seat order
-    E,S,W,N; ``shard`` is ``"K/N"``; ``resume=True`` continues the run in ``out``;
-    ``decisions`` (``"all"`` or seats as ``"E,S"``) also writes the decisions table that
-    :func:`load_decisions` reads; ``bot_timeout`` is the seconds an ``exec:`` agent may take
-    over one decision (default 10); with a search agent at a recorded seat the table carries
-    its estimates (``search_*``), and ``label_with="search:N"`` labels every recorded
+    E,S,W,N (or a list of four names); ``shard`` is ``"K/N"``; ``resume=True`` continues the
+    run in ``out``; ``decisions`` (``"all"``, or seats as ``"E,S"`` or ``["E", "S"]``) also
+    writes the decisions table that :func:`load_decisions` reads; ``bot_timeout`` is the
+    seconds an ``exec:`` agent may take over one decision (default 10); with a search agent
+    at a recorded seat the table carries its estimates (``search_*``), and
+    ``label_with="search:N"`` labels every recorded
     decision with that search's estimates and choice while the seats play their own agents'
     actions (DAgger: the states a student reaches, labelled by the expert).
 
@@ -278,6 +281,16 @@ def simulate(out=None, *, variant=None, deals=None, games=None, seed=None, agent
         out = _path_arg(out, "out")
     if variant is not None:
         variant = _variant_arg(variant)
+    # Each checked here, by name: pyo3 would name only the type it cannot convert, and
+    # would not take the lists that load_decisions takes for seats.
+    agents = _names_arg("agents", agents, "an agent's name, four comma-separated names or a "
+                        "list of four", who)
+    decisions = _names_arg("decisions", decisions, '"all", seats as "E,S" or a list of seats',
+                           who)
+    shard = _optional_str("shard", shard, 'a str "K/N" (part K of N)', who)
+    label_with = _optional_str("label_with", label_with, "a search agent's name", who)
+    log_actions, resume, progress = (_bool_arg(name, value, who) for name, value in (
+        ("log_actions", log_actions), ("resume", resume), ("progress", progress)))
     return _simulate(out, variant=variant, deals=deals, games=games, seed=seed,
                      agents=agents, threads=threads, part_size=part_size, shard=shard,
                      log_actions=log_actions, base=base, per_tai=per_tai, resume=resume,
@@ -329,6 +342,7 @@ def review(run, deal_id, seat, *, search=None):
     ``UsageError``, a name of no agent ``AgentError``. It searches every legal action at each
     decision: seconds a deal at the default budget. Ctrl-C stops it at once (the search under
     way is cut short) and raises ``KeyboardInterrupt``."""
+    seat = _str_arg("seat", seat, "a str (E, S, W or N)", "review(): ")
     return _json.loads(_review_json(_path_arg(run, "run"), _deal_id(deal_id), seat,
                                     search=_search_arg(search)))
 
@@ -388,6 +402,9 @@ def load_decisions(run, seats=None, out=None):
             raise TypeError(f"load_decisions(): seats must be a str such as \"E,S\" or a list "
                             f"of seats, not {type(seats).__name__}") from None
     if out is not None:
+        if not isinstance(out, dict):
+            raise TypeError(f"load_decisions(): out must be a dict of arrays "
+                            f"({', '.join(_OUT_KEYS)}) or None, not {type(out).__name__}")
         _separate_arrays(out)
     return _load_decisions(_path_arg(run, "run"), seats, out)
 
@@ -401,8 +418,6 @@ def _separate_arrays(out):
     rows. The arrays are C-contiguous (checked in Rust), so numpy's bounds test is exact."""
     import numpy as np
 
-    if not isinstance(out, dict):
-        return  # refused by the native call, as a TypeError
     arrays = [(k, out.get(k)) for k in _OUT_KEYS if isinstance(out.get(k), np.ndarray)]
     for i, (a, x) in enumerate(arrays):
         for b, y in arrays[i + 1:]:

@@ -90,6 +90,47 @@ def variant_arg(variant):
     raise TypeError(f"variant must be a name or a path, not {type(variant).__name__}")
 
 
+def str_arg(name, value, what="a str", who=""):
+    """``value`` when it is a ``str``; anything else is a ``TypeError`` naming ``name`` (after
+    ``who``, the function) and ``what`` it takes, where pyo3 would say only that an int
+    "cannot be converted to 'PyString'"."""
+    if not isinstance(value, str):
+        raise TypeError(f"{who}{name} must be {what}, not {type(value).__name__}")
+    return value
+
+
+def optional_str(name, value, what="a str", who=""):
+    """:func:`str_arg`, ``None`` passing as the argument's default."""
+    return None if value is None else str_arg(name, value, f"{what} or None", who)
+
+
+def bool_arg(name, value, who=""):
+    """``value`` as a bool: ``True`` or ``False`` (a numpy bool too), never a truthy string
+    such as ``"no"``; anything else is a ``TypeError`` naming ``name``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{who}{name} must be True or False, not {type(value).__name__}")
+    return bool(value)
+
+
+def names_arg(name, value, what, who=""):
+    """A comma-separated list the engine reads (``agents``, ``decisions``) given as a ``str``
+    or as a list or tuple of ``str``, joined with commas; ``None`` passes. An entry that holds
+    a comma would be split into two by the engine: ``UsageError``. Anything else is a
+    ``TypeError`` naming ``name`` and ``what`` it takes."""
+    if value is None or isinstance(value, str):
+        return value
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{who}{name} must be {what}, not {type(value).__name__}")
+    for i, v in enumerate(value):
+        if not isinstance(v, str):
+            raise TypeError(f"{who}{name}[{i}] must be a str, not {type(v).__name__}")
+        if "," in v:
+            raise UsageError(f"{who}{name}[{i}] {v!r} holds a comma, which separates the "
+                             f"entries of the list (a command that needs one goes in a "
+                             f"script)")
+    return ",".join(value)
+
+
 def timeout_arg(value, who=""):
     """``bot_timeout``: seconds as a float, or None for the default. ``TypeError`` naming it
     for what is no real number (a bool, a string), rather than ``float()``'s own message;

@@ -8,7 +8,7 @@ from pettingzoo.utils import wrappers
 from taisim._copy import NativeCopy
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeAec, UsageError
 from taisim._seed import (check_action, check_seed, optional_int, reraise_in_use, search_arg,
-                          to_u64, variant_arg)
+                          str_arg, to_u64, variant_arg)
 
 SEATS = ["E", "S", "W", "N"]
 
@@ -103,7 +103,8 @@ class TaisimAEC(NativeCopy, AECEnv):
     def observe(self, agent):
         """``agent``'s observation dict now; before ``reset()``, ``UsageError`` (no deal is
         dealt: PettingZoo asks nothing of ``observe`` then)."""
-        obs, mask = self._native.observe(agent)
+        obs, mask = self._native.observe(str_arg("agent", agent, "a seat (E, S, W or N)",
+                                                 who="observe(): "))
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):

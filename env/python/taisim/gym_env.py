@@ -6,7 +6,7 @@ import numpy as np
 from taisim._copy import NativeCopy
 from taisim._native import ACTION_SPACE_SIZE, OBS_SHAPE, NativeEnv, UsageError
 from taisim._seed import (ResetNeeded, check_action, numpy_info, optional_int, reraise_in_use,
-                          search_arg, timeout_arg, to_u64, variant_arg)
+                          search_arg, str_arg, timeout_arg, to_u64, variant_arg)
 
 
 class Env(NativeCopy, gym.Env):
@@ -76,8 +76,7 @@ class Env(NativeCopy, gym.Env):
                  base=None, per_tai=None, render_mode=None, bot_timeout=None):
         variant = variant_arg(variant)
         for name, value in (("seat", seat), ("opponents", opponents), ("reward", reward)):
-            if not isinstance(value, str):
-                raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+            str_arg(name, value)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UsageError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
         self._native = NativeEnv(variant=variant, seat=seat, opponents=opponents, reward=reward,

@@ -9,7 +9,7 @@ from taisim._copy import NoCopy
 from taisim._native import (ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, IllegalActionError,
                             NativeVecEnv, UsageError)
 from taisim._seed import (ResetNeeded, check_seed, numpy_info, optional_int, reraise_in_use,
-                          search_arg, timeout_arg, to_u64, variant_arg)
+                          search_arg, str_arg, timeout_arg, to_u64, variant_arg)
 
 
 class VecEnv(NoCopy, _GymVectorEnv):
@@ -75,6 +75,9 @@ class VecEnv(NoCopy, _GymVectorEnv):
             if value not in allowed:
                 raise UsageError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
                                  f"not {value!r}")
+        # Checked here as Env checks them: pyo3 would name only the type it cannot convert.
+        for name, value in (("seat", seat), ("opponents", opponents), ("reward", reward)):
+            str_arg(name, value)
         self._legalize = illegal == "legalize"
         self._bool_masks = mask_dtype == "bool"
         self._regular = final_info == "regular"

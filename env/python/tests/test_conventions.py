@@ -490,3 +490,61 @@ def test_an_aec_reset_during_another_thread_s_call_says_so():
     thread.join()
     for e in errors:
         assert isinstance(e, taisim.UsageError) and "in use by another thread" in str(e), repr(e)
+
+
+def test_arguments_of_a_wrong_type_are_named_with_what_they_take(tmp_path):
+    """Each argument of a wrong type raises ``TypeError`` naming it and what it takes, as
+    ``Env``'s do, never pyo3's "'int' object cannot be converted to 'PyString'"; and before
+    anything is written."""
+    run = taisim.simulate(tmp_path / "run", deals=3, threads=1, decisions="E")
+    aec = taisim.aec_env()
+    aec.reset(seed=1)
+    never = tmp_path / "never"
+    calls = [
+        (lambda: taisim.VecEnv(2, seat=1), "seat must be a str, not int"),
+        (lambda: taisim.VecEnv(2, opponents=1), "opponents must be a str, not int"),
+        (lambda: taisim.VecEnv(2, reward=1), "reward must be a str, not int"),
+        (lambda: taisim.review(run, 0, 0), r"review\(\): seat must be a str \(E, S, W or N\), "
+                                           r"not int"),
+        (lambda: aec.observe(0), r"observe\(\): agent must be a seat \(E, S, W or N\), not int"),
+        (lambda: taisim.simulate(never, deals=2, agents=5), "simulate\\(\\): agents must be "
+                                                            "an agent's name"),
+        (lambda: taisim.simulate(never, deals=2, agents=["greedy", 1, "greedy", "greedy"]),
+         r"agents\[1\] must be a str, not int"),
+        (lambda: taisim.simulate(never, deals=2, shard=1), 'shard must be a str "K/N"'),
+        (lambda: taisim.simulate(never, deals=2, decisions=True),
+         'decisions must be "all", seats as "E,S" or a list of seats, not bool'),
+        (lambda: taisim.simulate(never, deals=2, log_actions="no"),
+         "log_actions must be True or False, not str"),
+        (lambda: taisim.simulate(never, deals=2, resume=1), "resume must be True or False"),
+        (lambda: taisim.simulate(never, deals=2, progress="yes"), "progress must be True or"),
+        (lambda: taisim.simulate(never, deals=2, label_with=8), "label_with must be a search "
+                                                                "agent's name or None"),
+        (lambda: taisim.load_decisions(run, out=[np.zeros(3)]),
+         r"load_decisions\(\): out must be a dict of arrays \(obs, mask, action, reward, seat, "
+         r"deal, step\) or None, not list"),
+    ]
+    for call, message in calls:
+        with pytest.raises(TypeError, match=message) as err:
+            call()
+        assert "cannot be converted" not in str(err.value), err.value
+    with pytest.raises(taisim.UsageError, match=r"agents\[0\] 'exec:a,b' holds a comma"):
+        taisim.simulate(never, deals=2, agents=["exec:a,b", "greedy", "greedy", "greedy"])
+    assert not never.exists()
+
+
+def test_simulate_takes_agents_and_decisions_as_lists(tmp_path):
+    """A list of four agents (and of seats to record) is the comma-separated text it
+    spells, as ``load_decisions`` takes a list of seats: the same files."""
+    import json
+
+    def parts(run):
+        manifest = json.loads((pathlib.Path(run) / "manifest.json").read_text())
+        return [{t: p[t]["sha256"] for t in p if isinstance(p[t], dict)} for p in manifest["parts"]]
+
+    a = taisim.simulate(tmp_path / "a", deals=20, seed=4, threads=1,
+                        agents="greedy,random,defensive,random", decisions="E,W")
+    b = taisim.simulate(tmp_path / "b", deals=20, seed=4, threads=1,
+                        agents=["greedy", "random", "defensive", "random"], decisions=("E", "W"))
+    assert parts(a) == parts(b) and parts(a)
+    assert np.array_equal(taisim.load_decisions(a)["action"], taisim.load_decisions(b)["action"])
