@@ -126,10 +126,16 @@ pub enum EnvError {
     Bot(Box<BotFault>),
 }
 
+/// The action space as every out-of-range message names it: "the action space is 0 to 143".
+/// Rust's `0..144` reads to most users as a range that holds 144, which is refused.
+pub(crate) fn action_space_words() -> String {
+    format!("the action space is 0 to {}", ACTION_SPACE_SIZE - 1)
+}
+
 impl EnvError {
     pub(crate) fn illegal(index: usize, mask: &[u8]) -> EnvError {
-        let name = index_name(index)
-            .unwrap_or_else(|| format!("out of range: the action space is 0..{ACTION_SPACE_SIZE}"));
+        let name =
+            index_name(index).unwrap_or_else(|| format!("out of range: {}", action_space_words()));
         EnvError::IllegalAction {
             index,
             name,

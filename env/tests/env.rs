@@ -171,6 +171,15 @@ fn illegal_actions_change_nothing() {
     };
     // The message names the action and lists the legal ones by index and name.
     assert!(msg.contains("discard_") || msg.contains("pass"), "{msg}");
+    // Out of range, it names the last index: "0..144" reads as if 144 were in the space.
+    let msg = env.step(ACTION_SPACE_SIZE).unwrap_err().to_string();
+    assert!(
+        msg.contains(&format!(
+            "out of range: the action space is 0 to {}",
+            ACTION_SPACE_SIZE - 1
+        )),
+        "{msg}"
+    );
 }
 
 #[test]

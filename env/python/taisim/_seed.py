@@ -76,7 +76,8 @@ def check_action(action):
     action = one_action(action)
     # The engine takes an i64; beyond it the action is out of range all the same.
     if not -(1 << 63) <= action < (1 << 63):
-        raise IllegalActionError(f"action {action} is out of range: the action space is 0..{ACTION_SPACE_SIZE}")
+        raise IllegalActionError(f"action {action} is out of range: the action space is "
+                                 f"0 to {ACTION_SPACE_SIZE - 1}")
     return action
 
 

@@ -180,7 +180,7 @@ class VecEnv(NoCopy, _GymVectorEnv):
                 and (actions >= (1 << 63)).any()):
             i = int(np.flatnonzero(actions >= (1 << 63))[0])
             raise IllegalActionError(f"environment {i}: action {int(actions[i])} is out of range: "
-                             f"the action space is 0..{ACTION_SPACE_SIZE}")
+                             f"the action space is 0 to {ACTION_SPACE_SIZE - 1}")
         illegal = None
         if self._legalize:
             # Past 2**63 an index wraps negative here: outside the space, so legalized too.

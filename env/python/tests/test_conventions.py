@@ -157,6 +157,31 @@ def test_actions_out_of_range_and_arrays():
         aec.step(np.array([0, 1]))
 
 
+def test_out_of_range_actions_name_the_last_index():
+    """Every message of an action out of range names the space as "0 to 143": Rust's
+    "0..144" reads as a range that holds 144, which is refused."""
+    last = taisim.ACTION_SPACE_SIZE - 1
+    env = taisim.Env(opponents="random")
+    env.reset(seed=0)
+    vec = taisim.VecEnv(2, opponents="random")
+    vec.reset(seed=0)
+    aec = taisim.aec_env()
+    aec.reset(seed=0)
+    calls = [
+        lambda: env.step(last + 1),
+        lambda: env.step(2**64),
+        lambda: taisim.action_name(last + 1),
+        lambda: taisim.action_name(2**64),
+        lambda: aec.step(-1),
+        lambda: vec.step(np.full(2, last + 1)),
+        lambda: vec.step(np.full(2, 2**64 - 1, dtype=np.uint64)),
+    ]
+    for call in calls:
+        with pytest.raises(taisim.IllegalActionError, match="out of range") as err:
+            call()
+        assert f"the action space is 0 to {last}" in str(err.value), err.value
+
+
 def test_variant_as_path():
     by_name = taisim.Env(opponents="random")
     by_path = taisim.Env(opponents="random", variant=VARIANT_FILE)

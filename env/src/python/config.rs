@@ -98,7 +98,8 @@ pub(super) fn action_index(action: i64) -> PyResult<usize> {
         .filter(|&a| a < ACTION_SPACE_SIZE)
         .ok_or_else(|| {
             IllegalActionError::new_err(format!(
-                "action {action} is out of range: the action space is 0..{ACTION_SPACE_SIZE}"
+                "action {action} is out of range: {}",
+                crate::single::action_space_words()
             ))
         })
 }
@@ -111,7 +112,8 @@ pub(super) fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<usize> {
         Ok(a) => action_index(a),
         Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(action.py()) => {
             Err(IllegalActionError::new_err(format!(
-                "action {action} is out of range: the action space is 0..{ACTION_SPACE_SIZE}"
+                "action {action} is out of range: {}",
+                crate::single::action_space_words()
             )))
         }
         Err(e) => Err(e),

@@ -37,7 +37,8 @@ fn action_name(index: &Bound<'_, PyAny>) -> PyResult<String> {
     let index = config::action_arg(index)?;
     index_name(index).ok_or_else(|| {
         IllegalActionError::new_err(format!(
-            "action {index} is out of range: the action space is 0..{ACTION_SPACE_SIZE}"
+            "action {index} is out of range: {}",
+            crate::single::action_space_words()
         ))
     })
 }
