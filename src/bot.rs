@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use taisim_agents::protocol::{read_action, Event, Message, Mirror, PROTOCOL_VERSION};
-use taisim_agents::{Agent, AgentParseError, AgentSpec, BuiltinAgent, KNOWN_AGENTS};
+use taisim_agents::{builtin_agent_names, Agent, AgentParseError, AgentSpec, BuiltinAgent};
 use taisim_score::Variant;
 use taisim_sim::{ActionList, Seat};
 
@@ -68,12 +68,7 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
         // The list of every agent would offer `exec:COMMAND`, which this command refuses.
         AgentParseError::Unknown { name } => Failure::from(CliError::Usage(format!(
             "unknown agent {name:?}; taisim bot plays a built-in agent: {}",
-            KNOWN_AGENTS
-                .iter()
-                .filter(|a| !a.starts_with("exec:"))
-                .copied()
-                .collect::<Vec<_>>()
-                .join(", ")
+            builtin_agent_names()
         ))),
         e => Failure::from(e),
     })?;

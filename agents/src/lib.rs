@@ -55,8 +55,8 @@ pub use greedy::{DefensiveAgent, GreedyAgent};
 pub use kind_head::{KindHead, KindScratch, KIND_BLOCKS};
 pub use minimum::Minimum;
 pub use named::{
-    build_agents, build_agents_with, parse_agents, AgentParseError, AgentSpec, BuiltinAgent,
-    SearchSpec, KNOWN_AGENTS, SEARCH_SETTINGS,
+    build_agents, build_agents_with, builtin_agent_names, parse_agents, AgentParseError, AgentSpec,
+    BuiltinAgent, SearchSpec, KNOWN_AGENTS, SEARCH_SETTINGS,
 };
 pub use obs::{
     encode, encode_slice, obs_shape, ObsEncoder, ObsShapeError, OBS_CHANNELS, OBS_LEN, OBS_VERSION,

@@ -34,6 +34,18 @@ pub const KNOWN_AGENTS: [&str; 10] = [
     "exec:COMMAND",
 ];
 
+/// The names of [`KNOWN_AGENTS`] that play inside taisim, as a list for messages: every one
+/// but `exec:COMMAND`, for the places that serve an agent as a bot (a bot of its own cannot
+/// be served).
+pub fn builtin_agent_names() -> String {
+    KNOWN_AGENTS
+        .iter()
+        .filter(|a| !a.starts_with("exec:"))
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A built-in agent as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AgentSpec {

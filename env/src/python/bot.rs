@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 use serde_json::Value;
 use taisim_agents::protocol::{read_action, Event, Message, Mirror};
 use taisim_agents::{
-    action_index, encode, write_mask, Agent, AgentParseError, AgentSpec, BuiltinAgent,
-    ACTION_SPACE_SIZE, KNOWN_AGENTS, OBS_CHANNELS, OBS_WIDTH,
+    action_index, builtin_agent_names, encode, write_mask, Agent, AgentParseError, AgentSpec,
+    BuiltinAgent, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
 };
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Seat, Wind};
@@ -66,12 +66,7 @@ fn builtin_spec(agent: &str) -> PyResult<AgentSpec> {
     let spec: AgentSpec = agent.parse().map_err(|e| match e {
         AgentParseError::Unknown { name } => errors::AgentError::new_err(format!(
             "unknown agent {name:?}; a bot plays a built-in agent: {}",
-            KNOWN_AGENTS
-                .iter()
-                .filter(|a| !a.starts_with("exec:"))
-                .copied()
-                .collect::<Vec<_>>()
-                .join(", ")
+            builtin_agent_names()
         )),
         e => errors::agent(e),
     })?;
