@@ -45,6 +45,7 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
     let comparison = Comparison::from_runs(&args.run_a, &args.run_b, &options)?;
     publish(
         &path,
+        args.markdown.is_some(),
         &comparison.to_markdown(args.top),
         args.json.then(|| comparison.to_json()),
         || comparison.to_terminal(args.top),

@@ -62,17 +62,40 @@ impl Write for Stdout {
 /// leaves the previous file, not a truncated one), then `json` printed as one line, or the
 /// terminal tables and a line naming the file (`Markdown {what}: PATH`). A write error of
 /// stdout is kept by [`Stdout`] for [`finish`].
+///
+/// The default file (`given` false: `report.md` in the run, `compare.md` in B) in a
+/// directory the user may not write to (a read-only mount, another user's run) is skipped
+/// with a warning naming `--markdown`, and the figures are printed: reading a run needs no
+/// write. A file the user named must be written.
 pub fn publish(
     path: &Path,
+    given: bool,
     markdown: &str,
     json: Option<serde_json::Value>,
     terminal: impl FnOnce() -> String,
     what: &str,
 ) -> Result<(), HarnessError> {
-    write_atomically(path, markdown.as_bytes())?;
+    let written = match write_atomically(path, markdown.as_bytes()) {
+        Ok(()) => true,
+        Err(HarnessError::Io { source, .. })
+            if !given
+                && matches!(
+                    source.kind(),
+                    io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem
+                ) =>
+        {
+            crate::output::errln!(
+                "taisim: cannot write {} ({source}): the {what} is printed only; give --markdown PATH to keep it elsewhere",
+                path.display()
+            );
+            false
+        }
+        Err(e) => return Err(e),
+    };
     let text = match json {
         Some(json) => format!("{json}\n"),
-        None => format!("{}\nMarkdown {what}: {}\n", terminal(), path.display()),
+        None if written => format!("{}\nMarkdown {what}: {}\n", terminal(), path.display()),
+        None => format!("{}\n", terminal()),
     };
     let _ = Stdout.write_all(text.as_bytes());
     Ok(())

@@ -48,6 +48,7 @@ pub fn report(args: &ReportArgs) -> Result<(), HarnessError> {
     let report = Report::from_run(&args.run, &options)?;
     publish(
         &path,
+        args.markdown.is_some(),
         &report.to_markdown(args.top),
         args.json.then(|| report.to_json()),
         || report.to_terminal(args.top),

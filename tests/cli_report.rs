@@ -161,6 +161,59 @@ fn outputs_never_replace_a_runs_own_files() {
     assert!(run.join("notes.md").is_file());
 }
 
+/// A run on a read-only mount is still reported: the default `report.md` (and
+/// `compare.md`) is skipped with a warning naming `--markdown`, the figures are printed,
+/// exit 0; a file the user named must be written (exit 1). Needs a bind mount (root on
+/// Linux, as CI runs); elsewhere it says so and checks nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_read_only_run_is_reported_without_its_markdown() {
+    let scratch = Scratch::new("read-only");
+    let run = scratch.0.join("run");
+    simulate(&run);
+    let mounted = scratch.0.join("mounted");
+    std::fs::create_dir_all(&mounted).unwrap();
+    let mount = |args: &[&str]| {
+        std::process::Command::new("mount")
+            .args(args)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let (m, r) = (mounted.to_str().unwrap(), run.to_str().unwrap());
+    if !(mount(&["--bind", r, m]) && mount(&["-o", "remount,bind,ro", m])) {
+        let _ = std::process::Command::new("umount").arg(m).output();
+        eprintln!("no read-only bind mount here (needs root): not checked");
+        return;
+    }
+    let outcomes = [
+        taisim(&["report", m, "--json"]),
+        taisim(&["report", m]),
+        taisim(&["compare", m, m]),
+        taisim(&["report", m, "--markdown", &format!("{m}/named.md")]),
+    ];
+    let _ = std::process::Command::new("umount").arg(m).output();
+    for o in &outcomes[..3] {
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("give --markdown PATH to keep it elsewhere"),
+            "{}",
+            text(&o.stderr)
+        );
+        assert!(
+            !text(&o.stdout).contains("Markdown "),
+            "{}",
+            text(&o.stdout)
+        );
+    }
+    assert!(text(&outcomes[0].stdout).starts_with('{'));
+    assert_eq!(
+        outcomes[3].status.code(),
+        Some(1),
+        "{}",
+        text(&outcomes[3].stderr)
+    );
+}
+
 #[test]
 fn bad_runs_fail_with_the_right_status() {
     let scratch = Scratch::new("bad");
