@@ -386,6 +386,23 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         label_with: args.label_with.clone(),
     };
     let spec = request.spec(&out, args.resume)?;
+    // `--resume` also starts a run (a script may always pass it); where there is nothing to
+    // resume, say so before the run starts, so flags left out are not silently defaults.
+    let shard_record = |p: std::path::PathBuf| std::fs::symlink_metadata(p).is_ok();
+    if args.resume
+        && !shard_record(taisim_datasets::Manifest::path(&out, spec.shard))
+        && !shard_record(taisim_datasets::Manifest::journal_path(&out, spec.shard))
+    {
+        crate::output::errln!(
+            "taisim: --resume: {} records no run yet, so a new one starts: {} {} of {}, seed {}, agents {} (the flags given, defaults for the rest)",
+            out.display(),
+            spec.count,
+            spec.unit.name(),
+            spec.variant.name(),
+            spec.seed,
+            spec.agents_arg()
+        );
+    }
     let progress = progress_mode(args.quiet, args.progress);
     let options = RunOptions {
         threads: args.threads,

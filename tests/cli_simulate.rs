@@ -515,6 +515,24 @@ fn lock_files_alone_leave_a_directory_empty_and_shards_name_what_differs() {
     }
     let o = taisim(&[&SMALL[..], &["--out", killed.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
+    // `--resume` there starts a run too, saying so and what it plays.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::write(empty.join(".manifest.json.lock"), b"").unwrap();
+    let o = taisim(&[&SMALL[..], &["--resume", "--out", empty.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("records no run yet, so a new one starts: 3000 deals of taiwan16, seed 11"),
+        "{}",
+        stderr(&o)
+    );
+    let o = taisim(&[&SMALL[..], &["--resume", "--out", empty.to_str().unwrap()]].concat());
+    assert!(
+        o.status.success() && !stderr(&o).contains("no run yet"),
+        "{}",
+        stderr(&o)
+    );
 
     let out = dir.path().join("shards");
     let out = out.to_str().unwrap();
