@@ -358,7 +358,9 @@ def load_decisions(run, seats=None, out=None):
     ``(n, C, 34)``: the observation's numerators), ``obs_scale`` (float32, ``(C, 34)``:
     ``obs * obs_scale`` is exactly the float32 observation the environment produces),
     ``mask`` (bool, ``(n, 144)``), ``action`` (int64), ``reward`` (float32: the seat's
-    settlement points for the deal), ``seat`` (uint8, 0 = E), ``deal`` (uint64, the deal id),
+    settlement points for the deal at the run's stakes, which ``simulate`` takes from the
+    variant: base 0 for taiwan16, where ``Env``'s default base is one tai's worth; run with
+    ``base=`` or make the ``Env`` with ``base=0`` to train both on one scale), ``seat`` (uint8, 0 = E), ``deal`` (uint64, the deal id),
     ``step`` (uint32, the decision's number in its deal), and ``obs_version`` (int).
 
     A search-labelled table (a search agent at a recorded seat, or ``simulate(...,
