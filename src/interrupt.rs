@@ -1,7 +1,9 @@
 //! Ctrl-C (SIGINT) and SIGTERM during `simulate`: the first stops the run before each
 //! worker's next deal, so every complete part is recorded and the command can say how to
 //! finish the run; a second ends the process at once, as the default action would. Without
-//! this the process died where it stood, with no word of `--resume`.
+//! this the process died where it stood, with no word of `--resume`. Installed only for a
+//! run without outside bots, whose signal handling (`taisim_agents::end_bots_with_process`)
+//! this would replace.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
