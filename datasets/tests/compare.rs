@@ -229,7 +229,7 @@ fn check_against_rows(c: &Comparison, a: &Path, b: &Path) {
         let values: Vec<(f64, f64)> = pairs.iter().map(|(x, y)| (figure(x), figure(y))).collect();
         let (d, h) = paired_mean(&values);
         assert!(close(m.difference(), d), "{key}: {} vs {d}", m.difference());
-        let (lo, hi) = m.ci95();
+        let (lo, hi) = m.ci95().unwrap();
         assert!(
             close(hi - lo, 2.0 * h),
             "{key}: width {} vs {}",
@@ -285,7 +285,7 @@ fn check_against_rows(c: &Comparison, a: &Path, b: &Path) {
         ] {
             let (d, h) = paired_mean(&values);
             assert!(close(m.difference(), d), "seat {letter}");
-            let (lo, hi) = m.ci95();
+            let (lo, hi) = m.ci95().unwrap();
             assert!(close(hi - lo, 2.0 * h), "seat {letter}");
         }
     }
@@ -371,7 +371,7 @@ fn a_run_against_itself_differs_by_exactly_zero() {
         .chain(c.seats.iter().flat_map(|s| [&s.win, &s.deal_in, &s.pay]))
     {
         assert_eq!(m.difference(), 0.0);
-        assert_eq!(m.ci95(), (0.0, 0.0));
+        assert_eq!(m.ci95(), Some((0.0, 0.0)));
     }
     for r in c.per_win.iter().chain(c.patterns.iter().map(|p| &p.share)) {
         assert_eq!(r.difference(), Some(0.0));
@@ -422,7 +422,7 @@ fn a_table_that_adds_a_tai_to_every_self_drawn_win_shows_exactly_that() {
     assert!(close(c.per_deal[6].difference(), self_draw as f64 / 600.0));
     // The same play: every rate and every pattern's share is unchanged, to the last bit.
     for m in &c.per_deal[..6] {
-        assert_eq!(m.ci95(), (0.0, 0.0));
+        assert_eq!(m.ci95(), Some((0.0, 0.0)));
     }
     for p in &c.patterns {
         assert_eq!(p.share.ci95(), Some((0.0, 0.0)), "{}", p.pattern.id());

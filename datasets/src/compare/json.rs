@@ -14,7 +14,7 @@ fn mean(m: &PairedMean) -> Value {
         "a": m.a.mean(),
         "b": m.b.mean(),
         "difference": m.difference(),
-        "ci95": <[f64; 2]>::from(m.ci95()),
+        "ci95": m.ci95().map(<[f64; 2]>::from),
     })
 }
 

@@ -39,10 +39,11 @@ impl PairedMean {
         self.d.mean()
     }
 
-    /// The paired 95% interval of the difference.
-    pub fn ci95(&self) -> (f64, f64) {
+    /// The paired 95% interval of the difference; `None` over fewer than two deals, whose
+    /// spread is undefined (not 0).
+    pub fn ci95(&self) -> Option<(f64, f64)> {
         let (m, h) = (self.d.mean(), self.d.half_width95());
-        (m - h, m + h)
+        (self.d.n >= 2).then_some((m - h, m + h))
     }
 }
 
@@ -149,10 +150,14 @@ impl PairedRatio {
 
     /// Half the width of the paired 95% interval of the difference: z·√(Σu² / (n(n−1)))
     /// with `u` each deal's linearised difference, Σu² expanded in the sums kept (its
-    /// mean is 0 by construction). Exactly 0 when no deal differs.
+    /// mean is 0 by construction). Exactly 0 when no deal differs; `None` over fewer than
+    /// two deals, whose spread is undefined.
     pub fn half_width95(&self) -> Option<f64> {
         let (ra, rb) = (self.ratio(0)?, self.ratio(1)?);
-        if !self.differs || self.n < 2 {
+        if self.n < 2 {
+            return None;
+        }
+        if !self.differs {
             return Some(0.0);
         }
         let n = self.n as f64;
@@ -289,7 +294,7 @@ mod tests {
         assert_eq!(r.difference(), Some(0.0));
         assert_eq!(r.ci95(), Some((0.0, 0.0)));
         assert_eq!(m.difference(), 0.0);
-        assert_eq!(m.ci95(), (0.0, 0.0));
+        assert_eq!(m.ci95(), Some((0.0, 0.0)));
         // No wins in a run: no ratio to compare.
         let mut none = PairedRatio::default();
         none.add((0, 0), (2, 1));
@@ -306,7 +311,23 @@ mod tests {
         // Differences -1, 0, 0, 1, -1: mean -0.2, sample sd √0.7.
         assert!((m.difference() + 0.2).abs() < 1e-12);
         let half = Z95 * 0.7f64.sqrt() / 5f64.sqrt();
-        let (lo, hi) = m.ci95();
+        let (lo, hi) = m.ci95().unwrap();
         assert!((lo - (-0.2 - half)).abs() < 1e-12 && (hi - (-0.2 + half)).abs() < 1e-12);
+    }
+
+    /// One deal has a difference but no spread: no interval (it was [d, d], as sure as a
+    /// million deals that agree), for a mean and for a ratio alike.
+    #[test]
+    fn one_deal_has_no_interval() {
+        let mut m = PairedMean::default();
+        m.add(3, 5);
+        assert_eq!(m.difference(), 2.0);
+        assert_eq!(m.ci95(), None);
+        let mut r = PairedRatio::default();
+        r.add((3, 1), (5, 1));
+        assert_eq!(r.difference(), Some(2.0));
+        assert_eq!(r.ci95(), None);
+        m.add(3, 5);
+        assert_eq!(m.ci95(), Some((2.0, 2.0)));
     }
 }

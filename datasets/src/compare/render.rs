@@ -44,7 +44,8 @@ fn mean_row(label: &str, m: &PairedMean, rate: bool) -> Vec<String> {
         value(m.a.mean(), rate),
         value(m.b.mean(), rate),
         difference(m.difference(), rate),
-        interval(m.ci95(), rate),
+        m.ci95()
+            .map_or_else(|| "-".to_string(), |ci| interval(ci, rate)),
     ]
 }
 

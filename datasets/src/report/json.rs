@@ -12,12 +12,14 @@ fn moments(m: &impl Estimate) -> Value {
     if m.samples() == 0 {
         return json!({ "n": 0, "mean": null, "sd": null, "ci95": null });
     }
+    // One sample has a mean but no spread: its sd and interval are undefined, not 0.
+    let spread = m.samples() >= 2;
     let half = m.half_width95();
     json!({
         "n": m.samples(),
         "mean": m.mean(),
-        "sd": m.std_dev(),
-        "ci95": [m.mean() - half, m.mean() + half],
+        "sd": spread.then(|| m.std_dev()),
+        "ci95": spread.then(|| [m.mean() - half, m.mean() + half]),
     })
 }
 

@@ -608,6 +608,8 @@ fn rate_with_ci(p: Proportion) -> String {
 fn mean_pm(m: &(impl Estimate + ?Sized)) -> String {
     match m.samples() {
         0 => UNDEFINED.to_string(),
+        // One sample: a mean, no spread.
+        1 => format!("{} ± {UNDEFINED}", signed(m.mean(), 3)),
         _ => format!("{} ± {}", signed(m.mean(), 3), fixed(m.half_width95(), 3)),
     }
 }
@@ -622,6 +624,17 @@ fn measure_row(name: &str, m: &Moments) -> Vec<String> {
             count(0),
             none.clone(),
             String::new(),
+            none,
+        ];
+    }
+    if m.n == 1 {
+        // A mean, no spread.
+        let none = UNDEFINED.to_string();
+        return vec![
+            name.to_string(),
+            count(1),
+            fixed(m.mean(), 3),
+            none.clone(),
             none,
         ];
     }
