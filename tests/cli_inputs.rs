@@ -76,7 +76,7 @@ fn negative_numbers_must_be_at_least_zero() {
         let o = taisim(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         let err = stderr(&o);
-        let counts = ["--deals", "--deals=-1", "--games"];
+        let counts = ["--deals", "--deals=-1", "--games", "--part-size"];
         let least = if args.iter().any(|a| counts.contains(a)) {
             "must be at least 1"
         } else {
