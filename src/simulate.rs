@@ -417,11 +417,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         // With an outside bot seated, a signal keeps its first meaning (the bots and what
         // they started end, then taisim by the signal: agents/src/exec/groups.rs): a
         // graceful stop would wait on a bot that may be the reason for the Ctrl-C.
-        cancel: (!spec
-            .agents
-            .iter()
-            .any(|a| matches!(a, taisim_agents::AgentSpec::Exec(_))))
-        .then(crate::interrupt::stop_on_signals),
+        cancel: (!spec.seats_bots()).then(crate::interrupt::stop_on_signals),
     };
     let summary = taisim_datasets::simulate(&spec, &out, &options).map_err(|e| {
         // Resuming helps only when the machine failed (a full disk, a lost mount), not

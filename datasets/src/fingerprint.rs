@@ -79,7 +79,7 @@ pub(crate) fn fingerprint(
     variant: &Variant,
     agents: &[BuiltinAgent; 4],
 ) -> Result<Option<PlayFingerprint>, HarnessError> {
-    if spec.agents.iter().any(|a| matches!(a, AgentSpec::Exec(_))) {
+    if spec.seats_bots() {
         return Ok(None);
     }
     // The run's decisions table and labeller too, so that the labels' search is traced.

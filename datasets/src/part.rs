@@ -1,8 +1,8 @@
 //! Part files: their names, their atomic writing, and what the manifest records of them.
 //!
 //! A part is written table by table, each under a temporary name of the writing process's
-//! own (`.part-NNNNN.parquet.PID-N.tmp`) that is flushed to disk and then renamed; the deals file is renamed last, so a part is
-//! complete exactly when its deals file exists. A run killed at any moment leaves complete
+//! own (`.part-NNNNN.parquet.PID-N.tmp`) that is flushed to disk and then renamed; the deals
+//! file is renamed last, so a part is complete exactly when its deals file exists. A run killed at any moment leaves complete
 //! parts and temporary files, never a truncated file under a final name.
 
 use std::fs::File;
@@ -42,19 +42,16 @@ fn temp_path(out: &Path, table: Table, index: u64) -> PathBuf {
 /// one's (`.part-00042.parquet.tmp`).
 fn temporary_of(name: &str) -> Option<u64> {
     let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    // `part-00042.parquet` alone, or followed by `.PID-N`.
-    let (part, tag) = match rest.split_once(".parquet.") {
-        Some((part, tag)) => (format!("{part}.parquet"), Some(tag)),
-        None => (rest.to_string(), None),
-    };
-    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
-    if let Some(tag) = tag {
-        let (pid, n) = tag.split_once('-')?;
-        if !(digits(pid) && digits(n)) {
-            return None;
-        }
+    // `part-00042.parquet` alone (an older taisim's), or followed by `.PID-N`.
+    if let Some(index) = crate::layout::part_index(rest) {
+        return Some(index);
     }
-    crate::layout::part_index(&part)
+    let (part, tag) = rest.rsplit_once('.')?;
+    let (pid, n) = tag.split_once('-')?;
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n))
+        .then(|| crate::layout::part_index(part))
+        .flatten()
 }
 
 /// What the manifest records of one table's part file.

@@ -447,6 +447,11 @@ impl<V: SpecVariant> RunSpec<V> {
             })
     }
 
+    /// Whether an outside program (`exec:`) plays a seat.
+    pub fn seats_bots(&self) -> bool {
+        self.agents.iter().any(|a| matches!(a, AgentSpec::Exec(_)))
+    }
+
     /// The agents as `--agents` spells them.
     pub fn agents_arg(&self) -> String {
         let names: Vec<String> = self.agents.iter().map(|a| a.to_string()).collect();

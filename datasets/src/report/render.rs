@@ -617,26 +617,14 @@ fn mean_pm(m: &(impl Estimate + ?Sized)) -> String {
 /// One row of a measures table: name, count, mean, its 95% interval and the spread; over no
 /// samples, the count alone.
 fn measure_row(name: &str, m: &Moments) -> Vec<String> {
-    if m.n == 0 {
+    if m.n < 2 {
+        // No samples: no mean (and no interval column); one: a mean, but no spread.
         let none = UNDEFINED.to_string();
-        return vec![
-            name.to_string(),
-            count(0),
-            none.clone(),
-            String::new(),
-            none,
-        ];
-    }
-    if m.n == 1 {
-        // A mean, no spread.
-        let none = UNDEFINED.to_string();
-        return vec![
-            name.to_string(),
-            count(1),
-            fixed(m.mean(), 3),
-            none.clone(),
-            none,
-        ];
+        let (mean, ci) = match m.n {
+            0 => (none.clone(), String::new()),
+            _ => (fixed(m.mean(), 3), none.clone()),
+        };
+        return vec![name.to_string(), count(m.n), mean, ci, none];
     }
     let (lo, hi) = (m.mean() - m.half_width95(), m.mean() + m.half_width95());
     vec![

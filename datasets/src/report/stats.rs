@@ -240,6 +240,8 @@ impl Estimate for SeatsOfDeal {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// A Wilson interval always holds its own rate: exactly 0 at no successes and exactly 1
     /// at all of them (rounding once put the lower bound 1e-19 above a rate of 0).
     #[test]
@@ -254,8 +256,6 @@ mod tests {
             assert_eq!(wilson_interval(n, n, Z95).1, 1.0);
         }
     }
-
-    use super::*;
 
     #[test]
     fn quantiles_are_the_least_value_covering_the_share() {

@@ -219,7 +219,6 @@ pub(super) fn bot_in(i: usize, fault: BotFault) -> PyErr {
     BotError::new_err(format!("environment {i}: {fault}"))
 }
 
-/// A batch's error, named by its environment, as the class of its kind.
 /// `taisim.ResetNeeded`: a `UsageError` as the other calls that need a deal raise, and a
 /// `RuntimeError` as a step before a reset was first raised. A class of two bases is defined
 /// in Python (`taisim/_seed.py`); a plain `RuntimeError` only if that module cannot load.
@@ -236,6 +235,7 @@ fn reset_needed(message: String) -> PyErr {
     })
 }
 
+/// A batch's error, named by its environment, as the class of its kind.
 pub(super) fn vec_env(e: VecEnvError) -> PyErr {
     let message = e.to_string();
     env_kind(e.source, message)

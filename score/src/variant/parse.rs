@@ -843,14 +843,17 @@ fn int_range(ty: &str) -> Option<(i64, i64)> {
     })
 }
 
+/// The range a value of the integer type `ty` must meet: the loader's `bounds` for its key
+/// where given (narrower than the type's), else the type's own; `None` for no integer type.
+fn checked_range(ty: &str, bounds: Option<(i64, i64)>) -> Option<(i64, i64)> {
+    int_range(ty).and(bounds).or_else(|| int_range(ty))
+}
+
 /// What serde's message expects, in words: a file's author knows numbers, lists and
 /// tables, not `u16`, `a sequence` or `struct SettlementRules`. `bounds` are the loader's
 /// own for the key, where narrower than its type's range.
 fn plain_expected(expected: &str, bounds: Option<(i64, i64)>) -> String {
-    match (
-        expected,
-        int_range(expected).and(bounds).or(int_range(expected)),
-    ) {
+    match (expected, checked_range(expected, bounds)) {
         ("i64" | "isize", _) => "a whole number".into(),
         ("u64" | "usize", _) => "a whole number, 0 or more".into(),
         (_, Some((min, max))) => format!("a whole number from {min} to {max}"),
@@ -872,8 +875,7 @@ fn plain_expected(expected: &str, bounds: Option<(i64, i64)>) -> String {
 fn plain(message: &str, bounds: Option<(i64, i64)>) -> VariantErrorKind {
     if let Some(rest) = message.strip_prefix("invalid value: integer `") {
         if let Some((value, ty)) = rest.split_once("`, expected ") {
-            let range = int_range(ty).and(bounds).or(int_range(ty));
-            if let (Ok(value), Some((min, max))) = (value.parse(), range) {
+            if let (Ok(value), Some((min, max))) = (value.parse(), checked_range(ty, bounds)) {
                 return VariantErrorKind::OutOfBounds { value, min, max };
             }
         }
