@@ -811,16 +811,139 @@ fn manifest_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// Asserts that `o` exited 2 because the agents play deal 0 otherwise than those that wrote
-/// `record` (a manifest or a journal).
+/// Asserts that `o` exited 2 because seat E's weights differ from those of the agents that
+/// wrote `record` (a manifest or a journal).
 fn refused_as_played_otherwise(o: &std::process::Output, record: &str) {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(o));
     assert!(
         stderr(o).contains(&format!("play otherwise than those that wrote {record}"))
-            && stderr(o).contains("play deal 0 otherwise"),
+            && stderr(o).contains("seat E's policy:")
+            && stderr(o).contains("its weights changed"),
         "{}",
         stderr(o)
     );
+}
+
+/// Copies a plain `mlp` policy file from `source` to `target` with its output layer (weights
+/// and biases) doubled: doubling is exact in floating point, so every logit is exactly twice
+/// what it was and the policy ranks every action as before, ties included, and plays every
+/// deal alike, while its weights differ.
+fn double_output_layer(source: &Path, target: &Path) {
+    let mut bytes = std::fs::read(source).unwrap();
+    let header_len = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    let header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + header_len]).unwrap();
+    for tensor in ["layers.2.weight", "layers.2.bias"] {
+        let t = &header[tensor];
+        assert_eq!(t["dtype"], "F32");
+        let offsets = t["data_offsets"].as_array().unwrap();
+        let [start, end] = [0, 1].map(|i| 8 + header_len + offsets[i].as_u64().unwrap() as usize);
+        for value in bytes[start..end].chunks_exact_mut(4) {
+            let doubled = 2.0 * f32::from_le_bytes(value.try_into().unwrap());
+            value.copy_from_slice(&doubled.to_le_bytes());
+        }
+    }
+    std::fs::write(target, bytes).unwrap();
+}
+
+/// A weights file written again with weights that play the run's first deal exactly as
+/// before (here every deal: the output layer doubled) still never joins the run: no
+/// deal tells how a policy plays the others, so the run records each policy seat's weights
+/// and compares them, naming the seat and both hashes. Put back, the run resumes.
+#[test]
+fn weights_that_play_the_first_deal_alike_still_never_join_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = Rewritable::new(dir.path());
+    let (run, alike) = (dir.path().join("run"), dir.path().join("alike"));
+    let o = agent.play(&run, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let recorded = manifest_json(&run.join("manifest.json"))["play"].clone();
+    let weights = recorded["weights"].as_array().unwrap();
+    assert_eq!(weights.len(), 4);
+    assert_eq!(weights[0].as_str().unwrap().len(), 64);
+    assert!(weights[1..].iter().all(serde_json::Value::is_null));
+
+    let original = std::fs::read(&agent.weights).unwrap();
+    double_output_layer(&agent.weights.clone(), &agent.weights);
+    let o = agent.play(&alike, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doubled = manifest_json(&alike.join("manifest.json"))["play"].clone();
+    assert_eq!(doubled["sha256"], recorded["sha256"], "deal 0 plays alike");
+    assert_ne!(doubled["weights"], recorded["weights"]);
+    assert_eq!(
+        support::table_files(&alike),
+        support::table_files(&run),
+        "every deal plays alike"
+    );
+
+    std::fs::remove_file(run.join("deals/part-00002.parquet")).unwrap();
+    let before = run_files(&run);
+    let o = Rewritable::resume(&run);
+    refused_as_played_otherwise(&o, "manifest.json");
+    let short = |v: &serde_json::Value| v[0].as_str().unwrap()[..12].to_string();
+    assert!(
+        stderr(&o).contains(&short(&doubled["weights"]))
+            && stderr(&o).contains(&short(&recorded["weights"])),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(run_files(&run), before, "a refused resume changes nothing");
+
+    std::fs::write(&agent.weights, original).unwrap();
+    let o = Rewritable::resume(&run);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(support::table_files(&run), support::table_files(&alike));
+}
+
+/// A run records a policy path as given; resumed from another directory, a relative path
+/// names a file that is not there, and the error says why and where to resume from.
+#[test]
+fn a_relative_policy_path_resumed_elsewhere_says_where_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let (started, elsewhere) = (dir.path().join("started"), dir.path().join("elsewhere"));
+    for d in [&started, &elsewhere] {
+        std::fs::create_dir(d).unwrap();
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    std::fs::copy(
+        format!("{root}/tests/fixtures/policy_obs_v2.safetensors"),
+        started.join("w.safetensors"),
+    )
+    .unwrap();
+    let args = [
+        "simulate",
+        "--deals",
+        "200",
+        "--part-size",
+        "100",
+        "--agents",
+        "policy:w.safetensors,greedy,greedy,greedy",
+        "--quiet",
+        "--out",
+        "run",
+    ];
+    let o = support::taisim_in(&started, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_file(started.join("run/deals/part-00001.parquet")).unwrap();
+    let run = started.join("run");
+    let resume = [
+        "simulate",
+        "--resume",
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ];
+    let o = support::taisim_in(&elsewhere, &resume);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot read policy file w.safetensors")
+            && stderr(&o).contains("resume from the directory the run was started in"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!run.join("deals/part-00001.parquet").exists());
+    let o = support::taisim_in(&started, &resume);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(run.join("deals/part-00001.parquet").exists());
 }
 
 /// A seat whose agent plays otherwise under the same name: `policy:PATH` in seat E (greedy in

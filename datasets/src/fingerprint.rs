@@ -9,6 +9,12 @@
 //! again and comparing tells: its decisions, what each search worked out for them (its
 //! choice and estimates: a change that keeps the choices of this deal still shows) and its
 //! payments (a change to scoring or settlement shows too).
+//!
+//! A policy's weights are recorded besides: a weights file trained further may well play
+//! the first deal as before and every later one otherwise, which no single deal can tell.
+//! Each policy seat's SHA-256 is of the policy as loaded, written out canonically
+//! ([`taisim_agents::Policy::to_bytes`]), so the file's metadata order and a rename do not matter and the
+//! hash is of the bytes that play (never a second read of a file that may have changed).
 
 use serde::{Deserialize, Serialize};
 use taisim_agents::{AgentSpec, BuiltinAgent};
@@ -36,6 +42,16 @@ pub struct PlayFingerprint {
     /// determinizations, and each action's index, rollouts, mean and advantage as `f32`,
     /// little-endian); then the four payments (E, S, W, N; `i64`, little-endian).
     pub sha256: String,
+    /// Each seat's policy weights (`policy:PATH`, `trained`): the SHA-256 of the policy as
+    /// loaded, written out canonically; `None` for a seat without weights. Absent from a
+    /// manifest written before taisim recorded weights (and from any run without a policy
+    /// seat): nothing is compared then.
+    #[serde(default, skip_serializing_if = "no_weights")]
+    pub weights: [Option<String>; 4],
+}
+
+fn no_weights(weights: &[Option<String>; 4]) -> bool {
+    weights.iter().all(Option::is_none)
 }
 
 impl PlayFingerprint {
@@ -48,19 +64,35 @@ impl PlayFingerprint {
                 .map_or_else(|_| name.to_string(), |a| a.recorded().in_full())
         };
         let renamed = (0..4).find(|&s| recorded(&self.agents[s]) != recorded(&other.agents[s]));
-        if renamed.is_none() && self.deal_id == other.deal_id && self.sha256 == other.sha256 {
+        // Only where both sides recorded a seat's weights: an older run's manifest has none.
+        let reweighted = (0..4).find_map(|s| match (&self.weights[s], &other.weights[s]) {
+            (Some(a), Some(b)) if a != b => Some((s, a, b)),
+            _ => None,
+        });
+        if renamed.is_none()
+            && reweighted.is_none()
+            && self.deal_id == other.deal_id
+            && self.sha256 == other.sha256
+        {
             return None;
         }
-        Some(match renamed {
-            Some(s) => format!(
+        Some(match (renamed, reweighted) {
+            (Some(s), _) => format!(
                 "seat {}'s agent is {} {this} and {} {that}",
                 Wind::ALL[s], self.agents[s], other.agents[s]
             ),
-            None if self.deal_id != other.deal_id => format!(
+            (None, Some((s, a, b))) => format!(
+                "seat {}'s {} has weights SHA-256 {}… {this} and {}… {that}: its weights changed",
+                Wind::ALL[s],
+                self.agents[s],
+                short_sha256(a),
+                short_sha256(b)
+            ),
+            (None, None) if self.deal_id != other.deal_id => format!(
                 "the fingerprint is of deal {} {this} and of deal {} {that}",
                 self.deal_id, other.deal_id
             ),
-            None => format!(
+            (None, None) => format!(
                 "the agents ({}) play deal {} otherwise: its decisions, the searches' estimates or its payments differ (trace SHA-256 {}… {this}, {}… {that})",
                 self.agents.join(","),
                 self.deal_id,
@@ -94,7 +126,16 @@ pub(crate) fn fingerprint(
         deal_id: 0,
         agents: spec.agents.each_ref().map(|a| a.recorded().in_full()),
         sha256: sha256_hex(&trace),
+        weights: agents.each_ref().map(weights_sha256),
     }))
+}
+
+/// The SHA-256 of a policy seat's weights, as loaded and written out canonically.
+fn weights_sha256(agent: &BuiltinAgent) -> Option<String> {
+    match agent {
+        BuiltinAgent::Policy(a) => Some(sha256_hex(&a.policy().to_bytes())),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -216,6 +257,45 @@ mod tests {
             )
             .unwrap();
         assert!(replayed.contains("play deal 0 otherwise"), "{replayed}");
+    }
+
+    /// A policy seat's weights are compared where both sides recorded them, and tell apart
+    /// two policies whose first deal's trace agrees; a side without them (a manifest written
+    /// before weights were recorded) is not compared.
+    #[test]
+    fn a_policy_seats_weights_are_compared_where_both_recorded_them() {
+        let trained = of(&spec("trained,greedy,greedy,greedy")).unwrap();
+        let weights = trained.weights[0].clone().unwrap();
+        assert_eq!(weights.len(), 64);
+        assert_eq!(trained.weights[1..], [None, None, None]);
+        assert_eq!(
+            of(&spec("greedy")).unwrap().weights,
+            [None, None, None, None]
+        );
+        let reweighted = PlayFingerprint {
+            weights: [Some("f".repeat(64)), None, None, None],
+            ..trained.clone()
+        };
+        let why = trained.difference(&reweighted, ["here", "there"]).unwrap();
+        assert_eq!(
+            why,
+            format!(
+                "seat E's trained has weights SHA-256 {}… here and ffffffffffff… there: its weights changed",
+                &weights[..12]
+            )
+        );
+        let older = PlayFingerprint {
+            weights: Default::default(),
+            ..trained.clone()
+        };
+        assert!(trained.difference(&older, ["here", "there"]).is_none());
+        assert!(older.difference(&trained, ["here", "there"]).is_none());
+        // Only a run with a policy seat writes the field: other manifests read as before.
+        let json = serde_json::to_string(&of(&spec("greedy")).unwrap()).unwrap();
+        assert!(!json.contains("weights"), "{json}");
+        let back: PlayFingerprint =
+            serde_json::from_str(&serde_json::to_string(&trained).unwrap()).unwrap();
+        assert_eq!(back, trained);
     }
 
     #[test]

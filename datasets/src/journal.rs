@@ -165,6 +165,7 @@ mod tests {
             deal_id: 0,
             agents: ["greedy"; 4].map(String::from),
             sha256: "ab".repeat(32),
+            weights: Default::default(),
         };
         for voucher in [Some(&play), None] {
             let journal = Journal::create(&path, &spec, voucher).unwrap();

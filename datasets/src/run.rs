@@ -9,7 +9,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use taisim_agents::exec::seat_letters;
-use taisim_agents::{build_agents_with, renew_bots, BotStderr, BuiltinAgent, ExecSettings};
+use taisim_agents::{
+    build_agents_with, renew_bots, BotStderr, BuiltinAgent, ExecSettings, PolicyError,
+};
 use taisim_score::Variant;
 
 use crate::error::HarnessError;
@@ -127,7 +129,18 @@ pub fn simulate(
         .bot_timeout
         .map_or_else(ExecSettings::default, ExecSettings::with_timeout);
     bots.stakes = Some((spec.base, spec.per_tai));
-    let agents = build_agents_with(&spec.agents, variant, &bots)?;
+    let agents = build_agents_with(&spec.agents, variant, &bots).map_err(|e| match e {
+        // A run records a policy path as given: a relative one resumed from elsewhere names
+        // another place (another file there is refused by its weights' hash, below).
+        PolicyError::Io {
+            ref path,
+            writing: false,
+            ..
+        } if options.resume && path.is_relative() => HarnessError::Usage(format!(
+            "{e}: the run records policy paths as they were given, and a relative one is read from the directory taisim runs in; resume from the directory the run was started in"
+        )),
+        e => e.into(),
+    })?;
     let mut notes = Vec::new();
     // A part must fit in memory before anything is created.
     let available = crate::memory::available();
