@@ -589,6 +589,160 @@ fn manifests_that_disagree_with_the_files_are_caught() {
     Report::from_run(&out, &options(2, true)).unwrap();
 }
 
+/// Rewrites part `p`'s file of `table` with `edit` applied to its rows (its footer's
+/// `taisim.part` kept) and records the new file in the manifest: the part as a damaged file
+/// may decode, each table valid alone, and the run's record of its bytes in step with it.
+fn rewrite_part(out: &Path, table: Table, p: usize, edit: impl Fn(RecordBatch) -> RecordBatch) {
+    use parquet::arrow::ArrowWriter;
+    use parquet::file::properties::WriterProperties;
+    let path = part_path(out, table, p as u64);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(&path).unwrap()).unwrap();
+    let kv: Vec<_> = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .unwrap()
+        .iter()
+        .filter(|kv| kv.key != "ARROW:schema")
+        .cloned()
+        .collect();
+    let schema = builder.schema().clone();
+    let batches: Vec<RecordBatch> = builder.build().unwrap().map(|b| edit(b.unwrap())).collect();
+    let props = WriterProperties::builder()
+        .set_key_value_metadata(Some(kv))
+        .build();
+    let mut writer =
+        ArrowWriter::try_new(File::create(&path).unwrap(), schema, Some(props)).unwrap();
+    for b in &batches {
+        writer.write(b).unwrap();
+    }
+    writer.close().unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    edit_manifest(out, |m| {
+        let record = match table {
+            Table::Deals => &mut m.parts[p].deals,
+            Table::Wins => &mut m.parts[p].wins,
+            _ => &mut m.parts[p].tai,
+        };
+        record.bytes = bytes.len() as u64;
+        record.sha256 = taisim_datasets::sha256_hex(&bytes);
+    });
+}
+
+/// `batch` with column `name` replaced by `column`.
+fn with_column(batch: RecordBatch, name: &str, column: arrow_array::ArrayRef) -> RecordBatch {
+    let i = batch.schema().index_of(name).unwrap();
+    let mut columns = batch.columns().to_vec();
+    columns[i] = column;
+    RecordBatch::try_new(batch.schema(), columns).unwrap()
+}
+
+/// The tables of a part are checked against each other, not only against the manifest's
+/// checksums: a settlement that does not balance, a deal whose total is not its wins', a
+/// win whose total is not its patterns', a pattern taisim does not score. Each rewritten
+/// part is a valid Parquet file that the manifest records faithfully, so only these
+/// recomputes can tell (as when `--no-checksums` reads a damaged file that still decodes).
+#[test]
+fn tables_that_disagree_with_each_other_are_caught() {
+    use arrow_array::{DictionaryArray, Int64Array, StringArray, UInt16Array};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let out = copy_of_sample(dir.path());
+    let good: Vec<(Table, Vec<u8>)> = [Table::Deals, Table::Tai]
+        .map(|t| (t, std::fs::read(part_path(&out, t, 1)).unwrap()))
+        .into();
+    let manifest = Manifest::read(&out.join("manifest.json")).unwrap();
+    let restore = || {
+        for (t, bytes) in &good {
+            std::fs::write(part_path(&out, *t, 1), bytes).unwrap();
+        }
+        manifest.write(&out).unwrap();
+        Report::from_run(&out, &options(2, true)).unwrap();
+    };
+    restore();
+
+    // A payment moved onto one seat only.
+    rewrite_part(&out, Table::Deals, 1, |b| {
+        let pay = b
+            .column_by_name("pay_e")
+            .unwrap()
+            .as_primitive::<Int64Type>();
+        let moved: Int64Array = pay
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v.map(|v| v + (i == 3) as i64))
+            .collect();
+        with_column(b, "pay_e", Arc::new(moved))
+    });
+    for verify in [true, false] {
+        expect_corrupt(
+            &out,
+            verify,
+            "deals/part-00001.parquet",
+            "payments sum to 1, not 0",
+        );
+    }
+    restore();
+
+    // A deal's total one tai above its wins'.
+    rewrite_part(&out, Table::Deals, 1, |b| {
+        let total = b
+            .column_by_name("total_tai")
+            .unwrap()
+            .as_primitive::<UInt16Type>();
+        let first = total.iter().position(|t| t.is_some()).unwrap();
+        let raised: UInt16Array = total
+            .iter()
+            .enumerate()
+            .map(|(i, t)| t.map(|t| t + (i == first) as u16))
+            .collect();
+        with_column(b, "total_tai", Arc::new(raised))
+    });
+    expect_corrupt(
+        &out,
+        false,
+        "deals/part-00001.parquet",
+        "but the wins table has",
+    );
+    restore();
+
+    // A pattern row one tai above what its win totals.
+    rewrite_part(&out, Table::Tai, 1, |b| {
+        let tai = b
+            .column_by_name("tai")
+            .unwrap()
+            .as_primitive::<UInt16Type>();
+        let raised: UInt16Array = tai
+            .iter()
+            .enumerate()
+            .map(|(i, t)| t.map(|t| t + (i == 0) as u16))
+            .collect();
+        with_column(b, "tai", Arc::new(raised))
+    });
+    expect_corrupt(
+        &out,
+        false,
+        "tai/part-00001.parquet",
+        "but its pattern rows sum to",
+    );
+    restore();
+
+    // A pattern id taisim never scores.
+    rewrite_part(&out, Table::Tai, 1, |b| {
+        let pattern = b
+            .column_by_name("pattern")
+            .unwrap()
+            .as_dictionary::<Int8Type>();
+        let values = pattern.values().as_string::<i32>();
+        let renamed: StringArray = values.iter().map(|v| v.map(|v| format!("{v}x"))).collect();
+        let column =
+            DictionaryArray::<Int8Type>::try_new(pattern.keys().clone(), Arc::new(renamed))
+                .unwrap();
+        with_column(b, "pattern", Arc::new(column))
+    });
+    expect_corrupt(&out, false, "tai/part-00001.parquet", "unexpected value");
+}
+
 #[test]
 fn unfinished_shards_are_warned_about() {
     let dir = tempfile::tempdir().unwrap();

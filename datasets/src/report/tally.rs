@@ -1,12 +1,13 @@
 //! Folding a run's rows into integer counters: one [`Tally`] per part, read a batch at a
 //! time (only the columns a figure needs), merged in part order into a [`Report`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use arrow_array::{
     Array, BooleanArray, Int64Array, UInt16Array, UInt32Array, UInt64Array, UInt8Array,
 };
+use taisim_score::PatternId;
 use taisim_sim::{Outcome, Wind};
 
 use super::{AllPairsStats, Moments, PatternStats, PointsStats, Report, SeatStats, SeatsOfDeal};
@@ -14,6 +15,91 @@ use crate::error::HarnessError;
 use crate::part::PartRecord;
 use crate::read::{column, string_codes, Run, READ_BATCH_ROWS};
 use crate::table::{Table, WinsLayout, OUTCOMES, SEAT_SUFFIX};
+
+/// A deal as the deals table records it: its winners and their tai summed.
+pub(super) struct DealTotal {
+    deal_id: u64,
+    winners: u8,
+    total_tai: u16,
+}
+
+/// Each deal's winners and total are its wins' (a recompute, as for [`WinTotal::check`]).
+fn check_deal_totals(
+    deals: &[DealTotal],
+    wins: &[WinTotal],
+    deals_path: &Path,
+) -> Result<(), HarnessError> {
+    let mut of_deal: HashMap<u64, (u8, u64)> = HashMap::with_capacity(wins.len());
+    for w in wins {
+        let e = of_deal.entry(w.deal_id).or_default();
+        e.0 = e.0.saturating_add(1);
+        e.1 += w.total_tai as u64;
+    }
+    for d in deals {
+        let (winners, tai) = of_deal.remove(&d.deal_id).unwrap_or_default();
+        if (winners, tai) != (d.winners, d.total_tai as u64) {
+            return Err(HarnessError::Corrupt {
+                path: deals_path.to_path_buf(),
+                message: format!(
+                    "deal {} has {} winners and {} tai, but the wins table has {winners} wins of {tai} tai for it",
+                    d.deal_id, d.winners, d.total_tai
+                ),
+            });
+        }
+    }
+    match of_deal.keys().min() {
+        Some(id) => Err(HarnessError::Corrupt {
+            path: deals_path.to_path_buf(),
+            message: format!(
+                "the wins table has a win in deal {id}, which the deals table does not have"
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A win as the wins table records it, and what its pattern rows in the tai table add up to.
+pub(super) struct WinTotal {
+    deal_id: u64,
+    winner: usize,
+    total_tai: u16,
+    capped: bool,
+    n_patterns: u8,
+    /// Its rows in the tai table, and their tai summed.
+    rows: u32,
+    tai: u64,
+}
+
+impl WinTotal {
+    /// A win's total is its patterns' tai summed, or less where the variant's limit cut it
+    /// (`capped`); and it has as many pattern rows as it says it counts. A recompute that
+    /// catches what a damaged part decodes to when checksums are not verified.
+    fn check(&self, tai_path: &Path) -> Result<(), HarnessError> {
+        let total = self.total_tai as u64;
+        let problem = if self.rows != self.n_patterns as u32 {
+            format!(
+                "has {} pattern rows but counts {} patterns",
+                self.rows, self.n_patterns
+            )
+        } else if total > self.tai || (total < self.tai && !self.capped) {
+            format!(
+                "totals {total} tai{}, but its pattern rows sum to {}",
+                if self.capped { " (capped)" } else { "" },
+                self.tai
+            )
+        } else {
+            return Ok(());
+        };
+        Err(HarnessError::Corrupt {
+            path: tai_path.to_path_buf(),
+            message: format!(
+                "the win of seat {} in deal {} {problem}",
+                Wind::ALL[self.winner],
+                self.deal_id
+            ),
+        })
+    }
+}
 
 /// The counters of some parts; merged in part order.
 #[derive(Default)]
@@ -109,8 +195,10 @@ impl Tally {
             parts: 1,
             ..Tally::default()
         };
-        let winners = t.read_deals(run, part)?;
-        let patterns = t.read_wins(run, part)?;
+        let deal_totals = t.read_deals(run, part)?;
+        let winners = deal_totals.iter().map(|d| d.winners as u64).sum::<u64>();
+        let mut wins = t.read_wins(run, part)?;
+        let patterns = wins.iter().map(|w| w.n_patterns as u64).sum::<u64>();
         if winners != t.wins {
             return Err(HarnessError::Corrupt {
                 path: run.path(&part.wins),
@@ -120,7 +208,8 @@ impl Tally {
                 ),
             });
         }
-        t.read_tai(run, part)?;
+        check_deal_totals(&deal_totals, &wins, &run.path(&part.deals))?;
+        t.read_tai(run, part, &mut wins)?;
         if patterns != t.tai_rows {
             return Err(HarnessError::Corrupt {
                 path: run.path(&part.tai),
@@ -130,14 +219,18 @@ impl Tally {
                 ),
             });
         }
+        for w in &wins {
+            w.check(&run.path(&part.tai))?;
+        }
         Ok(t)
     }
 
-    /// Returns the deals' winners, for checking against the wins table.
-    fn read_deals(&mut self, run: &Run, part: &PartRecord) -> Result<u64, HarnessError> {
+    /// Returns each deal's winners and total, for checking against the wins table.
+    fn read_deals(&mut self, run: &Run, part: &PartRecord) -> Result<Vec<DealTotal>, HarnessError> {
         let file = run.open_part(part, Table::Deals)?;
         let path = file.path().to_path_buf();
         let mut columns = vec![
+            "deal_id",
             "dealer",
             "round_wind",
             "outcome",
@@ -146,9 +239,10 @@ impl Tally {
             "total_tai",
         ];
         columns.extend(PAY_COLUMNS);
-        let mut winners = 0;
+        let mut deals = Vec::new();
         for batch in file.batches(&columns, READ_BATCH_ROWS)? {
             let batch = batch?;
+            let deal_id = column::<UInt64Array>(&batch, "deal_id", &path)?;
             let dealer = string_codes(&batch, "dealer", &path, seat_code)?;
             let round_wind = string_codes(&batch, "round_wind", &path, seat_code)?;
             let outcome = string_codes(&batch, "outcome", &path, outcome_code)?;
@@ -171,9 +265,19 @@ impl Tally {
                         ),
                     });
                 }
+                // Every settlement moves money between the seats: it sums to zero.
+                let sum: i128 = pays.iter().map(|p| p.value(i) as i128).sum();
+                if sum != 0 {
+                    return Err(HarnessError::Corrupt {
+                        path: path.clone(),
+                        message: format!(
+                            "deal {}: the seats' payments sum to {sum}, not 0",
+                            deal_id.value(i)
+                        ),
+                    });
+                }
                 self.deals += 1;
                 self.outcomes[o] += 1;
-                winners += n as u64;
                 if n > 1 {
                     self.multi_winner_deals += 1;
                 }
@@ -185,6 +289,11 @@ impl Tally {
                 } else {
                     total_tai.value(i)
                 };
+                deals.push(DealTotal {
+                    deal_id: deal_id.value(i),
+                    winners: n,
+                    total_tai: tai,
+                });
                 self.tai_per_deal.add(tai as i64);
                 for (m, pay) in self.seat_pay.iter_mut().zip(&pays) {
                     m.add(pay.value(i));
@@ -203,11 +312,11 @@ impl Tally {
                 self.non_dealers_pay.add(non_dealers);
             }
         }
-        Ok(winners)
+        Ok(deals)
     }
 
-    /// Returns the patterns the wins say they count, for checking against the tai table.
-    fn read_wins(&mut self, run: &Run, part: &PartRecord) -> Result<u64, HarnessError> {
+    /// Returns the wins as recorded, for checking against the tai table.
+    fn read_wins(&mut self, run: &Run, part: &PartRecord) -> Result<Vec<WinTotal>, HarnessError> {
         let file = run.open_part(part, Table::Wins)?;
         let path = file.path().to_path_buf();
         // The variant's optional columns, as the file has them: a part missing one of a
@@ -219,6 +328,7 @@ impl Tally {
                 .any(|c| file.has_column(c)),
         };
         let mut columns = vec![
+            "deal_id",
             "winner",
             "total_tai",
             "self_draw",
@@ -235,7 +345,7 @@ impl Tally {
             columns.extend(VALUE_COLUMNS);
             columns.extend(PAY_COLUMNS);
         }
-        let mut patterns = 0;
+        let mut wins = Vec::new();
         for batch in file.batches(&columns, READ_BATCH_ROWS)? {
             let batch = batch?;
             if self.layout.points_model {
@@ -279,6 +389,7 @@ impl Tally {
                     }
                 }
             }
+            let deal_id = column::<UInt64Array>(&batch, "deal_id", &path)?;
             let winner = string_codes(&batch, "winner", &path, seat_code)?;
             let total_tai = column::<UInt16Array>(&batch, "total_tai", &path)?;
             let self_draw = column::<BooleanArray>(&batch, "self_draw", &path)?;
@@ -308,13 +419,27 @@ impl Tally {
                     self.histogram.resize(t + 1, 0);
                 }
                 self.histogram[t] += 1;
-                patterns += n_patterns.value(i) as u64;
+                wins.push(WinTotal {
+                    deal_id: deal_id.value(i),
+                    winner: w,
+                    total_tai: tai,
+                    capped: capped.value(i),
+                    n_patterns: n_patterns.value(i),
+                    rows: 0,
+                    tai: 0,
+                });
             }
         }
-        Ok(patterns)
+        Ok(wins)
     }
 
-    fn read_tai(&mut self, run: &Run, part: &PartRecord) -> Result<(), HarnessError> {
+    /// Tallies the pattern rows, adding each to its win in `wins` (every row must have one).
+    fn read_tai(
+        &mut self,
+        run: &Run,
+        part: &PartRecord,
+        wins: &mut [WinTotal],
+    ) -> Result<(), HarnessError> {
         let file = run.open_part(part, Table::Tai)?;
         let path = file.path().to_path_buf();
         let mut codes = PatternCodes::default();
@@ -323,12 +448,21 @@ impl Tally {
         // win twice in its frequency.
         let mut current: Option<(u64, usize)> = None;
         let mut seen: Vec<usize> = Vec::new();
+        let index: HashMap<(u64, usize), usize> = wins
+            .iter()
+            .enumerate()
+            .map(|(i, w)| ((w.deal_id, w.winner), i))
+            .collect();
+        let mut win = 0;
         let columns = ["deal_id", "winner", "pattern", "name", "tai"];
         for batch in file.batches(&columns, READ_BATCH_ROWS)? {
             let batch = batch?;
             let deal_id = column::<UInt64Array>(&batch, "deal_id", &path)?;
             let winner = string_codes(&batch, "winner", &path, seat_code)?;
-            let pattern = string_codes(&batch, "pattern", &path, |s| Some(codes.code(s)))?;
+            // Only ids taisim scores (ids are stable): a damaged dictionary decodes to others.
+            let pattern = string_codes(&batch, "pattern", &path, |s| {
+                PatternId::from_id(s).map(|_| codes.code(s))
+            })?;
             let name = string_codes(&batch, "name", &path, |s| {
                 Some(match names.iter().position(|x| x == s) {
                     Some(i) => i,
@@ -346,6 +480,14 @@ impl Tally {
                 if current != Some(key) {
                     current = Some(key);
                     seen.clear();
+                    win = *index.get(&key).ok_or_else(|| HarnessError::Corrupt {
+                        path: path.clone(),
+                        message: format!(
+                            "a pattern row of seat {}'s win in deal {}, which the wins table does not have",
+                            Wind::ALL[w],
+                            key.0
+                        ),
+                    })?;
                 }
                 if seen.contains(&p) {
                     return Err(HarnessError::Corrupt {
@@ -359,6 +501,8 @@ impl Tally {
                     });
                 }
                 seen.push(p);
+                wins[win].rows += 1;
+                wins[win].tai += tai.value(i) as u64;
                 self.tai_rows += 1;
                 codes.wins[p] += 1;
                 codes.tai[p] += tai.value(i) as u64;
