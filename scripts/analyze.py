@@ -186,11 +186,13 @@ def run_stats(con, prefix: str) -> dict:
     seats = {}
     for i, s in enumerate(SEATS):
         wins, self_draws, deal_ins, dealer, pay_mean, pay_sd = values[6 * i:6 * i + 6]
-        half = Z95 * pay_sd / math.sqrt(n_deals)
+        # One deal has no spread: its interval is undefined, as `taisim report` says.
+        half = Z95 * pay_sd / math.sqrt(n_deals) if n_deals > 1 else None
         seats[s] = {
             "win": rate(wins, n_deals), "self_draw": rate(self_draws, n_deals),
             "deal_in": rate(deal_ins, n_deals), "dealer_share": dealer / n_deals,
-            "mean_payment": pay_mean, "mean_payment_ci95": [pay_mean - half, pay_mean + half],
+            "mean_payment": pay_mean,
+            "mean_payment_ci95": None if half is None else [pay_mean - half, pay_mean + half],
         }
     return {
         "deals": n_deals, "deals_with_a_win": n_wins_deals, "wins": n_wins,
@@ -227,13 +229,15 @@ PER_WIN = ("tai_per_win", "payment_per_win", "self_drawn_share")
 
 
 def paired_mean(a: list[float], b: list[float]) -> dict:
-    """Mean of the deals' differences ± z·sd/√n."""
+    """Mean of the deals' differences ± z·sd/√n (no interval for one deal: it has no spread)."""
     n = len(a)
     d = [y - x for x, y in zip(a, b)]
     mean = sum(d) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n)
-    return {"a": sum(a) / n, "b": sum(b) / n, "difference": mean, "ci95": [mean - half, mean + half]}
+    out = {"a": sum(a) / n, "b": sum(b) / n, "difference": mean, "ci95": None}
+    if n > 1:
+        half = Z95 * math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) / math.sqrt(n)
+        out["ci95"] = [mean - half, mean + half]
+    return out
 
 
 def paired_ratio(num_a, den_a, num_b, den_b) -> dict:
@@ -246,9 +250,10 @@ def paired_ratio(num_a, den_a, num_b, den_b) -> dict:
     ra, rb = sum(num_a) / sa, sum(num_b) / sb
     u = [(nb - rb * db) / (sb / n) - (na - ra * da) / (sa / n)
          for na, da, nb, db in zip(num_a, den_a, num_b, den_b)]
+    if n < 2:
+        return {"a": ra, "b": rb, "difference": rb - ra, "ci95": None}
     mean = sum(u) / n
-    var = sum((x - mean) ** 2 for x in u) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(var / n)
+    half = Z95 * math.sqrt(sum((x - mean) ** 2 for x in u) / (n - 1) / n)
     return {"a": ra, "b": rb, "difference": rb - ra, "ci95": [rb - ra - half, rb - ra + half]}
 
 
@@ -410,6 +415,13 @@ def plot_patterns(stats: dict, label: str, top: int, cjk, out: Path, written: li
     save(fig, out, "patterns.png", written)
 
 
+def error_bars(values: list[float], intervals: list) -> list[list[float]]:
+    """Matplotlib's (below, above) error bars of `values`; none where an interval is undefined
+    (None: a mean over fewer than two samples)."""
+    return [[v - ci[0] if ci else 0.0 for v, ci in zip(values, intervals)],
+            [ci[1] - v if ci else 0.0 for v, ci in zip(values, intervals)]]
+
+
 def plot_seats(stats: dict, label: str, out: Path, written: list[str]) -> None:
     import numpy as np
 
@@ -422,8 +434,7 @@ def plot_seats(stats: dict, label: str, out: Path, written: list[str]) -> None:
     width = 0.8 / len(kinds)
     for j, (key, name) in enumerate(kinds):
         values = [seats[s][key]["rate"] for s in SEATS]
-        err = [[v - seats[s][key]["ci95"][0] for v, s in zip(values, SEATS)],
-               [seats[s][key]["ci95"][1] - v for v, s in zip(values, SEATS)]]
+        err = error_bars(values, [seats[s][key]["ci95"] for s in SEATS])
         ax_rate.bar(x + (j - 1) * width, values, width, yerr=err, capsize=2, label=name)
     ax_rate.set_xticks(x, ticks)
     ax_rate.set_ylabel("share of deals (95% Wilson interval)")
@@ -432,8 +443,7 @@ def plot_seats(stats: dict, label: str, out: Path, written: list[str]) -> None:
     ax_rate.legend(loc="upper center", ncols=len(kinds))
 
     means = [seats[s]["mean_payment"] for s in SEATS]
-    err = [[m - seats[s]["mean_payment_ci95"][0] for m, s in zip(means, SEATS)],
-           [seats[s]["mean_payment_ci95"][1] - m for m, s in zip(means, SEATS)]]
+    err = error_bars(means, [seats[s]["mean_payment_ci95"] for s in SEATS])
     ax_pay.bar(x, means, yerr=err, capsize=3, color=["tab:green" if m >= 0 else "tab:red" for m in means])
     ax_pay.axhline(0, color="black", linewidth=0.8)
     ax_pay.set_xticks(x, SEATS)
@@ -538,8 +548,7 @@ def plot_compare_paired(paired: dict, labels: tuple[str, str], top: int, cjk, na
     def forest(ax, items, scale, xlabel):
         y = list(range(len(items)))
         d = [scale * v["difference"] for _, v in items]
-        err = [[scale * (v["difference"] - v["ci95"][0]) for _, v in items],
-               [scale * (v["ci95"][1] - v["difference"]) for _, v in items]]
+        err = error_bars(d, [v["ci95"] and [scale * x for x in v["ci95"]] for _, v in items])
         ax.errorbar(d, y, xerr=err, fmt="o", color=COLOURS[1], ecolor="black", capsize=3)
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_yticks(y, [k for k, _ in items], fontproperties=cjk if ax is ax_pat else None)
