@@ -28,7 +28,8 @@ an ``OSError`` (``FileNotFoundError``, ``PermissionError``, ...); ``EngineError`
 ``ValueError``) a protocol line a Python bot cannot follow.
 
 Actions are indices into a fixed discrete space of ``ACTION_SPACE_SIZE``; every step comes
-with a 0/1 ``int8`` mask of the legal ones. ``action_name(i)`` names an index.
+with a 0/1 ``int8`` mask of the legal ones. ``action_name(i)`` names an index;
+``PASS_ACTION`` is pass's (declining a claim or a rob).
 
 Importing ``taisim`` registers Gymnasium ids, one per shipped variant:
 ``taisim/Taiwan16-v0``, ``taisim/Taiwan16-House-v0``, ``taisim/Taiwan16-2015-v0``,
@@ -55,7 +56,8 @@ import sys as _sys
 import gymnasium as _gym
 import numpy as _np
 
-from taisim._native import ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, OBS_VERSION, action_name
+from taisim._native import (ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, OBS_VERSION, PASS_ACTION,
+                            action_name)
 from taisim._native import __version__
 from taisim._native import (AgentError, BotError, CorruptRunError, EngineError,
                             IllegalActionError, PolicyError, ProtocolError, ScoreRequestError,
@@ -503,6 +505,7 @@ __all__ = [
     "score_many",
     "OBS_SHAPE",
     "OBS_VERSION",
+    "PASS_ACTION",
     "Env",
     "LegalizeActions",
     "TaisimAEC",

@@ -8,6 +8,7 @@ from gymnasium.vector.utils import batch_space
 from taisim._copy import NoCopy
 from taisim._native import (ACTION_SPACE_SIZE, MAX_NUM_ENVS, OBS_SHAPE, IllegalActionError,
                             NativeVecEnv, UsageError)
+from taisim.wrappers import legal_replacement
 from taisim._seed import (ResetNeeded, check_seed, numpy_info, optional_int, reraise_in_use,
                           search_arg, str_arg, timeout_arg, to_u64, variant_arg)
 
@@ -39,8 +40,9 @@ class VecEnv(NoCopy, _GymVectorEnv):
 
     Tools that sample the action space blindly or want other conventions (TorchRL's
     ``GymWrapper`` does all three; :meth:`for_torchrl` sets them): ``illegal="legalize"``
-    replaces an illegal action by the lowest legal one (``infos["illegal"]`` says which
-    environments' were) instead of raising ``taisim.IllegalActionError``;
+    replaces an illegal action by pass where pass is legal, else by the lowest legal index
+    (``infos["illegal"]`` says which environments' were) instead of raising
+    ``taisim.IllegalActionError``;
     ``mask_dtype="bool"`` gives the masks as ``bool``;
     ``final_info="regular"`` makes ``final_info`` stackable, where Gymnasium's layout keeps
     ``None`` and lists in object arrays: ``None`` entries left out (``wild`` without a wild,
@@ -189,8 +191,7 @@ class VecEnv(NoCopy, _GymVectorEnv):
             rows = np.arange(self.num_envs)
             illegal = ~inside
             illegal[inside] = self._masks[rows[inside], actions[inside]] == 0
-            # The lowest legal index: argmax finds the first 1.
-            actions[illegal] = self._masks[illegal].argmax(axis=1)
+            actions[illegal] = legal_replacement(self._masks[illegal])
         # One native call steps the batch and builds the whole info dict, ``final_info``
         # included, in the layout ``VectorEnv._add_info`` gives it.
         try:

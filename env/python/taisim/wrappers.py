@@ -3,11 +3,22 @@
 import gymnasium as gym
 import numpy as np
 
+from taisim._native import PASS_ACTION
 from taisim._seed import one_action
 
 
+def legal_replacement(masks):
+    """The legal action that replaces an illegal one, for a mask or each row of a batch of
+    masks: pass where pass is legal (a claim or a rob declined, so that an illegal action
+    never becomes a win or a meld nobody chose), else the lowest legal index (a discard, on
+    one's turn)."""
+    masks = np.asarray(masks)
+    return np.where(masks[..., PASS_ACTION] != 0, PASS_ACTION, masks.argmax(axis=-1))
+
+
 class LegalizeActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
-    """Replaces an illegal action by the lowest legal one before it reaches the environment.
+    """Replaces an illegal action by a legal one before it reaches the environment: pass
+    where pass is legal (a claim or a rob declined), else the lowest legal index (a discard).
 
     ``taisim.Env`` raises ``taisim.IllegalActionError`` (a ``ValueError``) on an illegal
     action, which is what a learner that masks wants. Generic tools that sample the action
@@ -33,7 +44,7 @@ class LegalizeActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         legal = np.flatnonzero(mask)
         self._replaced = not (0 <= action < mask.shape[0] and mask[action] == 1)
         if self._replaced and len(legal):
-            return int(legal[0])
+            return int(legal_replacement(mask))
         # No legal action: the deal is over, and the environment says so when stepped
         # ("reset before step"); nothing is replaced.
         self._replaced = False

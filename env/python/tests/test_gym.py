@@ -1,5 +1,6 @@
 """The Gymnasium environment: the checker, masks, errors, determinism."""
 
+import copy
 import warnings
 
 import gymnasium as gym
@@ -54,6 +55,47 @@ def test_legalize_actions_reports_replacements():
     assert info["illegal"] is True
     _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert info["illegal"] is False
+
+
+def test_an_illegal_answer_is_replaced_by_pass_never_by_a_win():
+    """At a claim or a rob, where pass is legal, an illegal action is replaced by pass: the
+    lowest legal index there is a meld or the win, which the learner never chose."""
+    from taisim.wrappers import legal_replacement
+
+    win = next(i for i in range(taisim.ACTION_SPACE_SIZE) if taisim.action_name(i) == "win")
+    assert taisim.action_name(taisim.PASS_ACTION) == "pass"
+    robbed = np.zeros(taisim.ACTION_SPACE_SIZE, dtype=np.int8)
+    robbed[[win, taisim.PASS_ACTION]] = 1
+    turn = np.zeros_like(robbed)
+    turn[[5, 9, win]] = 1
+    assert legal_replacement(robbed) == taisim.PASS_ACTION
+    assert legal_replacement(turn) == 5
+    assert legal_replacement(np.stack([turn, robbed])).tolist() == [5, taisim.PASS_ACTION]
+
+    # In play: a claim decision met, an illegal action steps exactly as pass does.
+    env = taisim.LegalizeActions(taisim.Env(opponents="greedy"))
+    answered = 0
+    for seed in range(40):
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = info["action_mask"]
+            legal = np.flatnonzero(mask)
+            if mask[taisim.PASS_ACTION] and len(legal) > 1:
+                twin = copy.deepcopy(env)
+                bad = int(np.flatnonzero(mask == 0)[0])
+                expected = twin.step(taisim.PASS_ACTION)
+                got = env.step(bad)
+                assert got[4]["illegal"] is True and expected[4]["illegal"] is False
+                np.testing.assert_array_equal(got[0], expected[0])
+                assert got[1:4] == expected[1:4]
+                answered += 1
+                _, _, done, _, info = got
+            else:
+                _, _, done, _, info = env.step(int(legal[-1]))
+        if answered >= 5:
+            break
+    assert answered >= 5
 
 
 def test_play_to_the_end_with_masked_random_actions(legal):

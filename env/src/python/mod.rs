@@ -84,6 +84,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decisions::load_decisions, m)?)?;
     errors::register(m)?;
     m.add("ACTION_SPACE_SIZE", ACTION_SPACE_SIZE)?;
+    m.add("PASS_ACTION", taisim_agents::space::PASS)?;
     m.add("OBS_SHAPE", (OBS_CHANNELS, OBS_WIDTH))?;
     m.add("OBS_VERSION", OBS_VERSION)?;
     m.add(
