@@ -637,6 +637,21 @@ fn with_column(batch: RecordBatch, name: &str, column: arrow_array::ArrayRef) ->
     RecordBatch::try_new(batch.schema(), columns).unwrap()
 }
 
+/// `batch` with row `row` of the integer column `name` raised by one.
+fn raise_one<T>(batch: RecordBatch, name: &str, row: usize) -> RecordBatch
+where
+    T: arrow_array::ArrowPrimitiveType,
+    T::Native: std::ops::Add<Output = T::Native> + From<u8>,
+{
+    let column = batch.column_by_name(name).unwrap().as_primitive::<T>();
+    let raised: arrow_array::PrimitiveArray<T> = column
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v.map(|v| if i == row { v + T::Native::from(1) } else { v }))
+        .collect();
+    with_column(batch, name, std::sync::Arc::new(raised))
+}
+
 /// The tables of a part are checked against each other, not only against the manifest's
 /// checksums: a settlement that does not balance, a deal whose total is not its wins', a
 /// win whose total is not its patterns', a pattern taisim does not score. Each rewritten
@@ -644,7 +659,7 @@ fn with_column(batch: RecordBatch, name: &str, column: arrow_array::ArrayRef) ->
 /// recomputes can tell (as when `--no-checksums` reads a damaged file that still decodes).
 #[test]
 fn tables_that_disagree_with_each_other_are_caught() {
-    use arrow_array::{DictionaryArray, Int64Array, StringArray, UInt16Array};
+    use arrow_array::{DictionaryArray, StringArray};
     use std::sync::Arc;
     let dir = tempfile::tempdir().unwrap();
     let out = copy_of_sample(dir.path());
@@ -663,16 +678,7 @@ fn tables_that_disagree_with_each_other_are_caught() {
 
     // A payment moved onto one seat only.
     rewrite_part(&out, Table::Deals, 1, |b| {
-        let pay = b
-            .column_by_name("pay_e")
-            .unwrap()
-            .as_primitive::<Int64Type>();
-        let moved: Int64Array = pay
-            .iter()
-            .enumerate()
-            .map(|(i, v)| v.map(|v| v + (i == 3) as i64))
-            .collect();
-        with_column(b, "pay_e", Arc::new(moved))
+        raise_one::<Int64Type>(b, "pay_e", 3)
     });
     for verify in [true, false] {
         expect_corrupt(
@@ -686,17 +692,9 @@ fn tables_that_disagree_with_each_other_are_caught() {
 
     // A deal's total one tai above its wins'.
     rewrite_part(&out, Table::Deals, 1, |b| {
-        let total = b
-            .column_by_name("total_tai")
-            .unwrap()
-            .as_primitive::<UInt16Type>();
-        let first = total.iter().position(|t| t.is_some()).unwrap();
-        let raised: UInt16Array = total
-            .iter()
-            .enumerate()
-            .map(|(i, t)| t.map(|t| t + (i == first) as u16))
-            .collect();
-        with_column(b, "total_tai", Arc::new(raised))
+        let total = b.column_by_name("total_tai").unwrap();
+        let first_win = (0..total.len()).find(|&i| total.is_valid(i)).unwrap();
+        raise_one::<UInt16Type>(b, "total_tai", first_win)
     });
     expect_corrupt(
         &out,
@@ -708,16 +706,7 @@ fn tables_that_disagree_with_each_other_are_caught() {
 
     // A pattern row one tai above what its win totals.
     rewrite_part(&out, Table::Tai, 1, |b| {
-        let tai = b
-            .column_by_name("tai")
-            .unwrap()
-            .as_primitive::<UInt16Type>();
-        let raised: UInt16Array = tai
-            .iter()
-            .enumerate()
-            .map(|(i, t)| t.map(|t| t + (i == 0) as u16))
-            .collect();
-        with_column(b, "tai", Arc::new(raised))
+        raise_one::<UInt16Type>(b, "tai", 0)
     });
     expect_corrupt(
         &out,
