@@ -13,8 +13,9 @@
 //! A policy's weights are recorded besides: a weights file trained further may well play
 //! the first deal as before and every later one otherwise, which no single deal can tell.
 //! Each policy seat's SHA-256 is of the policy as loaded, written out canonically
-//! ([`taisim_agents::Policy::to_bytes`]), so the file's metadata order and a rename do not matter and the
-//! hash is of the bytes that play (never a second read of a file that may have changed).
+//! ([`taisim_agents::Policy::to_bytes`]): the file's metadata order and a rename do not
+//! matter, and the hash is of the weights that play (never a second read of a file that
+//! may have changed since).
 
 use serde::{Deserialize, Serialize};
 use taisim_agents::{AgentSpec, BuiltinAgent};
