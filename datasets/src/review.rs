@@ -155,6 +155,18 @@ pub fn reasons(
     reasons_searched_by(variant, deal, seat, search, None)
 }
 
+/// [`reasons`], its searches stopped once `cancel` is set (their figures then partial: a
+/// caller that sets it discards them).
+pub fn reasons_cancellable(
+    variant: &Arc<Variant>,
+    deal: &Deal,
+    seat: Seat,
+    search: SearchSpec,
+    cancel: &Arc<AtomicBool>,
+) -> Option<Reasons> {
+    reasons_searched_by(variant, deal, seat, search, Some(cancel))
+}
+
 /// [`reasons`], its searches stopped once `cancel` is set (their figures then partial).
 fn reasons_searched_by(
     variant: &Arc<Variant>,

@@ -145,7 +145,8 @@ class Env(NativeCopy, gym.Env):
         default) and ``advantage_error``, arrays of ``ACTION_SPACE_SIZE`` indexed by action,
         0 or NaN where an action is not legal or not estimated. Every legal action is searched:
         tens of milliseconds a decision at the default budget, 0.3 s at most
-        (``scripts/bench_review.py``); the GIL is released.
+        (``scripts/bench_review.py``); the GIL is released, and Ctrl-C stops the search and
+        raises ``KeyboardInterrupt``, the environment as it was.
         Another agent's name raises ``UsageError``, a name of no agent ``AgentError``.
         Before ``reset()`` or after the deal ends it raises ``UsageError``."""
         try:

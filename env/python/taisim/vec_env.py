@@ -240,8 +240,9 @@ class VecEnv(NoCopy, _GymVectorEnv):
         does not depend on the thread count: a teacher's labels for a whole batch (plain
         ``search``: about 70 ms of wall time an environment on 2 threads,
         ``scripts/bench_review.py``). ``search`` names the
-        reviewing search as agents are named; ``None`` is plain ``search``. Before ``reset()``
-        it raises ``UsageError``."""
+        reviewing search as agents are named; ``None`` is plain ``search``. Ctrl-C stops the
+        searches under way and raises ``KeyboardInterrupt``, the batch as it was. Before
+        ``reset()`` it raises ``UsageError``."""
         try:
             return self._native.review(search=search_arg(search))
         except RuntimeError as e:

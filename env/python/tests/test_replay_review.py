@@ -87,6 +87,24 @@ def test_ctrl_c_stops_a_review(tmp_path, interrupted):
     assert interrupted(call) == "interrupted"
 
 
+@pytest.mark.parametrize("make", [
+    "taisim.Env(opponents='greedy')",
+    "taisim.VecEnv(4, opponents='greedy', threads=2)",
+])
+def test_ctrl_c_stops_an_environments_review(interrupted, make):
+    """Ctrl-C during ``Env.review`` or ``VecEnv.review`` stops the searches under way and
+    raises ``KeyboardInterrupt``; the environment then goes on as if nothing had been asked.
+    The reviews here would run for hours; before, the signal waited for them. The signal is
+    sent two seconds in, well after the call started."""
+    call = (f"e = {make}; e.reset(seed=3)\n"
+            "    try:\n"
+            "        e.review(search='search:1048576:indifference=0')\n"
+            "    finally:\n"
+            "        e.reset(seed=3); m = e.action_masks(); e.step(int(m.argmax()) if m.ndim == 1 "
+            "else m.argmax(axis=1))")
+    assert interrupted(call, after=2.0) == "interrupted"
+
+
 def test_bad_arguments_are_named(tmp_path):
     run = _run(tmp_path / "run", True)
     with pytest.raises(taisim.UsageError, match="deal 6"):

@@ -17,6 +17,7 @@ mod config;
 mod decisions;
 mod errors;
 mod harness;
+mod interrupt;
 mod policy;
 mod render;
 mod review;

@@ -3,6 +3,7 @@
 //! over the action space for learners; and the name of the reviewing search, which
 //! `taisim.review` shares.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use numpy::ndarray::{Array1, Array2};
@@ -10,11 +11,12 @@ use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use taisim_agents::{action_index, AgentSpec, SearchSpec, ACTION_SPACE_SIZE};
-use taisim_datasets::review::{reasons, reviewing_search};
+use taisim_datasets::review::{reasons_cancellable, reviewing_search};
 use taisim_score::Variant;
 use taisim_sim::{ActionList, Deal, Seat};
 
 use super::errors;
+use super::interrupt::interruptible;
 
 /// The reviewing search `search` names (plain `search` when `None`): a name of no agent is an
 /// `AgentError`, another agent's name a `UsageError`.
@@ -61,9 +63,17 @@ impl Refusal {
     }
 }
 
-/// The review of the decision `seat` faces in `deal`. A seat with a single legal action has
-/// nothing to review: no estimate, and `search_plays`, `default` and `greedy` are that action.
-fn row(variant: &Arc<Variant>, deal: &Deal, seat: Seat, spec: SearchSpec) -> Result<Row, Refusal> {
+/// The review of the decision `seat` faces in `deal`, its search stopped once `cancel` is
+/// set (its figures then partial, for a caller that raises instead). A seat with a single
+/// legal action has nothing to review: no estimate, and `search_plays`, `default` and
+/// `greedy` are that action.
+fn row(
+    variant: &Arc<Variant>,
+    deal: &Deal,
+    seat: Seat,
+    spec: SearchSpec,
+    cancel: &Arc<AtomicBool>,
+) -> Result<Row, Refusal> {
     if deal.to_act() != Some(seat) {
         return Err(Refusal::NotToAct(seat));
     }
@@ -81,7 +91,7 @@ fn row(variant: &Arc<Variant>, deal: &Deal, seat: Seat, spec: SearchSpec) -> Res
         advantage: [f64::NAN; ACTION_SPACE_SIZE],
         advantage_error: [f64::NAN; ACTION_SPACE_SIZE],
     };
-    match reasons(variant, deal, seat, spec) {
+    match reasons_cancellable(variant, deal, seat, spec, cancel) {
         Some(r) => {
             row.search_plays = index(r.search_plays)?;
             row.best = r.best.map(index).transpose()?;
@@ -122,8 +132,8 @@ fn name_items(d: &Bound<'_, PyDict>, spec: SearchSpec) -> PyResult<()> {
 /// action, or a flower robbed before the first turn, taken unsearched);
 /// `determinizations`; and `rollouts` (`int64`), `mean`, `std_error`, `advantage` and
 /// `advantage_error` (`float64`), each an array of `ACTION_SPACE_SIZE` entries indexed by
-/// action, 0 and NaN where the action is not legal or was not estimated. The searches run with
-/// the GIL released.
+/// action, 0 and NaN where the action is not legal or was not estimated. The search runs with
+/// the GIL released; Ctrl-C stops it and raises `KeyboardInterrupt`.
 pub(super) fn reasons_dict<'py>(
     py: Python<'py>,
     variant: &Arc<Variant>,
@@ -132,8 +142,8 @@ pub(super) fn reasons_dict<'py>(
     search: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = reviewing_spec(search)?;
-    let r = py
-        .allow_threads(|| row(variant, deal, seat, spec))
+    let cancel = Arc::new(AtomicBool::new(false));
+    let r = interruptible(py, &cancel, || row(variant, deal, seat, spec, &cancel))?
         .map_err(Refusal::into_err)?;
     let d = PyDict::new(py);
     name_items(&d, spec)?;
@@ -158,7 +168,8 @@ pub(super) fn reasons_dict<'py>(
 /// [`reasons_dict`] of every environment of a batch at once, its learner's decision in each,
 /// on the batch's threads with the GIL released: the same keys, each value with the batch as
 /// its first axis (`(N,)` and `(N, ACTION_SPACE_SIZE)`; `seat` one string, `step` an array),
-/// and `best` -1 where nothing was searched.
+/// and `best` -1 where nothing was searched. Ctrl-C stops the searches under way, reviews no
+/// further environment and raises `KeyboardInterrupt`; the batch is as it was.
 pub(super) fn batch_dict<'py>(
     py: Python<'py>,
     envs: &crate::VecEnv,
@@ -166,11 +177,16 @@ pub(super) fn batch_dict<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = reviewing_spec(search)?;
     let (seat, variant) = (envs.seat(), envs.variant());
-    let rows: Result<Vec<(Row, u16)>, Refusal> = py.allow_threads(|| {
-        envs.map_deals(|deal| row(variant, deal, seat, spec).map(|r| (r, deal.steps() + 1)))
-            .into_iter()
-            .collect()
-    });
+    let cancel = Arc::new(AtomicBool::new(false));
+    // Once Ctrl-C set the flag, no further deal is reviewed (`None`) and the searches under
+    // way stop; the call then raises, so every row kept was reviewed whole.
+    let rows = interruptible(py, &cancel, || {
+        envs.map_deals(|deal| {
+            (!cancel.load(Ordering::Relaxed))
+                .then(|| row(variant, deal, seat, spec, &cancel).map(|r| (r, deal.steps() + 1)))
+        })
+    })?;
+    let rows: Result<Vec<(Row, u16)>, Refusal> = rows.into_iter().flatten().collect();
     // Every environment of a started batch waits on its learner's decision, so a refusal
     // here is a bug in taisim, not the caller's mistake.
     let rows = rows.map_err(|e| match e {

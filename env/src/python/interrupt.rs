@@ -1,0 +1,54 @@
+//! Long calls that answer Ctrl-C: the work runs with the GIL released while Python's own
+//! thread, where signal handlers run, keeps looking for a signal.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+use pyo3::prelude::*;
+
+/// How often a call running without the GIL looks for a signal (Ctrl-C) Python has caught.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own with the GIL released, while this thread (Python's,
+/// where signal handlers run) checks for signals every [`SIGNAL_POLL`]. When a handler
+/// raises (Ctrl-C's `KeyboardInterrupt`), `cancel` is set for the work to stop at its next
+/// check, the work is waited for, so nothing is left writing, and the handler's exception
+/// is raised in place of its result.
+pub(super) fn interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let mut raised = None;
+    let out = py.allow_threads(|| {
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            let worker = scope.spawn(move || {
+                let out = work();
+                // The receiver waits until the worker ends: it cannot be gone.
+                let _ = tx.send(());
+                out
+            });
+            loop {
+                match rx.recv_timeout(SIGNAL_POLL) {
+                    Err(RecvTimeoutError::Timeout) if raised.is_none() => {
+                        if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                            cancel.store(true, Ordering::Relaxed);
+                            raised = Some(e);
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    // Done, or the worker panicked (the sender dropped unsent): join says.
+                    Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            worker.join()
+        })
+    });
+    let out = out.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    match raised {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
