@@ -732,6 +732,49 @@ fn tables_that_disagree_with_each_other_are_caught() {
     expect_corrupt(&out, false, "tai/part-00001.parquet", "unexpected value");
 }
 
+/// Under a points variant each win's 胡 is its pattern rows' (each row's count times its
+/// pattern's 胡 in the run's variant): a count changed in the tai table is caught.
+#[test]
+fn a_points_wins_hu_is_its_patterns() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("taizhou");
+    let variant = RunVariant::by_name_or_path("taizhou").unwrap();
+    let v = variant.variant().clone();
+    let spec = RunSpec {
+        variant,
+        count: 200,
+        part_size: 200,
+        agents: parse_agents("greedy").unwrap(),
+        base: v.settlement().base,
+        per_tai: v.settlement().per_tai,
+        ..spec()
+    };
+    run_into(&out, &spec);
+    let report = Report::from_run(&out, &options(1, true)).unwrap();
+    let points = report.points.as_ref().unwrap();
+    let patterns_hu: u64 = report.patterns.iter().map(|p| p.hu.unwrap()).sum();
+    assert_eq!(patterns_hu as i128, points.hu_per_win.sum);
+
+    // The first row of a pattern worth 胡 counted once more.
+    rewrite_part(&out, Table::Tai, 0, |b| {
+        let pattern = strings(&b, "pattern");
+        let row = pattern
+            .iter()
+            .position(|p| {
+                let id = taisim_score::PatternId::from_id(p.as_deref().unwrap()).unwrap();
+                v.pattern_hu(id) > 0
+            })
+            .unwrap();
+        raise_one::<UInt8Type>(b, "count", row)
+    });
+    expect_corrupt(
+        &out,
+        false,
+        "tai/part-00000.parquet",
+        "pattern rows' 胡 sum to",
+    );
+}
+
 #[test]
 fn unfinished_shards_are_warned_about() {
     let dir = tempfile::tempdir().unwrap();

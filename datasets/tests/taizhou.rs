@@ -310,6 +310,28 @@ fn report_figures_match_a_recount(name: &str, dir: &Path) {
     assert_eq!(p.points_quantile(1.0), *sorted.last().unwrap());
     assert_eq!(p.points_quantile(0.0), sorted[0]);
 
+    // Each pattern's 胡, recounted from the tai table's counts and the variant's values; they
+    // add up to the wins' 胡.
+    let tai = read_table(&out, Table::Tai, &variant);
+    let counts = tai
+        .column_by_name("count")
+        .unwrap()
+        .as_primitive::<arrow_array::types::UInt8Type>();
+    let mut hu_of: BTreeMap<String, u64> = BTreeMap::new();
+    for (i, id) in strs(&tai, "pattern").into_iter().enumerate() {
+        let id = id.unwrap();
+        let value = variant.pattern_hu(taisim_score::PatternId::from_id(&id).unwrap());
+        *hu_of.entry(id).or_default() += value as u64 * counts.value(i) as u64;
+    }
+    for pattern in &report.patterns {
+        assert_eq!(pattern.hu, Some(hu_of[&pattern.id]), "{}", pattern.id);
+    }
+    assert_eq!(hu_of.values().sum::<u64>(), hu_sum);
+    assert!(
+        report.patterns.iter().any(|p| p.hu > Some(0) && p.tai == 0),
+        "patterns that give 胡 alone"
+    );
+
     let a = report
         .all_pairs
         .as_ref()
@@ -342,6 +364,7 @@ fn report_figures_match_a_recount(name: &str, dir: &Path) {
         "Points distribution",
         "All-pairs settlement",
         "全包",
+        "mean 胡",
     ] {
         assert!(text.contains(heading), "{heading} missing from\n{text}");
     }
@@ -363,7 +386,10 @@ fn report_figures_match_a_recount(name: &str, dir: &Path) {
     let report = Report::from_run(&out, &ReportOptions::default()).unwrap();
     assert!(report.points.is_none() && report.all_pairs.is_none());
     assert!(!report.to_terminal(None).contains("Points"));
+    assert!(!report.to_terminal(None).contains("胡/win"));
     assert!(report.to_json()["points"].is_null());
+    assert!(report.patterns.iter().all(|p| p.hu.is_none()));
+    assert!(report.to_json()["patterns"][0]["mean_hu"].is_null());
 }
 
 on_both_variants!(

@@ -63,6 +63,8 @@ impl Report {
                     "tai": p.tai,
                     "frequency": proportion(self.pattern_frequency(p)),
                     "mean_tai": p.mean_tai(),
+                    "hu": p.hu,
+                    "mean_hu": p.mean_hu(),
                 })
             })
             .collect();

@@ -123,12 +123,13 @@ impl Report {
         // however many parts the run has, and merged in part order; the first failing
         // part's error is the one reported. Nothing depends on which worker finished first.
         const CHUNK: usize = 64;
+        let hu = pattern_hu(run);
         let mut total = Tally::default();
         for chunk in run.parts.chunks(CHUNK) {
             let tallies: Vec<Result<Tally, HarnessError>> = pool.install(|| {
                 chunk
                     .par_iter()
-                    .map(|p| Tally::of_part(run, p, options.verify_checksums))
+                    .map(|p| Tally::of_part(run, p, options.verify_checksums, hu.as_ref()))
                     .collect()
             });
             for (p, t) in chunk.iter().zip(tallies) {
@@ -147,7 +148,7 @@ impl Report {
                 total.merge(t);
             }
         }
-        Ok(total.into_report(run, options.verify_checksums))
+        Ok(total.into_report(run, options.verify_checksums, hu.is_some()))
     }
 
     /// The deals that ended with `outcome`.
@@ -177,4 +178,22 @@ impl Report {
     pub fn pattern_frequency(&self, pattern: &PatternStats) -> Proportion {
         Proportion::new(pattern.wins, self.wins)
     }
+}
+
+/// Each pattern's 胡 under the run's variant, when it is a points variant (taizhou) whose
+/// `variant.toml` reads: the tai table records a row's count, and the scorer counts a
+/// pattern's 胡 as its value times its count. `None` for a tai variant, and for a run whose
+/// variant file this taisim no longer reads (an older format): its patterns' 胡 are then
+/// not reported.
+fn pattern_hu(run: &Run) -> Option<tally::PatternHu> {
+    let recorded = crate::resume::recorded_variant(&run.dir, &run.spec().variant).ok()?;
+    let variant = recorded.variant();
+    if !matches!(variant.scoring(), taisim_score::ScoringModel::Points { .. }) {
+        return None;
+    }
+    let mut hu = [0; taisim_score::PatternId::COUNT];
+    for &p in taisim_score::PatternId::ALL {
+        hu[p.index()] = variant.pattern_hu(p);
+    }
+    Some(hu)
 }

@@ -326,13 +326,15 @@ impl Report {
 
     fn pattern_section(&self, top: Option<usize>) -> Section {
         let shown = top.unwrap_or(usize::MAX).min(self.patterns.len());
+        // A points variant's patterns give 胡 as well as 台 (many only 胡).
+        let hu = self.patterns.iter().any(|p| p.hu.is_some());
         let rows = self.patterns[..shown]
             .iter()
             .map(|p| {
                 // A pattern is listed once a win counts it: there are wins to divide by.
                 let f = self.pattern_frequency(p);
                 let (lo, hi) = f.ci95().unwrap_or_default();
-                vec![
+                let mut row = vec![
                     p.id.clone(),
                     p.name.clone(),
                     count(p.wins),
@@ -343,10 +345,22 @@ impl Report {
                         Proportion::new(p.tai, self.wins).rate().unwrap_or_default(),
                         3,
                     ),
-                ]
+                ];
+                if hu {
+                    let total = p.hu.unwrap_or_default();
+                    row.push(fixed(p.mean_hu().unwrap_or_default(), 2));
+                    row.push(fixed(
+                        Proportion::new(total, self.wins).rate().unwrap_or_default(),
+                        3,
+                    ));
+                }
+                row
             })
             .collect();
         let mut note = "per 1,000 wins with 95% Wilson interval; mean tai when counted; tai/win: contribution averaged over all wins".to_string();
+        if hu {
+            note.push_str("; mean 胡 and 胡/win the same for the pattern's 胡");
+        }
         if shown < self.patterns.len() {
             let _ = write!(
                 note,
@@ -357,16 +371,24 @@ impl Report {
         Section {
             title: "Patterns".into(),
             note: Some(note),
-            headers: vec![
-                "pattern",
-                "name",
-                "wins",
-                "per 1,000 wins",
-                "95% CI",
-                "mean tai",
-                "tai/win",
-            ],
-            numeric: vec![false, false, true, true, true, true, true],
+            headers: [
+                &[
+                    "pattern",
+                    "name",
+                    "wins",
+                    "per 1,000 wins",
+                    "95% CI",
+                    "mean tai",
+                    "tai/win",
+                ][..],
+                if hu { &["mean 胡", "胡/win"] } else { &[] },
+            ]
+            .concat(),
+            numeric: [
+                &[false, false, true, true, true, true, true][..],
+                if hu { &[true, true] } else { &[] },
+            ]
+            .concat(),
             rows,
         }
     }

@@ -161,6 +161,9 @@ pub struct PatternStats {
     pub wins: u64,
     /// Tai it contributed, all those wins together.
     pub tai: u64,
+    /// 胡 it contributed, all those wins together: a points variant's run only (`None`
+    /// otherwise, or when its variant file no longer reads).
+    pub hu: Option<u64>,
 }
 
 impl PatternStats {
@@ -168,6 +171,12 @@ impl PatternStats {
     pub fn mean_tai(&self) -> f64 {
         // A pattern is listed once a win counts it: `wins` is never 0 here.
         Proportion::new(self.tai, self.wins).rate().unwrap_or(0.0)
+    }
+
+    /// Mean 胡 it gives a win that counts it, where known.
+    pub fn mean_hu(&self) -> Option<f64> {
+        self.hu
+            .map(|hu| Proportion::new(hu, self.wins).rate().unwrap_or(0.0))
     }
 }
 

@@ -58,6 +58,9 @@ fn check_deal_totals(
     }
 }
 
+/// Each pattern's 胡 under a points variant, by catalogue index (`PatternId::index`).
+pub(super) type PatternHu = [u16; PatternId::COUNT];
+
 /// A win as the wins table records it, and what its pattern rows in the tai table add up to.
 pub(super) struct WinTotal {
     deal_id: u64,
@@ -65,22 +68,29 @@ pub(super) struct WinTotal {
     total_tai: u16,
     capped: bool,
     n_patterns: u8,
-    /// Its rows in the tai table, and their tai summed.
+    /// Its 胡 (a points variant's `hu` column).
+    recorded_hu: Option<u64>,
+    /// Its rows in the tai table, their tai summed, and their 胡 (when the patterns' 胡 are
+    /// known).
     rows: u32,
     tai: u64,
+    hu: u64,
 }
 
 impl WinTotal {
     /// A win's total is its patterns' tai summed, or less where the variant's limit cut it
-    /// (`capped`); and it has as many pattern rows as it says it counts. A recompute that
+    /// (`capped`); it has as many pattern rows as it says it counts; and under a points
+    /// variant whose patterns' 胡 are known, its 胡 is theirs summed. A recompute that
     /// catches what a damaged part decodes to when checksums are not verified.
-    fn check(&self, tai_path: &Path) -> Result<(), HarnessError> {
+    fn check(&self, tai_path: &Path, hu_known: bool) -> Result<(), HarnessError> {
         let total = self.total_tai as u64;
         let problem = if self.rows != self.n_patterns as u32 {
             format!(
                 "has {} pattern rows but counts {} patterns",
                 self.rows, self.n_patterns
             )
+        } else if let Some(hu) = self.recorded_hu.filter(|&h| hu_known && h != self.hu) {
+            format!("has {hu} 胡, but its pattern rows' 胡 sum to {}", self.hu)
         } else if total > self.tai || (total < self.tai && !self.capped) {
             format!(
                 "totals {total} tai{}, but its pattern rows sum to {}",
@@ -126,7 +136,7 @@ pub(super) struct Tally {
     /// Wins by total_tai, indexed by tai.
     histogram: Vec<u64>,
     /// By pattern id: (name, wins, tai).
-    patterns: BTreeMap<String, (String, u64, u64)>,
+    patterns: BTreeMap<String, (String, u64, u64, u64)>,
     /// Parts counted.
     pub(super) parts: u64,
     /// The wins table's optional columns (the same in every part of a run).
@@ -162,10 +172,14 @@ struct PatternCodes {
     names: Vec<Option<String>>,
     wins: Vec<u64>,
     tai: Vec<u64>,
+    /// The 胡 its rows gave (a points variant's run, its patterns' 胡 known).
+    hu: Vec<u64>,
+    /// Its index in the catalogue (`PatternId::index`).
+    catalogue: Vec<usize>,
 }
 
 impl PatternCodes {
-    fn code(&mut self, id: &str) -> usize {
+    fn code(&mut self, id: &str, pattern: PatternId) -> usize {
         match self.ids.iter().position(|x| x == id) {
             Some(i) => i,
             None => {
@@ -173,6 +187,8 @@ impl PatternCodes {
                 self.names.push(None);
                 self.wins.push(0);
                 self.tai.push(0);
+                self.hu.push(0);
+                self.catalogue.push(pattern.index());
                 self.ids.len() - 1
             }
         }
@@ -185,6 +201,7 @@ impl Tally {
         run: &Run,
         part: &PartRecord,
         verify: bool,
+        hu: Option<&PatternHu>,
     ) -> Result<Tally, HarnessError> {
         if verify {
             for table in [Table::Deals, Table::Wins, Table::Tai] {
@@ -209,7 +226,7 @@ impl Tally {
             });
         }
         check_deal_totals(&deal_totals, &wins, &run.path(&part.deals))?;
-        t.read_tai(run, part, &mut wins)?;
+        t.read_tai(run, part, &mut wins, hu)?;
         if patterns != t.tai_rows {
             return Err(HarnessError::Corrupt {
                 path: run.path(&part.tai),
@@ -220,7 +237,7 @@ impl Tally {
             });
         }
         for w in &wins {
-            w.check(&run.path(&part.tai))?;
+            w.check(&run.path(&part.tai), hu.is_some())?;
         }
         Ok(t)
     }
@@ -397,6 +414,11 @@ impl Tally {
             let meets_minimum = column::<BooleanArray>(&batch, "meets_minimum", &path)?;
             let payment = column::<Int64Array>(&batch, "payment", &path)?;
             let n_patterns = column::<UInt8Array>(&batch, "n_patterns", &path)?;
+            let hu = if self.layout.points_model {
+                Some(column::<UInt32Array>(&batch, "hu", &path)?)
+            } else {
+                None
+            };
             for (i, w) in winner.iter().enumerate() {
                 let w = w.ok_or_else(|| null_in(&path, "winner"))?;
                 let tai = total_tai.value(i);
@@ -425,8 +447,10 @@ impl Tally {
                     total_tai: tai,
                     capped: capped.value(i),
                     n_patterns: n_patterns.value(i),
+                    recorded_hu: hu.map(|h| h.value(i) as u64),
                     rows: 0,
                     tai: 0,
+                    hu: 0,
                 });
             }
         }
@@ -439,6 +463,7 @@ impl Tally {
         run: &Run,
         part: &PartRecord,
         wins: &mut [WinTotal],
+        hu: Option<&PatternHu>,
     ) -> Result<(), HarnessError> {
         let file = run.open_part(part, Table::Tai)?;
         let path = file.path().to_path_buf();
@@ -454,14 +479,14 @@ impl Tally {
             .map(|(i, w)| ((w.deal_id, w.winner), i))
             .collect();
         let mut win = 0;
-        let columns = ["deal_id", "winner", "pattern", "name", "tai"];
+        let columns = ["deal_id", "winner", "pattern", "name", "count", "tai"];
         for batch in file.batches(&columns, READ_BATCH_ROWS)? {
             let batch = batch?;
             let deal_id = column::<UInt64Array>(&batch, "deal_id", &path)?;
             let winner = string_codes(&batch, "winner", &path, seat_code)?;
             // Only ids taisim scores (ids are stable): a damaged dictionary decodes to others.
             let pattern = string_codes(&batch, "pattern", &path, |s| {
-                PatternId::from_id(s).map(|_| codes.code(s))
+                PatternId::from_id(s).map(|p| codes.code(s, p))
             })?;
             let name = string_codes(&batch, "name", &path, |s| {
                 Some(match names.iter().position(|x| x == s) {
@@ -473,6 +498,7 @@ impl Tally {
                 })
             })?;
             let tai = column::<UInt16Array>(&batch, "tai", &path)?;
+            let count = column::<UInt8Array>(&batch, "count", &path)?;
             for i in 0..batch.num_rows() {
                 let w = winner[i].ok_or_else(|| null_in(&path, "winner"))?;
                 let p = pattern[i].ok_or_else(|| null_in(&path, "pattern"))?;
@@ -503,6 +529,12 @@ impl Tally {
                 seen.push(p);
                 wins[win].rows += 1;
                 wins[win].tai += tai.value(i) as u64;
+                if let Some(hu) = hu {
+                    // The scorer counts a pattern's 胡 as its value times its count.
+                    let h = hu[codes.catalogue[p]] as u64 * count.value(i) as u64;
+                    codes.hu[p] += h;
+                    wins[win].hu += h;
+                }
                 self.tai_rows += 1;
                 codes.wins[p] += 1;
                 codes.tai[p] += tai.value(i) as u64;
@@ -516,7 +548,7 @@ impl Tally {
         for (i, id) in codes.ids.into_iter().enumerate() {
             let name = codes.names[i].take().unwrap_or_default();
             self.patterns
-                .insert(id, (name, codes.wins[i], codes.tai[i]));
+                .insert(id, (name, codes.wins[i], codes.tai[i], codes.hu[i]));
         }
         Ok(())
     }
@@ -558,11 +590,12 @@ impl Tally {
         for (a, b) in self.histogram.iter_mut().zip(&o.histogram) {
             *a += b;
         }
-        for (id, (name, wins, tai)) in o.patterns {
+        for (id, (name, wins, tai, hu)) in o.patterns {
             // The name first seen (in part order) stays.
-            let e = self.patterns.entry(id).or_insert((name, 0, 0));
+            let e = self.patterns.entry(id).or_insert((name, 0, 0, 0));
             e.1 += wins;
             e.2 += tai;
+            e.3 += hu;
         }
     }
 
@@ -582,7 +615,9 @@ impl Tally {
         }
     }
 
-    pub(super) fn into_report(self, run: &Run, checksums_verified: bool) -> Report {
+    /// The report of the tallied parts; `hu_known`: the patterns' 胡 were tallied (a points
+    /// variant's run whose variant file reads).
+    pub(super) fn into_report(self, run: &Run, checksums_verified: bool, hu_known: bool) -> Report {
         let spec = run.spec().clone();
         let mut seats: [SeatStats; 4] = Default::default();
         for (i, s) in seats.iter_mut().enumerate() {
@@ -598,11 +633,12 @@ impl Tally {
         let mut patterns: Vec<PatternStats> = self
             .patterns
             .into_iter()
-            .map(|(id, (name, wins, tai))| PatternStats {
+            .map(|(id, (name, wins, tai, hu))| PatternStats {
                 id,
                 name,
                 wins,
                 tai,
+                hu: hu_known.then_some(hu),
             })
             .collect();
         patterns.sort_by(|a, b| b.wins.cmp(&a.wins).then_with(|| a.id.cmp(&b.id)));
