@@ -59,9 +59,10 @@ pub fn arena(args: &ArenaArgs) -> Result<(), Failure> {
     let variant = std::sync::Arc::new(
         Variant::by_name_or_path(variant).map_err(|e| flagged(ArenaError::Variant(e)))?,
     );
-    let bots = args
+    let mut bots = args
         .bot_timeout
         .map_or_else(ExecSettings::default, ExecSettings::with_timeout);
+    bots.variant_sha256 = crate::variant::recorded_sha256(args.variant.as_deref());
     let mut duel =
         Arena::with_settings(&args.candidate, &args.baseline, variant, &bots).map_err(flagged)?;
     if let Some(field) = &args.field {

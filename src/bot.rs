@@ -17,6 +17,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use taisim_agents::protocol::{read_action, Event, Message, Mirror, PROTOCOL_VERSION};
 use taisim_agents::{builtin_agent_names, Agent, AgentParseError, AgentSpec, BuiltinAgent};
+use taisim_datasets::RunVariant;
 use taisim_score::Variant;
 use taisim_sim::{ActionList, Seat};
 
@@ -78,14 +79,17 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
         )));
     }
     let given = match &args.variant {
-        Some(v) => Some(Arc::new(
-            Variant::by_name_or_path(v).map_err(|e| CliError::flag("--variant")(e.into()))?,
+        Some(v) => Some((
+            Arc::new(
+                Variant::by_name_or_path(v).map_err(|e| CliError::flag("--variant")(e.into()))?,
+            ),
+            RunVariant::recorded_sha256(v),
         )),
         None => None,
     };
     // One agent built per variant, cloned for each seat of each deal (a policy's weights are
-    // shared, not read again).
-    let mut built: HashMap<String, (Arc<Variant>, BuiltinAgent)> = HashMap::new();
+    // shared, not read again), with the SHA-256 a run records of the variant's file.
+    let mut built: HashMap<String, (Arc<Variant>, BuiltinAgent, Option<String>)> = HashMap::new();
     let mut seated: HashMap<(u64, Seat), Seated> = HashMap::new();
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -191,25 +195,30 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
                     .ok_or_else(|| at("a message to a bot names its seat".into()))?;
                 match m.event {
                     Event::Start(start) => {
-                        let (variant, prototype) = match built.get(&start.variant) {
+                        let (variant, prototype, sha256) = match built.get(&start.variant) {
                             Some(b) => b.clone(),
                             None => {
-                                let variant = match &given {
-                                    Some(v) if v.name() == start.variant => Arc::clone(v),
+                                let (variant, sha256) = match &given {
+                                    Some((v, sha256)) if v.name() == start.variant => {
+                                        (Arc::clone(v), sha256.clone())
+                                    }
                                     _ => {
-                                        Arc::new(Variant::builtin(&start.variant).map_err(|e| {
+                                        let v = Variant::builtin(&start.variant).map_err(|e| {
                                             at(format!("{e}; give the variant file with --variant"))
-                                        })?)
+                                        })?;
+                                        let sha256 = RunVariant::recorded_sha256(&start.variant);
+                                        (Arc::new(v), sha256)
                                     }
                                 };
                                 let agent = spec.build(&variant).map_err(|e| at(e.to_string()))?;
-                                built.insert(
-                                    start.variant.clone(),
-                                    (Arc::clone(&variant), agent.clone()),
-                                );
-                                (variant, agent)
+                                let b = (variant, agent, sha256);
+                                built.insert(start.variant.clone(), b.clone());
+                                b
                             }
                         };
+                        start
+                            .check_variant_file(sha256.as_deref())
+                            .map_err(|e| at(format!("{e} with --variant")))?;
                         let mirror =
                             Mirror::new(&start, seat, &variant).map_err(|e| at(e.to_string()))?;
                         let mut agent = prototype;

@@ -173,8 +173,12 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
         .opponents
         .parse()
         .map_err(|e: taisim_agents::AgentParseError| CliError::flag("--opponents")(e.into()))?;
+    let bots = taisim_agents::ExecSettings {
+        variant_sha256: crate::variant::recorded_sha256(args.variant.as_deref()),
+        ..Default::default()
+    };
     let opponent = spec
-        .build(&variant)
+        .build_with(&variant, &bots)
         .map_err(|e| CliError::flag(format!("--opponents {spec}"))(e.into()))?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()

@@ -349,3 +349,9 @@ fn aligned(headers: &[&str], numeric: &[bool], rows: &[Vec<String>]) -> String {
     }
     out
 }
+
+/// The SHA-256 a run records of the variant a table plays (a shipped name or a file's path;
+/// the default when `None`), for the bots it seats ([`taisim_agents::ExecSettings`]).
+pub fn recorded_sha256(name_or_path: Option<&str>) -> Option<String> {
+    taisim_datasets::RunVariant::recorded_sha256(name_or_path.unwrap_or(Variant::DEFAULT))
+}

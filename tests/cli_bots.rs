@@ -436,6 +436,77 @@ fn greedy_through_the_protocol_is_greedy_to_the_byte() {
     }
 }
 
+/// A variant file that keeps a shipped name but scores otherwise: `taisim bot`, which finds
+/// a shipped name's rules by itself, would play it by the shipped table. The table sends the
+/// file's SHA-256 with each deal's start, and the bot refuses the mismatch, naming both; given
+/// the file with `--variant`, it plays as the built-in agent does, to the byte.
+#[test]
+fn a_bot_refuses_a_variant_file_that_keeps_a_shipped_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let taisim = env!("CARGO_BIN_EXE_taisim");
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/score/variants/taiwan16.toml"
+    ))
+    .unwrap();
+    let edited = shipped.replacen("\ndragon_pung = 1 ", "\ndragon_pung = 16 ", 1);
+    assert_ne!(edited, shipped, "the edit applies");
+    let file = dir.path().join("same-name.toml");
+    std::fs::write(&file, edited).unwrap();
+    let file = file.display().to_string();
+    let run = |name: &str, agents: &str| {
+        let out = dir.path().join(name);
+        let o = taisim_args(&[
+            "simulate",
+            "--variant",
+            &file,
+            "--deals",
+            "40",
+            "--part-size",
+            "20",
+            "--seed",
+            "3",
+            "--quiet",
+            "--out",
+            &out.display().to_string(),
+            "--agents",
+            agents,
+        ]);
+        (out, o)
+    };
+    let (_, o) = run(
+        "by-name",
+        &format!("value,exec:{taisim} bot value,value,value"),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let bot_errors: String = std::fs::read_dir(dir.path().join("by-name/bots"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(
+        bot_errors.contains("the table's variant taiwan16 has SHA-256")
+            && bot_errors.contains("give the bot the table's variant file with --variant"),
+        "{bot_errors}"
+    );
+    let (builtin, o) = run("builtin", "value");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (given, o) = run(
+        "given",
+        &format!("value,exec:{taisim} bot value --variant {file},value,value"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    for table in ["deals", "wins", "tai"] {
+        for p in 0..2 {
+            let name = format!("{table}/part-{p:05}.parquet");
+            assert_eq!(
+                data_pages(&builtin.join(&name)),
+                data_pages(&given.join(&name)),
+                "{name}"
+            );
+        }
+    }
+}
+
 fn taisim_args(args: &[&str]) -> std::process::Output {
     taisim(args)
 }

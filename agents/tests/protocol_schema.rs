@@ -145,7 +145,9 @@ fn every_message_of_every_variant_fits_the_schema() {
             for s in Wind::ALL {
                 agents[s as usize].reset(deal.seed(), s);
             }
-            let mut events = vec![start_event(&deal, name, Some("ab12"), Some((0, 1)))];
+            // A table sends the variant file's SHA-256 to the seats as well as to its logs.
+            let sha256 = "ab12".repeat(16);
+            let mut events = vec![start_event(&deal, name, Some(&sha256), Some((0, 1)))];
             let mut legal = ActionList::new();
             while let Some(seat) = deal.to_act() {
                 let a = agents[seat as usize].act_in(&deal, seat, &mut legal);

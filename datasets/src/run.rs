@@ -129,6 +129,7 @@ pub fn simulate(
         .bot_timeout
         .map_or_else(ExecSettings::default, ExecSettings::with_timeout);
     bots.stakes = Some((spec.base, spec.per_tai));
+    bots.variant_sha256 = Some(spec.variant.record().sha256.clone());
     let agents = build_agents_with(&spec.agents, variant, &bots).map_err(|e| match e {
         // A run records a policy path as given: a relative one resumed from elsewhere names
         // another place (another file there is refused by its weights' hash, below).

@@ -171,6 +171,15 @@ impl RunVariant {
         })
     }
 
+    /// The SHA-256 a run records of the variant `name` finds (a shipped name, or else a
+    /// file's path), as [`RunVariant::by_name_or_path`] reads it; `None` when it does not read.
+    /// A bot compares it with the one a table sends with each deal.
+    pub fn recorded_sha256(name: &str) -> Option<String> {
+        RunVariant::by_name_or_path(name)
+            .ok()
+            .map(|v| v.record.sha256)
+    }
+
     /// The variant itself, shared.
     pub fn variant(&self) -> &Arc<Variant> {
         &self.variant

@@ -48,6 +48,10 @@ pub struct ExecSettings {
     /// The stakes (`base`, `per_tai`) of the payments its deals end with; the variant's when
     /// `None`.
     pub stakes: Option<(i64, i64)>,
+    /// The SHA-256 of the variant file as the table's run records it, sent with each deal's
+    /// start (`variant_sha256`), so that a bot that finds its rules by the variant's name can
+    /// tell a file that keeps a shipped name from the shipped one; `None`: not sent.
+    pub variant_sha256: Option<String>,
 }
 
 impl ExecSettings {
@@ -97,6 +101,7 @@ impl Default for ExecSettings {
             start_timeout: Self::DEFAULT_START_TIMEOUT,
             stderr: BotStderr::Inherit,
             stakes: None,
+            variant_sha256: None,
         }
     }
 }

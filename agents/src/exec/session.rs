@@ -259,8 +259,12 @@ impl Session {
         self.events.clear();
         if !d.started {
             d.started = true;
-            self.events
-                .push(start_event(deal, self.variant.name(), None, None));
+            self.events.push(start_event(
+                deal,
+                self.variant.name(),
+                self.settings.variant_sha256.as_deref(),
+                None,
+            ));
         }
         if let Some((before, action)) = d.pending.take() {
             if before.steps() < deal.steps() {

@@ -21,8 +21,10 @@ pub struct Start {
     /// ([`crate::agent_rng`]), which is independent of the wall's.
     pub seed: u64,
     pub variant: String,
-    /// In a log: the variant file's SHA-256 and the stakes the payments were settled at.
+    /// The variant file's SHA-256, as the run records it: in a log, and to a seat when the
+    /// table knows it.
     pub variant_sha256: Option<String>,
+    /// In a log: the stakes the payments were settled at.
     pub stakes: Option<(i64, i64)>,
     pub context: DealContext,
     /// The concealed tiles after the deal and the flower replacement: every seat's in a log,
@@ -34,6 +36,24 @@ pub struct Start {
     pub wild: Option<Tile>,
     /// Tiles left in the wall, the reserve included.
     pub left: u8,
+}
+
+impl Start {
+    /// Whether the variant file the table plays (its `variant_sha256`, when sent) is the one
+    /// a bot found by the variant's name or was given (`ours`: its file's SHA-256 as a run
+    /// records it): an edited file may keep a shipped name, and would then be played by the
+    /// wrong rules. The error says so, naming both hashes.
+    pub fn check_variant_file(&self, ours: Option<&str>) -> Result<(), String> {
+        match (&self.variant_sha256, ours) {
+            (Some(table), Some(ours)) if table != ours => Err(format!(
+                "the table's variant {} has SHA-256 {}…, this bot's {}… (a file that keeps a shipped name, or another file than the bot was given): give the bot the table's variant file",
+                self.variant,
+                table.get(..12).unwrap_or(table),
+                ours.get(..12).unwrap_or(ours)
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// One pattern of a win as the end of a deal reports it.
@@ -238,7 +258,6 @@ impl Event {
                 Event::Start(Box::new(Start {
                     seed: super::narrate::bot_seed(s.seed, seat),
                     hands,
-                    variant_sha256: None,
                     stakes: None,
                     ..(**s).clone()
                 }))

@@ -318,3 +318,18 @@ def test_a_request_before_its_deal_s_start_is_a_protocol_error(lines):
         served([hello, act], agent="greedy")
     with pytest.raises(taisim.ProtocolError, match="before the deal's start"):
         served([hello, act], choose=lambda d: 0)
+
+
+def test_a_variant_file_that_keeps_a_shipped_name_is_refused(lines):
+    """The table sends its variant file's SHA-256 with each deal's start; a bot that finds the
+    rules by the variant's name refuses a file that keeps a shipped name but differs."""
+    import hashlib
+    import json
+
+    start = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "start")
+    shipped = (ROOT / "score" / "variants" / "taiwan16.toml").read_bytes()
+    assert json.loads(lines[start])["variant_sha256"] == hashlib.sha256(shipped).hexdigest()
+    edited = dict(json.loads(lines[start]), variant_sha256="0" * 64)
+    changed = lines[:start] + [json.dumps(edited) + "\n"] + lines[start + 1:]
+    with pytest.raises(taisim.ProtocolError, match="SHA-256 000000000000…"):
+        served(changed, agent="greedy")

@@ -15,6 +15,7 @@ use taisim_agents::{
     action_index, builtin_agent_names, encode, write_mask, Agent, AgentParseError, AgentSpec,
     BuiltinAgent, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
 };
+use taisim_datasets::RunVariant;
 use taisim_score::Variant;
 use taisim_sim::{Action, ActionList, Seat, Wind};
 
@@ -37,8 +38,10 @@ struct Seated {
 /// See the module documentation.
 #[pyclass(name = "NativeBotTable", unsendable)]
 pub struct PyBotTable {
-    given: Option<Arc<Variant>>,
-    variants: HashMap<String, Arc<Variant>>,
+    /// The variant file given, and the SHA-256 a run records of it.
+    given: Option<(Arc<Variant>, Option<String>)>,
+    /// Shipped variants found by name, with theirs.
+    variants: HashMap<String, (Arc<Variant>, Option<String>)>,
     seated: HashMap<(u64, Seat), Seated>,
 }
 
@@ -92,20 +95,22 @@ impl PyBotTable {
             .ok_or_else(|| errors::usage(format!("no deal {deal} at seat {seat}")))
     }
 
-    fn variant(&mut self, name: &str) -> PyResult<Arc<Variant>> {
-        if let Some(v) = self.given.as_ref().filter(|v| v.name() == name) {
-            return Ok(Arc::clone(v));
+    /// The variant a deal's start names, and the SHA-256 a run records of its file.
+    fn variant(&mut self, name: &str) -> PyResult<(Arc<Variant>, Option<String>)> {
+        if let Some(v) = self.given.as_ref().filter(|(v, _)| v.name() == name) {
+            return Ok(v.clone());
         }
         if let Some(v) = self.variants.get(name) {
-            return Ok(Arc::clone(v));
+            return Ok(v.clone());
         }
         let v = Arc::new(Variant::builtin(name).map_err(|e| {
             super::errors::VariantError::new_err(format!(
                 "{e}; give the variant file as NativeBotTable(variant=PATH)"
             ))
         })?);
-        self.variants.insert(name.to_string(), Arc::clone(&v));
-        Ok(v)
+        let found = (v, RunVariant::recorded_sha256(name));
+        self.variants.insert(name.to_string(), found.clone());
+        Ok(found)
     }
 }
 
@@ -138,8 +143,9 @@ impl PyBotTable {
     fn new(variant: Option<&str>) -> PyResult<Self> {
         let given = match variant {
             None => None,
-            Some(v) => Some(Arc::new(
-                Variant::by_name_or_path(v).map_err(errors::variant)?,
+            Some(v) => Some((
+                Arc::new(Variant::by_name_or_path(v).map_err(errors::variant)?),
+                RunVariant::recorded_sha256(v),
             )),
         };
         Ok(PyBotTable {
@@ -214,7 +220,10 @@ impl PyBotTable {
                     .ok_or_else(|| bad("a message to a bot names its seat"))?;
                 match m.event {
                     Event::Start(start) => {
-                        let variant = self.variant(&start.variant)?;
+                        let (variant, sha256) = self.variant(&start.variant)?;
+                        start
+                            .check_variant_file(sha256.as_deref())
+                            .map_err(|e| bad(format!("{e} (variant=PATH)")))?;
                         let mirror = Mirror::new(&start, seat, &variant).map_err(bad)?;
                         self.seated.insert(
                             (m.deal, seat),
@@ -279,7 +288,7 @@ impl PyBotTable {
     fn check_agent(&self, agent: &str) -> PyResult<()> {
         let spec = builtin_spec(agent)?;
         let variant = match &self.given {
-            Some(v) => Arc::clone(v),
+            Some((v, _)) => Arc::clone(v),
             None => Arc::new(Variant::builtin(Variant::DEFAULT).map_err(errors::variant)?),
         };
         spec.build(&variant).map_err(errors::policy)?;
