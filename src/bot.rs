@@ -11,7 +11,7 @@
 //! its fault.
 
 use std::collections::HashMap;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -22,6 +22,7 @@ use taisim_score::Variant;
 use taisim_sim::{ActionList, Seat};
 
 use crate::failure::{CliError, Failure};
+use crate::input::{read_line, without_ending, Line, MAX_LINE};
 
 #[derive(clap::Args)]
 pub struct BotArgs {
@@ -87,6 +88,16 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
         )),
         None => None,
     };
+    // An agent that cannot be built (a policy file that does not read) is a bad argument,
+    // refused before the hello, not blamed on a line of the table's input later.
+    let checked = match &given {
+        Some((v, _)) => Arc::clone(v),
+        None => Arc::new(
+            Variant::builtin(Variant::DEFAULT).map_err(|e| CliError::Usage(e.to_string()))?,
+        ),
+    };
+    spec.build(&checked)
+        .map_err(|e| Failure::from(CliError::from(e)))?;
     // One agent built per variant, cloned for each seat of each deal (a policy's weights are
     // shared, not read again), with the SHA-256 a run records of the variant's file.
     let mut built: HashMap<String, (Arc<Variant>, BuiltinAgent, Option<String>)> = HashMap::new();
@@ -96,18 +107,29 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut legal = ActionList::new();
     let mut hello = false;
-    for (n, line) in stdin.lock().lines().enumerate() {
-        let line = line.map_err(|e| match e.kind() {
-            io::ErrorKind::InvalidData => refuse(format!("line {}: not UTF-8 text", n + 1)),
-            _ => broken("reading standard input", e),
-        })?;
+    let mut input = stdin.lock();
+    let mut bytes = Vec::new();
+    for n in 1.. {
+        match read_line(&mut input, &mut bytes).map_err(|e| broken("reading standard input", e))? {
+            Line::End => break,
+            Line::TooLong => {
+                return Err(refuse(format!(
+                    "line {n}: longer than {} bytes (the protocol's bound: 1 MiB)",
+                    MAX_LINE
+                )))
+            }
+            Line::Read => {}
+        }
+        let line = std::str::from_utf8(without_ending(&bytes))
+            .map_err(|_| refuse(format!("line {n}: not UTF-8 text")))?;
         if line.trim().is_empty() {
             continue;
         }
-        let at = |why: String| refuse(format!("line {}: {why}", n + 1));
-        let v: Value = serde_json::from_str(&line).map_err(|e| at(format!("not JSON: {e}")))?;
+        let at = |why: String| refuse(format!("line {n}: {why}"));
+        let v: Value = serde_json::from_str(line).map_err(|e| at(format!("not JSON: {e}")))?;
         let kind = v.get("type").and_then(Value::as_str).unwrap_or_default();
         match kind {
+            "hello" if hello => return Err(at("a second hello".into())),
             "hello" => {
                 if v.get("protocol").and_then(Value::as_u64) != Some(PROTOCOL_VERSION as u64) {
                     return Err(at(format!(
@@ -223,15 +245,26 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
                             Mirror::new(&start, seat, &variant).map_err(|e| at(e.to_string()))?;
                         let mut agent = prototype;
                         agent.reset(start.seed, seat);
+                        if seated.contains_key(&(m.deal, seat)) {
+                            return Err(at(format!(
+                                "deal {} seat {seat} starts again before it ended",
+                                m.deal
+                            )));
+                        }
                         seated.insert((m.deal, seat), Seated { mirror, agent });
                     }
                     Event::End(_) => {
                         seated.remove(&(m.deal, seat));
                     }
                     event => {
-                        if let Some(s) = seated.get_mut(&(m.deal, seat)) {
-                            s.mirror.tell(event);
-                        }
+                        let s = seated.get_mut(&(m.deal, seat)).ok_or_else(|| {
+                            at(format!(
+                                "a {} for deal {} seat {seat}, which never started (or has ended)",
+                                event.kind(),
+                                m.deal
+                            ))
+                        })?;
+                        s.mirror.tell(event);
                     }
                 }
             }

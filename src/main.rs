@@ -8,6 +8,7 @@ mod arena;
 mod bot;
 mod compare;
 mod failure;
+mod input;
 mod interrupt;
 mod output;
 mod play;

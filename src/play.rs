@@ -22,6 +22,7 @@ use taisim_sim::{
 };
 
 use crate::failure::{CliError, Failure};
+use crate::input::{read_line, Line, MAX_LINE};
 use crate::output::{out, outln};
 
 #[derive(clap::Args)]
@@ -248,11 +249,14 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
                 match ask(&mut input, &legal)? {
                     Some(i) => legal[i],
                     None => {
+                        // Not a finished deal: a script (or Ctrl-D) must be able to tell.
                         outln!();
-                        outln!(
-                            "taisim play: no more input; the deal is left unfinished (seed {seed})"
-                        );
-                        return Ok(());
+                        return Err(Failure::from(CliError::Io(std::io::Error::new(
+                            std::io::ErrorKind::UnexpectedEof,
+                            format!(
+                                "taisim play: no more input; the deal is left unfinished (play it again with --seed {seed})"
+                            ),
+                        ))));
                     }
                 }
             };
@@ -359,9 +363,14 @@ fn ask(input: &mut impl BufRead, legal: &ActionList) -> Result<Option<usize>, Fa
         // Bytes, not text: a stray byte that is not UTF-8 (a terminal set to Latin-1) is
         // answered like any other typing the table cannot read, not by ending the deal.
         let mut bytes = Vec::new();
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) => return Ok(None),
-            Ok(_) => {}
+        match read_line(input, &mut bytes) {
+            Ok(Line::End) => return Ok(None),
+            Ok(Line::Read) => {}
+            Ok(Line::TooLong) => {
+                return Err(Failure::from(CliError::Input(format!(
+                    "reading your choice: a line longer than {MAX_LINE} bytes"
+                ))))
+            }
             Err(e) => {
                 return Err(Failure::from(CliError::Input(format!(
                     "reading your choice: {e}"

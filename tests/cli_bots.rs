@@ -762,6 +762,19 @@ fn taisim_bot_refuses_bad_input_with_exit_2() {
             after_hello(r#"{"type":"discard","deal":1,"actor":"E","tile":"5m","ready":false}"#),
             "line 3: a message to a bot names its seat",
         ),
+        (
+            after_hello(
+                r#"{"type":"discard","deal":7,"seat":"S","actor":"E","tile":"1m","ready":false}"#,
+            ),
+            "line 3: a discard for deal 7 seat S, which never started (or has ended)",
+        ),
+        (after_hello(TABLE_HELLO), "line 3: a second hello"),
+        // A line without end is refused at the protocol's bound, not gathered until the
+        // process runs out of memory.
+        (
+            after_hello(&"x".repeat((1 << 20) + 1)),
+            "line 3: longer than 1048576 bytes",
+        ),
     ];
     for (input, expect) in cases {
         let o = taisim_with_input(&["bot", "greedy"], &input);
@@ -805,6 +818,25 @@ fn taisim_bot_lists_only_the_agents_it_plays() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("an exec: agent is a bot already"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// An agent that cannot be built (a policy file that does not read) is refused at start,
+/// before the hello: not blamed on a line of the table's input mid-deal.
+#[test]
+fn taisim_bot_refuses_an_agent_it_cannot_build_before_its_hello() {
+    let input = format!("{TABLE_HELLO}\n");
+    let o = taisim_with_input(
+        &["bot", "policy:/no/such/weights.safetensors"],
+        input.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "no hello: {}", stdout(&o));
+    assert!(
+        stderr(&o).contains("cannot read policy file /no/such/weights.safetensors")
+            && !stderr(&o).contains("line "),
         "{}",
         stderr(&o)
     );

@@ -297,3 +297,47 @@ fn a_failed_bot_ends_the_deal_at_once() {
     assert!(s.answered <= 1, "{} answers:\n{screen}", s.answered);
     assert!(!screen.contains("the deal is over"), "{screen}");
 }
+
+/// Input that ends before the deal does leaves it unfinished: exit status 1 and the seed to
+/// play it again, never the exit 0 of a finished deal. A line without end is refused at the
+/// protocol's bound (exit 2), not gathered until memory runs out.
+#[test]
+fn input_that_ends_or_never_ends_is_not_a_finished_deal() {
+    let play = |input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_taisim"))
+            .args([
+                "play",
+                "--seed",
+                "42",
+                "--opponents",
+                "greedy",
+                "--no-review",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Written from a thread: the child may stop reading before all of it is taken.
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = play(b"0\n0\n");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("no more input; the deal is left unfinished (play it again with --seed 42)"),
+        "{err}"
+    );
+    let (code, err) = play(&vec![b'0'; (1 << 20) + 2]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("a line longer than 1048576 bytes"), "{err}");
+}

@@ -318,6 +318,17 @@ def test_a_request_before_its_deal_s_start_is_a_protocol_error(lines):
         served([hello, act], agent="greedy")
     with pytest.raises(taisim.ProtocolError, match="before the deal's start"):
         served([hello, act], choose=lambda d: 0)
+    # An event of a deal never started, and a start repeated, are refused, not dropped.
+    import json
+
+    start = next(line for line in lines if line.startswith('{"type":"start"'))
+    fields = json.loads(start)
+    event = json.dumps({"type": "draw", "deal": fields["deal"], "seat": fields["seat"],
+                        "actor": "N", "left": 60}) + "\n"
+    with pytest.raises(taisim.ProtocolError, match="a draw for deal .* which never started"):
+        served([hello, event], agent="greedy")
+    with pytest.raises(taisim.ProtocolError, match="starts again before it ended"):
+        served([hello, start, start], agent="greedy")
 
 
 def test_a_variant_file_that_keeps_a_shipped_name_is_refused(lines):

@@ -225,6 +225,12 @@ impl PyBotTable {
                             .check_variant_file(sha256.as_deref())
                             .map_err(|e| bad(format!("{e} (variant=PATH)")))?;
                         let mirror = Mirror::new(&start, seat, &variant).map_err(bad)?;
+                        if self.seated.contains_key(&(m.deal, seat)) {
+                            return Err(bad(format!(
+                                "deal {} seat {seat} starts again before it ended",
+                                m.deal
+                            )));
+                        }
                         self.seated.insert(
                             (m.deal, seat),
                             Seated {
@@ -240,9 +246,14 @@ impl PyBotTable {
                         self.seated.remove(&(m.deal, seat));
                     }
                     event => {
-                        if let Some(s) = self.seated.get_mut(&(m.deal, seat)) {
-                            s.mirror.tell(event);
-                        }
+                        let s = self.seated.get_mut(&(m.deal, seat)).ok_or_else(|| {
+                            bad(format!(
+                                "a {} for deal {} seat {seat}, which never started (or has ended)",
+                                event.kind(),
+                                m.deal
+                            ))
+                        })?;
+                        s.mirror.tell(event);
                     }
                 }
                 Ok(None)
