@@ -151,14 +151,16 @@ pub fn bot(args: &BotArgs) -> Result<(), Failure> {
             _ if !hello => return Err(at("the table's first message must be its hello".into())),
             "act" => {
                 let deal = deal_of(&v).map_err(at)?;
-                let seat = v
-                    .get("seat")
-                    .and_then(Value::as_str)
-                    .and_then(|s| crate::replay::parse_seat(s).ok())
-                    .ok_or_else(|| at("a request without its seat".into()))?;
+                let seat = match v.get("seat") {
+                    None => return Err(at("a request without its seat".into())),
+                    Some(s) => s
+                        .as_str()
+                        .and_then(|s| crate::replay::parse_seat(s).ok())
+                        .ok_or_else(|| at(format!("\"seat\" is {s}, not one of E S W N")))?,
+                };
                 let s = seated.get_mut(&(deal, seat)).ok_or_else(|| {
                     at(format!(
-                        "a request for deal {deal} seat {seat}, which never started"
+                        "a request for deal {deal} seat {seat}, which never started (or has ended)"
                     ))
                 })?;
                 let rebuilt = s.mirror.decide_now().map_err(|e| at(e.to_string()))?;

@@ -748,7 +748,11 @@ fn taisim_bot_refuses_bad_input_with_exit_2() {
         ),
         (
             after_hello(r#"{"type":"act","deal":9,"seat":"S","step":1,"legal":[]}"#),
-            "line 3: a request for deal 9 seat S, which never started",
+            "line 3: a request for deal 9 seat S, which never started (or has ended)",
+        ),
+        (
+            after_hello(r#"{"type":"act","deal":9,"seat":2,"step":1,"legal":[]}"#),
+            "line 3: \"seat\" is 2, not one of E S W N",
         ),
         (
             after_hello(r#"{"type":"act","deal":"1","seat":"S","step":1,"legal":[]}"#),
