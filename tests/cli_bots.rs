@@ -377,6 +377,20 @@ fn data_pages(path: &Path) -> Vec<u8> {
 /// The protocol loses nothing: a bot that rebuilds its seat's deal from the messages and asks
 /// built-in greedy what to play (`taisim bot greedy`) gives the built-in greedy run's rows
 /// byte for byte, on one and on two threads, in every table, and the same deal logs.
+/// Asserts that the first `parts` parts of runs `a` and `b` hold the same data pages.
+fn same_data_pages(a: &Path, b: &Path, parts: u64, label: &str) {
+    for table in ["deals", "wins", "tai"] {
+        for p in 0..parts {
+            let name = format!("{table}/part-{p:05}.parquet");
+            assert_eq!(
+                data_pages(&a.join(&name)),
+                data_pages(&b.join(&name)),
+                "{label} {name}"
+            );
+        }
+    }
+}
+
 #[test]
 fn greedy_through_the_protocol_is_greedy_to_the_byte() {
     let dir = tempfile::tempdir().unwrap();
@@ -415,16 +429,7 @@ fn greedy_through_the_protocol_is_greedy_to_the_byte() {
             _ => exec,
         };
         run(&bot, &agents, "2");
-        for table in ["deals", "wins", "tai"] {
-            for p in 0..3 {
-                let name = format!("{table}/part-{p:05}.parquet");
-                assert_eq!(
-                    data_pages(&builtin.join(&name)),
-                    data_pages(&bot.join(&name)),
-                    "{variant} {name}"
-                );
-            }
-        }
+        same_data_pages(&builtin, &bot, 3, variant);
         let logs = |run: &Path| {
             let o = taisim_args(&["replay", &run.display().to_string(), "--all", "--json"]);
             assert!(o.status.success(), "{}", stderr(&o));
@@ -495,16 +500,7 @@ fn a_bot_refuses_a_variant_file_that_keeps_a_shipped_name() {
         &format!("value,exec:{taisim} bot value --variant {file},value,value"),
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    for table in ["deals", "wins", "tai"] {
-        for p in 0..2 {
-            let name = format!("{table}/part-{p:05}.parquet");
-            assert_eq!(
-                data_pages(&builtin.join(&name)),
-                data_pages(&given.join(&name)),
-                "{name}"
-            );
-        }
-    }
+    same_data_pages(&builtin, &given, 2, "taiwan16");
 }
 
 fn taisim_args(args: &[&str]) -> std::process::Output {

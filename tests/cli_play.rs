@@ -16,6 +16,8 @@ use taisim_agents::{Agent, GreedyAgent};
 use taisim_score::Variant;
 use taisim_sim::{seat_wind, splitmix64, ActionList, Deal, DealContext, Seat, Wind};
 
+mod support;
+
 /// A pseudo-terminal's two ends.
 fn openpty() -> (OwnedFd, OwnedFd) {
     let (mut master, mut slave) = (0, 0);
@@ -304,28 +306,15 @@ fn a_failed_bot_ends_the_deal_at_once() {
 #[test]
 fn input_that_ends_or_never_ends_is_not_a_finished_deal() {
     let play = |input: &[u8]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_taisim"))
-            .args([
-                "play",
-                "--seed",
-                "42",
-                "--opponents",
-                "greedy",
-                "--no-review",
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Written from a thread: the child may stop reading before all of it is taken.
-        let mut stdin = child.stdin.take().unwrap();
-        let input = input.to_vec();
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
-        let out = child.wait_with_output().unwrap();
-        writer.join().unwrap();
+        let args = [
+            "play",
+            "--seed",
+            "42",
+            "--opponents",
+            "greedy",
+            "--no-review",
+        ];
+        let out = support::taisim_with_input(&args, input);
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stderr).into_owned(),
