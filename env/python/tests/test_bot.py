@@ -344,3 +344,23 @@ def test_a_variant_file_that_keeps_a_shipped_name_is_refused(lines):
     changed = lines[:start] + [json.dumps(edited) + "\n"] + lines[start + 1:]
     with pytest.raises(taisim.ProtocolError, match="SHA-256 000000000000…"):
         served(changed, agent="greedy")
+
+
+def test_an_environment_sends_its_variant_file_s_hash_to_its_bots(tmp_path):
+    """An environment tells its ``exec:`` opponents which variant file it plays: a bot that
+    found a shipped variant by the name an edited file keeps refuses to play it (the table
+    then raises ``BotError``), and plays it once given the file."""
+    shipped = (ROOT / "score" / "variants" / "taiwan16.toml").read_text()
+    edited = shipped.replace("\ndragon_pung = 1 ", "\ndragon_pung = 16 ", 1)
+    assert edited != shipped
+    path = tmp_path / "same-name.toml"
+    path.write_text(edited)
+    by_name = taisim.Env(variant=path, opponents=exec_agent("policy_bot.py", "--agent", "greedy"))
+    with pytest.raises(taisim.BotError):
+        by_name.reset(seed=1)
+    by_name.close()
+    given = taisim.Env(variant=path, opponents=exec_agent("policy_bot.py", "--agent", "greedy",
+                                                          "--variant", str(path)))
+    _, info = given.reset(seed=1)
+    assert info["action_mask"].any()
+    given.close()

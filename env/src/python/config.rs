@@ -72,9 +72,12 @@ pub(super) fn env_config(
     per_tai: Option<i64>,
     bot_timeout: Option<f64>,
 ) -> PyResult<EnvConfig> {
+    let sha256 = taisim_datasets::RunVariant::recorded_sha256(variant);
     let (variant, reward) = variant_and_reward(variant, reward, base, per_tai)?;
     let mut config = EnvConfig::with_opponents(opponents).map_err(errors::agent)?;
     config.bots = bot_settings(bot_timeout)?;
+    // Sent to `exec:` opponents with each deal, which check the rules they found by name.
+    config.bots.variant_sha256 = sha256;
     config.variant = variant;
     config.seat = parse_seat(seat)?;
     config.reward = reward;

@@ -125,9 +125,10 @@ pub(super) fn arena(
     bot_timeout: Option<f64>,
     field: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let bots = super::config::bot_settings(bot_timeout)?;
-    let variant =
-        Variant::by_name_or_path(variant.unwrap_or(Variant::DEFAULT)).map_err(errors::variant)?;
+    let mut bots = super::config::bot_settings(bot_timeout)?;
+    let variant = variant.unwrap_or(Variant::DEFAULT);
+    bots.variant_sha256 = taisim_datasets::RunVariant::recorded_sha256(variant);
+    let variant = Variant::by_name_or_path(variant).map_err(errors::variant)?;
     let (candidate, baseline) = (Side::of(candidate)?, Side::of(baseline)?);
     let field = field.map(Side::of).transpose()?;
     let mut duel = Arena::of(
