@@ -72,8 +72,10 @@ def serve(choose=None, *, agent=None, name="python bot", variant=None, stdin=Non
     found by that name). An ``agent`` that names no built-in agent raises
     ``taisim.AgentError`` at once, before any line is read (an ``exec:`` agent
     ``taisim.UsageError``). A line the bot cannot follow (not JSON, a message of an unknown
-    type, a request for a deal before its start) raises ``taisim.ProtocolError`` (a
-    ``ValueError``), and the table then reports the bot as failed."""
+    type, a request or an event for a deal before its start, a deal started twice, a start
+    whose ``variant_sha256`` is not the hash of the variant file found by its name or given)
+    raises ``taisim.ProtocolError`` (a ``ValueError``), and the table then reports the bot
+    as failed."""
     if (choose is None) == (agent is None):
         raise UsageError("give either choose or agent")
     if agent is not None and not isinstance(agent, str):
