@@ -1,12 +1,13 @@
 //! Folding a run's rows into integer counters: one [`Tally`] per part, read a batch at a
 //! time (only the columns a figure needs), merged in part order into a [`Report`].
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use arrow_array::{
     Array, BooleanArray, Int64Array, UInt16Array, UInt32Array, UInt64Array, UInt8Array,
 };
+use rustc_hash::FxHashMap;
 use taisim_score::PatternId;
 use taisim_sim::{Outcome, Wind};
 
@@ -29,7 +30,8 @@ fn check_deal_totals(
     wins: &[WinTotal],
     deals_path: &Path,
 ) -> Result<(), HarnessError> {
-    let mut of_deal: HashMap<u64, (u8, u64)> = HashMap::with_capacity(wins.len());
+    let mut of_deal: FxHashMap<u64, (u8, u64)> = FxHashMap::default();
+    of_deal.reserve(wins.len());
     for w in wins {
         let e = of_deal.entry(w.deal_id).or_default();
         e.0 = e.0.saturating_add(1);
@@ -473,7 +475,7 @@ impl Tally {
         // win twice in its frequency.
         let mut current: Option<(u64, usize)> = None;
         let mut seen: Vec<usize> = Vec::new();
-        let index: HashMap<(u64, usize), usize> = wins
+        let index: FxHashMap<(u64, usize), usize> = wins
             .iter()
             .enumerate()
             .map(|(i, w)| ((w.deal_id, w.winner), i))
