@@ -2,8 +2,9 @@
 //!
 //! A part is written table by table, each under a temporary name of the writing process's
 //! own (`.part-NNNNN.parquet.PID-N.tmp`) that is flushed to disk and then renamed; the deals
-//! file is renamed last, so a part is complete exactly when its deals file exists. A run killed at any moment leaves complete
-//! parts and temporary files, never a truncated file under a final name.
+//! file is renamed last, so a part is complete exactly when its deals file exists. A run
+//! killed at any moment leaves complete parts and temporary files, never a truncated file
+//! under a final name.
 
 use std::fs::File;
 use std::io::Write;

@@ -137,7 +137,7 @@ pub(super) struct Tally {
     round_winds: [u64; 4],
     /// Wins by total_tai, indexed by tai.
     histogram: Vec<u64>,
-    /// By pattern id: (name, wins, tai).
+    /// By pattern id: (name, wins, tai, 胡; the 胡 tallied only when known).
     patterns: BTreeMap<String, (String, u64, u64, u64)>,
     /// Parts counted.
     pub(super) parts: u64,

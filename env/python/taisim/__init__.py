@@ -362,8 +362,8 @@ def load_decisions(run, seats=None, out=None):
     ``mask`` (bool, ``(n, 144)``), ``action`` (int64), ``reward`` (float32: the seat's
     settlement points for the deal at the run's stakes, which ``simulate`` takes from the
     variant: base 0 for taiwan16, where ``Env``'s default base is one tai's worth; run with
-    ``base=`` or make the ``Env`` with ``base=0`` to train both on one scale), ``seat`` (uint8, 0 = E), ``deal`` (uint64, the deal id),
-    ``step`` (uint32, the decision's number in its deal), and ``obs_version`` (int).
+    ``base=`` or make the ``Env`` with ``base=0`` to train both on one scale), ``seat``
+    (uint8, 0 = E), ``deal`` (uint64, the deal id), ``step`` (uint32, the decision's number in its deal), and ``obs_version`` (int).
 
     A search-labelled table (a search agent at a recorded seat, or ``simulate(...,
     label_with="search:N")``) adds the search's labels, in the action space the policy

@@ -41,9 +41,8 @@ class LegalizeActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         # what is no int TypeError, before any mask is read.
         action = one_action(action)
         mask = self.env.unwrapped.action_masks()
-        legal = np.flatnonzero(mask)
         self._replaced = not (0 <= action < mask.shape[0] and mask[action] == 1)
-        if self._replaced and len(legal):
+        if self._replaced and mask.any():
             return int(legal_replacement(mask))
         # No legal action: the deal is over, and the environment says so when stepped
         # ("reset before step"); nothing is replaced.
