@@ -396,11 +396,11 @@ fn ask(input: &mut impl BufRead, legal: &ActionList) -> Result<Option<usize>, Fa
 /// its plain discard.
 fn choice(typed: &str, legal: &ActionList) -> Result<usize, String> {
     let last = legal.len() - 1;
-    if let Ok(i) = typed.parse::<usize>() {
-        return if i <= last {
-            Ok(i)
-        } else {
-            Err(format!("{i} is not one of 0 to {last}"))
+    // Digits alone: Rust's integer parse also takes a leading `+`, which no list shows.
+    if !typed.is_empty() && typed.bytes().all(|b| b.is_ascii_digit()) {
+        return match typed.parse::<usize>() {
+            Ok(i) if i <= last => Ok(i),
+            _ => Err(format!("{typed} is not one of 0 to {last}")),
         };
     }
     // Words that are tiles are written as the list writes them (`7z` as `C`), then
@@ -472,6 +472,9 @@ mod tests {
             ("4", Some(4)),
             ("5", None),
             ("-1", None),
+            ("+1", None),
+            ("01", Some(1)),
+            ("99999999999999999999999", None),
             ("discard 5m", Some(0)),
             ("DISCARD  5M", Some(0)),
             ("5m", Some(0)),
@@ -492,6 +495,9 @@ mod tests {
         for &(typed, want) in cases {
             assert_eq!(choice(typed, &legal).ok(), want, "{typed:?}");
         }
+        assert!(choice("99999999999999999999999", &legal)
+            .unwrap_err()
+            .contains("is not one of 0 to 4"));
         assert!(choice("6m", &legal)
             .unwrap_err()
             .contains("discarding 6m is not among your choices"));

@@ -700,6 +700,9 @@ fn read_start(f: &Fields<'_>, seat: Option<Seat>) -> Result<Start, ReadError> {
                 hand_of(f.get("hand")?).map_err(|why| ReadError::Field { field: "hand", why })?,
             )
         }
+        // A seat's start carries its one `hand`; without the `seat` that says whose it is,
+        // the missing field is the seat, not a log's `hands`.
+        None if f.has("hand") && !f.has("hands") => return Err(ReadError::Missing("seat")),
         None => {
             let all = f.by_seat("hands", hand_of)?;
             for s in Wind::ALL {
@@ -954,6 +957,18 @@ mod tests {
             action: Action::Pass,
         };
         assert_eq!(decision.seen_by(Wind::East), None);
+    }
+
+    /// A seat's start (one `hand`) that leaves out its `seat` is named as missing the seat,
+    /// not a log's `hands`; the same line with its seat reads.
+    #[test]
+    fn a_seats_start_without_its_seat_names_the_seat() {
+        let seat_start = r#"{"type":"start","deal":1,"seat":"S","seed":7,"variant":"taiwan16","round_wind":"E","dealer":"E","streak":0,"hand":["3m","4m","6m","7m","2p","4p","4p","6p","8p","9p","2s","5s","5s","9s","S","C"],"flowers":{"E":["f5"],"S":[],"W":["f1"],"N":["f8"]},"wild_indicator":null,"wild":null,"left":76}"#;
+        let m = Message::from_json(seat_start).unwrap();
+        assert_eq!(m.seat, Some(Wind::South));
+        let without = seat_start.replace(r#""seat":"S","#, "");
+        let e = Message::from_json(&without).unwrap_err();
+        assert!(matches!(e, ReadError::Missing("seat")), "{e}");
     }
 
     /// A line of a type no message has is named by its type, whatever else it lacks; a
