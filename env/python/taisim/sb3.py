@@ -23,7 +23,8 @@ import copy
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
 
-from taisim._native import PolicyError
+from taisim._native import PolicyError, UsageError
+from taisim._seed import U64, check_seed
 from taisim.policy import export_policy
 from taisim.vec_env import VecEnv
 
@@ -104,8 +105,8 @@ class SB3VecEnv(_SB3VecEnv):
         super().__init__(envs.num_envs, envs.single_observation_space, envs.single_action_space)
 
     def reset(self):
-        seed = self._seeds[0]
-        obs, _ = self.envs.reset(seed=seed)
+        seeds = self._seeds
+        obs, _ = self.envs.reset(seed=None if all(s is None for s in seeds) else seeds)
         self._reset_seeds()
         self.reset_infos = [{} for _ in range(self.num_envs)]
         return obs
@@ -129,9 +130,18 @@ class SB3VecEnv(_SB3VecEnv):
         return obs, rewards, dones, infos
 
     def seed(self, seed=None):
-        """Seeds the next reset: one seed for the whole batch (each environment derives its
-        own stream from it), so the returned list repeats it."""
-        self._seeds = [seed] * self.num_envs
+        """Seeds the next reset as SB3's own vector environments do: environment ``i`` gets
+        ``seed + i`` as its seed stream (as ``VecEnv.reset(seed=[...])`` takes one per
+        environment), so it plays the same deals at any place in any batch; the list of seeds
+        is returned. ``None`` leaves the streams to the batch's generator."""
+        seed = check_seed(seed)
+        if seed is None:
+            self._seeds = [None] * self.num_envs
+            return self._seeds
+        if seed + self.num_envs - 1 > U64:
+            raise UsageError(f"seed {seed} is out of range for {self.num_envs} environments: "
+                             f"environment i gets seed + i, which must be at most 2**64 - 1")
+        self._seeds = [seed + i for i in range(self.num_envs)]
         return self._seeds
 
     def close(self):

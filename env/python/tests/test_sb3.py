@@ -118,6 +118,28 @@ def test_sb3_defaults_are_refused_with_the_fix(tmp_path):
         export_maskable_ppo(object(), tmp_path / "x.safetensors")
 
 
+def test_seed_gives_each_environment_its_own_seed_as_sb3_does():
+    venv = SB3VecEnv(taisim.VecEnv(num_envs=3, opponents="random", threads=1))
+    assert venv.seed(7) == [7, 8, 9]
+    first = venv.reset()
+    deals = [venv.envs.info(i)["deal_seed"] for i in range(3)]
+    assert len(set(deals)) == 3
+    # Environment i plays stream 7 + i wherever it stands in a batch.
+    alone = taisim.VecEnv(num_envs=1, opponents="random", threads=1)
+    for i in range(3):
+        obs, _ = alone.reset(seed=[7 + i])
+        assert alone.info(0)["deal_seed"] == deals[i]
+        assert np.array_equal(obs[0], first[i])
+    # The seeds are spent by the reset, as SB3's are: the next one draws fresh streams.
+    venv.reset()
+    assert [venv.envs.info(i)["deal_seed"] for i in range(3)] != deals
+    assert venv.seed(None) == [None] * 3
+    with pytest.raises(taisim.UsageError, match="seed 18446744073709551614 is out of range for 3 environments"):
+        venv.seed(2**64 - 2)
+    with pytest.raises(taisim.UsageError, match="seed"):
+        venv.seed(-1)
+
+
 def test_get_attr_env_method_set_attr_act_per_environment_as_sb3_documents():
     venv = SB3VecEnv(taisim.VecEnv(num_envs=3, opponents="random", threads=1))
     venv.seed(5)
