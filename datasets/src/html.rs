@@ -264,14 +264,23 @@ function reviewHtml(step) {
     return `<div class="muted">Not a decision of seat ${review.seat} with a choice. Its decisions:</div><div>${list}</div>`;
   }
   if (!d.estimates.length) return `played ${actionText(d.played)}: a win taken without searching (wins=take, or a flower robbed before the first turn)`;
+  // The figures ★ was chosen on, where the agent's own search raced only its prior's
+  // candidates on determinizations of its own (the left columns search every action).
+  const apart = JSON.stringify(d.estimates.filter(e => e.rollouts > 0)) !== JSON.stringify(d.decided_on);
+  const cells = e => {
+    const mean = e.mean === null ? "–" : e.mean.toFixed(3);
+    return `<td class="${e.mean > 0 ? "pos" : e.mean < 0 ? "neg" : ""}">${mean}</td><td>${e.std_error === null ? "–" : e.std_error.toFixed(3)}</td><td>${e.rollouts}</td>`;
+  };
   const rows = d.estimates.map(e => {
     const cls = [JSON.stringify(e.action) === JSON.stringify(d.played) ? "played" : "", JSON.stringify(e.action) === JSON.stringify(d.search_plays) ? "search" : ""].join(" ");
-    const mean = e.mean === null ? "–" : e.mean.toFixed(3);
-    return `<tr class="${cls}"><td>${actionText(e.action)}</td><td class="${e.mean > 0 ? "pos" : e.mean < 0 ? "neg" : ""}">${mean}</td><td>${e.std_error === null ? "–" : e.std_error.toFixed(3)}</td><td>${e.rollouts}</td></tr>`;
+    const decided = d.decided_on.find(o => JSON.stringify(o.action) === JSON.stringify(e.action));
+    const own = !apart ? "" : decided ? cells(decided) : `<td class="muted">–</td><td></td><td></td>`;
+    return `<tr class="${cls}"><td>${actionText(e.action)}</td>${cells(e)}${own}</tr>`;
   }).join("");
+  const ownHead = apart ? `<th>as decided</th><th>s.e.</th><th>rollouts</th>` : "";
   return `<div>hand ${d.hand.join(" ")}${d.offer ? `, answering ${d.offer}` : ""}</div>` +
-    `<table><tr><th>action</th><th>mean pts</th><th>s.e.</th><th>rollouts</th></tr>${rows}</table>` +
-    `<div class="muted">▶ played · ★ what ${review.search} plays (its default, ${review.default_by}'s choice, unless another of the actions its prior keeps beats it by its margin)</div>`;
+    `<table><tr><th>action</th><th>mean pts</th><th>s.e.</th><th>rollouts</th>${ownHead}</tr>${rows}</table>` +
+    `<div class="muted">▶ played · ★ what ${review.search} plays (its default, ${review.default_by}'s choice, unless another of the actions its prior keeps beats it by its margin${apart ? ", on the figures of its own search: as decided, which races only its prior's candidates on determinizations of its own" : ""})</div>`;
 }
 
 function endHtml(e) {

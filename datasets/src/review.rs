@@ -39,6 +39,10 @@ pub struct ReviewedDecision {
     /// search (a win it took unsearched: under `wins=take`, or one robbing a flower before the
     /// first turn).
     pub estimates: Vec<ActionEstimate>,
+    /// The estimates `search_plays` was chosen on: the reviewing agent's own search, of the
+    /// actions it raced (its prior's candidates at a turn), on determinizations of its own.
+    /// The same as `estimates` (less the actions it never played) where it prunes nothing.
+    pub decided_on: Vec<ActionEstimate>,
 }
 
 /// A seat's decisions in a deal, reviewed.
@@ -115,6 +119,7 @@ fn reviewed(
             greedy: Some(r.greedy),
             determinizations: r.determinizations,
             estimates: r.estimates,
+            decided_on: r.decided_on,
         });
     }
     Some(Review {
@@ -140,6 +145,9 @@ pub struct Reasons {
     /// Every legal action's estimate, in the engine's order (empty for a win taken
     /// unsearched).
     pub estimates: Vec<ActionEstimate>,
+    /// The estimates `search_plays` was chosen on, of the actions that search raced, in the
+    /// engine's order (see [`ReviewedDecision::decided_on`]).
+    pub decided_on: Vec<ActionEstimate>,
 }
 
 /// The review of the decision `seat` faces in `deal`, as [`review`] makes it for each
@@ -197,6 +205,7 @@ fn reasons_searched_by(
         (played, agent)
     };
     let (search_plays, agent) = searched(agent_config);
+    let decided_on = raced(&agent);
     // A search that prunes no candidate here (one named `prune=all`, or any at an offer of a
     // discard) already estimated every action: the same search again would only repeat it.
     let agent = if agent_config.prunes_at(&view) {
@@ -212,7 +221,18 @@ fn reasons_searched_by(
         greedy: GreedyAgent::for_variant(variant).act(&view, &legal),
         determinizations: d.determinizations,
         estimates: d.estimates.to_vec(),
+        decided_on,
     })
+}
+
+/// The estimates of the actions a search played on any determinization at its last decision.
+fn raced(agent: &SearchAgent) -> Vec<ActionEstimate> {
+    let d = agent.last_decision();
+    d.estimates
+        .iter()
+        .filter(|e| e.rollouts > 0)
+        .copied()
+        .collect()
 }
 
 /// The search agent `agent` names, as a review's reviewing search; another agent is refused
@@ -251,6 +271,35 @@ fn opt_action(a: Option<Action>) -> String {
     a.map_or("null".into(), action_json)
 }
 
+fn estimates_json(s: &mut String, estimates: &[ActionEstimate]) {
+    for (j, e) in estimates.iter().enumerate() {
+        if j > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!(
+            "{{\"action\":{},\"rollouts\":{},\"mean\":{},\"std_error\":{},\"advantage\":{},\"advantage_error\":{}}}",
+            action_json(e.action),
+            e.rollouts,
+            num(e.mean),
+            num(e.std_error),
+            num(e.advantage),
+            num(e.advantage_error)
+        ));
+    }
+}
+
+impl ReviewedDecision {
+    /// Whether `search_plays` was chosen on other estimates than the review's of every
+    /// action: the reviewing agent pruned candidates here, and raced them apart.
+    pub fn decided_apart(&self) -> bool {
+        !self
+            .estimates
+            .iter()
+            .filter(|e| e.rollouts > 0)
+            .eq(self.decided_on.iter())
+    }
+}
+
 impl Review {
     /// The review as one JSON object (`taisim review --json`; the HTML page embeds it).
     pub fn to_json(&self) -> String {
@@ -279,20 +328,9 @@ impl Review {
                 opt_action(d.greedy),
                 d.determinizations
             ));
-            for (j, e) in d.estimates.iter().enumerate() {
-                if j > 0 {
-                    s.push(',');
-                }
-                s.push_str(&format!(
-                    "{{\"action\":{},\"rollouts\":{},\"mean\":{},\"std_error\":{},\"advantage\":{},\"advantage_error\":{}}}",
-                    action_json(e.action),
-                    e.rollouts,
-                    num(e.mean),
-                    num(e.std_error),
-                    num(e.advantage),
-                    num(e.advantage_error)
-                ));
-            }
+            estimates_json(&mut s, &d.estimates);
+            s.push_str("],\"decided_on\":[");
+            estimates_json(&mut s, &d.decided_on);
             s.push_str("]}");
         }
         s.push_str("]}");
@@ -311,6 +349,11 @@ impl Review {
         s.push_str(
             "  > played   * the search plays   points are the seat's at the end of the deal\n",
         );
+        if self.decisions.iter().any(ReviewedDecision::decided_apart) {
+            s.push_str(
+                "  as decided: where shown, the figures * was chosen on, those of the agent's own search,\n  which races only the candidates its prior keeps at a turn, on determinizations of its own\n",
+            );
+        }
         for d in &self.decisions {
             let offer = d
                 .offer
@@ -324,7 +367,13 @@ impl Review {
                 ));
                 continue;
             }
-            s.push_str("     action                 mean   s.e.  rollouts\n");
+            let apart = d.decided_apart();
+            s.push_str("     action                 mean   s.e.  rollouts");
+            s.push_str(if apart {
+                "   as decided:  mean   s.e.  rollouts\n"
+            } else {
+                "\n"
+            });
             for e in &d.estimates {
                 let mark = format!(
                     "{}{}",
@@ -336,18 +385,28 @@ impl Review {
                     }
                 );
                 s.push_str(&format!(
-                    "  {mark} {:<20} {:>+7.3} {:>6.3} {:>9}\n",
+                    "  {mark} {:<20} {:>+7.3} {:>6.3} {:>9}",
                     e.action.to_string(),
                     e.mean,
                     e.std_error,
                     e.rollouts
                 ));
+                match d.decided_on.iter().find(|o| o.action == e.action) {
+                    Some(o) if apart => s.push_str(&format!(
+                        "  {:>+18.3} {:>6.3} {:>9}\n",
+                        o.mean, o.std_error, o.rollouts
+                    )),
+                    // Not among the candidates the agent raced.
+                    None if apart => s.push_str(&format!("  {:>18}\n", "–")),
+                    _ => s.push('\n'),
+                }
             }
             if d.best != d.search_plays {
                 if let Some(b) = d.best {
                     s.push_str(&format!(
-                        "  (highest mean of the actions raced to the end: {b}; the search keeps its default, {}'s choice, unless another of the actions its prior keeps beats it by its margin)\n",
-                        self.default_by()
+                        "  (highest mean of the actions raced to the end: {b}; the search keeps its default, {}'s choice, unless another of the actions its prior keeps beats it by its margin{})\n",
+                        self.default_by(),
+                        if apart { ", on its own figures (as decided)" } else { "" }
                     ));
                 }
             }
@@ -454,6 +513,7 @@ mod tests {
         let mut checked = 0;
         let mut tuned_apart = 0;
         let mut wins_searched = 0;
+        let mut decided_apart = 0;
         for name in Variant::names() {
             let variant = Arc::new(Variant::builtin(name).unwrap());
             for i in 0..2u64 {
@@ -530,6 +590,43 @@ mod tests {
                     };
                     assert_eq!(rollouts(d.default), most);
                     assert_eq!(rollouts(d.best), most);
+                    // The agent's own figures make its choice by its rule: another action than
+                    // its default only when that one, raced to the end and of highest mean
+                    // there, beats the default by its margin.
+                    let decided: Vec<Action> = d.decided_on.iter().map(|e| e.action).collect();
+                    let legal_order: Vec<Action> = legal
+                        .iter()
+                        .copied()
+                        .filter(|a| decided.contains(a))
+                        .collect();
+                    assert_eq!(decided, legal_order);
+                    let raced_most = d.decided_on.iter().map(|e| e.rollouts).max().unwrap();
+                    let best_own = d
+                        .decided_on
+                        .iter()
+                        .filter(|e| e.rollouts == raced_most)
+                        // The first of equal means, as the search breaks ties.
+                        .rev()
+                        .max_by(|a, b| a.mean.total_cmp(&b.mean))
+                        .unwrap();
+                    let own = |a: Option<Action>| d.decided_on.iter().find(|e| Some(e.action) == a);
+                    assert_eq!(own(d.default).unwrap().rollouts, raced_most);
+                    let margin = spec.config().margin;
+                    let clears = |e: &ActionEstimate| {
+                        e.advantage > margin * e.advantage_error && e.advantage > 0.0
+                    };
+                    if d.search_plays == d.default {
+                        assert!(best_own.action == default || !clears(best_own), "{d:?}");
+                    } else {
+                        let e = own(d.search_plays).unwrap();
+                        assert!(e.rollouts == raced_most && clears(e), "{d:?}");
+                        assert_eq!(e.mean, best_own.mean, "{d:?}");
+                    }
+                    if spec.config().prunes_at(&view) {
+                        decided_apart += usize::from(d.decided_apart());
+                    } else {
+                        assert!(!d.decided_apart(), "{d:?}");
+                    }
                     checked += 1;
                 }
                 // A review is a function of the deal: the same twice.
@@ -538,6 +635,10 @@ mod tests {
         }
         assert!(checked > 60, "{checked} decisions reviewed");
         assert!(wins_searched > 0, "no win offered was searched");
+        assert!(
+            decided_apart > 10,
+            "{decided_apart} decisions decided on figures of their own"
+        );
         assert!(
             tuned_apart > 0,
             "the tuned search plays as the plain one throughout"

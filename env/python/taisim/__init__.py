@@ -338,7 +338,9 @@ def review(run, deal_id, seat, *, search=None):
     action ``played``, what the search agent plays there (``search_plays``), its ``best`` and
     ``default`` (greedy's or the value agent's choice), ``greedy``'s choice, the
     ``determinizations`` and every legal action's ``estimates`` (``rollouts``, ``mean`` points,
-    ``std_error``, and the ``advantage`` over the default with its ``advantage_error``).
+    ``std_error``, and the ``advantage`` over the default with its ``advantage_error``), and
+    ``decided_on``, the estimates ``search_plays`` was chosen on: the agent's own search, which
+    at a turn races only the candidates its prior keeps, on determinizations of its own.
     ``search`` names the reviewing agent as agents are named (``"search"``, ``"search:512"``,
     ``"search:2048:own=value"``); ``None`` is plain ``search``. Another agent's name raises
     ``UsageError``, a name of no agent ``AgentError``. It searches every legal action at each

@@ -234,7 +234,8 @@ class VecEnv(NoCopy, _GymVectorEnv):
         ``default``, ``greedy``, ``determinizations`` and ``step`` of shape ``(num_envs,)``
         (``best`` -1 where nothing was searched);
         ``rollouts``, ``mean``, ``std_error``, ``advantage`` and ``advantage_error`` of shape
-        ``(num_envs, ACTION_SPACE_SIZE)``, 0 or NaN where an action is not legal; ``search``,
+        ``(num_envs, ACTION_SPACE_SIZE)``, 0 or NaN where an action is not legal, and their
+        ``decided_`` twins (the estimates ``search_plays`` was chosen on); ``search``,
         ``budget``, ``default_by`` and ``seat`` once. The searches run on the batch's threads
         with the GIL released, each deciding on its environment's view alone, so the result
         does not depend on the thread count: a teacher's labels for a whole batch (plain

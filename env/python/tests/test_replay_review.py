@@ -62,6 +62,9 @@ def test_the_review_of_a_searching_seat_plays_as_it_played(tmp_path):
             for e in d["estimates"]:
                 assert 0 < e["rollouts"] <= 4
                 assert e["std_error"] is None or e["std_error"] >= 0
+            # The agent's own figures, of the actions it raced, its choice among them.
+            decided = [e["action"] for e in d["decided_on"]]
+            assert d["played"] in decided and set(map(str, decided)) <= set(map(str, actions))
     assert reviewed > 10
 
 
@@ -167,6 +170,14 @@ def test_env_review_plays_as_the_search_agent_and_greedy_play(variant):
                 assert estimated == legal == set(np.flatnonzero(r["rollouts"]))
                 assert r["default"] in legal and r["best"] in legal
                 assert r["advantage"][r["default"]] == 0.0
+                # What the agent chose on: its own race, of legal actions, the default
+                # among them; another action only when its advantage there is positive.
+                decided = set(np.flatnonzero(r["decided_rollouts"]))
+                assert decided == set(np.flatnonzero(~np.isnan(r["decided_mean"]))) <= legal
+                assert {r["default"], r["search_plays"]} <= decided
+                assert r["decided_advantage"][r["default"]] == 0.0
+                if r["search_plays"] != r["default"]:
+                    assert r["decided_advantage"][r["search_plays"]] > 0.0
             else:
                 # A single legal action (or a flower robbed before the first turn): nothing
                 # searched, the default is what is played.
@@ -218,7 +229,8 @@ def _same_review(batch, i, one):
     for key in ("best", "default"):
         assert batch[key][i] == (-1 if one[key] is None else one[key]), key
     for key in ("rollouts", "mean", "std_error", "advantage", "advantage_error"):
-        np.testing.assert_array_equal(batch[key][i], one[key], err_msg=key)
+        for k in (key, "decided_" + key):
+            np.testing.assert_array_equal(batch[k][i], one[k], err_msg=k)
 
 
 def test_vec_env_review_is_each_environment_review_on_any_thread_count():

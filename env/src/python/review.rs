@@ -10,6 +10,7 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use taisim_agents::search::ActionEstimate;
 use taisim_agents::{action_index, AgentSpec, SearchSpec, ACTION_SPACE_SIZE};
 use taisim_datasets::review::{reasons_cancellable, reviewing_search};
 use taisim_score::Variant;
@@ -35,11 +36,80 @@ struct Row {
     default: Option<usize>,
     greedy: usize,
     determinizations: u32,
+    /// The review's search of every action.
+    every: Estimates,
+    /// The estimates `search_plays` was chosen on (`decided_*`).
+    decided: Estimates,
+}
+
+/// Estimates indexed by action: 0 rollouts and NaN where an action is not legal or was not
+/// estimated.
+struct Estimates {
     rollouts: [i64; ACTION_SPACE_SIZE],
     mean: [f64; ACTION_SPACE_SIZE],
     std_error: [f64; ACTION_SPACE_SIZE],
     advantage: [f64; ACTION_SPACE_SIZE],
     advantage_error: [f64; ACTION_SPACE_SIZE],
+}
+
+impl Estimates {
+    const NONE: Estimates = Estimates {
+        rollouts: [0; ACTION_SPACE_SIZE],
+        mean: [f64::NAN; ACTION_SPACE_SIZE],
+        std_error: [f64::NAN; ACTION_SPACE_SIZE],
+        advantage: [f64::NAN; ACTION_SPACE_SIZE],
+        advantage_error: [f64::NAN; ACTION_SPACE_SIZE],
+    };
+
+    fn set(&mut self, i: usize, e: &ActionEstimate) {
+        self.rollouts[i] = i64::from(e.rollouts);
+        self.mean[i] = e.mean;
+        self.std_error[i] = e.std_error;
+        self.advantage[i] = e.advantage;
+        self.advantage_error[i] = e.advantage_error;
+    }
+
+    /// The five arrays under their names, each after `prefix`; `rows` the estimates of each
+    /// row of a batch (its first axis), or of the one decision (`batch` false: one row, no
+    /// batch axis).
+    fn set_items(
+        d: &Bound<'_, PyDict>,
+        prefix: &str,
+        rows: &[&Estimates],
+        batch: bool,
+    ) -> PyResult<()> {
+        fn put<T: numpy::Element + Copy>(
+            d: &Bound<'_, PyDict>,
+            key: String,
+            rows: &[&Estimates],
+            batch: bool,
+            f: impl Fn(&Estimates, usize) -> T,
+        ) -> PyResult<()> {
+            let a = Array2::from_shape_fn((rows.len(), ACTION_SPACE_SIZE), |(i, a)| f(rows[i], a));
+            if batch {
+                d.set_item(key, a.into_pyarray(d.py()))
+            } else {
+                d.set_item(key, a.row(0).to_owned().into_pyarray(d.py()))
+            }
+        }
+        put(d, format!("{prefix}rollouts"), rows, batch, |e, a| {
+            e.rollouts[a]
+        })?;
+        put(d, format!("{prefix}mean"), rows, batch, |e, a| e.mean[a])?;
+        put(d, format!("{prefix}std_error"), rows, batch, |e, a| {
+            e.std_error[a]
+        })?;
+        put(d, format!("{prefix}advantage"), rows, batch, |e, a| {
+            e.advantage[a]
+        })?;
+        put(
+            d,
+            format!("{prefix}advantage_error"),
+            rows,
+            batch,
+            |e, a| e.advantage_error[a],
+        )
+    }
 }
 
 /// Why a decision could not be reviewed.
@@ -85,11 +155,8 @@ fn row(
         default: None,
         greedy: 0,
         determinizations: 0,
-        rollouts: [0; ACTION_SPACE_SIZE],
-        mean: [f64::NAN; ACTION_SPACE_SIZE],
-        std_error: [f64::NAN; ACTION_SPACE_SIZE],
-        advantage: [f64::NAN; ACTION_SPACE_SIZE],
-        advantage_error: [f64::NAN; ACTION_SPACE_SIZE],
+        every: Estimates::NONE,
+        decided: Estimates::NONE,
     };
     match reasons_cancellable(variant, deal, seat, spec, cancel) {
         Some(r) => {
@@ -99,12 +166,10 @@ fn row(
             row.greedy = index(r.greedy)?;
             row.determinizations = r.determinizations;
             for e in &r.estimates {
-                let i = index(e.action)?;
-                row.rollouts[i] = i64::from(e.rollouts);
-                row.mean[i] = e.mean;
-                row.std_error[i] = e.std_error;
-                row.advantage[i] = e.advantage;
-                row.advantage_error[i] = e.advantage_error;
+                row.every.set(index(e.action)?, e);
+            }
+            for e in &r.decided_on {
+                row.decided.set(index(e.action)?, e);
             }
         }
         None => {
@@ -154,14 +219,8 @@ pub(super) fn reasons_dict<'py>(
     d.set_item("default", r.default)?;
     d.set_item("greedy", r.greedy)?;
     d.set_item("determinizations", r.determinizations)?;
-    d.set_item("rollouts", r.rollouts.to_vec().into_pyarray(py))?;
-    d.set_item("mean", r.mean.to_vec().into_pyarray(py))?;
-    d.set_item("std_error", r.std_error.to_vec().into_pyarray(py))?;
-    d.set_item("advantage", r.advantage.to_vec().into_pyarray(py))?;
-    d.set_item(
-        "advantage_error",
-        r.advantage_error.to_vec().into_pyarray(py),
-    )?;
+    Estimates::set_items(&d, "", &[&r.every], false)?;
+    Estimates::set_items(&d, "decided_", &[&r.decided], false)?;
     Ok(d)
 }
 
@@ -195,11 +254,7 @@ pub(super) fn batch_dict<'py>(
         )),
         e => e.into_err(),
     })?;
-    let n = rows.len();
     let column = |f: &dyn Fn(&Row) -> i64| Array1::from_iter(rows.iter().map(|(r, _)| f(r)));
-    let matrix = |f: &dyn Fn(&Row) -> &[f64; ACTION_SPACE_SIZE]| {
-        Array2::from_shape_fn((n, ACTION_SPACE_SIZE), |(i, a)| f(&rows[i].0)[a])
-    };
     let none = |x: Option<usize>| x.map_or(-1, |i| i as i64);
     let d = PyDict::new(py);
     name_items(&d, spec)?;
@@ -219,17 +274,9 @@ pub(super) fn batch_dict<'py>(
         "determinizations",
         column(&|r| i64::from(r.determinizations)).into_pyarray(py),
     )?;
-    d.set_item(
-        "rollouts",
-        Array2::from_shape_fn((n, ACTION_SPACE_SIZE), |(i, a)| rows[i].0.rollouts[a])
-            .into_pyarray(py),
-    )?;
-    d.set_item("mean", matrix(&|r| &r.mean).into_pyarray(py))?;
-    d.set_item("std_error", matrix(&|r| &r.std_error).into_pyarray(py))?;
-    d.set_item("advantage", matrix(&|r| &r.advantage).into_pyarray(py))?;
-    d.set_item(
-        "advantage_error",
-        matrix(&|r| &r.advantage_error).into_pyarray(py),
-    )?;
+    let every: Vec<&Estimates> = rows.iter().map(|(r, _)| &r.every).collect();
+    let decided: Vec<&Estimates> = rows.iter().map(|(r, _)| &r.decided).collect();
+    Estimates::set_items(&d, "", &every, true)?;
+    Estimates::set_items(&d, "decided_", &decided, true)?;
     Ok(d)
 }
