@@ -46,8 +46,10 @@ pub struct SimulateArgs {
     out: Option<PathBuf>,
     /// Continue the interrupted run in --out: every part already there is checked against
     /// its recorded SHA-256 and played again if it differs, is truncated or missing. The
-    /// other arguments default to the run's own; a run killed before it wrote its manifest
-    /// resumes from the arguments alone, so give the killed command's.
+    /// other arguments default to the run's own (from its manifest, else its journal, another
+    /// shard's manifest or its part files' footers); a directory that records no run (one
+    /// killed before it wrote anything) starts the run the arguments give: pass the killed
+    /// command's flags
     #[arg(long, requires = "out")]
     resume: bool,
     /// Play the K-th of N disjoint ranges of the run's parts (1-based), e.g. 3/8.
@@ -80,7 +82,8 @@ pub struct SimulateArgs {
     /// naming it [default: 10]. The rows do not depend on it.
     #[arg(long, value_parser = crate::simulate::parse_bot_timeout, allow_negative_numbers = true)]
     bot_timeout: Option<f64>,
-    /// No progress output.
+    /// No progress output and no summary; a run without --out still prints the directory
+    /// taisim named for it.
     #[arg(long, conflicts_with = "progress")]
     quiet: bool,
     /// Progress display: a bar on a terminal, plain lines in a log.
@@ -387,21 +390,31 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
     };
     let spec = request.spec(&out, args.resume)?;
     // `--resume` also starts a run (a script may always pass it); where there is nothing to
-    // resume, say so before the run starts, so flags left out are not silently defaults.
-    let shard_record = |p: std::path::PathBuf| std::fs::symlink_metadata(p).is_ok();
-    if args.resume
-        && !shard_record(taisim_datasets::Manifest::path(&out, spec.shard))
-        && !shard_record(taisim_datasets::Manifest::journal_path(&out, spec.shard))
-    {
-        crate::output::errln!(
-            "taisim: --resume: {} records no run yet, so a new one starts: {} {} of {}, seed {}, agents {} (the flags given, defaults for the rest)",
-            out.display(),
+    // resume, say so before the run starts, so flags left out are not silently defaults; and
+    // where the shard's own records are gone, say what the spec was taken from.
+    if args.resume {
+        let described = format!(
+            "{} {} of {}, seed {}, agents {}",
             spec.count,
             spec.unit.name(),
             spec.variant.name(),
             spec.seed,
             spec.agents_arg()
         );
+        match taisim_datasets::recorded_source(&out, spec.shard)? {
+            None => crate::output::errln!(
+                "taisim: --resume: {} records no run yet, so a new one starts: {described} (the flags given, defaults for the rest)",
+                out.display()
+            ),
+            Some(source) if !source.is_own_record() => {
+                crate::output::errln!(
+                    "taisim: --resume: {} has no {}: resuming the run {source} record: {described}",
+                    out.display(),
+                    taisim_datasets::Manifest::file_name(spec.shard)
+                )
+            }
+            Some(_) => {}
+        }
     }
     let progress = progress_mode(args.quiet, args.progress);
     let options = RunOptions {
@@ -478,6 +491,9 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
             threads_text(summary.threads)
         );
         outln!("next: taisim report {}", out.display());
+    } else if args.out.is_none() {
+        // The one thing a quiet run must still say: where the run it named went.
+        outln!("{}", out.display());
     }
     Ok(())
 }

@@ -533,6 +533,20 @@ fn lock_files_alone_leave_a_directory_empty_and_shards_name_what_differs() {
         "{}",
         stderr(&o)
     );
+    // Without --out a quiet run still names the directory it made, and says nothing else.
+    let o = Command::new(env!("CARGO_BIN_EXE_taisim"))
+        .args(["simulate", "--deals", "20", "--threads", "1", "--quiet"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let named = String::from_utf8(o.stdout).unwrap();
+    let named = named.strip_suffix('\n').unwrap();
+    assert!(
+        named.starts_with("runs/") && !named.contains('\n'),
+        "{named:?}"
+    );
+    assert!(dir.path().join(named).join("manifest.json").is_file());
 
     let out = dir.path().join("shards");
     let out = out.to_str().unwrap();

@@ -135,6 +135,12 @@ fn resume_without_a_manifest_takes_the_spec_from_the_parts() {
     // The same flags, or none: the spec of the parts, and their very files.
     let err = ok(&resume(&run));
     assert!(err.contains("never recorded"), "{err}");
+    // It says where the spec came from, not that a new run starts from defaults.
+    assert!(
+        err.contains("has no manifest.json: resuming the run its part files' footers record: 2000 deals of taiwan16, seed 42"),
+        "{err}"
+    );
+    assert!(!err.contains("no run yet"), "{err}");
     assert_eq!(table_files(&run), runs.reference);
     let m = manifest(&run);
     assert_eq!(m["spec"]["seed"], 42);

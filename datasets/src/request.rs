@@ -127,7 +127,7 @@ impl RunRequest {
             spec.part_size = spec.default_part_size();
         }
         if let Some((recorded, source)) = &recorded {
-            refuse_another_run(out, recorded, &spec, source)?;
+            refuse_another_run(out, recorded, &spec, *source)?;
         }
         spec.validate()?;
         // Stakes the settlement cannot pay exactly are refused before anything is played,

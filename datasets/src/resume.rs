@@ -102,12 +102,47 @@ pub(crate) fn refuse_older(out: &Path) -> Result<(), HarnessError> {
 pub fn recorded_spec(
     out: &Path,
     shard: Shard,
-) -> Result<Option<(RunSpec, &'static str)>, HarnessError> {
+) -> Result<Option<(RunSpec, SpecSource)>, HarnessError> {
     let Some((spec, source)) = recorded_record(out, shard)? else {
         return Ok(None);
     };
     let variant = recorded_variant(out, &spec.variant)?;
     Ok(Some((spec.with_variant(variant), source)))
+}
+
+/// Where a run's spec was read from, in the order a resume looks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SpecSource {
+    Manifest,
+    Journal,
+    /// Another shard's manifest of the same split.
+    OtherShard,
+    /// The part files' footers.
+    Footers,
+}
+
+impl SpecSource {
+    /// Whether the shard's own record (its manifest or journal) holds the spec.
+    pub const fn is_own_record(self) -> bool {
+        matches!(self, SpecSource::Manifest | SpecSource::Journal)
+    }
+}
+
+impl std::fmt::Display for SpecSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SpecSource::Manifest => "its manifest",
+            SpecSource::Journal => "its journal",
+            SpecSource::OtherShard => "another shard's manifest",
+            SpecSource::Footers => "its part files' footers",
+        })
+    }
+}
+
+/// Where a resume of `shard` in `out` takes the run's spec from (see [`recorded_record`]),
+/// without reading its variant; `None` when the directory records no run.
+pub fn recorded_source(out: &Path, shard: Shard) -> Result<Option<SpecSource>, HarnessError> {
+    Ok(recorded_record(out, shard)?.map(|(_, source)| source))
 }
 
 /// The spec the run in `out` recorded for `shard` as its records hold it (the variant by
@@ -117,17 +152,17 @@ pub fn recorded_spec(
 pub(crate) fn recorded_record(
     out: &Path,
     shard: Shard,
-) -> Result<Option<(RecordedSpec, &'static str)>, HarnessError> {
+) -> Result<Option<(RecordedSpec, SpecSource)>, HarnessError> {
     if !out.is_dir() {
         return Ok(None);
     }
     refuse_older(out)?;
     if Manifest::path(out, shard).exists() {
         let manifest = Manifest::read(&Manifest::path(out, shard))?;
-        return Ok(Some((manifest.spec, "its manifest")));
+        return Ok(Some((manifest.spec, SpecSource::Manifest)));
     }
     if let Some(spec) = journal::read(&Manifest::journal_path(out, shard))?.spec {
-        return Ok(Some((spec, "its journal")));
+        return Ok(Some((spec, SpecSource::Journal)));
     }
     // Another shard of the same split: everything but the shard is the run's.
     for other in Manifest::read_all(out)? {
@@ -136,7 +171,7 @@ pub(crate) fn recorded_record(
                 shard,
                 ..other.spec
             };
-            return Ok(Some((spec, "another shard's manifest")));
+            return Ok(Some((spec, SpecSource::OtherShard)));
         }
     }
     let mut first: Option<(std::path::PathBuf, PartOrigin)> = None;
@@ -189,10 +224,7 @@ pub(crate) fn recorded_record(
             },
             ..origin.variant_record()
         };
-        return Ok(Some((
-            origin.spec(record, shard),
-            "its part files' footers",
-        )));
+        return Ok(Some((origin.spec(record, shard), SpecSource::Footers)));
     }
     Ok(None)
 }
@@ -205,7 +237,7 @@ pub(crate) fn refuse_another_run<A: SpecVariant, B: SpecVariant>(
     out: &Path,
     recorded: &RunSpec<A>,
     asked: &RunSpec<B>,
-    source: &str,
+    source: SpecSource,
 ) -> Result<(), HarnessError> {
     if same_run(recorded, asked) {
         return Ok(());
