@@ -688,3 +688,35 @@ fn tai_reports_have_no_points_figures() {
     let o = taisim(&["report", run.to_str().unwrap()]);
     assert!(!text(&o.stdout).contains("Points"));
 }
+
+/// A `--deals` run stopped before its first part (here its bot exits at once) is reported
+/// with the by-seat layout of the deals it will hold, dealer and non-dealers, not a games
+/// run's "dealt —" rows.
+#[cfg(unix)]
+#[test]
+fn a_deals_run_with_no_deal_yet_keeps_the_dealer_layout() {
+    let scratch = Scratch::new("no-deal-yet");
+    let out = scratch.0.join("run");
+    let o = taisim(&[
+        "simulate",
+        "--deals",
+        "10",
+        "--agents",
+        "exec:false,greedy,greedy,greedy",
+        "--threads",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let json = report_json(&out);
+    assert_eq!(json["deals"], 0, "{json}");
+    assert_eq!(json["dealer_is_fixed"], true, "{json}");
+    let o = taisim(&["report", out.to_str().unwrap()]);
+    let shown = text(&o.stdout);
+    assert!(
+        shown.contains("E (dealer)") && shown.contains("S (non-dealer)"),
+        "{shown}"
+    );
+    assert!(!shown.contains("(dealt "), "{shown}");
+}

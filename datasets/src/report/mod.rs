@@ -167,8 +167,13 @@ impl Report {
 
     /// The seat that dealt every deal and the round wind of every deal, when one seat and
     /// one wind did (a `--deals` run: each deal is played as a game's first, dealer E in the
-    /// East round), so the by-seat table compares the dealer with the non-dealers.
+    /// East round), so the by-seat table compares the dealer with the non-dealers. A
+    /// `--deals` run with no deal counted yet (killed before its first part) is laid out as
+    /// the deals it will hold.
     pub fn fixed_dealer(&self) -> Option<(usize, usize)> {
+        if self.deals == 0 && self.spec.unit == crate::spec::Unit::Deals {
+            return Some((0, 0));
+        }
         let dealer = self.seats.iter().position(|s| s.dealer == self.deals)?;
         let wind = self.round_winds.iter().position(|n| *n == self.deals)?;
         (self.deals > 0).then_some((dealer, wind))
