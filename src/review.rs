@@ -26,7 +26,7 @@ pub struct ReviewArgs {
     #[arg(long, value_parser = crate::replay::parse_budget)]
     budget: Option<u32>,
     /// The reviewing search agent, as agents are named: search, search:N,
-    /// search:N:SETTING=VALUE (a tuned search) [default: search].
+    /// search:N:SETTING=VALUE or search:SETTING=VALUE (a tuned search) [default: search].
     #[arg(long, conflicts_with = "budget", value_parser = crate::replay::parse_search)]
     search: Option<SearchSpec>,
     /// Print the review as one JSON object.

@@ -63,8 +63,9 @@ pub struct SimulateArgs {
     #[arg(long)]
     decisions: Option<DecisionSeats>,
     /// With --decisions: label every recorded decision with this search's estimates of each
-    /// action and its choice (search or search:N), while the seats play their own agents'
-    /// actions: the states another agent reaches, labelled by an expert (DAgger).
+    /// action and its choice (search, search:N or a tuned search:N:SETTING=VALUE), while the
+    /// seats play their own agents' actions: the states another agent reaches, labelled by an
+    /// expert (DAgger).
     #[arg(long, value_name = "SEARCH")]
     label_with: Option<String>,
     /// Deals (or games) per part file, the unit a thread plays [default: 65536 deals, 2048

@@ -289,5 +289,30 @@ fn a_file_where_a_run_belongs_is_exit_2() {
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(f), "{args:?}: {}", stderr(&o));
     }
+    // A file to resume is named as a file, and a path that is not there as missing.
+    let o = taisim(&["simulate", "--resume", "--out", f]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("{f} is not a directory")),
+        "{}",
+        stderr(&o)
+    );
+    let missing = dir.path().join("nothere");
+    let m = missing.to_str().unwrap();
+    for args in [
+        &["report", m][..],
+        &["replay", m, "1"],
+        &["review", m, "0", "--seat", "E"],
+        &["simulate", "--resume", "--out", m],
+    ] {
+        let o = taisim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("{m} does not exist")),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    assert!(!missing.exists());
     assert_eq!(std::fs::read(&file).unwrap(), b"x");
 }

@@ -21,7 +21,7 @@ use crate::search::{
 use crate::value::ValueAgent;
 
 /// The names [`AgentSpec`] accepts, as error messages list them.
-pub const KNOWN_AGENTS: [&str; 10] = [
+pub const KNOWN_AGENTS: [&str; 11] = [
     "random",
     "greedy",
     "defensive",
@@ -31,6 +31,7 @@ pub const KNOWN_AGENTS: [&str; 10] = [
     "search",
     "search:N",
     "search:N:SETTING=VALUE",
+    "search:SETTING=VALUE",
     "exec:COMMAND",
 ];
 

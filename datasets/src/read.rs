@@ -62,8 +62,14 @@ pub fn expect_run_dir(dir: &Path) -> Result<(), HarnessError> {
     if dir.is_dir() {
         return Ok(());
     }
+    // A path that is not there is told apart from one that is something else (a file).
+    let what = if std::fs::symlink_metadata(dir).is_err() {
+        "does not exist"
+    } else {
+        "is not a directory"
+    };
     Err(HarnessError::Usage(format!(
-        "{} is not a directory; expected the output directory of `taisim simulate`",
+        "{} {what}; expected the output directory of `taisim simulate`",
         dir.display()
     )))
 }

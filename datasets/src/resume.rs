@@ -376,6 +376,7 @@ pub(crate) fn replay_spec(out: &Path, shard: Shard) -> Result<RunSpec, HarnessEr
 }
 
 fn shard_manifest(out: &Path, shard: Shard) -> Result<Manifest, HarnessError> {
+    crate::read::expect_run_dir(out)?;
     let path = Manifest::path(out, shard);
     if !path.is_file() {
         return Err(HarnessError::Usage(format!(

@@ -851,3 +851,20 @@ fn a_value_of_the_wrong_type_or_range_names_its_key_in_plain_words() {
         assert_eq!(e.to_string(), format!("x.toml:{line}: {key}: {said}"));
     }
 }
+
+/// A name written as a path that is not there is a missing file, said as one; a bare name is
+/// an unknown variant with the shipped names and a suggestion.
+#[test]
+fn a_missing_file_is_not_called_an_unknown_variant() {
+    for path in ["./missing.toml", "missing.toml", "no/such/file"] {
+        let e = Variant::find(path).unwrap_err();
+        assert!(
+            matches!(e.kind, VariantErrorKind::Unreadable { .. }),
+            "{path}: {e}"
+        );
+        assert!(e.to_string().contains("cannot read"), "{path}: {e}");
+    }
+    let e = Variant::find("taiwn16").unwrap_err();
+    assert!(matches!(e.kind, VariantErrorKind::UnknownVariant(_)), "{e}");
+    assert!(e.to_string().contains("did you mean taiwan16"), "{e}");
+}

@@ -409,8 +409,8 @@ impl Variant {
     /// The text of the variant `name` names: a shipped variant by that name, or else the file
     /// at that path (a regular file of at most [`crate::file::VARIANT_FILE_LIMIT`] bytes). The
     /// one lookup of names and paths; an unknown name is
-    /// [`VariantErrorKind::UnknownVariant`], an unreadable file
-    /// [`VariantErrorKind::Unreadable`].
+    /// [`VariantErrorKind::UnknownVariant`], an unreadable or missing file (a name written as
+    /// a path) [`VariantErrorKind::Unreadable`].
     pub fn find(name: &str) -> Result<VariantText, VariantError> {
         if let Some(text) = Variant::builtin_text(name) {
             return Ok(VariantText {
@@ -419,7 +419,12 @@ impl Variant {
             });
         }
         let path = Path::new(name);
-        if !path.exists() {
+        // A name written as a path (a directory in it, or a `.toml` ending) is a file that is
+        // missing, not a shipped variant misspelled: its read error says so.
+        let as_path = name.contains(std::path::MAIN_SEPARATOR)
+            || name.contains('/')
+            || name.ends_with(".toml");
+        if !path.exists() && !as_path {
             return Err(VariantError {
                 origin: echo(name),
                 key: String::new(),
