@@ -216,7 +216,7 @@ fn bad_arguments_exit_2_and_name_the_problem() {
         (&["simulate", "--deals", "0", "--out", out], "at least 1"),
         (&["simulate", "--shard", "5/4", "--out", out], "K/N"),
         (&["simulate", "--resume"], "--out"),
-        (&["simulate", "--resume", "--out", out], "manifest.json"),
+        (&["simulate", "--resume", "--out", out], "does not exist"),
     ];
     for (args, needle) in cases {
         let o = taisim(args);
