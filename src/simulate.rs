@@ -63,9 +63,9 @@ pub struct SimulateArgs {
     #[arg(long)]
     decisions: Option<DecisionSeats>,
     /// With --decisions: label every recorded decision with this search's estimates of each
-    /// action and its choice (search, search:N or a tuned search:N:SETTING=VALUE), while the
-    /// seats play their own agents' actions: the states another agent reaches, labelled by an
-    /// expert (DAgger).
+    /// action and its choice (search, search:N, or a tuned search:N:SETTING=VALUE or
+    /// search:SETTING=VALUE), while the seats play their own agents' actions: the states
+    /// another agent reaches, labelled by an expert (DAgger).
     #[arg(long, value_name = "SEARCH")]
     label_with: Option<String>,
     /// Deals (or games) per part file, the unit a thread plays [default: 65536 deals, 2048
@@ -389,7 +389,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         decisions: args.decisions,
         label_with: args.label_with.clone(),
     };
-    let spec = request.spec(&out, args.resume)?;
+    let (spec, source) = request.spec_and_source(&out, args.resume)?;
     // `--resume` also starts a run (a script may always pass it); where there is nothing to
     // resume, say so before the run starts, so flags left out are not silently defaults; and
     // where the shard's own records are gone, say what the spec was taken from.
@@ -402,14 +402,14 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
             spec.seed,
             spec.agents_arg()
         );
-        match taisim_datasets::recorded_source(&out, spec.shard)? {
+        match source {
             None => crate::output::errln!(
                 "taisim: --resume: {} records no run yet, so a new one starts: {described} (the flags given, defaults for the rest)",
                 out.display()
             ),
             Some(source) if !source.is_own_record() => {
                 crate::output::errln!(
-                    "taisim: --resume: {} has no {}: resuming the run {source} record: {described}",
+                    "taisim: --resume: {} has no {}: resuming the run recorded by {source}: {described}",
                     out.display(),
                     taisim_datasets::Manifest::file_name(spec.shard)
                 )

@@ -543,7 +543,7 @@ fn lock_files_alone_leave_a_directory_empty_and_shards_name_what_differs() {
     let named = String::from_utf8(o.stdout).unwrap();
     let named = named.strip_suffix('\n').unwrap();
     assert!(
-        named.starts_with("runs/") && !named.contains('\n'),
+        Path::new(named).starts_with("runs") && !named.contains('\n'),
         "{named:?}"
     );
     assert!(dir.path().join(named).join("manifest.json").is_file());

@@ -137,7 +137,7 @@ fn resume_without_a_manifest_takes_the_spec_from_the_parts() {
     assert!(err.contains("never recorded"), "{err}");
     // It says where the spec came from, not that a new run starts from defaults.
     assert!(
-        err.contains("has no manifest.json: resuming the run its part files' footers record: 2000 deals of taiwan16, seed 42"),
+        err.contains("has no manifest.json: resuming the run recorded by its part files' footers: 2000 deals of taiwan16, seed 42"),
         "{err}"
     );
     assert!(!err.contains("no run yet"), "{err}");

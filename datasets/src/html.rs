@@ -266,7 +266,7 @@ function reviewHtml(step) {
   if (!d.estimates.length) return `played ${actionText(d.played)}: a win taken without searching (wins=take, or a flower robbed before the first turn)`;
   // The figures ★ was chosen on, where the agent's own search raced only its prior's
   // candidates on determinizations of its own (the left columns search every action).
-  const apart = JSON.stringify(d.estimates.filter(e => e.rollouts > 0)) !== JSON.stringify(d.decided_on);
+  const apart = d.decided_apart;
   const cells = e => {
     const mean = e.mean === null ? "–" : e.mean.toFixed(3);
     return `<td class="${e.mean > 0 ? "pos" : e.mean < 0 ? "neg" : ""}">${mean}</td><td>${e.std_error === null ? "–" : e.std_error.toFixed(3)}</td><td>${e.rollouts}</td>`;

@@ -77,9 +77,7 @@ pub use read::{
 pub use replay::{replay, wild_line, write_settlement};
 pub use report::{Report, ReportOptions};
 pub use request::RunRequest;
-pub use resume::{
-    recorded_source, recorded_spec, resumable_without_manifest, resume_spec, SpecSource,
-};
+pub use resume::{recorded_spec, resumable_without_manifest, resume_spec, SpecSource};
 pub use run::{simulate, RunOptions, RunSummary};
 pub use spec::{
     default_out_dir, game_deal_id, sha256_hex, PartOrigin, RecordedSpec, RunSpec, RunVariant,

@@ -63,10 +63,10 @@ pub fn expect_run_dir(dir: &Path) -> Result<(), HarnessError> {
         return Ok(());
     }
     // A path that is not there is told apart from one that is something else (a file).
-    let what = if std::fs::symlink_metadata(dir).is_err() {
-        "does not exist"
-    } else {
-        "is not a directory"
+    let what = match std::fs::symlink_metadata(dir) {
+        Ok(_) => "is not a directory".to_string(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist".to_string(),
+        Err(e) => format!("cannot be inspected ({e})"),
     };
     Err(HarnessError::Usage(format!(
         "{} {what}; expected the output directory of `taisim simulate`",

@@ -7,7 +7,9 @@ use taisim_agents::parse_agents;
 use taisim_score::{check_stakes, Variant};
 
 use crate::error::HarnessError;
-use crate::resume::{recorded_spec, refuse_another_run, resumable_without_manifest, resume_spec};
+use crate::resume::{
+    recorded_spec, refuse_another_run, resumable_without_manifest, resume_spec, SpecSource,
+};
 use crate::spec::{sha256_hex, RunSpec, RunVariant, Shard, Unit};
 use crate::table::DecisionSeats;
 
@@ -38,6 +40,16 @@ impl RunRequest {
 
     /// The spec of the run to play into `out`.
     pub fn spec(&self, out: &std::path::Path, resume: bool) -> Result<RunSpec, HarnessError> {
+        self.spec_and_source(out, resume).map(|(spec, _)| spec)
+    }
+
+    /// [`RunRequest::spec`], and where a resume read it from (`None`: from the arguments, a
+    /// new run or a directory that records none), for a message that says so.
+    pub fn spec_and_source(
+        &self,
+        out: &std::path::Path,
+        resume: bool,
+    ) -> Result<(RunSpec, Option<SpecSource>), HarnessError> {
         if self.deals.is_some() && self.games.is_some() {
             return Err(HarnessError::Usage(
                 "give a number of deals or of games, not both".into(),
@@ -133,7 +145,7 @@ impl RunRequest {
         // Stakes the settlement cannot pay exactly are refused before anything is played,
         // not met as an error at the run's first win.
         check_stakes(spec.variant.variant(), spec.base, spec.per_tai)?;
-        Ok(spec)
+        Ok((spec, recorded.map(|(_, source)| source)))
     }
 }
 

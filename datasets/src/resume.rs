@@ -139,12 +139,6 @@ impl std::fmt::Display for SpecSource {
     }
 }
 
-/// Where a resume of `shard` in `out` takes the run's spec from (see [`recorded_record`]),
-/// without reading its variant; `None` when the directory records no run.
-pub fn recorded_source(out: &Path, shard: Shard) -> Result<Option<SpecSource>, HarnessError> {
-    Ok(recorded_record(out, shard)?.map(|(_, source)| source))
-}
-
 /// The spec the run in `out` recorded for `shard` as its records hold it (the variant by
 /// name and hash, not read), and where it was found, in this order: the shard's manifest,
 /// its journal's header, another shard's manifest, the part files' footers (which must all

@@ -331,7 +331,7 @@ impl Review {
             estimates_json(&mut s, &d.estimates);
             s.push_str("],\"decided_on\":[");
             estimates_json(&mut s, &d.decided_on);
-            s.push_str("]}");
+            s.push_str(&format!("],\"decided_apart\":{}}}", d.decided_apart()));
         }
         s.push_str("]}");
         s
@@ -590,37 +590,33 @@ mod tests {
                     };
                     assert_eq!(rollouts(d.default), most);
                     assert_eq!(rollouts(d.best), most);
-                    // The agent's own figures make its choice by its rule: another action than
-                    // its default only when that one, raced to the end and of highest mean
-                    // there, beats the default by its margin.
-                    let decided: Vec<Action> = d.decided_on.iter().map(|e| e.action).collect();
-                    let legal_order: Vec<Action> = legal
+                    // The figures shown as the agent's are the ones it chose on (its search,
+                    // run again on the same view, holds them), and by them its choice follows
+                    // its rule: another action than the default only when the best of those
+                    // left in its race beats the default by its margin.
+                    let mut agent = SearchAgent::new(Arc::clone(&variant), spec.config());
+                    agent.reset(before.seed(), seat);
+                    assert_eq!(Some(agent.act(&view, &legal)), d.search_plays);
+                    let own = agent.last_decision();
+                    let raced: Vec<ActionEstimate> = own
+                        .estimates
                         .iter()
+                        .filter(|e| e.rollouts > 0)
                         .copied()
-                        .filter(|a| decided.contains(a))
                         .collect();
-                    assert_eq!(decided, legal_order);
-                    let raced_most = d.decided_on.iter().map(|e| e.rollouts).max().unwrap();
-                    let best_own = d
-                        .decided_on
-                        .iter()
-                        .filter(|e| e.rollouts == raced_most)
-                        // The first of equal means, as the search breaks ties.
-                        .rev()
-                        .max_by(|a, b| a.mean.total_cmp(&b.mean))
-                        .unwrap();
-                    let own = |a: Option<Action>| d.decided_on.iter().find(|e| Some(e.action) == a);
-                    assert_eq!(own(d.default).unwrap().rollouts, raced_most);
+                    assert_eq!(d.decided_on, raced);
+                    let shown = |a: Option<Action>| {
+                        d.decided_on.iter().find(|e| Some(e.action) == a).unwrap()
+                    };
                     let margin = spec.config().margin;
                     let clears = |e: &ActionEstimate| {
                         e.advantage > margin * e.advantage_error && e.advantage > 0.0
                     };
                     if d.search_plays == d.default {
-                        assert!(best_own.action == default || !clears(best_own), "{d:?}");
+                        assert!(own.best == d.default || !clears(shown(own.best)), "{d:?}");
                     } else {
-                        let e = own(d.search_plays).unwrap();
-                        assert!(e.rollouts == raced_most && clears(e), "{d:?}");
-                        assert_eq!(e.mean, best_own.mean, "{d:?}");
+                        assert_eq!(own.best, d.search_plays, "{d:?}");
+                        assert!(clears(shown(d.search_plays)), "{d:?}");
                     }
                     if spec.config().prunes_at(&view) {
                         decided_apart += usize::from(d.decided_apart());
@@ -631,6 +627,18 @@ mod tests {
                 }
                 // A review is a function of the deal: the same twice.
                 assert_eq!(r, review(&variant, 7, &decisions, seat, spec));
+                // The text shows the agent's own columns where it decided apart; the JSON
+                // carries its figures and says where they differ.
+                let apart = r.decisions.iter().any(ReviewedDecision::decided_apart);
+                assert_eq!(r.to_text().contains("as decided:"), apart);
+                let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+                let shown = json["decisions"].as_array().unwrap();
+                assert_eq!(shown.len(), r.decisions.len());
+                for (d, j) in r.decisions.iter().zip(shown) {
+                    assert_eq!(j["decided_apart"], d.decided_apart());
+                    let own = j["decided_on"].as_array().unwrap();
+                    assert_eq!(own.len(), d.decided_on.len());
+                }
             }
         }
         assert!(checked > 60, "{checked} decisions reviewed");

@@ -373,7 +373,7 @@ impl<V: SpecVariant> RunSpec<V> {
         if let Some(labeller) = &self.label_with {
             if !matches!(labeller, AgentSpec::Search(_)) {
                 return Some(format!(
-                    "the labeller (--label-with, label_with) must be a search agent (search or search:N, or a tuned search:N:SETTING=VALUE), not {labeller}: its labels are a search's estimates"
+                    "the labeller (--label-with, label_with) must be a search agent (search or search:N, or a tuned search:N:SETTING=VALUE or search:SETTING=VALUE), not {labeller}: its labels are a search's estimates"
                 ));
             }
             if self.decisions.is_none() {

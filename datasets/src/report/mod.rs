@@ -172,7 +172,10 @@ impl Report {
     /// the deals it will hold.
     pub fn fixed_dealer(&self) -> Option<(usize, usize)> {
         if self.deals == 0 && self.spec.unit == crate::spec::Unit::Deals {
-            return Some((0, 0));
+            return Some((
+                taisim_sim::Wind::East as usize,
+                taisim_sim::Wind::East as usize,
+            ));
         }
         let dealer = self.seats.iter().position(|s| s.dealer == self.deals)?;
         let wind = self.round_winds.iter().position(|n| *n == self.deals)?;

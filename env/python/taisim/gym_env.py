@@ -146,8 +146,8 @@ class Env(NativeCopy, gym.Env):
         0 or NaN where an action is not legal or not estimated. ``decided_rollouts``,
         ``decided_mean``, ``decided_std_error``, ``decided_advantage`` and
         ``decided_advantage_error`` are the estimates ``search_plays`` was chosen on: the
-        agent's own search, which at a turn races only the candidates its prior keeps (NaN
-        for the others), on determinizations of its own; the same as the others where it
+        agent's own search, which at a turn races only the candidates its prior keeps (0
+        rollouts and NaN for the others), on determinizations of its own; the same as the others where it
         prunes nothing (answering a discard, or ``prune=all``). Every legal action is searched:
         tens of milliseconds a decision at the default budget, 0.3 s at most
         (``scripts/bench_review.py``); the GIL is released, and Ctrl-C stops the search and

@@ -133,7 +133,8 @@ class SB3VecEnv(_SB3VecEnv):
         """Seeds the next reset as SB3's own vector environments do: environment ``i`` gets
         ``seed + i`` as its seed stream (as ``VecEnv.reset(seed=[...])`` takes one per
         environment), so it plays the same deals at any place in any batch; the list of seeds
-        is returned. ``None`` leaves the streams to the batch's generator."""
+        is returned. ``None`` leaves the streams to the batch's generator (SB3's own draw a
+        random seed for ``None``; this batch's generator is itself seeded by ``VecEnv``)."""
         seed = check_seed(seed)
         if seed is None:
             self._seeds = [None] * self.num_envs
@@ -191,8 +192,8 @@ class EnvView:
     """Environment ``index`` of a :class:`taisim.VecEnv`, as SB3's ``get_attr``,
     ``set_attr`` and ``env_method`` see it (:class:`SB3VecEnv`). The batch steps and resets
     its environments together, so nothing here steps or resets one; its generators live in
-    Rust (environment ``i``'s seed stream derives from the batch's reset seed and ``i``), so
-    it has no ``np_random`` either."""
+    Rust (environment ``i``'s seed stream is ``seed + i`` after ``SB3VecEnv.seed(seed)``,
+    else drawn from the batch's generator), so it has no ``np_random`` either."""
 
     #: What the batch defines for each environment; ``set_attr`` refuses these names.
     DEFINED = ("index", "observation_space", "action_space", "spec", "metadata", "render_mode",
@@ -249,8 +250,8 @@ class EnvView:
         if name.startswith("_"):
             raise AttributeError(name)
         why = {
-            "np_random": "its generators live in Rust (its seed stream derives from the "
-                         "batch's reset seed and its index)",
+            "np_random": "its generators live in Rust (its seed stream is seed + index after "
+                         "SB3VecEnv.seed(seed), else drawn from the batch's generator)",
             "reset": "the batch resets its environments together (SB3VecEnv.reset)",
             "step": "the batch steps its environments together (SB3VecEnv.step)",
         }.get(name, "")

@@ -37,7 +37,7 @@ struct Row {
     greedy: usize,
     determinizations: u32,
     /// The review's search of every action.
-    every: Estimates,
+    every_action: Estimates,
     /// The estimates `search_plays` was chosen on (`decided_*`).
     decided: Estimates,
 }
@@ -155,7 +155,7 @@ fn row(
         default: None,
         greedy: 0,
         determinizations: 0,
-        every: Estimates::NONE,
+        every_action: Estimates::NONE,
         decided: Estimates::NONE,
     };
     match reasons_cancellable(variant, deal, seat, spec, cancel) {
@@ -166,7 +166,7 @@ fn row(
             row.greedy = index(r.greedy)?;
             row.determinizations = r.determinizations;
             for e in &r.estimates {
-                row.every.set(index(e.action)?, e);
+                row.every_action.set(index(e.action)?, e);
             }
             for e in &r.decided_on {
                 row.decided.set(index(e.action)?, e);
@@ -219,7 +219,7 @@ pub(super) fn reasons_dict<'py>(
     d.set_item("default", r.default)?;
     d.set_item("greedy", r.greedy)?;
     d.set_item("determinizations", r.determinizations)?;
-    Estimates::set_items(&d, "", &[&r.every], false)?;
+    Estimates::set_items(&d, "", &[&r.every_action], false)?;
     Estimates::set_items(&d, "decided_", &[&r.decided], false)?;
     Ok(d)
 }
@@ -274,7 +274,7 @@ pub(super) fn batch_dict<'py>(
         "determinizations",
         column(&|r| i64::from(r.determinizations)).into_pyarray(py),
     )?;
-    let every: Vec<&Estimates> = rows.iter().map(|(r, _)| &r.every).collect();
+    let every: Vec<&Estimates> = rows.iter().map(|(r, _)| &r.every_action).collect();
     let decided: Vec<&Estimates> = rows.iter().map(|(r, _)| &r.decided).collect();
     Estimates::set_items(&d, "", &every, true)?;
     Estimates::set_items(&d, "decided_", &decided, true)?;

@@ -423,7 +423,7 @@ impl Variant {
         // missing, not a shipped variant misspelled: its read error says so.
         let as_path = name.contains(std::path::MAIN_SEPARATOR)
             || name.contains('/')
-            || name.ends_with(".toml");
+            || name.to_ascii_lowercase().ends_with(".toml");
         if !path.exists() && !as_path {
             return Err(VariantError {
                 origin: echo(name),
