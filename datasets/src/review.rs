@@ -205,7 +205,7 @@ fn reasons_searched_by(
         (played, agent)
     };
     let (search_plays, agent) = searched(agent_config);
-    let decided_on = raced(&agent);
+    let decided_on = raced(&agent.last_decision().estimates).copied().collect();
     // A search that prunes no candidate here (one named `prune=all`, or any at an offer of a
     // discard) already estimated every action: the same search again would only repeat it.
     let agent = if agent_config.prunes_at(&view) {
@@ -225,14 +225,9 @@ fn reasons_searched_by(
     })
 }
 
-/// The estimates of the actions a search played on any determinization at its last decision.
-fn raced(agent: &SearchAgent) -> Vec<ActionEstimate> {
-    let d = agent.last_decision();
-    d.estimates
-        .iter()
-        .filter(|e| e.rollouts > 0)
-        .copied()
-        .collect()
+/// Of a search's estimates, those of the actions it played on any determinization.
+fn raced(estimates: &[ActionEstimate]) -> impl Iterator<Item = &ActionEstimate> {
+    estimates.iter().filter(|e| e.rollouts > 0)
 }
 
 /// The search agent `agent` names, as a review's reviewing search; another agent is refused
@@ -292,11 +287,7 @@ impl ReviewedDecision {
     /// Whether `search_plays` was chosen on other estimates than the review's of every
     /// action: the reviewing agent pruned candidates here, and raced them apart.
     pub fn decided_apart(&self) -> bool {
-        !self
-            .estimates
-            .iter()
-            .filter(|e| e.rollouts > 0)
-            .eq(self.decided_on.iter())
+        !raced(&self.estimates).eq(&self.decided_on)
     }
 }
 
@@ -598,13 +589,8 @@ mod tests {
                     agent.reset(before.seed(), seat);
                     assert_eq!(Some(agent.act(&view, &legal)), d.search_plays);
                     let own = agent.last_decision();
-                    let raced: Vec<ActionEstimate> = own
-                        .estimates
-                        .iter()
-                        .filter(|e| e.rollouts > 0)
-                        .copied()
-                        .collect();
-                    assert_eq!(d.decided_on, raced);
+                    let own_raced: Vec<ActionEstimate> = raced(&own.estimates).copied().collect();
+                    assert_eq!(d.decided_on, own_raced);
                     let shown = |a: Option<Action>| {
                         d.decided_on.iter().find(|e| Some(e.action) == a).unwrap()
                     };
