@@ -864,6 +864,22 @@ fn a_missing_file_is_not_called_an_unknown_variant() {
         );
         assert!(e.to_string().contains("cannot read"), "{path}: {e}");
     }
+    // The file name of a shipped variant, or one near it, names the variant meant.
+    for (path, meant) in [
+        ("taiwan16.toml", "`taiwan16`"),
+        ("./TAIZHOU.toml", "`taizhou`"),
+        ("rules/taiwn16-house.toml", "`taiwan16-house`"),
+    ] {
+        let e = Variant::find(path).unwrap_err();
+        assert!(
+            e.to_string().ends_with(&format!(
+                "(the shipped variants are named without a path or .toml: {meant})"
+            )),
+            "{path}: {e}"
+        );
+    }
+    let e = Variant::find("./missing.toml").unwrap_err();
+    assert!(!e.to_string().contains("shipped"), "{e}");
     let e = Variant::find("taiwn16").unwrap_err();
     assert!(matches!(e.kind, VariantErrorKind::UnknownVariant(_)), "{e}");
     assert!(e.to_string().contains("did you mean taiwan16"), "{e}");

@@ -434,7 +434,14 @@ impl Variant {
             });
         }
         let origin = path.display().to_string();
-        let text = read_variant_file(path, &origin)?;
+        let text = read_variant_file(path, &origin).map_err(|mut e| {
+            if let VariantErrorKind::Unreadable { io, message } = &mut e.kind {
+                if *io == std::io::ErrorKind::NotFound {
+                    message.push_str(&shipped_hint(path));
+                }
+            }
+            e
+        })?;
         Ok(VariantText {
             origin,
             text: Cow::Owned(text),
@@ -699,6 +706,24 @@ impl Variant {
 
 /// The text of the variant file at `path` (named `origin` in errors): a regular file of at
 /// most [`crate::file::VARIANT_FILE_LIMIT`] bytes of UTF-8.
+/// For a variant file that is not there: the shipped variants its file name is, or is
+/// close to (`taiwan16.toml`, `./taiwn16.toml`), since a shipped variant is named bare and
+/// a user who writes the file name of one means it. Empty when no shipped name is near.
+fn shipped_hint(path: &Path) -> String {
+    let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+        return String::new();
+    };
+    let near = crate::suggest::closest(stem, Variant::names());
+    if near.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = near.iter().map(|n| format!("`{n}`")).collect();
+    format!(
+        " (the shipped variants are named without a path or .toml: {})",
+        names.join(" or ")
+    )
+}
+
 fn read_variant_file(path: &Path, origin: &str) -> Result<String, VariantError> {
     crate::file::read_regular_text(path, crate::file::VARIANT_FILE_LIMIT, "a variant file").map_err(
         |e| VariantError {
