@@ -158,6 +158,47 @@ fn resume_without_a_manifest_takes_the_spec_from_the_parts() {
     assert_eq!(table_files(&run), runs.reference);
 }
 
+/// A directory holding shards of one split resumed as another (no `--shard`, or another
+/// count): refused before anything is said to resume, naming the split held and how to
+/// resume it, every file kept; its own split resumes.
+#[test]
+fn resuming_another_split_of_a_sharded_run_says_which_split_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("sharded");
+    let mut args = run_args(&run, "42");
+    args.extend(["--shard".to_string(), "1/2".to_string()]);
+    ok(&args);
+    let before = inodes(&run);
+    for (shard, asked) in [
+        (
+            None,
+            "--resume without --shard resumes a run not split into shards",
+        ),
+        (Some("1/3"), "shard 1/3 cannot join it"),
+    ] {
+        let mut args = resume(&run);
+        args.extend(
+            shard
+                .iter()
+                .flat_map(|s| ["--shard".to_string(), s.to_string()]),
+        );
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let err = refused(&args);
+        assert!(
+            err.contains(&format!(
+                "holds shard 1/2 of a run split into 2 shards (manifest-shard-00001-of-00002.json), and {asked}"
+            )),
+            "{shard:?}: {err}"
+        );
+        assert!(err.contains("--resume --shard K/2"), "{err}");
+        assert!(!err.contains("resuming"), "{err}");
+        assert_eq!(inodes(&run), before, "{shard:?}");
+    }
+    let mut args = resume(&run);
+    args.extend(["--shard".to_string(), "2/2".to_string()]);
+    ok(&args);
+}
+
 /// Issue 22, 1: another run's part in place of one of this run's: never replaced (with or
 /// without the manifest), named with what differs.
 #[test]

@@ -159,14 +159,43 @@ pub(crate) fn recorded_record(
         return Ok(Some((spec, SpecSource::Journal)));
     }
     // Another shard of the same split: everything but the shard is the run's.
-    for other in Manifest::read_all(out)? {
-        if other.spec.shard.count == shard.count {
-            let spec = RunSpec {
-                shard,
-                ..other.spec
-            };
-            return Ok(Some((spec, SpecSource::OtherShard)));
-        }
+    let others = Manifest::read_all(out)?;
+    if let Some(other) = others.iter().find(|m| m.spec.shard.count == shard.count) {
+        let spec = RunSpec {
+            shard,
+            ..other.spec.clone()
+        };
+        return Ok(Some((spec, SpecSource::OtherShard)));
+    }
+    // Shards of another split: this shard cannot join them (shards of one run all split it
+    // alike), so say so now, with the split to resume, before the footers are read as a
+    // record of the run asked for.
+    if let Some(other) = others.first() {
+        let theirs = other.spec.shard;
+        let (held, resume) = if theirs.is_whole() {
+            (
+                "a run not split into shards".to_string(),
+                "resume it with --resume without --shard".to_string(),
+            )
+        } else {
+            (
+                format!("shard {theirs} of a run split into {} shards", theirs.count),
+                format!(
+                    "resume one of its shards with --resume --shard K/{}",
+                    theirs.count
+                ),
+            )
+        };
+        let asked = if shard.is_whole() {
+            "--resume without --shard resumes a run not split into shards".to_string()
+        } else {
+            format!("shard {shard} cannot join it")
+        };
+        return Err(HarnessError::Usage(format!(
+            "cannot resume: {} holds {held} ({}), and {asked}: shards of one run all split it alike; {resume}",
+            out.display(),
+            Manifest::file_name(theirs),
+        )));
     }
     let mut first: Option<(std::path::PathBuf, PartOrigin)> = None;
     for table in Table::EVERY {
