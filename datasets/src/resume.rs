@@ -171,31 +171,7 @@ pub(crate) fn recorded_record(
     // alike), so say so now, with the split to resume, before the footers are read as a
     // record of the run asked for.
     if let Some(other) = others.first() {
-        let theirs = other.spec.shard;
-        let (held, resume) = if theirs.is_whole() {
-            (
-                "a run not split into shards".to_string(),
-                "resume it with --resume without --shard".to_string(),
-            )
-        } else {
-            (
-                format!("shard {theirs} of a run split into {} shards", theirs.count),
-                format!(
-                    "resume one of its shards with --resume --shard K/{}",
-                    theirs.count
-                ),
-            )
-        };
-        let asked = if shard.is_whole() {
-            "--resume without --shard resumes a run not split into shards".to_string()
-        } else {
-            format!("shard {shard} cannot join it")
-        };
-        return Err(HarnessError::Usage(format!(
-            "cannot resume: {} holds {held} ({}), and {asked}: shards of one run all split it alike; {resume}",
-            out.display(),
-            Manifest::file_name(theirs),
-        )));
+        return Err(other_split(out, other.spec.shard, shard, true));
     }
     let mut first: Option<(std::path::PathBuf, PartOrigin)> = None;
     for table in Table::EVERY {
@@ -250,6 +226,38 @@ pub(crate) fn recorded_record(
         return Ok(Some((origin.spec(record, shard), SpecSource::Footers)));
     }
     Ok(None)
+}
+
+/// `asked` (a run or a shard of it) refused in `out`, which holds `theirs` of another split:
+/// shards of one run all split it alike. A resume says how to resume what is there.
+pub(crate) fn other_split(out: &Path, theirs: Shard, asked: Shard, resume: bool) -> HarnessError {
+    let held = if theirs.is_whole() {
+        "a run not split into shards".to_string()
+    } else {
+        format!("shard {theirs} of a run split into {} shards", theirs.count)
+    };
+    let asked = match (asked.is_whole(), resume) {
+        (true, true) => "--resume without --shard resumes a run not split into shards".to_string(),
+        (true, false) => "a run not split into shards cannot join it".to_string(),
+        (false, _) => format!("shard {asked} cannot join it"),
+    };
+    let mut message = format!(
+        "{} holds {held} ({}), and {asked}: shards of one run must all split it into the same number of shards",
+        out.display(),
+        Manifest::file_name(theirs),
+    );
+    if resume {
+        message = format!("cannot resume: {message}; ");
+        message.push_str(&if theirs.is_whole() {
+            "resume it with --resume without --shard".to_string()
+        } else {
+            format!(
+                "resume one of its shards with --resume --shard K/{}",
+                theirs.count
+            )
+        });
+    }
+    HarnessError::Usage(message)
 }
 
 /// Refuses a resume whose arguments ask for another run than the directory recorded (read

@@ -29,7 +29,7 @@ use crate::progress::{Progress, ProgressMode};
 use crate::resume::{
     inspect_part, recorded_record, refuse_another_run, resumable_without_manifest, PartPlan,
 };
-use crate::spec::{same_run, spec_difference, RunSpec, Shard, Unit};
+use crate::spec::{same_run, spec_difference, RunSpec, Unit};
 use crate::table::{PartTables, Table};
 
 /// How to run, beyond what decides the rows.
@@ -546,20 +546,12 @@ fn check_directory(out: &Path, spec: &RunSpec, resume: bool) -> Result<(), Harne
             )));
         }
         if other.spec.shard.count != spec.shard.count {
-            let split = |s: Shard| {
-                if s.is_whole() {
-                    "a run not split into shards".to_string()
-                } else {
-                    format!("shard {s}")
-                }
-            };
-            return Err(HarnessError::Usage(format!(
-                "{} holds {} ({}), and {} cannot join it: shards of one run must all split it into the same number of shards",
-                out.display(),
-                split(other.spec.shard),
-                Manifest::file_name(other.spec.shard),
-                split(spec.shard)
-            )));
+            return Err(crate::resume::other_split(
+                out,
+                other.spec.shard,
+                spec.shard,
+                resume,
+            ));
         }
     }
     if !entries.is_empty() {

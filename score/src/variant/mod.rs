@@ -704,8 +704,6 @@ impl Variant {
     }
 }
 
-/// The text of the variant file at `path` (named `origin` in errors): a regular file of at
-/// most [`crate::file::VARIANT_FILE_LIMIT`] bytes of UTF-8.
 /// For a variant file that is not there: the shipped variants its file name is, or is
 /// close to (`taiwan16.toml`, `./taiwn16.toml`), since a shipped variant is named bare and
 /// a user who writes the file name of one means it. Empty when no shipped name is near.
@@ -724,6 +722,8 @@ fn shipped_hint(path: &Path) -> String {
     )
 }
 
+/// The text of the variant file at `path` (named `origin` in errors): a regular file of at
+/// most [`crate::file::VARIANT_FILE_LIMIT`] bytes of UTF-8.
 fn read_variant_file(path: &Path, origin: &str) -> Result<String, VariantError> {
     crate::file::read_regular_text(path, crate::file::VARIANT_FILE_LIMIT, "a variant file").map_err(
         |e| VariantError {
