@@ -633,11 +633,20 @@ pub enum BuiltinAgent {
 }
 
 impl BuiltinAgent {
-    /// Stops a search's decisions once `flag` is set ([`SearchAgent::cancel_on`]); the
-    /// other agents decide at once anyway.
+    /// Whether a decision may take long: a search's, or an `exec:` bot's (a process outside
+    /// taisim, waited for up to its timeout).
+    pub fn may_take_long(&self) -> bool {
+        matches!(self, BuiltinAgent::Search(_) | BuiltinAgent::Exec(_))
+    }
+
+    /// Stops a search's decisions once `flag` is set ([`SearchAgent::cancel_on`]), and an
+    /// `exec:` bot's waits ([`ExecAgent::cancel_on`], which ends the bot); the other agents
+    /// decide at once anyway.
     pub fn cancel_on(&mut self, flag: &Arc<AtomicBool>) {
-        if let BuiltinAgent::Search(a) = self {
-            a.cancel_on(Arc::clone(flag));
+        match self {
+            BuiltinAgent::Search(a) => a.cancel_on(Arc::clone(flag)),
+            BuiltinAgent::Exec(a) => a.cancel_on(flag),
+            _ => {}
         }
     }
 

@@ -1,6 +1,7 @@
 //! The single-agent environment: the learner holds one seat, built-in agents the others.
 
 use ndarray::{Array2, ArrayView2, ArrayViewMut2};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use taisim_agents::space::{action_index, index_name, is_responding};
 use taisim_agents::{
@@ -124,6 +125,10 @@ pub enum EnvError {
     /// which starts the bot again only if it is fixed).
     #[error("{0}")]
     Bot(Box<BotFault>),
+    /// The cancel flag ([`Env::cancel_on`]) was set while the other seats played: the deal
+    /// was left unfinished.
+    #[error("stopped from outside (Ctrl-C) while the other seats played: the deal was abandoned; reset the environment to play another")]
+    Cancelled,
 }
 
 /// The action space as every out-of-range message names it: "the action space is 0 to 143".
@@ -211,6 +216,10 @@ pub(crate) struct Core {
     watching: bool,
     /// The first fault of an `exec:` opponent.
     fault: Option<Box<BotFault>>,
+    /// Set from outside to stop the other seats' play ([`Core::cancel_on`]).
+    cancel: Option<Arc<AtomicBool>>,
+    /// The last reset or step was stopped by `cancel`: the deal was abandoned.
+    cancelled: bool,
     deal: Deal,
     /// The learner's legal actions while it is to act.
     legal: ActionList,
@@ -239,6 +248,8 @@ impl Core {
             agents,
             watching,
             fault: None,
+            cancel: None,
+            cancelled: false,
             deal,
             legal: ActionList::new(),
             running: false,
@@ -259,7 +270,9 @@ impl Core {
     /// Deals from `seed` and plays the other seats until the learner must decide. A deal
     /// that ends before the learner's first decision (a heavenly win, a flower win during
     /// the deal) is skipped for the deal seeded `deal_seed(seed, k)`, `k = 1, 2, …`.
+    /// Stopped by `cancel`, it leaves the deal unfinished and no deal running.
     pub(crate) fn reset(&mut self, seed: u64) {
+        self.cancelled = false;
         let mut attempt = 0u64;
         loop {
             let s = if attempt == 0 {
@@ -285,7 +298,7 @@ impl Core {
             };
             let running = self.advance();
             self.note_fault();
-            if self.fault.is_some() {
+            if self.fault.is_some() || self.cancelled {
                 self.running = false;
                 return;
             }
@@ -299,9 +312,19 @@ impl Core {
     }
 
     /// Plays the other seats until the learner must decide (true, with its legal actions in
-    /// `self.legal`) or the deal ends (false).
+    /// `self.legal`), the deal ends (false), or the cancel flag is found set before another
+    /// seat's decision (false, with `cancelled` set and the deal left where it was).
     fn advance(&mut self) -> bool {
         while let Some(seat) = self.deal.to_act() {
+            if self
+                .cancel
+                .as_deref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                self.cancelled = true;
+                self.legal.clear();
+                return false;
+            }
             if seat == self.seat {
                 self.deal.legal_actions(&mut self.legal);
                 return true;
@@ -318,6 +341,30 @@ impl Core {
             see_step(&mut self.agents, &self.deal, None);
         }
         false
+    }
+
+    /// Stops the other seats' play once `flag` is set: a search opponent's decision under way
+    /// ends early, an `exec:` opponent's wait ends (and the bot with it), and the reset or
+    /// step abandons its deal ([`Core::cancelled`]). The flag replaces any given before.
+    pub(crate) fn cancel_on(&mut self, flag: &Arc<AtomicBool>) {
+        self.cancel = Some(Arc::clone(flag));
+        for a in &mut self.agents {
+            a.cancel_on(flag);
+        }
+    }
+
+    /// Whether the last reset or step was stopped by the cancel flag.
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// Whether an opponent may take long over a decision (a search, an `exec:` bot): what
+    /// makes a step worth stopping from outside.
+    pub(crate) fn opponents_take_time(&self) -> bool {
+        self.agents
+            .iter()
+            .enumerate()
+            .any(|(i, a)| i != self.seat as usize && a.may_take_long())
     }
 
     /// Records an `exec:` opponent's first fault (it then answers the first legal action, so
@@ -361,10 +408,20 @@ impl Core {
         }
         self.deal.play_unchecked(action);
         self.info.learner_steps += 1;
+        self.cancelled = false;
         let terminated = !self.advance();
         self.note_fault();
         self.info.decisions = self.deal.steps();
         let mut reward = 0.0;
+        if self.cancelled {
+            self.running = false;
+            return Transition {
+                reward,
+                terminated: false,
+                truncated: false,
+                info: self.info,
+            };
+        }
         if terminated {
             self.running = false;
             self.info.result = self.deal.result().copied();
@@ -487,7 +544,8 @@ impl Env {
     }
 
     /// Starts a deal from `seed` (the deal's wall and the opponents' choices follow from it
-    /// alone) and returns the learner's first observation.
+    /// alone) and returns the learner's first observation. Stopped by the cancel flag
+    /// ([`Env::cancel_on`]), it returns with no deal running ([`Env::was_cancelled`]).
     pub fn reset(&mut self, seed: u64) -> Observation<'_> {
         self.core.reset(seed);
         self.refresh();
@@ -500,9 +558,7 @@ impl Env {
     pub fn step(&mut self, index: usize) -> Result<Step<'_>, EnvError> {
         let action = self.core.check(index, &self.mask)?;
         let t = self.core.play(action);
-        if let Some(f) = self.core.fault() {
-            return Err(EnvError::Bot(Box::new(f.clone())));
-        }
+        self.stopped()?;
         self.refresh();
         Ok(Step {
             observation: self.observation(),
@@ -523,9 +579,7 @@ impl Env {
     ) -> Result<Info, EnvError> {
         check_mask(mask)?;
         self.core.reset(seed);
-        if let Some(f) = self.core.fault() {
-            return Err(EnvError::Bot(Box::new(f.clone())));
-        }
+        self.stopped()?;
         self.refresh();
         self.copy_out(obs, mask)?;
         Ok(*self.core.info())
@@ -542,9 +596,7 @@ impl Env {
         check_mask(mask)?;
         let action = self.core.check(index, &self.mask)?;
         let t = self.core.play(action);
-        if let Some(f) = self.core.fault() {
-            return Err(EnvError::Bot(Box::new(f.clone())));
-        }
+        self.stopped()?;
         self.refresh();
         self.copy_out(obs, mask)?;
         Ok(t)
@@ -561,6 +613,19 @@ impl Env {
         }
         obs.assign(&self.obs);
         mask.copy_from_slice(&self.mask);
+        Ok(())
+    }
+
+    /// An `exec:` opponent's fault, or the cancel flag's stop, as the error of the reset or
+    /// step that met it (the buffers then show no deal running).
+    fn stopped(&mut self) -> Result<(), EnvError> {
+        if let Some(f) = self.core.fault() {
+            return Err(EnvError::Bot(Box::new(f.clone())));
+        }
+        if self.core.cancelled() {
+            self.refresh();
+            return Err(EnvError::Cancelled);
+        }
         Ok(())
     }
 
@@ -625,6 +690,27 @@ impl Env {
     /// The variant the deals are played and rewarded under.
     pub fn variant(&self) -> &Arc<Variant> {
         self.core.variant()
+    }
+
+    /// Stops the opponents' play once `flag` is set, from any thread (Python's Ctrl-C sets
+    /// it): a search opponent's decision under way ends early, an `exec:` opponent's wait
+    /// ends and the bot is ended ([`FaultKind::Cancelled`](taisim_agents::FaultKind)), and
+    /// the step (`Err(EnvError::Cancelled)`) or reset ([`Env::was_cancelled`]) leaves its
+    /// deal unfinished: reset to play another, once the flag is cleared. A clone shares the
+    /// flag until it is given its own.
+    pub fn cancel_on(&mut self, flag: &Arc<AtomicBool>) {
+        self.core.cancel_on(flag);
+    }
+
+    /// Whether the last reset or step was stopped by the cancel flag.
+    pub fn was_cancelled(&self) -> bool {
+        self.core.cancelled()
+    }
+
+    /// Whether an opponent may take long over a decision (a search, an `exec:` bot): the
+    /// environments worth stopping from outside.
+    pub fn opponents_take_time(&self) -> bool {
+        self.core.opponents_take_time()
     }
 
     /// Whether an opponent is a program outside taisim (`exec:`). A clone of such an

@@ -1,6 +1,7 @@
 //! `N` single-agent environments stepped together with rayon into preallocated `(N, …)`
 //! buffers, each resetting itself when its deal ends.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3};
@@ -132,6 +133,27 @@ impl VecEnv {
         Ok(envs)
     }
 
+    /// Stops the batch's opponents once `flag` is set, from any thread (Python's Ctrl-C sets
+    /// it), as [`Env::cancel_on`](crate::Env::cancel_on) does for one environment: a reset or
+    /// step stopped by it leaves every environment's deal where it was, and the batch must
+    /// be reset (once the flag is cleared) before it is stepped again.
+    pub fn cancel_on(&mut self, flag: &Arc<AtomicBool>) {
+        for core in &mut self.cores {
+            core.cancel_on(flag);
+        }
+    }
+
+    /// Whether an opponent may take long over a decision (a search, an `exec:` bot).
+    pub fn opponents_take_time(&self) -> bool {
+        self.cores.first().is_some_and(Core::opponents_take_time)
+    }
+
+    /// Whether the last reset or step was stopped by the cancel flag (the batch then needs a
+    /// reset).
+    pub fn was_cancelled(&self) -> bool {
+        self.cores.iter().any(Core::cancelled)
+    }
+
     /// The first environment whose `exec:` opponent failed, with the fault.
     pub fn bot_fault(&self) -> Option<(usize, &taisim_agents::BotFault)> {
         self.cores
@@ -181,7 +203,7 @@ impl VecEnv {
             *lane.info = *lane.core.info();
         });
         self.obs = obs;
-        self.started = true;
+        self.started = !self.was_cancelled();
         self.view()
     }
 
@@ -260,6 +282,14 @@ impl VecEnv {
             }
             lane.core.observe(lane.obs, lane.mask);
         });
+        // The cancel flag stopped some environment: the batch is left part played.
+        if let Some(env) = self.cores.iter().position(Core::cancelled) {
+            self.started = false;
+            return Err(VecEnvError {
+                env,
+                source: EnvError::Cancelled,
+            });
+        }
         // An exec: opponent that failed stops the batch (the environments were stepped).
         if let Some((env, f)) = self
             .cores

@@ -9,7 +9,8 @@
 //!
 //! A bot is reported, not trusted. The first fault (it cannot be started, exits, sends no
 //! hello, does not answer within [`ExecSettings::decision_timeout`], sends something that is
-//! not JSON, an answer that is not one of the legal actions, a line it was not asked for)
+//! not JSON, an answer that is not one of the legal actions, a line it was not asked for;
+//! or the table is stopped from outside while it waits for the bot, [`ExecAgent::cancel_on`])
 //! ends its process and is kept: [`Agent::fault`] then returns it, and until the caller
 //! stops the agent answers every decision with the first legal action, so the caller's loop
 //! finishes the deal without a panic and discards it.
@@ -23,7 +24,7 @@ mod pipe;
 mod session;
 
 use core::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -129,6 +130,9 @@ pub enum FaultKind {
     /// A line still unread once the bot's input was closed at the end of its work: it
     /// answered no request, and every answer after it was taken for the next request's.
     LeftOver,
+    /// The table stopped waiting for it, asked to from outside (Ctrl-C in Python:
+    /// [`ExecAgent::cancel_on`]), and ended it.
+    Cancelled { waiting_for: String },
     /// Reading or writing the pipes failed, or the agent was driven wrongly.
     Io(String),
 }
@@ -157,6 +161,10 @@ impl fmt::Display for FaultKind {
             FaultKind::LeftOver => write!(
                 f,
                 "left a line unread when its work ended: one answer more than the requests it was sent (a second answer to a request, read as the next request's answer, puts every answer after it a decision out of step; echo each request's \"step\" in the answer to have it caught at once)"
+            ),
+            FaultKind::Cancelled { waiting_for } => write!(
+                f,
+                "was ended: the table was stopped (Ctrl-C) while it waited for {waiting_for}, so an answer still to come could not be told from the next one's; start the table again for a new process"
             ),
             FaultKind::Io(e) => write!(f, "{e}"),
         }
@@ -271,6 +279,13 @@ impl ExecAgent {
         Arc::ptr_eq(&self.session, &other.session)
     }
 
+    /// Stops the table's waits for its process once `flag` is set (Ctrl-C in Python): the
+    /// process is ended with [`FaultKind::Cancelled`] instead of being waited for up to its
+    /// timeout. Every handle on the process is stopped by it.
+    pub fn cancel_on(&mut self, flag: &Arc<AtomicBool>) {
+        self.session().cancel_on(flag);
+    }
+
     /// The first fault of its process, if any.
     pub fn fault(&self) -> Option<BotFault> {
         self.session().fault().cloned()
@@ -337,7 +352,7 @@ pub fn renew_bots(agents: &mut [BuiltinAgent], stderr: impl Fn(&[usize]) -> BotS
             let old = first.session();
             let mut settings = old.settings.clone();
             settings.stderr = stderr(&group);
-            Session::new(old.command.clone(), old.variant(), settings)
+            old.renewed(settings)
         };
         let session = Arc::new(Mutex::new(session));
         for &j in &group {

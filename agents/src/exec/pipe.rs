@@ -8,6 +8,8 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Where a bot's standard error goes.
@@ -35,8 +37,14 @@ pub(crate) enum PipeError {
     Closed,
     /// A line longer than [`MAX_LINE`].
     TooLong,
+    /// The wait was stopped from outside ([`Pipe::cancel_on`]): Ctrl-C in Python.
+    Cancelled,
     Io(io::Error),
 }
+
+/// How often a wait with a cancel flag looks at it: a wait for a hung bot's hello would
+/// otherwise hold Ctrl-C for the whole start-up timeout.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
 
 /// A running bot.
 pub(crate) struct Pipe {
@@ -48,6 +56,8 @@ pub(crate) struct Pipe {
     start: usize,
     /// Killed and waited for: nothing more to end.
     ended: bool,
+    /// Set from outside to stop a wait ([`Pipe::cancel_on`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Pipe {
@@ -91,6 +101,7 @@ impl Pipe {
             buf: Vec::with_capacity(4096),
             start: 0,
             ended: false,
+            cancel: None,
         };
         #[cfg(unix)]
         {
@@ -99,6 +110,12 @@ impl Pipe {
             set_nonblocking(pipe.stdout.as_raw_fd())?;
         }
         Ok(pipe)
+    }
+
+    /// Stops every wait of this pipe, then and after, once `flag` is set
+    /// ([`PipeError::Cancelled`]).
+    pub fn cancel_on(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.cancel = flag;
     }
 
     /// Writes all of `data` before `deadline`.
@@ -112,7 +129,12 @@ impl Pipe {
                     #[cfg(unix)]
                     {
                         use std::os::fd::AsRawFd;
-                        wait_for(stdin.as_raw_fd(), libc::POLLOUT, deadline)?;
+                        wait_for(
+                            stdin.as_raw_fd(),
+                            libc::POLLOUT,
+                            deadline,
+                            self.cancel.as_deref(),
+                        )?;
                     }
                     #[cfg(not(unix))]
                     let _ = deadline;
@@ -174,7 +196,12 @@ impl Pipe {
                             #[cfg(unix)]
                             {
                                 use std::os::fd::AsRawFd;
-                                wait_for(self.stdout.as_raw_fd(), libc::POLLIN, deadline)?;
+                                wait_for(
+                                    self.stdout.as_raw_fd(),
+                                    libc::POLLIN,
+                                    deadline,
+                                    self.cancel.as_deref(),
+                                )?;
                             }
                             #[cfg(not(unix))]
                             let _ = deadline;
@@ -302,19 +329,28 @@ fn set_nonblocking(fd: std::os::fd::RawFd) -> io::Result<()> {
     Ok(())
 }
 
-/// Waits until `fd` is ready for `events` or the deadline passes.
+/// Waits until `fd` is ready for `events`, the deadline passes, or `cancel` is set (looked
+/// at every [`CANCEL_POLL`]).
 #[cfg(unix)]
 fn wait_for(
     fd: std::os::fd::RawFd,
     events: libc::c_short,
     deadline: Instant,
+    cancel: Option<&AtomicBool>,
 ) -> Result<(), PipeError> {
     loop {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(PipeError::Cancelled);
+        }
         let now = Instant::now();
         if now >= deadline {
             return Err(PipeError::Timeout);
         }
-        let ms = (deadline - now).as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
+        let mut left = deadline - now;
+        if cancel.is_some() {
+            left = left.min(CANCEL_POLL);
+        }
+        let ms = left.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
         let mut p = libc::pollfd {
             fd,
             events,

@@ -2,6 +2,7 @@
 //! view of each, told as the deal goes), the decisions it is asked for, and the first fault,
 //! which ends it.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -53,6 +54,8 @@ pub(crate) struct Session {
     /// Lines waiting to be sent (events are sent with the next request, or at a deal's end).
     out: String,
     events: Vec<Event>,
+    /// Set from outside to stop a wait for the bot ([`Session::cancel_on`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -84,6 +87,25 @@ impl Session {
             next_deal: 1,
             out: String::with_capacity(4096),
             events: Vec::with_capacity(16),
+            cancel: None,
+        }
+    }
+
+    /// A session for the same bot with other settings, not started, stopped by the same
+    /// cancel flag as this one.
+    pub fn renewed(&self, settings: ExecSettings) -> Session {
+        let mut s = Session::new(self.command.clone(), self.variant(), settings);
+        s.cancel = self.cancel.clone();
+        s
+    }
+
+    /// Once `flag` is set, a wait for the bot (its hello, an answer, room in its input)
+    /// stops, and the bot is ended with [`FaultKind::Cancelled`]: what it would have
+    /// answered can no longer be told from the next answer.
+    pub fn cancel_on(&mut self, flag: &Arc<AtomicBool>) {
+        self.cancel = Some(Arc::clone(flag));
+        if let State::Running(pipe) = &mut self.state {
+            pipe.cancel_on(self.cancel.clone());
         }
     }
 
@@ -318,6 +340,7 @@ impl Session {
                 return false;
             }
         };
+        pipe.cancel_on(self.cancel.clone());
         let mut hello = String::new();
         let mut o = Obj::new(&mut hello);
         o.str("type", "hello")
@@ -369,6 +392,9 @@ impl Session {
                 };
                 FaultKind::Exited(status.map(exit_said))
             }
+            PipeError::Cancelled => FaultKind::Cancelled {
+                waiting_for: waiting_for.to_string(),
+            },
             PipeError::Io(e) => FaultKind::Io(e.to_string()),
         }
     }

@@ -66,6 +66,11 @@ class Env(NativeCopy, gym.Env):
     the original would, independently of it (an ``exec:`` opponent's process cannot be
     copied: ``TypeError``). Pickling raises ``TypeError``: pass the function that makes the
     environment to another process instead.
+
+    Ctrl-C during a ``reset`` or ``step`` whose opponents take long (a ``search``, an
+    ``exec:`` bot) raises ``KeyboardInterrupt`` at once and abandons the deal: ``step`` then
+    raises ``taisim.ResetNeeded`` until the next ``reset``. An ``exec:`` bot being waited for
+    is ended with it (the environment raises its ``BotError`` from then on).
     """
 
     _copy_what = "Env"
@@ -100,6 +105,10 @@ class Env(NativeCopy, gym.Env):
         except RuntimeError as e:
             reraise_in_use(e, "Env")
             raise
+        except KeyboardInterrupt:
+            # Ctrl-C while the opponents played: the deal was abandoned.
+            self._mask = None
+            raise
         info = numpy_info(info)
         self._mask = mask
         info["action_mask"] = mask
@@ -115,6 +124,9 @@ class Env(NativeCopy, gym.Env):
             obs, mask, reward, terminated, truncated, info = self._native.step(action)
         except RuntimeError as e:
             reraise_in_use(e, "Env")
+            raise
+        except KeyboardInterrupt:
+            self._mask = None
             raise
         info = numpy_info(info)
         self._mask = mask

@@ -52,6 +52,10 @@ class VecEnv(NoCopy, _GymVectorEnv):
     all-false row would become TorchRL's action mask until the reset, where a random step
     fails).
 
+    Ctrl-C during a ``reset`` or ``step`` whose opponents take long (a ``search``, an
+    ``exec:`` bot) raises ``KeyboardInterrupt`` at once and abandons every deal of the
+    batch: ``step`` then raises ``taisim.ResetNeeded`` until the next ``reset``.
+
     Args:
         num_envs: 1 to ``taisim.MAX_NUM_ENVS``.
         variant, seat, opponents, reward, base, per_tai, bot_timeout: as for
@@ -122,6 +126,10 @@ class VecEnv(NoCopy, _GymVectorEnv):
                 obs, masks = self._native.reset_streams(streams)
         except RuntimeError as e:
             reraise_in_use(e, "VecEnv")
+            raise
+        except KeyboardInterrupt:
+            # Ctrl-C while the opponents played: every deal of the batch was abandoned.
+            self._masks = None
             raise
         self._masks = masks
         return obs, {"action_mask": self._mask_out(masks),
@@ -200,6 +208,9 @@ class VecEnv(NoCopy, _GymVectorEnv):
             )
         except RuntimeError as e:
             reraise_in_use(e, "VecEnv")
+            raise
+        except KeyboardInterrupt:
+            self._masks = None
             raise
         self._masks = infos["action_mask"]
         infos["action_mask"] = self._mask_out(self._masks)

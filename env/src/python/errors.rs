@@ -261,5 +261,7 @@ fn env_kind(e: EnvError, message: String) -> PyErr {
             UsageError::new_err(message)
         }
         EnvError::Bot(_) => BotError::new_err(message),
+        // Only Ctrl-C sets an environment's cancel flag from Python.
+        EnvError::Cancelled => pyo3::exceptions::PyKeyboardInterrupt::new_err(message),
     }
 }

@@ -3,12 +3,50 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use pyo3::prelude::*;
 
 /// How often a call running without the GIL looks for a signal (Ctrl-C) Python has caught.
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// An environment's cancel flag, given to its opponents when they may take long (a search,
+/// an `exec:` bot): its steps and resets then answer Ctrl-C. Other environments step on
+/// Python's thread as before, sparing each step a thread's start.
+pub(super) struct Stop {
+    flag: Arc<AtomicBool>,
+    used: bool,
+}
+
+impl Stop {
+    /// A fresh flag, used when `takes_time` (the environment's opponents may take long);
+    /// `cancel_on` hands it to the environment then.
+    pub(super) fn new(takes_time: bool, cancel_on: impl FnOnce(&Arc<AtomicBool>)) -> Stop {
+        let flag = Arc::new(AtomicBool::new(false));
+        if takes_time {
+            cancel_on(&flag);
+        }
+        Stop {
+            flag,
+            used: takes_time,
+        }
+    }
+
+    /// Runs `work`, the GIL released: [`interruptible`] with the flag cleared first when the
+    /// flag is used, else as it is.
+    pub(super) fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce() -> T + Send,
+    ) -> PyResult<T> {
+        if !self.used {
+            return Ok(py.allow_threads(work));
+        }
+        self.flag.store(false, Ordering::Relaxed);
+        interruptible(py, &self.flag, work)
+    }
+}
 
 /// Runs `work` on a thread of its own with the GIL released, while this thread (Python's,
 /// where signal handlers run) checks for signals every [`SIGNAL_POLL`]. When a handler

@@ -7,6 +7,7 @@ use pyo3::types::PyDict;
 
 use super::config::{action_index, env_config, info_dict, mask_i8, Reset, StepOut};
 use super::errors;
+use super::interrupt::Stop;
 use super::render::render_deal;
 use super::review::reasons_dict;
 use crate::Env;
@@ -18,6 +19,8 @@ pub(super) struct PyEnv {
     /// Whether `reset` has dealt a deal: before it the engine holds a placeholder, which
     /// rendering must not show.
     dealt: bool,
+    /// Ctrl-C's way to the opponents, when they may take long.
+    stop: Stop,
 }
 
 #[pymethods]
@@ -34,18 +37,28 @@ impl PyEnv {
         bot_timeout: Option<f64>,
     ) -> PyResult<Self> {
         let config = env_config(variant, seat, opponents, reward, base, per_tai, bot_timeout)?;
+        let mut env = Env::new(&config).map_err(errors::env)?;
+        let stop = Stop::new(env.opponents_take_time(), |f| env.cancel_on(f));
         Ok(PyEnv {
-            env: Env::new(&config).map_err(errors::env)?,
+            env,
             dealt: false,
+            stop,
         })
     }
 
     /// `(obs, mask, info)` of a new deal dealt from `seed`.
+    /// Ctrl-C while the opponents play raises `KeyboardInterrupt` and leaves no deal running.
     fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Reset<'py>> {
-        self.env.reset(seed);
+        let env = &mut self.env;
+        self.stop.run(py, || {
+            env.reset(seed);
+        })?;
         self.dealt = true;
         if let Some(f) = self.env.bot_fault() {
             return Err(errors::bot(Box::new(f.clone())));
+        }
+        if self.env.was_cancelled() {
+            return Err(errors::env(crate::EnvError::Cancelled));
         }
         let o = self.env.observation();
         let obs = o.obs.to_owned().into_pyarray(py);
@@ -53,13 +66,21 @@ impl PyEnv {
         Ok((obs, mask, info_dict(py, self.env.info())?))
     }
 
-    /// `(obs, mask, reward, terminated, truncated, info)`.
+    /// `(obs, mask, reward, terminated, truncated, info)`. Ctrl-C while the opponents play
+    /// raises `KeyboardInterrupt` and abandons the deal (`reset` before the next step).
     fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<StepOut<'py>> {
         let action = action_index(action)?;
-        let s = self.env.step(action).map_err(errors::env)?;
-        let obs = s.observation.obs.to_owned().into_pyarray(py);
-        let mask = mask_i8(py, s.observation.mask);
-        let (reward, terminated, truncated, info) = (s.reward, s.terminated, s.truncated, s.info);
+        let env = &mut self.env;
+        let (reward, terminated, truncated, info) = self
+            .stop
+            .run(py, || {
+                env.step(action)
+                    .map(|s| (s.reward, s.terminated, s.truncated, s.info))
+            })?
+            .map_err(errors::env)?;
+        let o = self.env.observation();
+        let obs = o.obs.to_owned().into_pyarray(py);
+        let mask = mask_i8(py, o.mask);
         Ok((
             obs,
             mask,
@@ -105,9 +126,14 @@ impl PyEnv {
                  seed and actions instead",
             ));
         }
+        // The copy stops on a flag of its own: Ctrl-C during the original's step must not
+        // abandon the copy's deal, nor a step of the copy clear the original's flag.
+        let mut env = self.env.clone();
+        let stop = Stop::new(env.opponents_take_time(), |f| env.cancel_on(f));
         Ok(PyEnv {
-            env: self.env.clone(),
+            env,
             dealt: self.dealt,
+            stop,
         })
     }
 

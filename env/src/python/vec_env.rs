@@ -9,6 +9,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::config::{action_index, env_config, info_dict};
 use super::errors::{self, IllegalActionError};
+use super::interrupt::Stop;
 use crate::{Info, VecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH};
 
 /// The most environments one `NativeVecEnv` holds. Each takes some kilobytes (its deal,
@@ -21,6 +22,8 @@ pub(super) const MAX_NUM_ENVS: usize = 1 << 16;
 pub(super) struct PyVecEnv {
     envs: VecEnv,
     actions: Vec<usize>,
+    /// Ctrl-C's way to the opponents, when they may take long.
+    stop: Stop,
 }
 
 /// `(obs, masks)`.
@@ -68,6 +71,9 @@ impl PyVecEnv {
         if let Some((i, f)) = self.envs.bot_fault() {
             return Err(errors::bot_in(i, f.clone()));
         }
+        if self.envs.was_cancelled() {
+            return Err(errors::env(crate::EnvError::Cancelled));
+        }
         let obs: Array3<f32> = self.envs.observations().to_owned();
         Ok((obs.into_pyarray(py), self.masks(py)?))
     }
@@ -101,7 +107,8 @@ impl PyVecEnv {
             let mut out = obs.readwrite();
             let slice = out.as_slice_mut().map_err(errors::usage)?;
             let (envs, actions) = (&mut self.envs, &self.actions);
-            py.allow_threads(|| envs.step_into(actions, slice))
+            self.stop
+                .run(py, || envs.step_into(actions, slice))?
                 .map_err(errors::vec_env)?;
         }
         Ok(obs)
@@ -252,9 +259,12 @@ impl PyVecEnv {
             None => VecEnv::new(num_envs, &config),
         }
         .map_err(errors::env)?;
+        let mut envs = envs;
+        let stop = Stop::new(envs.opponents_take_time(), |f| envs.cancel_on(f));
         Ok(PyVecEnv {
             envs,
             actions: vec![0; num_envs],
+            stop,
         })
     }
 
@@ -283,9 +293,9 @@ impl PyVecEnv {
     /// `(obs, mask)`.
     fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<ObsMasks<'py>> {
         let envs = &mut self.envs;
-        py.allow_threads(|| {
+        self.stop.run(py, || {
             envs.reset(seed);
-        });
+        })?;
         self.after_reset(py)
     }
 
@@ -296,7 +306,8 @@ impl PyVecEnv {
         streams: Vec<u64>,
     ) -> PyResult<ObsMasks<'py>> {
         let envs = &mut self.envs;
-        py.allow_threads(|| envs.reset_streams(&streams).map(|_| ()))
+        self.stop
+            .run(py, || envs.reset_streams(&streams).map(|_| ()))?
             .map_err(errors::env)?;
         self.after_reset(py)
     }
