@@ -1,7 +1,11 @@
 """Python VecEnv throughput: agent steps per second with random masked actions.
 
 Usage: .venv/bin/python scripts/bench_vecenv.py [--num-envs 256] [--steps 2000] [--threads N]
-       [--riichienv STEPS]
+       [--opponents NAME] [--riichienv STEPS] [--single]
+
+With ``--single``, one ``taisim.Env`` is stepped instead, one Python call a step (``--steps``
+of them), for the cost of a step against slow opponents (``exec:`` bots, searches), whose
+steps run where Ctrl-C can stop them.
 
 With ``--riichienv STEPS`` (needs ``pip install riichienv``, not one of the project's
 requirements), RiichiEnv's agent steps per second with uniformly random legal actions for
@@ -35,7 +39,11 @@ def main():
     parser.add_argument("--opponents", default="random")
     parser.add_argument("--riichienv", type=int, default=0, metavar="STEPS",
                         help="also time RiichiEnv for this many agent steps")
+    parser.add_argument("--single", action="store_true", help="time one taisim.Env instead")
     args = parser.parse_args()
+    if args.single:
+        single_env(args.opponents, args.steps)
+        return
 
     envs = taisim.VecEnv(num_envs=args.num_envs, opponents=args.opponents, threads=args.threads)
     rng = np.random.default_rng(0)
@@ -59,6 +67,25 @@ def main():
             f"taisim.VecEnv is {steps / elapsed / theirs:,.1f}x (wall), "
             f"{steps / cpu / theirs_cpu:,.1f}x (CPU)"
         )
+
+
+def single_env(opponents, steps):
+    """One ``taisim.Env`` stepped ``steps`` times with uniformly random legal actions (a new
+    deal, seeded in turn, after each end): microseconds a step of wall clock."""
+    env = taisim.Env(opponents=opponents)
+    rng = np.random.default_rng(0)
+    seed = 0
+    _, info = env.reset(seed=seed)
+    start = time.perf_counter()
+    for _ in range(steps):
+        mask = info["action_mask"][None, :]
+        _, _, terminated, _, info = env.step(int(masked_uniform(rng, mask)[0]))
+        if terminated:
+            seed += 1
+            _, info = env.reset(seed=seed)
+    elapsed = time.perf_counter() - start
+    print(f"{steps} steps of one Env in {elapsed:.2f} s: {elapsed / steps * 1e6:,.1f} us a step "
+          f"(opponents={opponents})")
 
 
 def riichienv_steps_per_second(target):
