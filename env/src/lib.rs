@@ -45,7 +45,7 @@ mod vec_env;
 
 pub use aec::{AecConfig, AecEnv, Last};
 pub use reward::{win_loss, Reward, RewardError, RewardKind};
-pub use single::{Env, EnvConfig, EnvError, Info, Observation, Step, Transition};
+pub use single::{stream_deal, Env, EnvConfig, EnvError, Info, Observation, Step, Transition};
 pub use taisim_agents::{
     action_to_index, index_to_action, obs, obs_shape, space, ActionMask, ACTION_SPACE_SIZE,
     OBS_CHANNELS, OBS_LEN, OBS_VERSION, OBS_WIDTH,

@@ -192,6 +192,18 @@ pub struct Transition {
     pub info: Info,
 }
 
+/// The seed of deal `index` of the seed stream `stream`: the stream's own seed first (so a
+/// reset with seed `s` deals the deal seeded `s`), then `deal_seed(stream, index)`. An
+/// environment plays its stream's deals in order, skipping those that end before the
+/// learner's first decision.
+pub const fn stream_deal(stream: u64, index: u64) -> u64 {
+    if index == 0 {
+        stream
+    } else {
+        deal_seed(stream, index)
+    }
+}
+
 /// The dealer and round wind for a deal drawn from its seed, when the configuration fixes
 /// none.
 pub(crate) fn context_for(config_context: Option<DealContext>, seed: u64) -> DealContext {
@@ -220,6 +232,8 @@ pub(crate) struct Core {
     cancel: Option<Arc<AtomicBool>>,
     /// The last reset or step was stopped by `cancel`: the deal was abandoned.
     cancelled: bool,
+    /// The seed stream the last reset started, and the index in it of the deal dealt.
+    stream: (u64, u64),
     deal: Deal,
     /// The learner's legal actions while it is to act.
     legal: ActionList,
@@ -250,6 +264,7 @@ impl Core {
             fault: None,
             cancel: None,
             cancelled: false,
+            stream: (0, 0),
             deal,
             legal: ActionList::new(),
             running: false,
@@ -267,19 +282,29 @@ impl Core {
         })
     }
 
-    /// Deals from `seed` and plays the other seats until the learner must decide. A deal
-    /// that ends before the learner's first decision (a heavenly win, a flower win during
-    /// the deal) is skipped for the deal seeded `deal_seed(seed, k)`, `k = 1, 2, …`.
-    /// Stopped by `cancel`, it leaves the deal unfinished and no deal running.
+    /// Deals the first deal of the seed stream `seed` ([`stream_deal`]) and plays the other
+    /// seats until the learner must decide. A deal that ends before the learner's first
+    /// decision (a heavenly win, a flower win during the deal) is skipped for the stream's
+    /// next. Stopped by `cancel`, it leaves the deal unfinished and no deal running.
     pub(crate) fn reset(&mut self, seed: u64) {
+        self.deal_from(seed, 0);
+    }
+
+    /// Deals the deal after the last one dealt in the last reset's stream, skipping as
+    /// [`Core::reset`] does: an environment's deals are its stream's, in order.
+    pub(crate) fn reset_next(&mut self) {
+        let (stream, index) = self.stream;
+        self.deal_from(stream, index.wrapping_add(1));
+    }
+
+    /// Deals the deal at `index` of the stream `stream`, or the first after it the learner
+    /// decides in.
+    fn deal_from(&mut self, stream: u64, index: u64) {
         self.cancelled = false;
-        let mut attempt = 0u64;
+        let mut attempt = index;
         loop {
-            let s = if attempt == 0 {
-                seed
-            } else {
-                deal_seed(seed, attempt)
-            };
+            self.stream = (stream, attempt);
+            let s = stream_deal(stream, attempt);
             let context = context_for(self.context, s);
             self.deal = Deal::new(self.rules, s, context).expect("rules validated when built");
             self.encoder.forget();
@@ -307,7 +332,7 @@ impl Core {
                 self.info.decisions = self.deal.steps();
                 return;
             }
-            attempt += 1;
+            attempt = attempt.wrapping_add(1);
         }
     }
 
@@ -548,6 +573,18 @@ impl Env {
     /// ([`Env::cancel_on`]), it returns with no deal running ([`Env::was_cancelled`]).
     pub fn reset(&mut self, seed: u64) -> Observation<'_> {
         self.core.reset(seed);
+        self.refresh();
+        self.observation()
+    }
+
+    /// Starts the next deal of the seed stream the last [`Env::reset`] started (its deals
+    /// are `stream_deal(seed, k)`, `k = 0, 1, …`, those the learner decides nothing in
+    /// skipped): a batch's environment given the stream `seed` ([`VecEnv::reset_streams`])
+    /// plays the same deals through its auto-resets. Before any reset, the stream is 0's.
+    ///
+    /// [`VecEnv::reset_streams`]: crate::VecEnv::reset_streams
+    pub fn reset_next(&mut self) -> Observation<'_> {
+        self.core.reset_next();
         self.refresh();
         self.observation()
     }

@@ -39,13 +39,16 @@ pub struct VecStep<'a> {
 
 /// A batch of single-agent environments with the same configuration.
 ///
-/// Seeds: [`VecEnv::reset`]`(s)` gives environment `i` the stream `deal_seed(s, i)`, and its
-/// `k`-th deal (k = 0 at the reset, then one more at each auto-reset) is dealt from
-/// `deal_seed(stream_i, k)`. [`VecEnv::reset_streams`] names each environment's stream
-/// instead (`reset(s)` is `reset_streams` of `deal_seed(s, i)` for every `i`). Each
-/// environment's course depends on its own stream and actions alone, so the buffers are the
-/// same whatever the thread count, and an environment given a stream plays the same deals
-/// at any place in any batch.
+/// Seeds: [`VecEnv::reset`]`(s)` gives environment `i` the seed stream `deal_seed(s, i)`;
+/// [`VecEnv::reset_streams`] names each environment's stream instead (`reset(s)` is
+/// `reset_streams` of `deal_seed(s, i)` for every `i`). An environment plays its stream's
+/// deals in order, as one [`Env`](crate::Env) does from `reset(stream)` and then
+/// [`reset_next`](crate::Env::reset_next) at each deal's end: the reset deals
+/// [`stream_deal`](crate::stream_deal)`(stream, 0)`, the stream's own seed, and each
+/// auto-reset the next (deals the learner decides nothing in skipped). Each environment's
+/// course depends on its own stream and actions alone, so the buffers are the same whatever
+/// the thread count, an environment given a stream plays the same deals at any place in any
+/// batch, and the same as an `Env` given that seed.
 ///
 /// Auto-reset (Gymnasium's same-step mode, as Stable-Baselines3's `VecEnv`): when an
 /// environment's deal ends at a step, its `rewards`/`terminated` entries report the finished
@@ -75,8 +78,8 @@ pub struct VecEnv {
     rewards: Array1<f32>,
     terminated: Array1<bool>,
     truncated: Array1<bool>,
-    /// Per environment: its seed stream and the index of its current deal in it.
-    streams: Vec<(u64, u64)>,
+    /// Per environment: the seed stream its last reset started.
+    streams: Vec<u64>,
     /// The finished deal's info for environments that just auto-reset, else the current.
     infos: Vec<Info>,
     /// The actions of the step being played, as checked before any environment moves: the
@@ -99,7 +102,7 @@ impl VecEnv {
             rewards: Array1::zeros(num_envs),
             terminated: Array1::from_elem(num_envs, false),
             truncated: Array1::from_elem(num_envs, false),
-            streams: vec![(0, 0); num_envs],
+            streams: vec![0; num_envs],
             infos: vec![info; num_envs],
             checked: vec![Action::Pass; num_envs],
             threads: Threads {
@@ -169,7 +172,7 @@ impl VecEnv {
     /// Resets every environment (seeds as in the type docs) and fills the buffers.
     pub fn reset(&mut self, seed: u64) -> VecStep<'_> {
         for (i, s) in self.streams.iter_mut().enumerate() {
-            *s = (deal_seed(seed, i as u64), 0);
+            *s = deal_seed(seed, i as u64);
         }
         self.reset_all()
     }
@@ -183,9 +186,7 @@ impl VecEnv {
                 num_envs: self.cores.len(),
             });
         }
-        for (s, &stream) in self.streams.iter_mut().zip(streams) {
-            *s = (stream, 0);
-        }
+        self.streams.copy_from_slice(streams);
         Ok(self.reset_all())
     }
 
@@ -197,8 +198,7 @@ impl VecEnv {
         let mut obs = std::mem::take(&mut self.obs);
         let (lanes, threads) = self.lanes(obs.as_slice_mut().expect("owned, contiguous"));
         threads.spread(lanes, &|lane: Lane<'_>| {
-            let (stream, k) = *lane.stream;
-            lane.core.reset(deal_seed(stream, k));
+            lane.core.reset(*lane.stream);
             lane.core.observe(lane.obs, lane.mask);
             *lane.info = *lane.core.info();
         });
@@ -277,8 +277,7 @@ impl VecEnv {
             *lane.truncated = t.truncated;
             *lane.info = t.info;
             if t.terminated {
-                lane.stream.1 += 1;
-                lane.core.reset(deal_seed(lane.stream.0, lane.stream.1));
+                lane.core.reset_next();
             }
             lane.core.observe(lane.obs, lane.mask);
         });
@@ -315,7 +314,7 @@ impl VecEnv {
             rewards: self.rewards.as_slice_mut().expect("owned, contiguous"),
             terminated: self.terminated.as_slice_mut().expect("owned, contiguous"),
             truncated: self.truncated.as_slice_mut().expect("owned, contiguous"),
-            streams: &mut self.streams,
+            streams: &self.streams,
             infos: &mut self.infos,
         };
         (lanes, &self.threads)
@@ -469,7 +468,7 @@ struct Lane<'a> {
     reward: &'a mut f32,
     terminated: &'a mut bool,
     truncated: &'a mut bool,
-    stream: &'a mut (u64, u64),
+    stream: &'a u64,
     info: &'a mut Info,
 }
 
@@ -482,7 +481,7 @@ struct Lanes<'a> {
     rewards: &'a mut [f32],
     terminated: &'a mut [bool],
     truncated: &'a mut [bool],
-    streams: &'a mut [(u64, u64)],
+    streams: &'a [u64],
     infos: &'a mut [Info],
 }
 
@@ -499,7 +498,7 @@ impl<'a> Lanes<'a> {
         let (rewards, rewards_b) = self.rewards.split_at_mut(mid);
         let (terminated, terminated_b) = self.terminated.split_at_mut(mid);
         let (truncated, truncated_b) = self.truncated.split_at_mut(mid);
-        let (streams, streams_b) = self.streams.split_at_mut(mid);
+        let (streams, streams_b) = self.streams.split_at(mid);
         let (infos, infos_b) = self.infos.split_at_mut(mid);
         let head = Lanes {
             cores,
@@ -541,7 +540,7 @@ impl<'a> Lanes<'a> {
                 reward: &mut self.rewards[i],
                 terminated: &mut self.terminated[i],
                 truncated: &mut self.truncated[i],
-                stream: &mut self.streams[i],
+                stream: &self.streams[i],
                 info: &mut self.infos[i],
             });
         }

@@ -5,8 +5,8 @@
 use ndarray::Array2;
 use taisim_agents::space::{index_action, is_responding};
 use taisim_env::{
-    action_to_index, index_to_action, win_loss, AecConfig, AecEnv, Env, EnvConfig, EnvError,
-    Reward, RewardError, VecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
+    action_to_index, index_to_action, stream_deal, win_loss, AecConfig, AecEnv, Env, EnvConfig,
+    EnvError, Reward, RewardError, VecEnv, ACTION_SPACE_SIZE, OBS_CHANNELS, OBS_WIDTH,
 };
 use taisim_sim::{
     bounded, deal_seed, rng_from_seed, ActionList, Deal, DealContext, Outcome, Rules, Seat, Wind,
@@ -416,11 +416,12 @@ fn vec_env_is_independent_of_threads_and_matches_single_envs() {
     for two in &mut others {
         assert_eq!(two.reset(5).obs, one.observations());
     }
-    // Environment 3 replays as a single environment fed the documented seeds.
+    // Environment 3 replays as a single environment reset with its stream, then going on
+    // with the stream's next deal at each end.
     let mut single = Env::new(&config).unwrap();
     let stream = deal_seed(5, 3);
-    let mut k = 0;
-    single.reset(deal_seed(stream, k));
+    single.reset(stream);
+    assert_eq!(single.info().deal_seed, stream_deal(stream, 0));
     let mut rng = rng_from_seed(11);
     let mut actions = [0usize; N];
     let mut resets = 0;
@@ -453,8 +454,7 @@ fn vec_env_is_independent_of_threads_and_matches_single_envs() {
         assert_eq!((s.reward, s.terminated), (r1[3], t1[3]));
         assert_eq!(one.info(3), &s.info);
         if s.terminated {
-            k += 1;
-            single.reset(deal_seed(stream, k));
+            single.reset_next();
         }
         for i in 0..N {
             assert!(

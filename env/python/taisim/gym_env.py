@@ -55,12 +55,18 @@ class Env(NativeCopy, gym.Env):
             a bot that exits, hangs, or answers wrongly raises ``taisim.BotError`` (a
             ``RuntimeError``) naming it.
 
-    Seeds are ints in ``0 .. 2**64 - 1`` (others raise ``taisim.UsageError``); ``reset(seed=None)``
-    draws one from the environment's generator. A deal that ends before the learner's first
-    decision (another seat's heavenly or flower win; about 1 in 2,000 taizhou deals for seat
-    N, none in 20,000 of taiwan16) gives the learner nothing to decide: the environment
-    skips it for the next deal of the seed's stream, and ``info["deal_seed"]`` names the
-    deal played, which is then not ``seed``. ``taisim play --seed`` shows the skipped deal.
+    Seeds are ints in ``0 .. 2**64 - 1`` (others raise ``taisim.UsageError``). A seed starts a
+    stream of deals: ``reset(seed=s)`` deals the deal seeded ``s``, and each
+    ``reset(seed=None)`` after it the stream's next. An environment reset with ``s`` thus
+    plays the deals that environment ``i`` of a ``VecEnv`` reset with ``seed=[..., s, ...]``
+    plays through its auto-resets, and Gymnasium's own vectorisers
+    (``gymnasium.make_vec(..., vectorization_mode="sync")``, whose ``reset(seed=s)`` gives
+    environment ``i`` the seed ``s + i``) play the deals of ``VecEnv.reset(seed=[s, s + 1,
+    ...])``. Never seeded, the first reset draws a stream from the environment's generator. A deal that ends before the learner's first decision
+    (another seat's heavenly or flower win; about 1 in 2,000 taizhou deals for seat N, none
+    in 20,000 of taiwan16) gives the learner nothing to decide: the environment skips it for
+    the stream's next deal, and ``info["deal_seed"]`` names the deal played, which is then
+    not ``seed``. ``taisim play --seed`` shows the skipped deal.
 
     ``copy.deepcopy(env)`` (and ``copy.copy``) clones the engine: the copy goes on exactly as
     the original would, independently of it (an ``exec:`` opponent's process cannot be
@@ -88,20 +94,28 @@ class Env(NativeCopy, gym.Env):
                                  base=optional_int("base", base), per_tai=optional_int("per_tai", per_tai),
                                  bot_timeout=timeout_arg(bot_timeout))
         self.render_mode = render_mode
+        # Whether a reset has started a seed stream for unseeded resets to go on with.
+        self._streaming = False
         self.observation_space = gym.spaces.Box(low=0.0, high=1.0, shape=OBS_SHAPE, dtype=np.float32)
         self.action_space = gym.spaces.Discrete(ACTION_SPACE_SIZE)
         self._mask = None
 
     def reset(self, *, seed=None, options=None):
-        if seed is None:
+        if seed is not None:
+            seed = to_u64(seed, None)
+            super().reset(seed=seed)
+        elif not self._streaming:
+            # Never seeded: a stream drawn from the generator, as Gymnasium's unseeded reset.
             super().reset()
             seed = to_u64(None, self.np_random)
-        else:
-            seed = to_u64(seed, None)
-            # Seeds the generator later ``reset(seed=None)`` calls draw their deals from.
-            super().reset(seed=seed)
         try:
-            obs, mask, info = self._native.reset(seed)
+            if seed is None:
+                # The next deal of the stream the last reset started: the deals a VecEnv
+                # environment given that seed plays through its auto-resets.
+                obs, mask, info = self._native.reset_next()
+            else:
+                obs, mask, info = self._native.reset(seed)
+            self._streaming = True
         except RuntimeError as e:
             reraise_in_use(e, "Env")
             raise

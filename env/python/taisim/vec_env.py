@@ -32,11 +32,17 @@ class VecEnv(NoCopy, _GymVectorEnv):
     ends by itself, so ``truncations`` is always false and no value is ever bootstrapped
     from a final observation.
 
-    Seeds: ``reset(seed=s)`` (one int in ``0 .. 2**64 - 1``) gives environment ``i`` its own
-    seed stream derived from ``(s, i)``; the batch is the same whatever the thread count.
-    ``reset(seed=[s_0, s_1, ...])``, one entry per environment as Gymnasium's vector API
-    takes it, gives environment ``i`` the stream ``s_i`` itself (``None``: one drawn from the
-    batch's ``np_random``), so an environment plays the same deals at any place in any batch.
+    Seeds: ``reset(seed=[s_0, s_1, ...])``, one entry per environment as Gymnasium's vector
+    API takes it, gives environment ``i`` the seed stream ``s_i`` itself (``None``: one drawn
+    from the batch's ``np_random``): it plays the deals ``taisim.Env`` plays after
+    ``reset(seed=s_i)``, its reset the deal seeded ``s_i`` and each auto-reset the stream's
+    next, as the Env's unseeded resets do, at any place in any batch. So
+    ``reset(seed=[s + i for i in range(num_envs)])`` plays the deals of Gymnasium's own
+    vectorisers over ``taisim.Env`` reset with ``seed=s`` (``gymnasium.make_vec(...,
+    vectorization_mode="sync")``) and of ``taisim.sb3.SB3VecEnv.seed(s)``. ``reset(seed=s)``
+    (one int in ``0 .. 2**64 - 1``) gives environment ``i`` a stream derived from ``(s, i)``
+    instead of ``s + i``, so that batches reset with consecutive seeds share no deals. The
+    batch is the same whatever the thread count.
 
     Tools that sample the action space blindly or want other conventions (TorchRL's
     ``GymWrapper`` does all three; :meth:`for_torchrl` sets them): ``illegal="legalize"``

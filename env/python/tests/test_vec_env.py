@@ -189,6 +189,54 @@ def test_a_list_of_seeds_gives_each_environment_its_own_stream():
     assert np.array_equal(a[1], pair[0][1])
 
 
+def _deals(seeds_each_step):
+    """Per environment, the deals it played in order (consecutive repeats merged)."""
+    out = [[] for _ in seeds_each_step[0]]
+    for row in seeds_each_step:
+        for i, d in enumerate(row):
+            if not out[i] or out[i][-1] != d:
+                out[i].append(int(d))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["taiwan16", "taizhou"])
+def test_a_batch_plays_the_deals_of_envs_and_of_gymnasiums_own_vectoriser(variant):
+    """``VecEnv.reset(seed=[s, s + 1])`` plays, environment by environment, the deals that
+    ``taisim.Env.reset(seed=s + i)`` and its unseeded resets play, step for step, and the
+    deals of Gymnasium's synchronous vectoriser over ``taisim.Env`` reset with ``seed=s``
+    (next-step auto-reset, so its steps are aligned otherwise): the learner plays the first
+    legal action, the opponents greedy, so a deal's course is the deal's alone."""
+    s, steps = 40, 300
+    ids = {v: k for k, v in taisim.GYM_IDS.items()}
+    envs = taisim.VecEnv(num_envs=2, variant=variant, opponents="greedy", threads=2)
+    obs, info = envs.reset(seed=[s, s + 1])
+    singles = [taisim.Env(variant=variant, opponents="greedy") for _ in range(2)]
+    firsts = [e.reset(seed=s + i) for i, e in enumerate(singles)]
+    for i, (o, _) in enumerate(firsts):
+        assert np.array_equal(obs[i], o)
+    batch_deals = [[envs.info(i)["deal_seed"] for i in range(2)]]
+    for _ in range(steps):
+        actions = info["action_mask"].argmax(axis=1)
+        obs, rewards, terminated, _, info = envs.step(actions)
+        for i, e in enumerate(singles):
+            o, r, t, _, _ = e.step(int(actions[i]))
+            assert r == rewards[i] and t == terminated[i]
+            if t:
+                o, _ = e.reset()
+            assert np.array_equal(obs[i], o)
+        batch_deals.append([envs.info(i)["deal_seed"] for i in range(2)])
+    played = _deals(batch_deals)
+    assert all(len(d) >= 3 for d in played), played
+
+    sync = gym.make_vec(ids[variant], num_envs=2, vectorization_mode="sync", opponents="greedy")
+    _, info = sync.reset(seed=s)
+    sync_deals = [list(info["deal_seed"])]
+    while any(len(d) <= len(p) for d, p in zip(_deals(sync_deals), played)):
+        _, _, _, _, info = sync.step(info["action_mask"].argmax(axis=1))
+        sync_deals.append(list(info["deal_seed"]))
+    assert [d[:len(p)] for d, p in zip(_deals(sync_deals), played)] == played
+
+
 def test_base_and_per_tai_and_path_variant(tmp_path):
     import pathlib
 

@@ -23,6 +23,30 @@ pub(super) struct PyEnv {
     stop: Stop,
 }
 
+impl PyEnv {
+    /// `(obs, mask, info)` of the deal `deal` deals, the GIL released (interruptibly when
+    /// the opponents take long).
+    fn dealt_by<'py>(
+        &mut self,
+        py: Python<'py>,
+        deal: impl FnOnce(&mut Env) + Send,
+    ) -> PyResult<Reset<'py>> {
+        let env = &mut self.env;
+        self.stop.run(py, || deal(env))?;
+        self.dealt = true;
+        if let Some(f) = self.env.bot_fault() {
+            return Err(errors::bot(Box::new(f.clone())));
+        }
+        if self.env.was_cancelled() {
+            return Err(errors::env(crate::EnvError::Cancelled));
+        }
+        let o = self.env.observation();
+        let obs = o.obs.to_owned().into_pyarray(py);
+        let mask = mask_i8(py, o.mask);
+        Ok((obs, mask, info_dict(py, self.env.info())?))
+    }
+}
+
 #[pymethods]
 impl PyEnv {
     #[new]
@@ -49,21 +73,16 @@ impl PyEnv {
     /// `(obs, mask, info)` of a new deal dealt from `seed`.
     /// Ctrl-C while the opponents play raises `KeyboardInterrupt` and leaves no deal running.
     fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<Reset<'py>> {
-        let env = &mut self.env;
-        self.stop.run(py, || {
+        self.dealt_by(py, |env| {
             env.reset(seed);
-        })?;
-        self.dealt = true;
-        if let Some(f) = self.env.bot_fault() {
-            return Err(errors::bot(Box::new(f.clone())));
-        }
-        if self.env.was_cancelled() {
-            return Err(errors::env(crate::EnvError::Cancelled));
-        }
-        let o = self.env.observation();
-        let obs = o.obs.to_owned().into_pyarray(py);
-        let mask = mask_i8(py, o.mask);
-        Ok((obs, mask, info_dict(py, self.env.info())?))
+        })
+    }
+
+    /// `(obs, mask, info)` of the next deal of the last reset's seed stream.
+    fn reset_next<'py>(&mut self, py: Python<'py>) -> PyResult<Reset<'py>> {
+        self.dealt_by(py, |env| {
+            env.reset_next();
+        })
     }
 
     /// `(obs, mask, reward, terminated, truncated, info)`. Ctrl-C while the opponents play
