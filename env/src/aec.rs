@@ -11,7 +11,7 @@ use taisim_score::Variant;
 use taisim_sim::{ActionList, Deal, DealContext, Rules, Seat, SeatSet, Wind};
 
 use crate::reward::{Reward, RewardKind};
-use crate::single::{context_for, default_variant, legal_names, EnvError};
+use crate::single::{context_for, default_variant, legal_names, stream_deal, EnvError};
 
 /// How an [`AecEnv`] is set up.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +90,8 @@ pub struct AecEnv {
     cumulative: [f32; 4],
     terminations: [bool; 4],
     truncations: [bool; 4],
+    /// The seed stream the last reset started, and the index in it of the deal dealt.
+    stream: (u64, u64),
 }
 
 impl AecEnv {
@@ -110,11 +112,30 @@ impl AecEnv {
             cumulative: [0.0; 4],
             terminations: [false; 4],
             truncations: [false; 4],
+            stream: (0, 0),
         })
     }
 
-    /// Starts a deal from `seed`: all four agents live, the first to decide selected.
+    /// Starts the deal seeded `seed`, the first of the seed stream `seed`
+    /// ([`stream_deal`](crate::stream_deal)): all four agents live, the first to decide
+    /// selected.
     pub fn reset(&mut self, seed: u64) {
+        self.deal_at(seed, 0);
+    }
+
+    /// Starts the next deal of the stream the last [`AecEnv::reset`] started: the stream an
+    /// [`Env`](crate::Env) reset with the same seed plays through its
+    /// [`reset_next`](crate::Env::reset_next), but for the deals it skips (those that end
+    /// before its learner's first decision; this environment has no learner seat to skip
+    /// for). Before any reset, the stream is 0's.
+    pub fn reset_next(&mut self) {
+        let (stream, index) = self.stream;
+        self.deal_at(stream, index.wrapping_add(1));
+    }
+
+    fn deal_at(&mut self, stream: u64, index: u64) {
+        self.stream = (stream, index);
+        let seed = stream_deal(stream, index);
         self.deal = Deal::new(self.rules, seed, context_for(self.config.context, seed))
             .expect("rules validated when built");
         self.live = SeatSet(0b1111);

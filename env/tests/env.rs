@@ -635,3 +635,40 @@ fn vec_env_steps_alike_from_any_calling_thread() {
     assert_eq!(here, other);
     assert_eq!(here, in_pool);
 }
+
+/// A seed starts the same stream of deals in every environment: `Env::reset(s)` then
+/// `reset_next` at each end, `AecEnv::reset(s)` then `reset_next`, and a `VecEnv`
+/// environment given the stream `s` through its auto-resets, each deal `stream_deal(s, k)`.
+#[test]
+fn a_seed_starts_one_stream_of_deals_everywhere() {
+    let config = EnvConfig::with_opponents("greedy").unwrap();
+    let stream = 77;
+    let mut env = Env::new(&config).unwrap();
+    let mut batch = VecEnv::with_threads(1, &config, 1).unwrap();
+    let mut aec = AecEnv::new(AecConfig::default()).unwrap();
+    env.reset(stream);
+    batch.reset_streams(&[stream]).unwrap();
+    aec.reset(stream);
+    let mut deals = vec![env.info().deal_seed];
+    assert_eq!(batch.info(0).deal_seed, deals[0]);
+    assert_eq!(aec.deal().seed(), deals[0]);
+    while deals.len() < 6 {
+        let a = env.action_mask().iter().position(|&m| m == 1).unwrap();
+        assert_eq!(batch.masks().row(0).as_slice().unwrap(), env.action_mask());
+        let step = env.step(a).unwrap();
+        let (terminated, seed) = (step.terminated, step.info.deal_seed);
+        assert_eq!(batch.step(&[a]).unwrap().terminated[0], terminated);
+        // After an auto-reset the batch reports the finished deal until its next step.
+        assert_eq!(batch.info(0).deal_seed, seed);
+        if terminated {
+            env.reset_next();
+            aec.reset_next();
+            deals.push(env.info().deal_seed);
+            assert_eq!(aec.deal().seed(), env.info().deal_seed);
+        }
+    }
+    // Under taiwan16 no deal of these ends before the learner's first decision, so none
+    // was skipped: the stream's deals in order.
+    let expected: Vec<u64> = (0..6).map(|k| stream_deal(stream, k)).collect();
+    assert_eq!(deals, expected);
+}

@@ -22,7 +22,10 @@ class TaisimAEC(NativeCopy, AECEnv):
     Rewards arrive when the deal ends; each seat is then stepped once with ``None``.
 
     ``variant``, ``reward``, ``base`` and ``per_tai`` are as for :class:`taisim.Env`; seeds
-    are ints in ``0 .. 2**64 - 1``. ``render_mode="ansi"`` makes ``render()`` return the table;
+    are ints in ``0 .. 2**64 - 1``, and as there a seed starts a stream of deals:
+    ``reset(seed=s)`` deals the deal seeded ``s``, each ``reset()`` after it the stream's
+    next (the stream ``taisim.Env`` reset alike plays, but for the deals it skips, which
+    end before its learner's first decision). ``render_mode="ansi"`` makes ``render()`` return the table;
     ``render_mode="human"`` prints it to stdout after every ``reset()`` and every step that
     plays an action, and on ``render()``, which returns None (PettingZoo's convention).
 
@@ -53,6 +56,8 @@ class TaisimAEC(NativeCopy, AECEnv):
         )
         self._act_space = gym.spaces.Discrete(ACTION_SPACE_SIZE)
         self._np_random = np.random.default_rng()
+        # Whether a reset has started a seed stream for unseeded resets to go on with.
+        self._streaming = False
         self.agents = []
         self.rewards = {}
         self._cumulative_rewards = {}
@@ -91,8 +96,13 @@ class TaisimAEC(NativeCopy, AECEnv):
         seed = check_seed(seed)
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
+        streaming, self._streaming = self._streaming, True
         try:
-            self._native.reset(to_u64(seed, self._np_random))
+            if seed is None and streaming:
+                # The next deal of the stream the last reset started, as taisim.Env's.
+                self._native.reset_next()
+            else:
+                self._native.reset(to_u64(seed, self._np_random))
         except RuntimeError as e:
             reraise_in_use(e, "AEC env")
             raise

@@ -60,6 +60,12 @@ impl PyAec {
         self.dealt = true;
     }
 
+    /// The next deal of the last reset's seed stream.
+    fn reset_next(&mut self) {
+        self.env.reset_next();
+        self.dealt = true;
+    }
+
     /// The seats still in the game, in order E S W N.
     fn agents(&self) -> Vec<String> {
         self.env.agents().iter().map(|s| s.to_string()).collect()
