@@ -205,7 +205,8 @@ impl Arena {
     }
 
     /// The same match, stopped once `flag` is set: a search side's decision under way ends at
-    /// once, every worker stops before the next table it would play, and the match ends in
+    /// once, so does a wait for an `exec:` side's bot (which is ended), every worker stops
+    /// before the next table it would play, and the match ends in
     /// [`ArenaError::Interrupted`] with nothing reported. What Ctrl-C sets in Python's
     /// `taisim.arena`, where a match of the search runs for hours.
     pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> Arena {
@@ -469,6 +470,9 @@ impl Table {
         let wall_seed = deal_seed(seed, wall);
         let context = DealContext::drawn(wall_seed);
         let fail = |failure: WallFailure| match failure {
+            // A bot whose wait the flag ended (FaultKind::Cancelled) failed because the
+            // match was stopped: what the match reports is the stop.
+            WallFailure::Bot(_) if cancelled() => ArenaError::Interrupted,
             WallFailure::Engine(source) => ArenaError::Wall {
                 wall,
                 seed: wall_seed,
@@ -840,6 +844,36 @@ mod tests {
         });
         let got = long.play(1_000_000_000, 3, Some(2));
         setter.join().unwrap();
+        assert!(matches!(got, Err(ArenaError::Interrupted)), "{got:?}");
+    }
+
+    /// A match stopped while it waits for an `exec:` side's bot (one that never says hello:
+    /// its 60 s start-up timeout far away) ends in [`ArenaError::Interrupted`], not in the
+    /// bot's fault: the flag ended the wait, and the bot with it.
+    #[test]
+    fn a_match_stopped_while_a_bot_is_awaited_is_interrupted() {
+        let variant = Arc::new(Variant::builtin("taiwan16").unwrap());
+        let marker =
+            std::env::temp_dir().join(format!("taisim-arena-cancel-{}", std::process::id()));
+        let _ = std::fs::remove_file(&marker);
+        let bot = format!("exec:touch {} && sleep 600", marker.display());
+        let flag = Arc::new(AtomicBool::new(false));
+        let arena = Arena::with_variant(&bot, "greedy", Arc::clone(&variant))
+            .unwrap()
+            .cancelled_by(Arc::clone(&flag));
+        let setter = {
+            let marker = marker.clone();
+            std::thread::spawn(move || {
+                let give_up = std::time::Instant::now() + std::time::Duration::from_secs(120);
+                while !marker.exists() && std::time::Instant::now() < give_up {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                flag.store(true, Ordering::Relaxed);
+            })
+        };
+        let got = arena.play(4, 3, Some(1));
+        setter.join().unwrap();
+        let _ = std::fs::remove_file(&marker);
         assert!(matches!(got, Err(ArenaError::Interrupted)), "{got:?}");
     }
 

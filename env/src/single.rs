@@ -383,6 +383,13 @@ impl Core {
         self.cancelled
     }
 
+    /// Leaves the deal under way as a stop by the cancel flag does.
+    pub(crate) fn abandon(&mut self) {
+        self.cancelled = true;
+        self.running = false;
+        self.legal.clear();
+    }
+
     /// Whether an opponent may take long over a decision (a search, an `exec:` bot): what
     /// makes a step worth stopping from outside.
     pub(crate) fn opponents_take_time(&self) -> bool {
@@ -653,17 +660,27 @@ impl Env {
         Ok(())
     }
 
-    /// An `exec:` opponent's fault, or the cancel flag's stop, as the error of the reset or
-    /// step that met it (the buffers then show no deal running).
+    /// The cancel flag's stop, or else an `exec:` opponent's fault, as the error of the reset
+    /// or step that met it. The stop comes first: a bot whose wait the flag ended is at fault
+    /// only for being stopped (its fault is then the next reset's error).
     fn stopped(&mut self) -> Result<(), EnvError> {
-        if let Some(f) = self.core.fault() {
-            return Err(EnvError::Bot(Box::new(f.clone())));
-        }
-        if self.core.cancelled() {
-            self.refresh();
-            return Err(EnvError::Cancelled);
-        }
-        Ok(())
+        let stopped = if self.core.cancelled() {
+            EnvError::Cancelled
+        } else if let Some(f) = self.core.fault() {
+            EnvError::Bot(Box::new(f.clone()))
+        } else {
+            return Ok(());
+        };
+        self.refresh();
+        Err(stopped)
+    }
+
+    /// Abandons the deal under way, as a stop by the cancel flag does: for a caller whose
+    /// own wait was stopped as the reset or step ended (Python's Ctrl-C landing then), so
+    /// that what it reports (the deal abandoned) is what the environment holds.
+    pub fn abandon(&mut self) {
+        self.core.abandon();
+        self.refresh();
     }
 
     fn refresh(&mut self) {

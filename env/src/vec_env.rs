@@ -137,9 +137,10 @@ impl VecEnv {
     }
 
     /// Stops the batch's opponents once `flag` is set, from any thread (Python's Ctrl-C sets
-    /// it), as [`Env::cancel_on`](crate::Env::cancel_on) does for one environment: a reset or
-    /// step stopped by it leaves every environment's deal where it was, and the batch must
-    /// be reset (once the flag is cleared) before it is stepped again.
+    /// it), as [`Env::cancel_on`](crate::Env::cancel_on) does for one environment. A reset or
+    /// step stopped by it is left part played (environments stepped, some perhaps
+    /// auto-reset, before the others stopped: the rewards, flags and infos are of no use),
+    /// and the batch must be reset (once the flag is cleared) before it is stepped again.
     pub fn cancel_on(&mut self, flag: &Arc<AtomicBool>) {
         for core in &mut self.cores {
             core.cancel_on(flag);
@@ -149,6 +150,15 @@ impl VecEnv {
     /// Whether an opponent may take long over a decision (a search, an `exec:` bot).
     pub fn opponents_take_time(&self) -> bool {
         self.cores.first().is_some_and(Core::opponents_take_time)
+    }
+
+    /// Abandons every environment's deal, as a stop by the cancel flag does (the batch then
+    /// needs a reset): for a caller whose own wait was stopped as the reset or step ended.
+    pub fn abandon(&mut self) {
+        for core in &mut self.cores {
+            core.abandon();
+        }
+        self.started = false;
     }
 
     /// Whether the last reset or step was stopped by the cancel flag (the batch then needs a

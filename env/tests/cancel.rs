@@ -85,10 +85,9 @@ fn a_cancelled_step_abandons_the_deal_and_a_reset_plays_on() {
     assert!(env.action_mask().iter().all(|&m| m == 0));
     assert!(matches!(env.step(a), Err(EnvError::NeedsReset)));
 
-    // A reset with the flag still set deals, and stops before any opponent decides: the
-    // learner's first decision comes first, or the deal is abandoned.
+    // A reset with the flag still set deals, and stops before the first decision, whoever's.
     env.reset(12);
-    assert_ne!(env.was_cancelled(), env.is_running());
+    assert!(env.was_cancelled() && !env.is_running());
     // Cleared, the same deals are played as by an environment never stopped.
     flag.store(false, Ordering::Relaxed);
     assert_eq!(
@@ -169,4 +168,28 @@ fn a_hung_bots_hello_is_not_waited_out() {
     }
     let text = fault.to_string();
     assert!(text.contains("Ctrl-C"), "{text}");
+}
+
+#[test]
+fn abandoning_leaves_what_a_stop_leaves() {
+    // Python abandons the deal when Ctrl-C is seen just after a step ended unstopped.
+    let config = EnvConfig::with_opponents("greedy").unwrap();
+    let mut env = Env::new(&config).unwrap();
+    env.reset(3);
+    let a = first_legal(env.action_mask());
+    env.abandon();
+    assert!(env.was_cancelled() && !env.is_running());
+    assert!(env.action_mask().iter().all(|&m| m == 0));
+    assert!(matches!(env.step(a), Err(EnvError::NeedsReset)));
+    let mut fresh = Env::new(&config).unwrap();
+    assert_eq!(trajectory(&mut env, 3, 1), trajectory(&mut fresh, 3, 1));
+
+    let mut envs = VecEnv::with_threads(3, &config, 1).unwrap();
+    envs.reset(3);
+    envs.abandon();
+    assert!(envs.was_cancelled());
+    let e = envs.step(&[0, 0, 0]).map(|_| ()).unwrap_err();
+    assert!(matches!(e.source, EnvError::NeedsReset), "{e}");
+    envs.reset(3);
+    assert!(!envs.was_cancelled());
 }

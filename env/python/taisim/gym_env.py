@@ -108,14 +108,15 @@ class Env(NativeCopy, gym.Env):
             # Never seeded: a stream drawn from the generator, as Gymnasium's unseeded reset.
             super().reset()
             seed = to_u64(None, self.np_random)
+        # A reset started, even one stopped by Ctrl-C, starts its stream.
+        streaming, self._streaming = self._streaming, True
         try:
-            if seed is None:
+            if seed is None and streaming:
                 # The next deal of the stream the last reset started: the deals a VecEnv
                 # environment given that seed plays through its auto-resets.
                 obs, mask, info = self._native.reset_next()
             else:
                 obs, mask, info = self._native.reset(seed)
-            self._streaming = True
         except RuntimeError as e:
             reraise_in_use(e, "Env")
             raise

@@ -7,6 +7,11 @@ import pytest
 # A search that would take hours over one decision: only the signal ends it.
 ENDLESS = "search:1048576:indifference=0"
 
+# The signal is sent half a second after the environment is made (the fixture's own timer,
+# which counts its making too, is called off), so that it lands in the reset or step.
+ARM = ("    [t.cancel() for t in threading.enumerate() if isinstance(t, threading.Timer)]\n"
+       "    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()\n")
+
 # After the interrupted call, in the same interpreter: what the environment then says.
 AFTER = ("    finally:\n"
          "        try:\n"
@@ -24,13 +29,13 @@ def test_ctrl_c_stops_searching_opponents(interrupted, make):
     """The reset or the first step meets an opponent's endless search (the learner may
     decide first); before, the signal waited for it. The deal is then abandoned: a step
     raises ``ResetNeeded``."""
-    call = (f"e = {make}\n"
+    call = (f"e = {make}\n" + ARM +
             "    try:\n"
             "        e.reset(seed=3)\n"
             "        m = e.action_masks()\n"
             "        e.step(int(m.argmax()) if m.ndim == 1 else m.argmax(axis=1))\n"
             + AFTER)
-    assert interrupted(call, after=1.0).split() == ["needs", "reset", "interrupted"]
+    assert interrupted(call, after=60).split() == ["needs", "reset", "interrupted"]
 
 
 @pytest.mark.parametrize("make", [
@@ -41,7 +46,7 @@ def test_ctrl_c_ends_the_wait_for_a_bot_that_never_says_hello(interrupted, make)
     """A bot that never says hello held Ctrl-C for its whole start-up timeout (60 s, which
     would fail this test with ``BotError`` instead). Now the wait ends at once, and so does
     the bot, whose fault says why: the environment raises it from then on."""
-    call = (f"e = {make}\n"
+    call = (f"e = {make}\n" + ARM +
             "    try:\n"
             "        e.reset(seed=3)\n"
             "        m = e.action_masks()\n"
@@ -51,13 +56,13 @@ def test_ctrl_c_ends_the_wait_for_a_bot_that_never_says_hello(interrupted, make)
             "            e.reset(seed=4)\n"
             "        except taisim.BotError as err:\n"
             "            print('Ctrl-C' in str(err) and 'hello' in str(err))\n")
-    assert interrupted(call, after=1.0).split() == ["True", "interrupted"]
+    assert interrupted(call, after=60).split() == ["True", "interrupted"]
 
 
-def test_fast_opponents_are_stepped_as_before():
-    """Steps against greedy opponents play as ever, and a copy of an environment with
-    searching opponents (whose steps run where Ctrl-C can stop them) plays as the original
-    does."""
+def test_a_copy_of_an_environment_with_searching_opponents_plays_as_the_original():
+    """The copy's steps, like the original's, run where Ctrl-C can stop them, on a flag of
+    its own; it goes on exactly as the original does (and greedy opponents' steps, which
+    need no flag, play as ever)."""
     import copy
 
     import taisim

@@ -12,17 +12,24 @@ use pyo3::prelude::*;
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// An environment's cancel flag, given to its opponents when they may take long (a search,
-/// an `exec:` bot): its steps and resets then answer Ctrl-C. Other environments step on
-/// Python's thread as before, sparing each step a thread's start.
+/// an `exec:` bot): its steps and resets then answer Ctrl-C. Other environments step as
+/// before, sparing each step a thread's start.
 pub(super) struct Stop {
     flag: Arc<AtomicBool>,
     used: bool,
+    /// Whether work runs with the GIL released when the flag is not used (a batch's steps
+    /// always did; one environment's steps hold it, as they always have).
+    release: bool,
 }
 
 impl Stop {
     /// A fresh flag, used when `takes_time` (the environment's opponents may take long);
-    /// `cancel_on` hands it to the environment then.
-    pub(super) fn new(takes_time: bool, cancel_on: impl FnOnce(&Arc<AtomicBool>)) -> Stop {
+    /// `cancel_on` hands it to the environment then. `release`: as the field.
+    pub(super) fn new(
+        takes_time: bool,
+        release: bool,
+        cancel_on: impl FnOnce(&Arc<AtomicBool>),
+    ) -> Stop {
         let flag = Arc::new(AtomicBool::new(false));
         if takes_time {
             cancel_on(&flag);
@@ -30,18 +37,25 @@ impl Stop {
         Stop {
             flag,
             used: takes_time,
+            release,
         }
     }
 
-    /// Runs `work`, the GIL released: [`interruptible`] with the flag cleared first when the
-    /// flag is used, else as it is.
+    /// Runs `work`: through [`interruptible`], the flag cleared first, when the flag is
+    /// used; else as it always ran. An error is the signal's (Ctrl-C's `KeyboardInterrupt`):
+    /// the caller then abandons what the work was doing, which may have ended just before
+    /// the signal was seen.
     pub(super) fn run<T: Send>(
         &self,
         py: Python<'_>,
         work: impl FnOnce() -> T + Send,
     ) -> PyResult<T> {
         if !self.used {
-            return Ok(py.allow_threads(work));
+            return Ok(if self.release {
+                py.allow_threads(work)
+            } else {
+                work()
+            });
         }
         self.flag.store(false, Ordering::Relaxed);
         interruptible(py, &self.flag, work)

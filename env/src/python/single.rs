@@ -32,13 +32,17 @@ impl PyEnv {
         deal: impl FnOnce(&mut Env) + Send,
     ) -> PyResult<Reset<'py>> {
         let env = &mut self.env;
-        self.stop.run(py, || deal(env))?;
+        let dealt = self.stop.run(py, || deal(env));
         self.dealt = true;
-        if let Some(f) = self.env.bot_fault() {
-            return Err(errors::bot(Box::new(f.clone())));
+        if let Err(e) = dealt {
+            self.env.abandon();
+            return Err(e);
         }
         if self.env.was_cancelled() {
             return Err(errors::env(crate::EnvError::Cancelled));
+        }
+        if let Some(f) = self.env.bot_fault() {
+            return Err(errors::bot(Box::new(f.clone())));
         }
         let o = self.env.observation();
         let obs = o.obs.to_owned().into_pyarray(py);
@@ -62,7 +66,7 @@ impl PyEnv {
     ) -> PyResult<Self> {
         let config = env_config(variant, seat, opponents, reward, base, per_tai, bot_timeout)?;
         let mut env = Env::new(&config).map_err(errors::env)?;
-        let stop = Stop::new(env.opponents_take_time(), |f| env.cancel_on(f));
+        let stop = Stop::new(env.opponents_take_time(), false, |f| env.cancel_on(f));
         Ok(PyEnv {
             env,
             dealt: false,
@@ -90,13 +94,17 @@ impl PyEnv {
     fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<StepOut<'py>> {
         let action = action_index(action)?;
         let env = &mut self.env;
-        let (reward, terminated, truncated, info) = self
-            .stop
-            .run(py, || {
-                env.step(action)
-                    .map(|s| (s.reward, s.terminated, s.truncated, s.info))
-            })?
-            .map_err(errors::env)?;
+        let stepped = self.stop.run(py, || {
+            env.step(action)
+                .map(|s| (s.reward, s.terminated, s.truncated, s.info))
+        });
+        let (reward, terminated, truncated, info) = match stepped {
+            Ok(s) => s.map_err(errors::env)?,
+            Err(e) => {
+                self.env.abandon();
+                return Err(e);
+            }
+        };
         let o = self.env.observation();
         let obs = o.obs.to_owned().into_pyarray(py);
         let mask = mask_i8(py, o.mask);
@@ -148,7 +156,7 @@ impl PyEnv {
         // The copy stops on a flag of its own: Ctrl-C during the original's step must not
         // abandon the copy's deal, nor a step of the copy clear the original's flag.
         let mut env = self.env.clone();
-        let stop = Stop::new(env.opponents_take_time(), |f| env.cancel_on(f));
+        let stop = Stop::new(env.opponents_take_time(), false, |f| env.cancel_on(f));
         Ok(PyEnv {
             env,
             dealt: self.dealt,

@@ -65,14 +65,22 @@ impl PyVecEnv {
         Ok(out)
     }
 
-    /// What a reset returns: `(obs, mask)`, or the fault of an `exec:` opponent that failed
-    /// on the way to the learner's first decision.
-    fn after_reset<'py>(&self, py: Python<'py>) -> PyResult<ObsMasks<'py>> {
-        if let Some((i, f)) = self.envs.bot_fault() {
-            return Err(errors::bot_in(i, f.clone()));
+    /// Abandons the batch's deals when a reset or step was stopped by Ctrl-C (which may have
+    /// been seen just after the work ended), so that what Python is told is what it holds.
+    fn abandon_if_stopped<T>(&mut self, run: &PyResult<T>) {
+        if run.is_err() {
+            self.envs.abandon();
         }
+    }
+
+    /// What a reset returns: `(obs, mask)`, or the stop by Ctrl-C, or the fault of an `exec:`
+    /// opponent that failed on the way to the learner's first decision.
+    fn after_reset<'py>(&self, py: Python<'py>) -> PyResult<ObsMasks<'py>> {
         if self.envs.was_cancelled() {
             return Err(errors::env(crate::EnvError::Cancelled));
+        }
+        if let Some((i, f)) = self.envs.bot_fault() {
+            return Err(errors::bot_in(i, f.clone()));
         }
         let obs: Array3<f32> = self.envs.observations().to_owned();
         Ok((obs.into_pyarray(py), self.masks(py)?))
@@ -107,9 +115,9 @@ impl PyVecEnv {
             let mut out = obs.readwrite();
             let slice = out.as_slice_mut().map_err(errors::usage)?;
             let (envs, actions) = (&mut self.envs, &self.actions);
-            self.stop
-                .run(py, || envs.step_into(actions, slice))?
-                .map_err(errors::vec_env)?;
+            let stepped = self.stop.run(py, || envs.step_into(actions, slice));
+            self.abandon_if_stopped(&stepped);
+            stepped?.map_err(errors::vec_env)?;
         }
         Ok(obs)
     }
@@ -260,7 +268,7 @@ impl PyVecEnv {
         }
         .map_err(errors::env)?;
         let mut envs = envs;
-        let stop = Stop::new(envs.opponents_take_time(), |f| envs.cancel_on(f));
+        let stop = Stop::new(envs.opponents_take_time(), true, |f| envs.cancel_on(f));
         Ok(PyVecEnv {
             envs,
             actions: vec![0; num_envs],
@@ -293,9 +301,11 @@ impl PyVecEnv {
     /// `(obs, mask)`.
     fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<ObsMasks<'py>> {
         let envs = &mut self.envs;
-        self.stop.run(py, || {
+        let dealt = self.stop.run(py, || {
             envs.reset(seed);
-        })?;
+        });
+        self.abandon_if_stopped(&dealt);
+        dealt?;
         self.after_reset(py)
     }
 
@@ -306,9 +316,11 @@ impl PyVecEnv {
         streams: Vec<u64>,
     ) -> PyResult<ObsMasks<'py>> {
         let envs = &mut self.envs;
-        self.stop
-            .run(py, || envs.reset_streams(&streams).map(|_| ()))?
-            .map_err(errors::env)?;
+        let dealt = self
+            .stop
+            .run(py, || envs.reset_streams(&streams).map(|_| ()));
+        self.abandon_if_stopped(&dealt);
+        dealt?.map_err(errors::env)?;
         self.after_reset(py)
     }
 
