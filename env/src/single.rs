@@ -346,8 +346,7 @@ impl Core {
                 .as_deref()
                 .is_some_and(|c| c.load(Ordering::Relaxed))
             {
-                self.cancelled = true;
-                self.legal.clear();
+                self.abandon();
                 return false;
             }
             if seat == self.seat {
@@ -383,7 +382,8 @@ impl Core {
         self.cancelled
     }
 
-    /// Leaves the deal under way as a stop by the cancel flag does.
+    /// Leaves the deal under way unfinished, no deal running: what a stop by the cancel flag
+    /// does.
     pub(crate) fn abandon(&mut self) {
         self.cancelled = true;
         self.running = false;
@@ -446,7 +446,6 @@ impl Core {
         self.info.decisions = self.deal.steps();
         let mut reward = 0.0;
         if self.cancelled {
-            self.running = false;
             return Transition {
                 reward,
                 terminated: false,

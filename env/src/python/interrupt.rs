@@ -15,50 +15,52 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// an `exec:` bot): its steps and resets then answer Ctrl-C. Other environments step as
 /// before, sparing each step a thread's start.
 pub(super) struct Stop {
-    flag: Arc<AtomicBool>,
-    used: bool,
-    /// Whether work runs with the GIL released when the flag is not used (a batch's steps
-    /// always did; one environment's steps hold it, as they always have).
+    /// The flag, when the opponents may take long.
+    flag: Option<Arc<AtomicBool>>,
+    /// Whether work runs with the GIL released without a flag (a batch's steps always did;
+    /// one environment's steps hold it, as they always have).
     release: bool,
 }
 
 impl Stop {
-    /// A fresh flag, used when `takes_time` (the environment's opponents may take long);
-    /// `cancel_on` hands it to the environment then. `release`: as the field.
+    /// A fresh flag when `takes_time` (the environment's opponents may take long), which
+    /// `cancel_on` hands to the environment. `release`: as the field.
     pub(super) fn new(
         takes_time: bool,
         release: bool,
         cancel_on: impl FnOnce(&Arc<AtomicBool>),
     ) -> Stop {
-        let flag = Arc::new(AtomicBool::new(false));
-        if takes_time {
-            cancel_on(&flag);
+        let flag = takes_time.then(|| Arc::new(AtomicBool::new(false)));
+        if let Some(flag) = &flag {
+            cancel_on(flag);
         }
-        Stop {
-            flag,
-            used: takes_time,
-            release,
-        }
+        Stop { flag, release }
     }
 
-    /// Runs `work`: through [`interruptible`], the flag cleared first, when the flag is
-    /// used; else as it always ran. An error is the signal's (Ctrl-C's `KeyboardInterrupt`):
-    /// the caller then abandons what the work was doing, which may have ended just before
-    /// the signal was seen.
-    pub(super) fn run<T: Send>(
+    /// Runs `work` on `env`: through [`interruptible`], the flag cleared first, when there
+    /// is a flag; else as it always ran. When the signal wins (Ctrl-C's `KeyboardInterrupt`,
+    /// the error), `abandon` leaves `env` as a stop does, since the work may have ended
+    /// just before the signal was seen: Python is then told what the environment holds.
+    pub(super) fn run<E: Send, T: Send>(
         &self,
         py: Python<'_>,
-        work: impl FnOnce() -> T + Send,
+        env: &mut E,
+        work: impl FnOnce(&mut E) -> T + Send,
+        abandon: impl FnOnce(&mut E),
     ) -> PyResult<T> {
-        if !self.used {
+        let Some(flag) = &self.flag else {
             return Ok(if self.release {
-                py.allow_threads(work)
+                py.allow_threads(|| work(env))
             } else {
-                work()
+                work(env)
             });
+        };
+        flag.store(false, Ordering::Relaxed);
+        let done = interruptible(py, flag, || work(&mut *env));
+        if done.is_err() {
+            abandon(env);
         }
-        self.flag.store(false, Ordering::Relaxed);
-        interruptible(py, &self.flag, work)
+        done
     }
 }
 

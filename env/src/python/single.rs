@@ -31,13 +31,9 @@ impl PyEnv {
         py: Python<'py>,
         deal: impl FnOnce(&mut Env) + Send,
     ) -> PyResult<Reset<'py>> {
-        let env = &mut self.env;
-        let dealt = self.stop.run(py, || deal(env));
+        let dealt = self.stop.run(py, &mut self.env, deal, Env::abandon);
         self.dealt = true;
-        if let Err(e) = dealt {
-            self.env.abandon();
-            return Err(e);
-        }
+        dealt?;
         if self.env.was_cancelled() {
             return Err(errors::env(crate::EnvError::Cancelled));
         }
@@ -93,18 +89,18 @@ impl PyEnv {
     /// raises `KeyboardInterrupt` and abandons the deal (`reset` before the next step).
     fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<StepOut<'py>> {
         let action = action_index(action)?;
-        let env = &mut self.env;
-        let stepped = self.stop.run(py, || {
-            env.step(action)
-                .map(|s| (s.reward, s.terminated, s.truncated, s.info))
-        });
-        let (reward, terminated, truncated, info) = match stepped {
-            Ok(s) => s.map_err(errors::env)?,
-            Err(e) => {
-                self.env.abandon();
-                return Err(e);
-            }
-        };
+        let (reward, terminated, truncated, info) = self
+            .stop
+            .run(
+                py,
+                &mut self.env,
+                |env| {
+                    env.step(action)
+                        .map(|s| (s.reward, s.terminated, s.truncated, s.info))
+                },
+                Env::abandon,
+            )?
+            .map_err(errors::env)?;
         let o = self.env.observation();
         let obs = o.obs.to_owned().into_pyarray(py);
         let mask = mask_i8(py, o.mask);

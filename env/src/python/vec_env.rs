@@ -65,14 +65,6 @@ impl PyVecEnv {
         Ok(out)
     }
 
-    /// Abandons the batch's deals when a reset or step was stopped by Ctrl-C (which may have
-    /// been seen just after the work ended), so that what Python is told is what it holds.
-    fn abandon_if_stopped<T>(&mut self, run: &PyResult<T>) {
-        if run.is_err() {
-            self.envs.abandon();
-        }
-    }
-
     /// What a reset returns: `(obs, mask)`, or the stop by Ctrl-C, or the fault of an `exec:`
     /// opponent that failed on the way to the learner's first decision.
     fn after_reset<'py>(&self, py: Python<'py>) -> PyResult<ObsMasks<'py>> {
@@ -114,10 +106,15 @@ impl PyVecEnv {
         {
             let mut out = obs.readwrite();
             let slice = out.as_slice_mut().map_err(errors::usage)?;
-            let (envs, actions) = (&mut self.envs, &self.actions);
-            let stepped = self.stop.run(py, || envs.step_into(actions, slice));
-            self.abandon_if_stopped(&stepped);
-            stepped?.map_err(errors::vec_env)?;
+            let actions = &self.actions;
+            self.stop
+                .run(
+                    py,
+                    &mut self.envs,
+                    |envs| envs.step_into(actions, slice),
+                    VecEnv::abandon,
+                )?
+                .map_err(errors::vec_env)?;
         }
         Ok(obs)
     }
@@ -300,12 +297,14 @@ impl PyVecEnv {
 
     /// `(obs, mask)`.
     fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<ObsMasks<'py>> {
-        let envs = &mut self.envs;
-        let dealt = self.stop.run(py, || {
-            envs.reset(seed);
-        });
-        self.abandon_if_stopped(&dealt);
-        dealt?;
+        self.stop.run(
+            py,
+            &mut self.envs,
+            |envs| {
+                envs.reset(seed);
+            },
+            VecEnv::abandon,
+        )?;
         self.after_reset(py)
     }
 
@@ -315,12 +314,14 @@ impl PyVecEnv {
         py: Python<'py>,
         streams: Vec<u64>,
     ) -> PyResult<ObsMasks<'py>> {
-        let envs = &mut self.envs;
-        let dealt = self
-            .stop
-            .run(py, || envs.reset_streams(&streams).map(|_| ()));
-        self.abandon_if_stopped(&dealt);
-        dealt?.map_err(errors::env)?;
+        self.stop
+            .run(
+                py,
+                &mut self.envs,
+                |envs| envs.reset_streams(&streams).map(|_| ()),
+                VecEnv::abandon,
+            )?
+            .map_err(errors::env)?;
         self.after_reset(py)
     }
 
